@@ -1,0 +1,3 @@
+from dpgui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,34 @@
+"""What an algorithm yields while it runs, for progress bars and live plots."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One step of a running algorithm.
+
+    ``partial`` carries something a plot can draw (a frozen dataclass of the algorithm's module). It must
+    hold only DP outputs already produced by the run or public quantities, never raw private statistics.
+    """
+
+    fraction: float
+    message: str
+    partial: object | None = None
+
+
+AlgorithmRun = Generator[Progress, None, T]
+
+
+def run_to_end(run: AlgorithmRun[T]) -> T:
+    """Drive an algorithm generator to its end, dropping the progress, and return its result."""
+    while True:
+        try:
+            next(run)
+        except StopIteration as stop:
+            return stop.value

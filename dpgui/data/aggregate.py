@@ -1,0 +1,168 @@
+"""The aggregates DP algorithms read, behind one interface, and the in-memory numpy backend.
+
+DP code never touches a DataFrame: it asks an ``Aggregator`` for counts over declared (public) domains.
+Every method applies the missing-value policy (n stays fixed), clips to the domain and snaps to its grid
+first, so the aggregates have the sensitivity the algorithms assume under replace-one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
+
+import numpy as np
+
+from dpgui.data.dataset import Dataset
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.errors import DataError
+from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
+from dpgui.data.validation import binary_labels, numeric_column, require_columns
+
+DENSE_LIMIT = 1 << 26
+"""The most cells a dense histogram may have; larger grids must use ``sorted_distinct_counts``."""
+
+
+class Aggregator(Protocol):
+    """Aggregates of one private table over declared domains (the only door from data to DP code)."""
+
+    name: ClassVar[str]
+
+    def count(self) -> int:
+        """The row count n (public)."""
+        ...
+
+    def sorted_distinct_counts(
+        self, column: str, domain: NumericDomain, missing: MissingPolicy
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct grid indices (uint64) of the column and how many rows sit at each (int64)."""
+        ...
+
+    def histogram(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> np.ndarray:
+        """int64 count at every grid point (length ``domain.size``, at most 2^26)."""
+        ...
+
+    def labelled_distinct_counts(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sorted distinct feature grid indices, and the positive and negative label counts at each."""
+        ...
+
+    def joint_histogram(
+        self,
+        col_a: str,
+        dom_a: NumericDomain,
+        miss_a: MissingPolicy,
+        col_b: str,
+        dom_b: NumericDomain,
+        miss_b: MissingPolicy,
+    ) -> np.ndarray:
+        """int64 counts of shape (dom_a.size, dom_b.size) (at most 2^26 cells)."""
+        ...
+
+    def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
+        """int64 count of every category index (length ``domain.size``)."""
+        ...
+
+    def column_matrix(
+        self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]
+    ) -> np.ndarray:
+        """(n, k) float64 matrix of clipped values snapped to their grids.
+
+        This is PRIVATE data, row by row: only DP code (the distance-query engines) may read it, and
+        nothing derived from it may leave except through a DP mechanism.
+        """
+        ...
+
+
+def _distinct_counts(indices: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct uint64 indices and int64 counts: bincount when the grid is small next to n
+    (O(n + size)), otherwise a sort (O(n log n))."""
+    if size <= max(indices.size, 1 << 16) and size <= DENSE_LIMIT:
+        dense = np.bincount(indices.astype(np.intp), minlength=size)
+        present = np.flatnonzero(dense)
+        return present.astype(np.uint64), dense[present].astype(np.int64)
+    values, counts = np.unique(indices, return_counts=True)
+    return values, counts.astype(np.int64)
+
+
+def _refuse_large(cells: int, what: str) -> None:
+    if cells > DENSE_LIMIT:
+        raise DataError(
+            f"a {what} of {cells} cells is too large (limit 2^26); use sorted distinct counts for large grids"
+        )
+
+
+class InMemoryAggregator:
+    """``Aggregator`` over a ``Dataset`` held in memory, with numpy (O(n log n) at worst)."""
+
+    name: ClassVar[str] = "memory"
+
+    def __init__(self, dataset: Dataset) -> None:
+        self._dataset = dataset
+
+    def count(self) -> int:
+        return self._dataset.n_rows
+
+    def _grid(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> np.ndarray:
+        """uint64 grid indices of the column after the missing policy, clipping and snapping."""
+        file_name = self._dataset.name
+        raw = numeric_column(self._dataset.frame, column, file_name=file_name)
+        return domain.to_grid(apply_missing(raw, missing, domain, file_name=file_name))
+
+    def sorted_distinct_counts(
+        self, column: str, domain: NumericDomain, missing: MissingPolicy
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return _distinct_counts(self._grid(column, domain, missing), domain.size)
+
+    def histogram(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> np.ndarray:
+        _refuse_large(domain.size, "histogram")
+        indices = self._grid(column, domain, missing).astype(np.intp)
+        return np.bincount(indices, minlength=domain.size).astype(np.int64)
+
+    def labelled_distinct_counts(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        indices = self._grid(feature, domain, missing)
+        labels = binary_labels(self._dataset.frame, label, positive, file_name=self._dataset.name)
+        values, counts = _distinct_counts(indices, domain.size)
+        positive_values, positive_counts = _distinct_counts(indices[labels], domain.size)
+        positives = np.zeros_like(counts)
+        positives[np.searchsorted(values, positive_values)] = positive_counts
+        return values, positives, counts - positives
+
+    def joint_histogram(
+        self,
+        col_a: str,
+        dom_a: NumericDomain,
+        miss_a: MissingPolicy,
+        col_b: str,
+        dom_b: NumericDomain,
+        miss_b: MissingPolicy,
+    ) -> np.ndarray:
+        _refuse_large(dom_a.size * dom_b.size, "joint histogram")
+        cells = self._grid(col_a, dom_a, miss_a).astype(np.intp) * dom_b.size
+        cells += self._grid(col_b, dom_b, miss_b).astype(np.intp)
+        counts = np.bincount(cells, minlength=dom_a.size * dom_b.size)
+        return counts.astype(np.int64).reshape(dom_a.size, dom_b.size)
+
+    def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
+        if missing.fill_value is not None:
+            raise DataError(
+                f"column {column!r} is categorical: missing cells can only be counted as 'other', "
+                "not replaced by a number"
+            )
+        require_columns(self._dataset.frame, [column], file_name=self._dataset.name)
+        values = self._dataset.frame[column]
+        missing_mask(values, missing, file_name=self._dataset.name)
+        codes = domain.to_indices(values, file_name=self._dataset.name)
+        return np.bincount(codes, minlength=domain.size).astype(np.int64)
+
+    def column_matrix(
+        self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]
+    ) -> np.ndarray:
+        if not len(columns) == len(domains) == len(missings):
+            raise ValueError("column_matrix needs one domain and one missing policy per column")
+        matrix = np.empty((self.count(), len(columns)), dtype=np.float64)
+        for j, (column, domain, missing) in enumerate(zip(columns, domains, missings, strict=True)):
+            matrix[:, j] = domain.from_grid(self._grid(column, domain, missing))
+        return matrix

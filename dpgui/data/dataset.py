@@ -1,0 +1,37 @@
+"""A loaded private table together with the fingerprint of the file it came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from dpgui.data.fingerprint import sha256_file
+from dpgui.data.loaders import load_table
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """The private table (``frame``; not compared, not shown in repr) and its file's path and SHA-256."""
+
+    path: Path
+    sha256: str
+    frame: pd.DataFrame = field(compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The file name, as used in messages and the manifest."""
+        return self.path.name
+
+    @property
+    def n_rows(self) -> int:
+        """The row count n, public under the neighbouring relation used throughout (replace one record)."""
+        return len(self.frame)
+
+
+def open_dataset(path: Path) -> Dataset:
+    """Load a table and fingerprint its file; raises ``DataError`` when it cannot be read."""
+    path = Path(path)
+    frame = load_table(path)
+    return Dataset(path=path, sha256=sha256_file(path), frame=frame)

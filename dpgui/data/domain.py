@@ -1,0 +1,303 @@
+"""Declared value domains: the grid a numeric column is snapped to, and declared category lists.
+
+Privacy: a domain is public. Its bounds and granularity are declared by the user, or suggested by
+``suggest_domain`` from a *public* sample, and never read off the private data.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from dpgui.data.errors import DataError, cell_location, shown
+from dpgui.data.validation import distinct_text, first_position
+
+MAX_GRID_SIZE = 1 << 64
+"""The largest number of grid points a numeric domain may have (indices are uint64)."""
+
+EXACT_FLOAT_LIMIT = 1 << 53
+"""Beyond this many grid points a domain needs whole-number bounds and granularity 1 (exact integers)."""
+
+_TOLERANCE = 1e-9
+_INT64_MIN = -(1 << 63)
+_INT64_END = 1 << 63
+_NICE_MANTISSAS = (1, 2, 5)
+_SUGGESTED_MIN_POINTS = 1000
+_MIN_RELATIVE_SPAN = 1e-6
+_MIN_SPAN = 1e-100
+
+
+def _integral(value: float) -> bool:
+    return isinstance(value, int) or float(value).is_integer()
+
+
+def _finite(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+@dataclass(frozen=True)
+class NumericDomain:
+    """The grid ``lower + i * granularity`` for ``i = 0 .. size - 1``.
+
+    ``size = floor((upper - lower) / granularity + 1e-9) + 1``, so the last grid point may fall short of
+    ``upper`` (by less than one granularity) when the range is not a multiple of the granularity; values
+    between the last point and ``upper`` snap to the last point. When ``lower``, ``upper`` and
+    ``granularity`` are all whole numbers the size is computed exactly with Python ints.
+
+    A domain has at most 2^64 points. Beyond 2^53 points floats cannot tell neighbouring points apart,
+    so such a domain needs a whole-number ``lower``, granularity 1 and all points within the int64 or
+    the uint64 range; its indices are then converted exactly (``from_grid``, ``value_of``).
+    """
+
+    lower: float
+    upper: float
+    granularity: float
+
+    def __post_init__(self) -> None:
+        for field in ("lower", "upper", "granularity"):
+            value = getattr(self, field)
+            if not _finite(value):
+                raise DataError(f"domain {field} must be a finite number, got {value!r}")
+        if not self.lower < self.upper:
+            raise DataError(f"domain lower bound {self.lower!r} must be below the upper bound {self.upper!r}")
+        if not self.granularity > 0:
+            raise DataError(f"domain granularity must be > 0, got {self.granularity!r}")
+        if not math.isfinite((float(self.upper) - float(self.lower)) / float(self.granularity)):
+            raise DataError("the domain has far too many grid points; use a coarser granularity")
+        if self.size > MAX_GRID_SIZE:
+            raise DataError(
+                f"the domain has {self.size} grid points, more than 2^64; "
+                "use a coarser granularity or tighter bounds"
+            )
+        if self.size > EXACT_FLOAT_LIMIT and not self._exact_integers():
+            raise DataError(
+                f"a domain of more than 2^53 grid points ({self.size}) needs a whole-number lower bound, "
+                "granularity 1 and all points within the 64-bit integer range"
+            )
+
+    def _exact_integers(self) -> bool:
+        if not (_integral(self.lower) and self.granularity == 1):
+            return False
+        lower, top = int(self.lower), int(self.lower) + self.size - 1
+        return (lower >= 0 and top < MAX_GRID_SIZE) or (lower >= _INT64_MIN and top < _INT64_END)
+
+    @cached_property
+    def size(self) -> int:
+        """Number of grid points (a Python int, up to 2^64)."""
+        if _integral(self.lower) and _integral(self.upper) and _integral(self.granularity):
+            return (int(self.upper) - int(self.lower)) // int(self.granularity) + 1
+        steps = (float(self.upper) - float(self.lower)) / float(self.granularity)
+        return math.floor(steps + _TOLERANCE) + 1
+
+    @property
+    def bits(self) -> int:
+        """ceil(log2(size)): bits needed to name a grid point."""
+        return (self.size - 1).bit_length()
+
+    def to_grid(self, values: np.ndarray) -> np.ndarray:
+        """uint64 grid indices: values are clipped to [lower, upper] and rounded to the nearest point.
+
+        Values above the last grid point map to it. NaN is refused (ValueError): apply the missing-value
+        policy first. Monotone: x <= y implies to_grid(x) <= to_grid(y).
+        """
+        x = np.asarray(values, dtype=np.float64)
+        if np.isnan(x).any():
+            raise ValueError("to_grid got NaN; apply the missing-value policy before gridding")
+        lower = float(self.lower)
+        steps = np.maximum(x, lower)  # np.maximum/np.minimum: several times faster than np.clip
+        np.minimum(steps, float(self.upper), out=steps)
+        steps -= lower
+        steps /= float(self.granularity)
+        np.rint(steps, out=steps)
+        top = self.size - 1
+        if top < EXACT_FLOAT_LIMIT:  # then int64 holds every index and converts faster than uint64
+            return np.minimum(steps, float(top), out=steps).astype(np.int64).view(np.uint64)
+        at_top = steps >= float(top)  # float(top) may round up to 2^64, which uint64 cannot hold
+        steps[at_top] = 0.0
+        indices = steps.astype(np.uint64)
+        indices[at_top] = top
+        return indices
+
+    def _checked_indices(self, indices: np.ndarray | Iterable[int]) -> np.ndarray:
+        if isinstance(indices, np.ndarray):
+            if indices.dtype.kind not in "iu":
+                raise ValueError(f"grid indices must be integers, got dtype {indices.dtype}")
+            if indices.dtype.kind == "i" and indices.size and indices.min() < 0:
+                raise ValueError("grid indices must be >= 0")
+            checked = indices.astype(np.uint64)
+        else:
+            try:
+                checked = np.array([operator.index(i) for i in indices], dtype=np.uint64)
+            except OverflowError as exc:
+                raise ValueError("grid indices must lie in [0, 2^64)") from exc
+        if checked.size and checked.max() > np.uint64(self.size - 1):
+            raise ValueError(f"grid index {int(checked.max())} is outside [0, {self.size - 1}]")
+        return checked
+
+    def from_grid(self, indices: np.ndarray | Iterable[int]) -> np.ndarray:
+        """float64 values of grid points (an integer array, or Python ints up to 2^64 - 1).
+
+        For domains beyond 2^53 points the sum ``lower + index`` is formed exactly in 64-bit integers and
+        rounded to float64 once.
+        """
+        checked = self._checked_indices(indices)
+        if self.size <= EXACT_FLOAT_LIMIT:
+            return float(self.lower) + checked.astype(np.float64) * float(self.granularity)
+        exact = checked + np.uint64(int(self.lower) % MAX_GRID_SIZE)  # wraps modulo 2^64 on purpose
+        return (exact if self.lower >= 0 else exact.view(np.int64)).astype(np.float64)
+
+    def value_of(self, index: int) -> float | int:
+        """The value of one grid point; an exact Python int when lower and granularity are whole numbers."""
+        index = operator.index(index)
+        if not 0 <= index < self.size:
+            raise ValueError(f"grid index {index} is outside [0, {self.size - 1}]")
+        if _integral(self.lower) and _integral(self.granularity):
+            return int(self.lower) + index * int(self.granularity)
+        return float(self.lower) + index * float(self.granularity)
+
+
+def _nice(target: float, *, at_least: bool) -> float:
+    """The smallest (at_least) or largest 1, 2 or 5 times a power of ten on the given side of target."""
+    exponent = math.floor(math.log10(target))
+    candidates = sorted(
+        float(Decimal(mantissa).scaleb(power))
+        for power in (exponent - 1, exponent, exponent + 1)
+        for mantissa in _NICE_MANTISSAS
+    )
+    if at_least:
+        return min(c for c in candidates if c >= target)
+    return max(c for c in candidates if c <= target)
+
+
+def _multiple(count: int, unit: float) -> float:
+    """count * unit formed in decimal, so that 3 * 0.1 is 0.3."""
+    return float(Decimal(count) * Decimal(repr(unit)))
+
+
+def _outward(low: float, high: float, unit: float) -> tuple[float, float]:
+    """[low, high] widened to multiples of unit (and to one unit at least)."""
+    below = math.floor(low / unit + _TOLERANCE)
+    if _multiple(below, unit) > low:
+        below -= 1
+    above = max(math.ceil(high / unit - _TOLERANCE), below + 1)
+    if _multiple(above, unit) < high:
+        above += 1
+    return _multiple(below, unit), _multiple(above, unit)
+
+
+def suggest_domain(public_values: np.ndarray, granularity: float | None = None) -> NumericDomain:
+    """Propose a domain covering a PUBLIC sample. Never call this on the private data.
+
+    Reading bounds off the private data would leak it (the released grid would reveal its minimum and
+    maximum). The sample's finite min and max are rounded outward to a "nice" number (a multiple of a
+    tenth of the sample's order of magnitude). Without ``granularity`` the step is the largest 1, 2 or 5
+    times a power of ten giving at least 1,000 intervals (1,001 to 2,501 grid points); the bounds are
+    multiples of the step, so the last grid point is the upper bound.
+    """
+    sample = np.asarray(public_values, dtype=np.float64)
+    sample = sample[np.isfinite(sample)]
+    if sample.size == 0:
+        raise DataError("the public sample has no finite values; declare the domain bounds by hand")
+    low, high = float(sample.min()), float(sample.max())
+    if high > low:  # a span far below the values' magnitude would need a step floats cannot resolve
+        span = max(high - low, _MIN_RELATIVE_SPAN * max(abs(low), abs(high)), _MIN_SPAN)
+    else:
+        span = max(abs(low), 1.0)
+    unit = 10.0 ** (math.floor(math.log10(span)) - 1)
+    if granularity is None:
+        lower, upper = _outward(low, high, unit)
+        return NumericDomain(lower, upper, _nice((upper - lower) / _SUGGESTED_MIN_POINTS, at_least=False))
+    if not (_finite(granularity) and granularity > 0):
+        raise DataError(f"domain granularity must be a finite number > 0, got {granularity!r}")
+    step = _multiple(1, granularity) * _nice(max(unit / granularity, 1.0), at_least=True)
+    lower, upper = _outward(low, high, step)
+    return NumericDomain(lower, upper, granularity)
+
+
+DEFAULT_INTEGER_SPAN = 1 << 20
+DEFAULT_POINTS = 10_000
+
+
+def default_granularity(lower: float, upper: float) -> float:
+    """A granularity for declared bounds when the user gives none (public: depends on the bounds only).
+
+    Whole-number bounds up to 2^20 apart get granularity 1 (every integer); otherwise the largest 1, 2 or
+    5 times a power of ten that gives at least 10,000 intervals.
+    """
+    if not (_finite(lower) and _finite(upper) and lower < upper):
+        raise DataError(f"bounds must be finite with lower < upper, got {lower!r} and {upper!r}")
+    if _integral(lower) and _integral(upper) and upper - lower <= DEFAULT_INTEGER_SPAN:
+        return 1.0
+    return _nice((upper - lower) / DEFAULT_POINTS, at_least=False)
+
+
+@dataclass(frozen=True)
+class CategoricalDomain:
+    """A declared list of categories; with ``other`` an extra last index counts every other value.
+
+    Cells are compared as stripped text (whole floats as integers, so a code 3 read as 3.0 matches "3").
+    Index ``i < len(categories)`` is ``categories[i]``; the other index is ``len(categories)``.
+    """
+
+    categories: tuple[str, ...]
+    other: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.categories:
+            raise DataError("declare at least one category")
+        if not all(isinstance(category, str) for category in self.categories):
+            raise DataError("categories must be strings")
+        if len(set(self.categories)) != len(self.categories):
+            raise DataError(f"categories must be distinct, got {list(self.categories)}")
+
+    @property
+    def size(self) -> int:
+        """Number of indices: the categories, plus one if ``other`` is declared."""
+        return len(self.categories) + int(self.other)
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {category: i for i, category in enumerate(self.categories)}
+
+    @property
+    def _fallback(self) -> int:
+        """The index of an undeclared or missing value: the other index, or -1 when there is none."""
+        return len(self.categories) if self.other else -1
+
+    def _index(self, text: str) -> int:
+        return self._positions.get(text, self._fallback)
+
+    def index_of(self, value: str) -> int:
+        """Index of one value: its category, else the other index, else ``DataError``."""
+        index = self._index(value)
+        if index < 0:
+            raise DataError(f"{shown(value)} is not one of the declared categories {list(self.categories)}")
+        return index
+
+    def to_indices(self, values: pd.Series, *, file_name: str) -> np.ndarray:
+        """int64 index of every cell. A cell outside the list (a missing one included) goes to the other
+        index; without ``other`` it raises ``DataError`` naming the file, column and first such row."""
+        codes, texts = distinct_text(values)
+        indices = np.array([*map(self._index, texts), self._fallback], dtype=np.int64)[codes]
+        unknown = indices < 0
+        if unknown.any():
+            position = first_position(unknown)
+            cell = values.iloc[position]
+            what = "the cell is missing" if pd.isna(cell) else f"{shown(cell)} is not a declared category"
+            raise DataError(
+                f"{cell_location(file_name, position, values.name)}: {what}; "
+                "add it to the category list or declare an 'other' category"
+            )
+        return indices

@@ -1,0 +1,23 @@
+"""The one error type of the data layer, and the wording shared by its messages."""
+
+from __future__ import annotations
+
+_SHOWN_CHARS = 40
+
+
+class DataError(ValueError):
+    """A problem with an input file or a declaration about it; the message says what to do."""
+
+
+def shown(value: object) -> str:
+    """A cell value as quoted in a message, truncated to 40 characters."""
+    text = str(value)
+    return repr(text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "...")
+
+
+def cell_location(file_name: str, position: int, column: object) -> str:
+    """'<file>, row <r>, column '<c>'' for the 0-based frame position ``position``.
+
+    Rows are numbered 1-based over the data rows: the line in the file minus the header.
+    """
+    return f"{file_name}, row {position + 1}, column {str(column)!r}"

@@ -1,0 +1,69 @@
+"""Reading a table from disk into a DataFrame, whatever the supported format."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from dpgui.data.errors import DataError
+
+Reader = Callable[[Path], pd.DataFrame]
+
+
+def _read_tab_separated(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path, sep="\t")
+
+
+def _read_first_sheet(path: Path) -> pd.DataFrame:
+    return pd.read_excel(path, sheet_name=0, engine="openpyxl")
+
+
+_READERS: dict[str, Reader] = {
+    ".csv": pd.read_csv,
+    ".tsv": _read_tab_separated,
+    ".tab": _read_tab_separated,
+    ".parquet": pd.read_parquet,
+    ".pq": pd.read_parquet,
+    ".xlsx": _read_first_sheet,
+    ".xls": _read_first_sheet,
+    ".feather": pd.read_feather,
+    ".arrow": pd.read_feather,
+}
+
+SUPPORTED_SUFFIXES: tuple[str, ...] = tuple(_READERS)
+"""File suffixes ``load_table`` understands (lower case, with the dot), e.g. for file dialogs."""
+
+
+def load_table(path: Path) -> pd.DataFrame:
+    """Read a whole table; the reader is chosen by the file's suffix (case-insensitive).
+
+    Excel files: the first sheet, read with openpyxl (an old binary .xls must be re-saved as .xlsx).
+    Column names are turned into strings. Raises ``DataError`` for an unknown suffix, a missing,
+    unreadable or empty file, or a table without columns or rows.
+    """
+    path = Path(path)
+    reader = _READERS.get(path.suffix.lower())
+    if reader is None:
+        raise DataError(
+            f"{path.name}: unsupported file type {path.suffix or '(no suffix)'!r}; "
+            f"save the table as one of {', '.join(SUPPORTED_SUFFIXES)}"
+        )
+    if not path.is_file():
+        raise DataError(f"{path.name}: file not found at {path}; check the path")
+    try:
+        frame = reader(path)
+    except pd.errors.EmptyDataError as exc:
+        raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data") from exc
+    except Exception as exc:  # every reader raises its own exception types
+        raise DataError(
+            f"{path.name}: could not be read as {path.suffix.lower()} ({type(exc).__name__}: {exc}); "
+            "check that the file is not damaged and that its suffix matches its format"
+        ) from exc
+    if frame.shape[1] == 0:
+        raise DataError(f"{path.name}: the table has no columns; the first row must name the columns")
+    if frame.shape[0] == 0:
+        raise DataError(f"{path.name}: the table has a header but no data rows")
+    frame.columns = [str(column) for column in frame.columns]
+    return frame

@@ -1,0 +1,89 @@
+"""What to do with missing cells, keeping the public row count n fixed.
+
+Under the neighbouring relation "replace one record, n public", dropping rows would change n in a
+data-dependent way, so a missing cell is either replaced by a declared value or stops the release.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.errors import DataError, cell_location
+from dpgui.data.validation import first_position
+
+_ROW_COUNT_KEPT = "row count unchanged"
+
+
+class MissingKind(enum.Enum):
+    """Replace a missing cell by a declared value, or refuse the file."""
+
+    IMPUTE = "impute"
+    FAIL = "fail"
+
+
+def _number(value: float | int) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+@dataclass(frozen=True)
+class MissingPolicy:
+    """How missing cells are handled; never by dropping rows.
+
+    IMPUTE with ``fill_value=None`` uses the numeric domain's lower bound. For a categorical domain
+    IMPUTE counts a missing cell in the declared 'other' category (``fill_value`` must stay None).
+    """
+
+    kind: MissingKind = MissingKind.IMPUTE
+    fill_value: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.fill_value is None:
+            return
+        if self.kind is MissingKind.FAIL:
+            raise DataError("a fill value only makes sense with the impute policy")
+        if not math.isfinite(self.fill_value):
+            raise DataError(f"the fill value must be a finite number, got {self.fill_value!r}")
+
+    def fill_for(self, domain: NumericDomain) -> float:
+        """The value a missing cell of a column with this domain becomes (IMPUTE only)."""
+        return float(domain.lower if self.fill_value is None else self.fill_value)
+
+    def describe(self, domain: NumericDomain | CategoricalDomain) -> str:
+        """The sentence written to the manifest, e.g. 'missing values replaced by 0 (the declared lower
+        bound); row count unchanged'."""
+        if self.kind is MissingKind.FAIL:
+            return f"a missing value stops the release; {_ROW_COUNT_KEPT}"
+        if isinstance(domain, CategoricalDomain):
+            return f"missing values counted as 'other'; {_ROW_COUNT_KEPT}"
+        if self.fill_value is None:
+            replacement = f"{_number(domain.lower)} (the declared lower bound)"
+        else:
+            replacement = _number(self.fill_value)
+        return f"missing values replaced by {replacement}; {_ROW_COUNT_KEPT}"
+
+
+def missing_mask(values: pd.Series, policy: MissingPolicy, *, file_name: str) -> np.ndarray:
+    """Boolean mask of the missing cells; under FAIL the first one raises ``DataError`` naming its row."""
+    mask = values.isna().to_numpy()
+    if policy.kind is MissingKind.FAIL and mask.any():
+        raise DataError(
+            f"{cell_location(file_name, first_position(mask), values.name)}: the value is missing and the "
+            "policy refuses missing values; fill in the cell or choose to replace missing values"
+        )
+    return mask
+
+
+def apply_missing(
+    values: pd.Series, policy: MissingPolicy, domain: NumericDomain, *, file_name: str
+) -> np.ndarray:
+    """float64 copy of a numeric column with every missing cell handled by the policy (no NaN, same n)."""
+    filled = values.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+    mask = missing_mask(values, policy, file_name=file_name)
+    filled[mask] = policy.fill_for(domain)
+    return filled

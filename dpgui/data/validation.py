@@ -1,0 +1,136 @@
+"""Checking and converting the columns a release reads, with messages that point at the offending cell.
+
+Everything here runs on the private data but only for the data custodian: its results feed the
+aggregates DP code consumes (``dpgui.data.aggregate``) or the custodian-only column view, never a release.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dpgui.data.errors import DataError, cell_location, shown
+
+_TRUTH: dict[str, bool] = {"0": False, "1": True, "false": False, "true": True, "no": False, "yes": True}
+_VALUES_SHOWN = 5
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, file_name: str) -> None:
+    """Raise ``DataError`` naming the first unknown column and listing the available ones."""
+    for column in columns:
+        if column not in frame.columns:
+            available = ", ".join(repr(str(name)) for name in frame.columns)
+            raise DataError(f"{file_name}: no column {column!r}; the columns are {available}")
+
+
+def first_position(mask: np.ndarray) -> int:
+    """0-based position of the first True in a boolean mask that has one."""
+    return int(np.flatnonzero(mask)[0])
+
+
+def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Series:
+    """The column as float64; missing cells stay NaN for the missing-value policy.
+
+    A cell that is present but not a number raises ``DataError`` naming the file, the 1-based data row
+    and the column, and showing the value (truncated to 40 characters).
+    """
+    require_columns(frame, [column], file_name=file_name)
+    raw = frame[column]
+    values = pd.to_numeric(raw, errors="coerce").astype(np.float64)
+    bad = values.isna().to_numpy() & raw.notna().to_numpy()
+    if bad.any():
+        position = first_position(bad)
+        raise DataError(
+            f"{cell_location(file_name, position, column)}: {shown(raw.iloc[position])} is not a number; "
+            "correct the cell or leave it empty to apply the missing-value policy"
+        )
+    return values
+
+
+def _text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """The column as codes into its distinct values' text: cell i reads ``texts[codes[i]]``.
+
+    Codes are int64 with -1 for a missing cell; texts are stripped, whole floats written as integers
+    ("3", not "3.0": a column of codes with a gap is read as floats). Hashing first and converting only
+    the distinct values keeps this O(n) and fast on large columns.
+    """
+    codes, uniques = pd.factorize(values)
+    return codes.astype(np.int64), [_text(value) for value in uniques]
+
+
+def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, file_name: str) -> np.ndarray:
+    """The label column as a boolean array (True = positive).
+
+    With ``positive`` given, a row is positive exactly when its cell reads ``positive`` (compared as
+    stripped text; a missing cell is therefore negative). Without it every cell must be one of 0/1,
+    true/false or yes/no (any case); a missing cell or any other value raises ``DataError``, listing the
+    first few distinct values.
+    """
+    require_columns(frame, [column], file_name=file_name)
+    codes, texts = distinct_text(frame[column])
+    if positive is not None:
+        truth = [text == positive.strip() for text in texts]
+    else:
+        missing = codes < 0
+        if missing.any():
+            raise DataError(
+                f"{cell_location(file_name, first_position(missing), column)}: the label is missing; "
+                "fill it in, or name the positive value (--positive) so that other cells count as negative"
+            )
+        if not {text.lower() for text in texts} <= _TRUTH.keys():
+            first = [shown(text) for text in texts[:_VALUES_SHOWN]]
+            if len(texts) > _VALUES_SHOWN:
+                first.append("...")
+            raise DataError(
+                f"{file_name}: label column {column!r} has {len(texts)} distinct values "
+                f"({', '.join(first)}), not just 0/1, true/false or yes/no; "
+                "name the positive value with --positive"
+            )
+        truth = [_TRUTH[text.lower()] for text in texts]
+    # the extra last entry is what code -1 (a missing cell) picks: negative
+    return np.array([*truth, False], dtype=bool)[codes]
+
+
+class ColumnKind(enum.Enum):
+    """How a column can be used: as numbers, as categories, or not at all."""
+
+    NUMERIC = "numeric"
+    CATEGORICAL = "categorical"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class ColumnSummary:
+    """One column in the custodian-only view: its name, kind and number of missing cells (not for release)."""
+
+    name: str
+    kind: ColumnKind
+    missing: int
+
+
+def _kind(values: pd.Series) -> ColumnKind:
+    if pd.api.types.is_bool_dtype(values):
+        return ColumnKind.CATEGORICAL
+    if pd.api.types.is_numeric_dtype(values):
+        return ColumnKind.NUMERIC
+    if pd.api.types.is_string_dtype(values) or isinstance(values.dtype, pd.CategoricalDtype):
+        return ColumnKind.CATEGORICAL
+    return ColumnKind.OTHER
+
+
+def summarize_columns(frame: pd.DataFrame) -> list[ColumnSummary]:
+    """Name, kind and missing-cell count of every column, in order (custodian-only, never released)."""
+    return [
+        ColumnSummary(name=str(name), kind=_kind(frame[name]), missing=int(frame[name].isna().sum()))
+        for name in frame.columns
+    ]

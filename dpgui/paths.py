@@ -1,0 +1,37 @@
+"""Where dpgui keeps its state (ledger, audit log) and where its bundled resources live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+HOME_ENV = "DPGUI_HOME"
+
+
+def dpgui_home() -> Path:
+    """The folder for the ledger and other persistent state.
+
+    ``$DPGUI_HOME`` overrides the platform's user data directory (tests set it).
+    """
+    override = os.environ.get(HOME_ENV)
+    home = Path(override) if override else Path(user_data_dir("dpgui", appauthor=False))
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def resources_dir() -> Path:
+    """The bundled resources: inside the installed package, or the repository's ``resources/``."""
+    installed = Path(__file__).with_name("resources")
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "resources"
+
+
+def demo_private_path() -> Path:
+    return resources_dir() / "cps1988.csv"
+
+
+def demo_public_path() -> Path:
+    return resources_dir() / "cps1985.csv"

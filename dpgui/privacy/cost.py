@@ -1,0 +1,148 @@
+"""Privacy costs and the composition theorems that add them up.
+
+Every figure here is rounded *up* (OpenDP's convention): a cost shown to a custodian or charged to the
+ledger is never smaller than the true one.
+
+References
+----------
+* Basic composition: Dwork, Roth, "The Algorithmic Foundations of DP", Thm 3.16 (paper 000, Thm 2.3-2.4).
+* Advanced composition: Dwork, Rothblum, Vadhan 2010 (paper 000, Thm 2.5; DR14 Thm 3.20).
+* zCDP: Bun, Steinke 2016, Prop. 1.3 (rho to (eps, delta)), Lemma 2.3 (composition);
+  discrete Gaussian: Canonne, Kamath, Steinke 2020, Thm 4.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+def round_up(x: float) -> float:
+    """The next float above ``x`` (for x > 0): a conservative guard against rounding down."""
+    return math.nextafter(x, math.inf) if x > 0 else x
+
+
+@dataclass(frozen=True)
+class PrivacyCost:
+    """An (epsilon, delta) guarantee; delta == 0 means pure DP."""
+
+    epsilon: float
+    delta: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.epsilon) and self.epsilon >= 0):
+            raise ValueError(f"epsilon must be a finite number >= 0, got {self.epsilon!r}")
+        if not (0 <= self.delta < 1):
+            raise ValueError(f"delta must be in [0, 1), got {self.delta!r}")
+
+    @property
+    def is_pure(self) -> bool:
+        return self.delta == 0
+
+    def __add__(self, other: PrivacyCost) -> PrivacyCost:
+        return basic_composition([self, other])
+
+    def __str__(self) -> str:
+        return f"ε={self.epsilon:.6g}" + ("" if self.is_pure else f", δ={self.delta:.3g}")
+
+
+ZERO = PrivacyCost(0.0, 0.0)
+
+
+def basic_composition(costs: Iterable[PrivacyCost]) -> PrivacyCost:
+    """Sum of epsilons and of deltas (valid for adaptive composition)."""
+    costs = list(costs)
+    if not costs:
+        return ZERO
+    eps = math.fsum(c.epsilon for c in costs)
+    delta = math.fsum(c.delta for c in costs)
+    if len(costs) > 1:
+        eps, delta = round_up(eps), round_up(delta)
+    return PrivacyCost(eps, min(delta, math.nextafter(1.0, 0.0)))
+
+
+def advanced_composition(each: PrivacyCost, k: int, delta_slack: float) -> PrivacyCost:
+    """k adaptive runs of an (eps, delta) mechanism: Dwork-Rothblum-Vadhan.
+
+    eps' = sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1), delta'' = k delta + delta'.
+    Returns the better of this and basic composition.
+    """
+    if k < 1:
+        raise ValueError("k must be >= 1")
+    if not 0 < delta_slack < 1:
+        raise ValueError("delta_slack must be in (0, 1)")
+    eps = each.epsilon
+    advanced = math.sqrt(2 * k * math.log(1 / delta_slack)) * eps + k * eps * math.expm1(eps)
+    basic = basic_composition([each] * k)
+    if advanced >= basic.epsilon:
+        return basic
+    return PrivacyCost(round_up(advanced), round_up(k * each.delta + delta_slack))
+
+
+def advanced_per_mechanism_epsilon(total_epsilon: float, k: int, delta_slack: float) -> float:
+    """The largest per-mechanism epsilon whose k-fold advanced (or basic) composition fits ``total_epsilon``.
+
+    Solved by bisection on the monotone map eps -> composed epsilon, so the answer is conservative.
+    """
+    if total_epsilon <= 0:
+        raise ValueError("total_epsilon must be > 0")
+
+    def composed(eps: float) -> float:
+        return advanced_composition(PrivacyCost(eps), k, delta_slack).epsilon
+
+    lo, hi = 0.0, total_epsilon
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if composed(mid) <= total_epsilon:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@dataclass(frozen=True)
+class ZCDPCost:
+    """A rho-zCDP guarantee (Bun-Steinke); composes by adding rho."""
+
+    rho: float
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.rho) and self.rho >= 0):
+            raise ValueError(f"rho must be a finite number >= 0, got {self.rho!r}")
+
+    def __add__(self, other: ZCDPCost) -> ZCDPCost:
+        return ZCDPCost(round_up(self.rho + other.rho))
+
+    def to_approx_dp(self, delta: float) -> PrivacyCost:
+        """rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun-Steinke Prop. 1.3)."""
+        if not 0 < delta < 1:
+            raise ValueError("delta must be in (0, 1) to convert zCDP to (epsilon, delta)")
+        return PrivacyCost(round_up(self.rho + 2 * math.sqrt(self.rho * math.log(1 / delta))), delta)
+
+
+def gaussian_zcdp(l2_sensitivity: float, sigma: float) -> ZCDPCost:
+    """The (discrete) Gaussian mechanism with scale sigma is (Delta^2 / (2 sigma^2))-zCDP."""
+    return ZCDPCost(round_up(l2_sensitivity**2 / (2 * sigma**2)))
+
+
+def zcdp_rho_for(cost: PrivacyCost) -> float:
+    """The largest rho whose zCDP-to-(eps, delta) conversion fits inside ``cost``.
+
+    Solves eps = rho + 2 sqrt(rho ln(1/delta)) for rho: with L = ln(1/delta),
+    sqrt(rho) = sqrt(L + eps) - sqrt(L).
+    """
+    if cost.delta <= 0:
+        raise ValueError("zCDP mechanisms need delta > 0")
+    log_term = math.log(1 / cost.delta)
+    root = math.sqrt(log_term + cost.epsilon) - math.sqrt(log_term)
+    rho = root * root
+    # Guard against rounding: shrink until the round trip fits.
+    while ZCDPCost(rho).to_approx_dp(cost.delta).epsilon > cost.epsilon:
+        rho = math.nextafter(rho, 0.0)
+    return rho
+
+
+def replace_one_from_add_remove(cost: PrivacyCost) -> PrivacyCost:
+    """Replace-one is remove-then-add: (eps, delta) add/remove gives (2 eps, (1 + e^eps) delta)."""
+    return PrivacyCost(round_up(2 * cost.epsilon), round_up((1 + math.exp(cost.epsilon)) * cost.delta))

@@ -1,0 +1,452 @@
+"""The privacy budget ledger: how much of each dataset's (epsilon, delta) budget has been spent.
+
+A release goes through ``reserve`` (before the run; refused if the budget would be exceeded),
+``mark_touched`` (fsynced when the run first reads private data), then ``commit`` (the spend is final) or
+``refund`` (only if never touched: the private data was not read, so nothing was spent). Costs compose by
+basic composition (epsilons add, deltas add).
+
+Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
+file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
+as spent. Both count against the budget in :meth:`Ledger.reserve`. So after a kill -9 at any point, a
+reservation without an outcome counts as spent and nothing already written is lost.
+
+Trust model: the ledger guards a *trusted* custodian against accidental overspending and is
+tamper-evident (a hash chain verified on every read). It is not a security boundary: deleting the file resets
+every budget, and someone who edits it can recompute the chain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from uuid import uuid4
+
+from dpgui.paths import dpgui_home
+from dpgui.privacy.cost import PrivacyCost, basic_composition
+from dpgui.privacy.ledger_store import (
+    DatasetSeen,
+    EventType,
+    LedgerError,
+    LedgerFile,
+    LedgerTampered,
+    Payload,
+    ReservationUpdate,
+    Reserved,
+    StoredEvent,
+    TotalSet,
+)
+
+__all__ = [
+    "LEDGER_FILENAME",
+    "TOLERANCE",
+    "BudgetEvent",
+    "BudgetExceeded",
+    "BudgetNotSet",
+    "BudgetState",
+    "DatasetRecord",
+    "Ledger",
+    "LedgerEntry",
+    "LedgerError",
+    "LedgerTampered",
+    "Reservation",
+    "ReservationStatus",
+    "file_sha256",
+]
+
+LEDGER_FILENAME = "ledger.jsonl"
+TOLERANCE = 1e-9
+"""Relative slack when comparing a spend with a total, so that two 0.5's fit in 1.0 (and nothing more)."""
+
+
+class BudgetExceeded(LedgerError):
+    """The reservation would take the dataset over its total budget."""
+
+
+class BudgetNotSet(LedgerError):
+    """The dataset has no total budget yet, so every reservation is refused."""
+
+
+class ReservationStatus(StrEnum):
+    """Where a reservation stands."""
+
+    PENDING = "pending"
+    TOUCHED = "touched"
+    COMMITTED = "committed"
+    REFUNDED = "refunded"
+    UNRESOLVED = "unresolved/spent"
+    """Open in another process, or in one that crashed: counted as spent."""
+
+
+@dataclass(frozen=True)
+class DatasetRecord:
+    """A dataset as last seen.
+
+    ``changed`` is True when the file at the last known path had bytes different from the last known SHA-256
+    (the budget continues: the same people are in it).
+    """
+
+    id: str
+    name: str
+    sha256: str
+    path: Path
+    changed: bool = False
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """Budget set aside for one release before it runs."""
+
+    id: str
+    dataset_id: str
+    cost: PrivacyCost
+    description: str
+
+
+@dataclass(frozen=True)
+class BudgetState:
+    """A dataset's budget. ``spent`` is committed plus unresolved; ``pending`` is this process's open runs.
+
+    ``total`` and ``remaining`` are None until the custodian sets a total; ``remaining`` is never negative.
+    """
+
+    total: PrivacyCost | None
+    spent: PrivacyCost
+    pending: PrivacyCost
+    remaining: PrivacyCost | None
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One reservation, as a row of the budget table."""
+
+    reservation_id: str
+    time: datetime
+    description: str
+    cost: PrivacyCost
+    status: ReservationStatus
+    release_id: str | None
+
+
+@dataclass(frozen=True)
+class BudgetEvent:
+    """The custodian set the total (``previous`` is None the first time).
+
+    ``exhausted`` is True when the new total was below what was already spent or reserved: no more releases.
+    """
+
+    time: datetime
+    total: PrivacyCost
+    previous: PrivacyCost | None
+    note: str
+    exhausted: bool
+
+
+@dataclass
+class _Booking:
+    """Mutable per-reservation state, folded from the file."""
+
+    reservation: Reservation
+    time: datetime
+    touched: bool = False
+    outcome: EventType | None = None
+    release_id: str | None = None
+
+
+@dataclass
+class _Dataset:
+    """Mutable per-dataset state, folded from the file."""
+
+    record: DatasetRecord
+    total: PrivacyCost | None = None
+    budget_events: list[BudgetEvent] = field(default_factory=list)
+    bookings: list[_Booking] = field(default_factory=list)
+
+
+_AXES = (("ε", "epsilon"), ("δ", "delta"))
+
+
+def _exceeds(amount: float, limit: float) -> bool:
+    return amount > limit * (1 + TOLERANCE)
+
+
+def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
+    return not any(_exceeds(getattr(amount, axis), getattr(total, axis)) for _, axis in _AXES)
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 hex digest of a file's bytes (the dataset fingerprint :meth:`Ledger.open_dataset` expects)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class Ledger:
+    """The budget ledger stored in ``path`` (default: ``dpgui_home() / "ledger.jsonl"``).
+
+    Every method takes the file lock and reads what other processes appended first, so decisions are made on
+    the latest state. Raises :class:`LedgerTampered` on construction if the chain is broken, and from then on
+    refuses every operation.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._file = LedgerFile(path if path is not None else dpgui_home() / LEDGER_FILENAME)
+        self._datasets: dict[str, _Dataset] = {}
+        self._bookings: dict[str, _Booking] = {}
+        self._own: set[str] = set()
+        self._broken: LedgerTampered | None = None
+        self._mutex = threading.Lock()
+        with self._transaction():
+            pass
+
+    @property
+    def path(self) -> Path:
+        return self._file.path
+
+    # -- datasets and totals -------------------------------------------------------------------------------
+
+    def open_dataset(self, path: Path, sha256: str, *, new_dataset: bool = False) -> DatasetRecord:
+        """The dataset a file belongs to, registering it (or its new name, path or hash) if needed.
+
+        Matched first by SHA-256 (same bytes under a new name or path), then by the last known path (bytes
+        changed: ``changed=True``, the new hash is recorded), else registered as new. ``new_dataset=True``
+        always registers a new dataset.
+        """
+        path = path.resolve()
+        with self._transaction():
+            known = None if new_dataset else self._find(path, sha256)
+            if known is None:
+                record = DatasetRecord(uuid4().hex, path.name, sha256, path)
+                self._append(EventType.DATASET_ADDED, self._seen_payload(record))
+                return record
+            record = DatasetRecord(known.id, path.name, sha256, path, changed=known.sha256 != sha256)
+            if record != replace(known, changed=record.changed):
+                self._append(EventType.DATASET_SEEN, self._seen_payload(record))
+            return record
+
+    def set_total(self, dataset_id: str, total: PrivacyCost, note: str = "") -> None:
+        """Set (raise or lower) the dataset's total budget.
+
+        A total below what is already spent means no more releases (remaining 0), never a negative budget.
+        """
+        with self._transaction():
+            self._dataset(dataset_id)
+            self._append(EventType.TOTAL_SET, TotalSet(dataset_id, total.epsilon, total.delta, note))
+
+    # -- the life of a reservation -------------------------------------------------------------------------
+
+    def reserve(self, dataset_id: str, cost: PrivacyCost, description: str) -> Reservation:
+        """Set aside ``cost`` for a release; raises :class:`BudgetNotSet` or :class:`BudgetExceeded`."""
+        with self._transaction():
+            dataset = self._dataset(dataset_id)
+            total = dataset.total
+            if total is None:
+                raise BudgetNotSet(
+                    f"No total privacy budget is set for dataset '{dataset.record.name}', so no release can "
+                    f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
+                    "[--delta D]`."
+                )
+            used = self._used(dataset.bookings)
+            for symbol, axis in _AXES:
+                need, spent, limit = (getattr(c, axis) for c in (cost, used, total))
+                if _exceeds(spent + need, limit):
+                    left = max(0.0, limit - spent)
+                    raise BudgetExceeded(
+                        f"This release needs {symbol}={need:.6g} but only {symbol}={left:.6g}"
+                        f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}' "
+                        f"(spent {spent:.6g}). Lower {axis} or raise the total with `dpgui budget set`."
+                    )
+            reservation = Reservation(uuid4().hex, dataset_id, cost, description)
+            self._append(
+                EventType.RESERVED,
+                Reserved(reservation.id, dataset_id, cost.epsilon, cost.delta, description),
+            )
+            self._own.add(reservation.id)
+            return reservation
+
+    def mark_touched(self, reservation: Reservation) -> None:
+        """Record (fsynced) that the run is about to read private data; later calls are no-ops."""
+        with self._transaction():
+            if not self._open_booking(reservation).touched:
+                self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))
+
+    def commit(self, reservation: Reservation, release_id: str | None = None) -> None:
+        """Make the spend final."""
+        with self._transaction():
+            self._open_booking(reservation)
+            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id))
+
+    def refund(self, reservation: Reservation) -> None:
+        """Give the reservation back; only allowed if the run never read private data."""
+        with self._transaction():
+            if self._open_booking(reservation).touched:
+                raise LedgerError(
+                    f"Cannot refund '{reservation.description}': the run already read the private data, "
+                    "so its cost is spent. Commit it instead."
+                )
+            self._append(EventType.REFUNDED, ReservationUpdate(reservation.id))
+
+    # -- queries -------------------------------------------------------------------------------------------
+
+    def state(self, dataset_id: str) -> BudgetState:
+        """The dataset's total, spent, pending and remaining budget."""
+        with self._transaction():
+            dataset = self._dataset(dataset_id)
+            statuses = [(booking, self._status(booking)) for booking in dataset.bookings]
+            spent = self._used(
+                b for b, s in statuses if s in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
+            )
+            pending = self._used(
+                b for b, s in statuses if s in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
+            )
+            total = dataset.total
+            if total is None:
+                return BudgetState(None, spent, pending, None)
+            used = self._used(dataset.bookings)
+            remaining = PrivacyCost(
+                max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - used.delta)
+            )
+            return BudgetState(total, spent, pending, remaining)
+
+    def entries(self, dataset_id: str) -> list[LedgerEntry]:
+        """One row per reservation of the dataset, oldest first."""
+        with self._transaction():
+            return [
+                LedgerEntry(
+                    b.reservation.id,
+                    b.time,
+                    b.reservation.description,
+                    b.reservation.cost,
+                    self._status(b),
+                    b.release_id,
+                )
+                for b in self._dataset(dataset_id).bookings
+            ]
+
+    def budget_events(self, dataset_id: str) -> list[BudgetEvent]:
+        """The history of the dataset's total, oldest first."""
+        with self._transaction():
+            return list(self._dataset(dataset_id).budget_events)
+
+    def datasets(self) -> list[DatasetRecord]:
+        """Every known dataset, as last seen, in order of registration."""
+        with self._transaction():
+            return [dataset.record for dataset in self._datasets.values()]
+
+    # -- internals -----------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Lock the file, fold in what others appended, and run the body on the latest state."""
+        with self._mutex:
+            if self._broken is not None:
+                raise LedgerTampered(str(self._broken))
+            try:
+                with self._file.locked() as news:
+                    for event in news:
+                        self._apply(event)
+                    yield
+            except LedgerTampered as exc:
+                self._broken = exc
+                raise
+
+    def _append(self, event_type: EventType, payload: Payload) -> None:
+        self._apply(self._file.append(event_type, payload))
+
+    def _apply(self, event: StoredEvent) -> None:
+        """Fold one verified event into the in-memory state."""
+        try:
+            match event.payload:
+                case DatasetSeen() as seen:
+                    record = DatasetRecord(
+                        seen.dataset_id, seen.name, seen.sha256, Path(seen.path), seen.changed
+                    )
+                    if event.type is EventType.DATASET_ADDED:
+                        self._datasets[record.id] = _Dataset(record)
+                    else:
+                        self._datasets[record.id].record = record
+                case TotalSet() as set_total:
+                    dataset = self._datasets[set_total.dataset_id]
+                    total = PrivacyCost(set_total.epsilon, set_total.delta)
+                    exhausted = not _fits(self._used(dataset.bookings), total)
+                    dataset.budget_events.append(
+                        BudgetEvent(event.time, total, dataset.total, set_total.note, exhausted)
+                    )
+                    dataset.total = total
+                case Reserved() as reserved:
+                    cost = PrivacyCost(reserved.epsilon, reserved.delta)
+                    reservation = Reservation(
+                        reserved.reservation_id, reserved.dataset_id, cost, reserved.description
+                    )
+                    booking = _Booking(reservation, event.time)
+                    self._datasets[reserved.dataset_id].bookings.append(booking)
+                    self._bookings[reservation.id] = booking
+                case ReservationUpdate() as update:
+                    booking = self._bookings[update.reservation_id]
+                    if booking.outcome is not None:
+                        raise ValueError(f"reservation {update.reservation_id} was already {booking.outcome}")
+                    if event.type is EventType.TOUCHED:
+                        booking.touched = True
+                    else:
+                        booking.outcome = event.type
+                        booking.release_id = update.release_id
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LedgerTampered(
+                f"{self.path}, line {event.seq + 1}: inconsistent event ({exc!r}). The ledger was edited "
+                "outside dpgui; it refuses all operations until it is restored from a backup."
+            ) from exc
+
+    def _find(self, path: Path, sha256: str) -> DatasetRecord | None:
+        """The dataset with these bytes (preferring one at this path), else the last one at this path."""
+        records = [dataset.record for dataset in self._datasets.values()]
+        same_bytes = sorted((r for r in records if r.sha256 == sha256), key=lambda r: r.path == path)
+        same_path = [r for r in records if r.path == path]
+        for candidates in (same_bytes, same_path):
+            if candidates:
+                return candidates[-1]
+        return None
+
+    @staticmethod
+    def _seen_payload(record: DatasetRecord) -> DatasetSeen:
+        return DatasetSeen(record.id, record.name, str(record.path), record.sha256, record.changed)
+
+    def _dataset(self, dataset_id: str) -> _Dataset:
+        try:
+            return self._datasets[dataset_id]
+        except KeyError:
+            raise LedgerError(f"Unknown dataset id {dataset_id!r}; open the data file first.") from None
+
+    def _open_booking(self, reservation: Reservation) -> _Booking:
+        """The booking of one of this ledger's own open reservations; raises otherwise."""
+        booking = self._bookings.get(reservation.id)
+        if booking is None:
+            raise LedgerError(f"Unknown reservation {reservation.id!r}.")
+        if booking.outcome is not None:
+            raise LedgerError(f"Reservation '{reservation.description}' was already {booking.outcome}.")
+        if reservation.id not in self._own:
+            raise LedgerError(
+                f"Reservation '{reservation.description}' belongs to another dpgui process (or one that "
+                "crashed); it counts as spent and cannot be changed from here."
+            )
+        return booking
+
+    def _status(self, booking: _Booking) -> ReservationStatus:
+        if booking.outcome is EventType.COMMITTED:
+            return ReservationStatus.COMMITTED
+        if booking.outcome is EventType.REFUNDED:
+            return ReservationStatus.REFUNDED
+        if booking.reservation.id not in self._own:
+            return ReservationStatus.UNRESOLVED
+        return ReservationStatus.TOUCHED if booking.touched else ReservationStatus.PENDING
+
+    @staticmethod
+    def _used(bookings: Iterable[_Booking]) -> PrivacyCost:
+        """Composed cost of the bookings that were not refunded."""
+        return basic_composition(b.reservation.cost for b in bookings if b.outcome is not EventType.REFUNDED)

@@ -1,0 +1,176 @@
+"""The one source of randomness for every mechanism.
+
+Every mechanism takes a :class:`PrivateRandom`. Two kinds exist:
+
+* :class:`SecureRandom`: the only kind allowed on private data. Uniform bits come from the operating
+  system's CSPRNG (``os.urandom`` / ``secrets``); discrete Laplace and discrete Gaussian noise come from
+  OpenDP's exact samplers (Canonne-Kamath-Steinke 2020), which are immune to the floating-point attacks of
+  Mironov 2012 because integer counts receive integer noise drawn without floating-point arithmetic.
+* :class:`SeededRandom`: a seeded numpy ``Generator`` for tests and for simulations on public or synthetic
+  data. It is marked ``is_private = False``; a release made with it is labelled "not private" and its seed
+  is never written anywhere.
+
+Selection (exponential mechanism) uses Gumbel-max over log-weights. The Gumbel variates are computed in
+floating point from 53 uniform CSPRNG bits; the *output* is an index, so there is no porous output set to
+attack, and the rounding perturbs each probability by a relative ~1e-15 (the usual caveat; REVIEW-000-002 s5).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import secrets
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+_TWO53 = float(2**53)
+
+
+def _uniform_from_uint64(words: np.ndarray) -> np.ndarray:
+    """Map uint64 words to floats in the open interval (0, 1) using their top 53 bits."""
+    return ((words >> np.uint64(11)).astype(np.float64) + 0.5) / _TWO53
+
+
+class PrivateRandom(ABC):
+    """Randomness handed to every mechanism; subclasses decide where the bits come from."""
+
+    is_private: bool
+    description: str
+
+    @abstractmethod
+    def uniform01(self, size: int) -> np.ndarray:
+        """``size`` floats uniform on the open interval (0, 1)."""
+
+    @abstractmethod
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n); ``n`` may exceed 2**64."""
+
+    @abstractmethod
+    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
+        """int64 noise with P(z) proportional to exp(-|z| / scale)."""
+
+    @abstractmethod
+    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
+        """int64 noise with P(z) proportional to exp(-z^2 / (2 sigma^2))."""
+
+    def gumbel(self, size: int) -> np.ndarray:
+        """Standard Gumbel variates, -ln(-ln U)."""
+        return -np.log(-np.log(self.uniform01(size)))
+
+    def uniform_ints(self, n: int, size: int) -> np.ndarray:
+        """``size`` uniform integers in [0, n) for n < 2**53 (vectorised; used by post-processing)."""
+        if not 0 < n <= 2**53:
+            raise ValueError("uniform_ints needs 0 < n <= 2**53; use randbelow for larger ranges")
+        return np.minimum(np.floor(self.uniform01(size) * n), n - 1).astype(np.int64)
+
+
+def _check_scale(scale: float, name: str) -> None:
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {scale!r}")
+
+
+class SecureRandom(PrivateRandom):
+    """CSPRNG randomness for releases on private data."""
+
+    is_private = True
+    description = "operating-system CSPRNG (os.urandom); OpenDP exact discrete samplers"
+
+    def uniform01(self, size: int) -> np.ndarray:
+        words = np.frombuffer(os.urandom(8 * size), dtype=np.uint64)
+        return _uniform_from_uint64(words)
+
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
+        _check_scale(scale, "scale")
+        if size == 0:
+            return np.zeros(0, dtype=np.int64)
+        measurement = _opendp_laplace(float(scale))
+        return np.asarray(measurement([0] * size), dtype=np.int64)  # type: ignore[operator]
+
+    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
+        _check_scale(sigma, "sigma")
+        if size == 0:
+            return np.zeros(0, dtype=np.int64)
+        measurement = _opendp_gaussian(float(sigma))
+        return np.asarray(measurement([0] * size), dtype=np.int64)  # type: ignore[operator]
+
+
+@functools.lru_cache(maxsize=64)
+def _opendp_laplace(scale: float) -> object:
+    """OpenDP's exact discrete Laplace on integer vectors (cached per scale)."""
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    return dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=scale)
+
+
+@functools.lru_cache(maxsize=64)
+def _opendp_gaussian(sigma: float) -> object:
+    """OpenDP's exact discrete Gaussian on integer vectors (cached per sigma)."""
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    return dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=int)), dp.l2_distance(T=int), scale=sigma)
+
+
+class SeededRandom(PrivateRandom):
+    """Reproducible randomness for tests and public/synthetic simulations. Not private."""
+
+    is_private = False
+    description = "seeded generator (NOT PRIVATE: tests and public or synthetic data only)"
+
+    def __init__(self, seed: int) -> None:
+        self._generator = np.random.Generator(np.random.PCG64(seed))
+
+    def uniform01(self, size: int) -> np.ndarray:
+        return _uniform_from_uint64(self._generator.integers(0, 2**64, size=size, dtype=np.uint64))
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("n must be > 0")
+        if n <= 2**62:
+            return int(self._generator.integers(0, n))
+        bits = n.bit_length()
+        while True:  # rejection sampling on big integers
+            value = int.from_bytes(self._generator.bytes((bits + 7) // 8), "big") >> (-bits % 8)
+            if value < n:
+                return value
+
+    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
+        """floor(b E1) - floor(b E2) with E ~ Exp(1): a difference of two geometric variables."""
+        _check_scale(scale, "scale")
+        e = self._generator.standard_exponential((2, size))
+        return (np.floor(scale * e[0]) - np.floor(scale * e[1])).astype(np.int64)
+
+    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
+        """Rejection from a discrete Laplace proposal (Canonne-Kamath-Steinke 2020, Algorithm 3)."""
+        _check_scale(sigma, "sigma")
+        t = math.floor(sigma) + 1
+        out = np.empty(size, dtype=np.int64)
+        filled = 0
+        while filled < size:
+            want = max(16, 2 * (size - filled))
+            y = self.discrete_laplace(t, want)
+            accept_p = np.exp(-((np.abs(y) - sigma**2 / t) ** 2) / (2 * sigma**2))
+            kept = y[self.uniform01(want) < accept_p][: size - filled]
+            out[filled : filled + kept.size] = kept
+            filled += kept.size
+        return out
+
+
+def discrete_laplace_pmf(z: np.ndarray, scale: float) -> np.ndarray:
+    """Exact pmf of the discrete Laplace with P(z) proportional to exp(-|z| / scale)."""
+    r = math.exp(-1 / scale)
+    return (1 - r) / (1 + r) * np.power(r, np.abs(z))
+
+
+def discrete_laplace_tail(k: int, scale: float) -> float:
+    """P(Z >= k) for integer k >= 0: r^k / (1 + r), with r = exp(-1/scale)."""
+    if k < 0:
+        raise ValueError("the tail formula holds for k >= 0")
+    r = math.exp(-1 / scale)
+    return r**k / (1 + r)

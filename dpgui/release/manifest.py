@@ -1,0 +1,73 @@
+"""The manifest: what a release states about itself (schema-versioned JSON).
+
+It holds DP outputs' fingerprints and public facts only: never a seed, a raw value or a non-private
+statistic. :data:`FORBIDDEN_KEYS` lists names that must never appear; tests scan every export for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetState
+from dpgui.release.release import Release
+
+SCHEMA_VERSION = 1
+NEIGHBOURING = "replace one record; row count public"
+ACCOUNTANT = "basic composition of (ε, δ) per dataset (sums of ε and of δ)"
+FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
+
+
+def _cost(cost: PrivacyCost | None) -> dict[str, float] | None:
+    return None if cost is None else {"epsilon": cost.epsilon, "delta": cost.delta}
+
+
+def _budget(state: BudgetState) -> dict[str, Any]:
+    return {"total": _cost(state.total), "spent": _cost(state.spent), "remaining": _cost(state.remaining)}
+
+
+def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
+    """The manifest of ``release``; ``outputs`` maps each exported file name to its SHA-256."""
+    spec, algorithm, domain = release.spec, release.algorithm, release.spec.domain
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "release_id": release.release_id,
+        "created": release.created.isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "application": {"name": release.app, "version": release.app_version},
+        "private": release.private,
+        "randomness": release.randomness,
+        "dataset": {
+            "file_name": release.dataset.file_name,
+            "sha256": release.dataset.sha256,
+            "row_count": release.dataset.n_rows,
+            "columns_used": list(spec.columns),
+        },
+        "neighbouring_relation": NEIGHBOURING,
+        "task": spec.kind.value,
+        "algorithm": {
+            "name": algorithm.name,
+            "title": algorithm.title,
+            "paper": algorithm.paper,
+            "section": algorithm.section,
+            "guarantee": algorithm.guarantee.value,
+            "auto_reason": release.auto_reason,
+        },
+        "parameters": {
+            "domain": {
+                "lower": domain.lower,
+                "upper": domain.upper,
+                "granularity": domain.granularity,
+                "grid_points": domain.size,
+            },
+            "missing_values": spec.missing.describe(domain),
+            "values_outside_bounds": "clipped to the declared bounds",
+            "algorithm_parameters": dict(spec.parameters),
+        },
+        "epsilon": release.cost.epsilon,
+        "delta": release.cost.delta,
+        "accountant": ACCOUNTANT,
+        "budget_before": _budget(release.budget_before),
+        "budget_after": _budget(release.budget_after),
+        "notes": list(release.table.notes),
+        "outputs": [{"file": name, "sha256": digest} for name, digest in outputs.items()],
+    }

@@ -1,0 +1,41 @@
+"""A finished release: its DP outputs and everything its manifest states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetState
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.registry import AlgorithmInfo
+from dpgui.tasks.spec import TaskSpec
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """What a release says about its input: public facts only."""
+
+    file_name: str
+    sha256: str
+    n_rows: int
+
+
+@dataclass(frozen=True)
+class Release:
+    """A finished, charged release: the DP outputs and everything the manifest states."""
+
+    release_id: str
+    created: datetime
+    app: str
+    app_version: str
+    dataset: DatasetInfo
+    spec: TaskSpec
+    algorithm: AlgorithmInfo
+    cost: PrivacyCost
+    table: ReleaseTable
+    private: bool
+    randomness: str
+    budget_before: BudgetState
+    budget_after: BudgetState
+    auto_reason: str | None = None

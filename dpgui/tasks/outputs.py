@@ -1,0 +1,22 @@
+"""The released values of a run, as a small table (what release.csv holds)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ReleaseTable:
+    """Differentially private outputs only: never a raw value or a non-private statistic."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[float | int | str, ...], ...]
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if any(len(row) != len(self.columns) for row in self.rows):
+            raise ValueError("every row must have one value per column")
+
+    def column(self, name: str) -> list[float | int | str]:
+        i = self.columns.index(name)
+        return [row[i] for row in self.rows]

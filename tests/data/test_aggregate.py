@@ -1,0 +1,165 @@
+"""InMemoryAggregator: aggregates over declared domains equal hand-computed values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpgui.data import (
+    Aggregator,
+    CategoricalDomain,
+    DataError,
+    Dataset,
+    InMemoryAggregator,
+    MissingKind,
+    MissingPolicy,
+    NumericDomain,
+)
+
+IMPUTE = MissingPolicy()
+FAIL = MissingPolicy(MissingKind.FAIL)
+HOURS = NumericDomain(0.0, 10.0, 1.0)
+EDUCATION = NumericDomain(10.0, 14.0, 2.0)
+
+
+def aggregator(frame: pd.DataFrame) -> InMemoryAggregator:
+    return InMemoryAggregator(Dataset(path=Path("hand.csv"), sha256="0" * 64, frame=frame))
+
+
+# hours: ties at 3, clipped below (-2 -> 0) and above (12 -> 10), missing imputed to the lower bound 0
+HAND = aggregator(
+    pd.DataFrame(
+        {
+            "hours": [3.0, 3.0, -2.0, 12.0, np.nan, 4.4, 3.0, 9.6],
+            "education": [12, 10, 16, 11.2, 9, 12, np.nan, 14],
+            "full": ["yes", "no", "yes", "yes", "no", "no", "yes", "yes"],
+            "region": ["south", "west", "west", None, "north", "south", "west", "south"],
+        }
+    )
+)
+
+
+def test_in_memory_aggregator_satisfies_the_protocol_and_names_its_backend() -> None:
+    backend: Aggregator = HAND
+    assert backend.name == "memory"
+    assert backend.count() == 8
+
+
+def test_sorted_distinct_counts_with_ties_clipping_and_imputation() -> None:
+    values, counts = HAND.sorted_distinct_counts("hours", HOURS, IMPUTE)
+    assert values.dtype == np.uint64 and counts.dtype == np.int64
+    assert values.tolist() == [0, 3, 4, 10]
+    assert counts.tolist() == [2, 3, 1, 2]
+
+
+def test_histogram_with_ties_clipping_and_imputation() -> None:
+    assert HAND.histogram("hours", HOURS, IMPUTE).tolist() == [2, 0, 0, 3, 1, 0, 0, 0, 0, 0, 2]
+
+
+def test_imputed_fill_value_is_clipped_like_any_value() -> None:
+    values, counts = HAND.sorted_distinct_counts("hours", HOURS, MissingPolicy(MissingKind.IMPUTE, 50.0))
+    assert values.tolist() == [0, 3, 4, 10] and counts.tolist() == [1, 3, 1, 3]
+
+
+def test_missing_value_under_fail_names_the_row() -> None:
+    with pytest.raises(DataError, match=r"hand\.csv, row 5, column 'hours'"):
+        HAND.sorted_distinct_counts("hours", HOURS, FAIL)
+
+
+def test_labelled_distinct_counts_split_each_point_by_label() -> None:
+    values, positives, negatives = HAND.labelled_distinct_counts("hours", HOURS, IMPUTE, "full", None)
+    assert values.tolist() == [0, 3, 4, 10]
+    assert positives.tolist() == [1, 2, 0, 2]
+    assert negatives.tolist() == [1, 1, 1, 0]
+
+
+def test_labelled_distinct_counts_with_a_declared_positive_value() -> None:
+    values, positives, negatives = HAND.labelled_distinct_counts("hours", HOURS, IMPUTE, "region", "south")
+    assert values.tolist() == [0, 3, 4, 10]
+    assert positives.tolist() == [0, 1, 1, 1]
+    assert negatives.tolist() == [2, 2, 0, 1]
+
+
+def test_joint_histogram_counts_pairs_of_grid_points() -> None:
+    # education: 12, 10, 16->14, 11.2->12 (index 1), 9->10, 12, nan->10, 14
+    joint = HAND.joint_histogram("hours", HOURS, IMPUTE, "education", EDUCATION, IMPUTE)
+    expected = np.zeros((11, 3), dtype=np.int64)
+    for hour, education in [(3, 1), (3, 0), (0, 2), (10, 1), (0, 0), (4, 1), (3, 0), (10, 2)]:
+        expected[hour, education] += 1
+    np.testing.assert_array_equal(joint, expected)
+
+
+def test_category_counts_put_missing_and_undeclared_values_in_other() -> None:
+    domain = CategoricalDomain(("south", "west"), other=True)
+    assert HAND.category_counts("region", domain, IMPUTE).tolist() == [3, 3, 2]
+
+
+def test_category_counts_refuse_missing_cells_under_fail() -> None:
+    with pytest.raises(DataError, match=r"row 4, column 'region'"):
+        HAND.category_counts("region", CategoricalDomain(("south", "west"), other=True), FAIL)
+
+
+def test_category_counts_refuse_a_numeric_fill_value() -> None:
+    with pytest.raises(DataError, match="categorical"):
+        HAND.category_counts(
+            "region", CategoricalDomain(("south",), other=True), MissingPolicy(fill_value=1.0)
+        )
+
+
+def test_column_matrix_holds_clipped_gridded_values() -> None:
+    matrix = HAND.column_matrix(["hours", "education"], [HOURS, EDUCATION], [IMPUTE, IMPUTE])
+    assert matrix.shape == (8, 2) and matrix.dtype == np.float64
+    assert matrix[:, 0].tolist() == [3, 3, 0, 10, 0, 4, 3, 10]
+    assert matrix[:, 1].tolist() == [12, 10, 14, 12, 10, 12, 10, 14]
+
+
+def test_column_matrix_needs_one_domain_and_policy_per_column() -> None:
+    with pytest.raises(ValueError, match="one domain"):
+        HAND.column_matrix(["hours", "education"], [HOURS], [IMPUTE])
+
+
+def test_dense_aggregates_refuse_grids_beyond_2_pow_26_cells() -> None:
+    fine = NumericDomain(0.0, 10.0, 1e-7)
+    with pytest.raises(DataError, match="sorted distinct counts"):
+        HAND.histogram("hours", fine, IMPUTE)
+    with pytest.raises(DataError, match="too large"):
+        HAND.joint_histogram("hours", NumericDomain(0, 10_000, 1), IMPUTE, "education", fine, IMPUTE)
+
+
+def test_sorted_distinct_counts_work_on_a_2_pow_64_point_domain() -> None:
+    values, counts = HAND.sorted_distinct_counts("hours", NumericDomain(0, 2**64 - 1, 1), IMPUTE)
+    assert values.tolist() == [0, 3, 4, 10, 12] and counts.tolist() == [2, 3, 1, 1, 1]
+
+
+def test_unknown_column_is_refused_with_the_available_ones() -> None:
+    with pytest.raises(DataError, match="the columns are 'hours'"):
+        HAND.histogram("age", HOURS, IMPUTE)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.floats(-20, 120, allow_nan=False)), min_size=1, max_size=200),
+    st.sampled_from(
+        [
+            NumericDomain(0.0, 100.0, 0.5),
+            NumericDomain(-5.0, 5.0, 0.3),
+            NumericDomain(0, 7, 1),
+            NumericDomain(0.0, 100.0, 0.001),  # more points than n and 2^16: counted by sorting
+        ]
+    ),
+)
+def test_sorted_distinct_counts_agree_with_the_histogram_on_small_and_sorted_paths(
+    cells: list[float | None], domain: NumericDomain
+) -> None:
+    backend = aggregator(pd.DataFrame({"x": pd.array(cells, dtype="Float64")}))
+    values, counts = backend.sorted_distinct_counts("x", domain, IMPUTE)
+    histogram = backend.histogram("x", domain, IMPUTE)
+    assert np.all(np.diff(values.astype(np.int64)) > 0)
+    assert values.tolist() == np.flatnonzero(histogram).tolist()
+    assert counts.tolist() == histogram[histogram > 0].tolist()
+    assert counts.sum() == len(cells)

@@ -1,0 +1,94 @@
+"""load_table: every supported format round-trips, and failures say which file and what to do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpgui.data import SUPPORTED_SUFFIXES, DataError, load_table
+
+FRAME = pd.DataFrame(
+    {
+        "wage": [354.94, 123.46, 370.37, 754.94],
+        "education": [7, 12, 9, 11],
+        "region": ["northeast", "south", "west", "midwest"],
+    }
+)
+
+WRITERS = {
+    ".csv": lambda frame, path: frame.to_csv(path, index=False),
+    ".tsv": lambda frame, path: frame.to_csv(path, sep="\t", index=False),
+    ".tab": lambda frame, path: frame.to_csv(path, sep="\t", index=False),
+    ".parquet": lambda frame, path: frame.to_parquet(path, index=False),
+    ".pq": lambda frame, path: frame.to_parquet(path, index=False),
+    ".xlsx": lambda frame, path: frame.to_excel(path, index=False),
+    ".feather": lambda frame, path: frame.to_feather(path),
+    ".arrow": lambda frame, path: frame.to_feather(path),
+}
+
+
+@pytest.mark.parametrize("suffix", sorted(WRITERS))
+def test_table_written_in_each_format_loads_back_equal(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"table{suffix}"
+    WRITERS[suffix](FRAME, path)
+    pd.testing.assert_frame_equal(load_table(path), FRAME)
+
+
+def test_suffix_is_matched_case_insensitively(tmp_path: Path) -> None:
+    path = tmp_path / "TABLE.CSV"
+    FRAME.to_csv(path, index=False)
+    pd.testing.assert_frame_equal(load_table(path), FRAME)
+
+
+def test_supported_suffixes_lists_every_written_format() -> None:
+    assert set(WRITERS) <= set(SUPPORTED_SUFFIXES)
+    assert all(suffix.startswith(".") and suffix == suffix.lower() for suffix in SUPPORTED_SUFFIXES)
+
+
+def test_unknown_suffix_names_the_file_and_lists_supported_suffixes(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text("{}")
+    with pytest.raises(DataError) as info:
+        load_table(path)
+    assert "table.json" in str(info.value)
+    assert ".csv" in str(info.value) and ".parquet" in str(info.value)
+
+
+def test_missing_file_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match=r"nowhere\.csv: file not found"):
+        load_table(tmp_path / "nowhere.csv")
+
+
+def test_empty_file_is_refused_with_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "empty.csv"
+    path.write_text("")
+    with pytest.raises(DataError, match=r"empty\.csv: the file is empty"):
+        load_table(path)
+
+
+def test_header_without_rows_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "header.csv"
+    path.write_text("a,b\n")
+    with pytest.raises(DataError, match=r"header\.csv: .*no data rows"):
+        load_table(path)
+
+
+def test_damaged_file_is_reported_as_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "broken.parquet"
+    path.write_bytes(b"not a parquet file")
+    with pytest.raises(DataError, match=r"broken\.parquet: could not be read as \.parquet"):
+        load_table(path)
+
+
+def test_numeric_column_names_become_strings(tmp_path: Path) -> None:
+    path = tmp_path / "numbers.xlsx"
+    pd.DataFrame({0: [1.0], 1: [2.0]}).to_excel(path, index=False)
+    assert list(load_table(path).columns) == ["0", "1"]
+
+
+def test_bundled_demo_files_load() -> None:
+    resources = Path(__file__).resolve().parents[2] / "resources"
+    assert load_table(resources / "cps1988.csv").shape == (28155, 7)
+    assert len(load_table(resources / "cps1985.csv")) == 534

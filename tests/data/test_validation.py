@@ -1,0 +1,101 @@
+"""Column checks point at the offending cell; labels understand the usual binary spellings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.data import (
+    ColumnKind,
+    ColumnSummary,
+    DataError,
+    binary_labels,
+    numeric_column,
+    require_columns,
+    summarize_columns,
+)
+
+
+def test_numeric_column_converts_text_numbers_and_keeps_missing_as_nan() -> None:
+    frame = pd.DataFrame({"x": ["1.5", None, "3"]})
+    column = numeric_column(frame, "x", file_name="f.csv")
+    assert column.dtype == np.float64
+    assert column.iloc[0] == 1.5 and np.isnan(column.iloc[1]) and column.iloc[2] == 3.0
+
+
+def test_bad_numeric_cell_message_names_file_row_column_and_value() -> None:
+    frame = pd.DataFrame({"wage": ["1.5", "2", "12 dollars"]})
+    with pytest.raises(DataError) as info:
+        numeric_column(frame, "wage", file_name="cps.csv")
+    message = str(info.value)
+    assert "cps.csv" in message and "row 3" in message and "'wage'" in message and "12 dollars" in message
+
+
+def test_bad_numeric_cell_is_shown_truncated_to_40_characters() -> None:
+    frame = pd.DataFrame({"x": ["y" * 100]})
+    with pytest.raises(DataError) as info:
+        numeric_column(frame, "x", file_name="f.csv")
+    assert "y" * 38 not in str(info.value) and "y" * 37 + "..." in str(info.value)
+
+
+def test_unknown_column_lists_the_available_ones() -> None:
+    frame = pd.DataFrame({"wage": [1], "region": ["a"]})
+    with pytest.raises(DataError, match=r"f\.csv: no column 'age'; the columns are 'wage', 'region'"):
+        require_columns(frame, ["wage", "age"], file_name="f.csv")
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [[0, 1, 1, 0], [0.0, 1.0, 1.0, 0.0], ["no", "Yes", "YES", "no"], ["false", "true", "True", " false"]],
+)
+def test_binary_labels_understand_0_1_true_false_yes_no(cells: list[object]) -> None:
+    frame = pd.DataFrame({"y": cells})
+    assert binary_labels(frame, "y", None, file_name="f").tolist() == [False, True, True, False]
+
+
+def test_boolean_column_is_its_own_label() -> None:
+    frame = pd.DataFrame({"y": [True, False]})
+    assert binary_labels(frame, "y", None, file_name="f").tolist() == [True, False]
+
+
+def test_positive_value_decides_the_label_and_missing_is_negative() -> None:
+    frame = pd.DataFrame({"region": ["south", "west", None, "south "]})
+    assert binary_labels(frame, "region", "south", file_name="f").tolist() == [True, False, False, True]
+
+
+def test_positive_value_matches_numbers_written_as_text() -> None:
+    frame = pd.DataFrame({"grade": [1.0, 2.0, np.nan]})
+    assert binary_labels(frame, "grade", "2", file_name="f").tolist() == [False, True, False]
+
+
+def test_many_label_values_without_positive_list_the_first_and_suggest_positive() -> None:
+    frame = pd.DataFrame({"region": ["a", "b", "c", "d", "e", "f", "a"]})
+    with pytest.raises(DataError) as info:
+        binary_labels(frame, "region", None, file_name="f.csv")
+    message = str(info.value)
+    assert "6 distinct values" in message and "'a', 'b', 'c', 'd', 'e', ..." in message
+    assert "--positive" in message and "'f'" not in message
+
+
+def test_missing_label_without_positive_names_the_row() -> None:
+    frame = pd.DataFrame({"y": ["yes", None]})
+    with pytest.raises(DataError, match=r"f\.csv, row 2, column 'y': the label is missing"):
+        binary_labels(frame, "y", None, file_name="f.csv")
+
+
+def test_summary_gives_kind_and_missing_count_per_column() -> None:
+    frame = pd.DataFrame(
+        {
+            "wage": [1.0, np.nan, 3.0],
+            "region": ["a", None, None],
+            "flag": [True, False, True],
+            "when": pd.to_datetime(["2020-01-01"] * 3),
+        }
+    )
+    assert summarize_columns(frame) == [
+        ColumnSummary("wage", ColumnKind.NUMERIC, 1),
+        ColumnSummary("region", ColumnKind.CATEGORICAL, 2),
+        ColumnSummary("flag", ColumnKind.CATEGORICAL, 0),
+        ColumnSummary("when", ColumnKind.OTHER, 0),
+    ]

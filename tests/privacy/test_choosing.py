@@ -1,0 +1,112 @@
+"""The m-free choosing mechanism (REVIEW-000-002 s2b) with discrete noise: exact hockey-stick <= delta."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpgui.privacy.choosing import ChoosingParameters, choosing_mechanism
+from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
+from tests.exact import hockey_stick
+
+Groups = dict[str, tuple[int, int]]  # name -> (identical members, score of each)
+
+
+def bottom_probability(best: int, threshold: float, scale: float) -> float:
+    """P(best + Z < threshold) for the discrete Laplace Z."""
+    k = math.ceil(threshold - best)  # output needs Z >= k
+    return 1 - discrete_laplace_tail(k, scale) if k >= 0 else discrete_laplace_tail(1 - k, scale)
+
+
+def choosing_law(groups: Groups, params: ChoosingParameters, threshold: float) -> dict[object, float]:
+    """Exact output law, per member of each group of identically scored solutions."""
+    positive = {name: (members, score) for name, (members, score) in groups.items() if members and score > 0}
+    if not positive:
+        return {None: 1.0}
+    best = max(score for _, score in positive.values())
+    p_bottom = bottom_probability(best, threshold, params.noise_scale)
+    log_w = {name: params.epsilon * score / 4 for name, (_, score) in positive.items()}
+    top = max(log_w.values())
+    z = math.fsum(members * math.exp(log_w[name] - top) for name, (members, _) in positive.items())
+    law: dict[object, float] = {None: p_bottom}
+    for name, (members, _) in positive.items():
+        law[name] = (1 - p_bottom) * math.exp(log_w[name] - top) / z
+    return law
+
+
+def divergence(s: Groups, t: Groups, params: ChoosingParameters, threshold: float) -> float:
+    """Hockey-stick divergence; groups with many identical members count each member."""
+    p, q = choosing_law(s, params, threshold), choosing_law(t, params, threshold)
+    expanded_p, expanded_q = {None: p[None]}, {None: q[None]}
+    for name in set(s) | set(t):
+        members = max(s.get(name, (0, 0))[0], t.get(name, (0, 0))[0])
+        # Scale one representative by the member count: the divergence terms are identical per member.
+        expanded_p[name] = members * p.get(name, 0.0)
+        expanded_q[name] = members * q.get(name, 0.0)
+    return hockey_stick(expanded_p, expanded_q, params.epsilon)
+
+
+def neighbour_pairs(heavy: int, singles: int):
+    """Replace-one moves on a database with one heavy value, one second value and many singletons."""
+    second = max(heavy - 1, 0)
+    base = {"a": (1, heavy), "b": (1, second), "s": (singles, 1)}
+    yield base | {"u": (1, 1), "v": (1, 0)}, base | {"u": (1, 0), "v": (1, 1)}  # singleton moves
+    if heavy > 0:
+        yield base, base | {"a": (1, heavy - 1), "b": (1, second + 1)}  # heavy -> second
+        yield base | {"v": (1, 0)}, base | {"a": (1, heavy - 1), "v": (1, 1)}  # heavy -> new value
+    yield base | {"u": (1, 1)}, base | {"a": (1, heavy + 1), "u": (1, 0)}  # singleton -> heavy
+
+
+def worst_case(params: ChoosingParameters, threshold: float) -> float:
+    worst = 0.0
+    for heavy in range(0, int(2 * threshold) + 9):
+        for singles in (0, 1, 10, 1000, 10**6):
+            for s, t in neighbour_pairs(heavy, singles):
+                worst = max(worst, divergence(s, t, params, threshold))
+    return worst
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0])
+@pytest.mark.parametrize("delta", [1e-3, 1e-6])
+def test_choosing_mechanism_is_eps_delta_dp_for_every_m(epsilon: float, delta: float):
+    params = ChoosingParameters(epsilon, delta, k=1)
+    assert worst_case(params, params.threshold) <= delta
+
+
+def test_a_too_low_threshold_is_caught_by_the_exact_check():
+    """Control from REVIEW-000-002 s2b: tau = 0.75 (4/eps) ln(1/delta) violates delta many times over."""
+    params = ChoosingParameters(1.0, 1e-6, k=1)
+    assert worst_case(params, 0.75 * 4 * math.log(1e6)) > 10 * 1e-6
+
+
+def test_epsilon_above_two_is_refused():
+    with pytest.raises(ValueError, match="0 < ε <= 2"):
+        ChoosingParameters(2.5, 1e-6, 1)
+
+
+def test_output_is_in_g_or_bottom_and_matches_the_law():
+    params = ChoosingParameters(1.0, 1e-3, k=1)
+    scores = np.array([int(params.threshold) + 5, 3, 1])
+    rng = SeededRandom(31)
+    trials = 20_000
+    draws = [choosing_mechanism(scores, params, rng) for _ in range(trials)]
+    law = choosing_law({str(i): (1, int(s)) for i, s in enumerate(scores)}, params, params.threshold)
+    for outcome, expected in [(None, law[None]), (0, law["0"]), (1, law["1"])]:
+        hits = sum(d == outcome for d in draws)
+        assert abs(hits - trials * expected) < 4 * math.sqrt(trials * expected * (1 - expected)) + 2
+
+
+def test_empty_g_gives_bottom():
+    params = ChoosingParameters(1.0, 1e-6, k=1)
+    assert choosing_mechanism(np.array([], dtype=np.int64), params, SeededRandom(1)) is None
+
+
+def test_heavy_solution_is_found_above_the_utility_threshold():
+    params = ChoosingParameters(1.0, 1e-6, k=1)
+    beta = 0.05
+    heavy = math.ceil(params.min_opt_for_output(beta))
+    rng = SeededRandom(32)
+    scores = np.array([heavy] + [1] * 500)
+    trials = 1000
+    good = sum(choosing_mechanism(scores, params, rng) == 0 for _ in range(trials))
+    assert good >= trials * (1 - beta) - 3 * math.sqrt(trials * beta)

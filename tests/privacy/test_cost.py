@@ -1,0 +1,72 @@
+import math
+
+import pytest
+
+from dpgui.privacy.cost import (
+    PrivacyCost,
+    ZCDPCost,
+    advanced_composition,
+    advanced_per_mechanism_epsilon,
+    basic_composition,
+    gaussian_zcdp,
+    replace_one_from_add_remove,
+    zcdp_rho_for,
+)
+
+
+def test_basic_composition_adds_epsilons_and_deltas_rounding_up():
+    total = basic_composition([PrivacyCost(0.1, 1e-7)] * 10)
+    assert total.epsilon >= 1.0 and total.epsilon < 1.0 + 1e-12
+    assert total.delta >= 1e-6
+
+
+def test_two_halves_compose_to_at_least_one():
+    assert (PrivacyCost(0.5) + PrivacyCost(0.5)).epsilon >= 1.0
+
+
+def test_invalid_costs_are_rejected():
+    with pytest.raises(ValueError):
+        PrivacyCost(-1.0)
+    with pytest.raises(ValueError):
+        PrivacyCost(1.0, 1.0)
+    with pytest.raises(ValueError):
+        PrivacyCost(math.inf)
+
+
+def test_advanced_composition_matches_the_drv_formula_when_it_beats_basic():
+    each = PrivacyCost(0.01, 1e-9)
+    k, slack = 1000, 1e-6
+    got = advanced_composition(each, k, slack)
+    expected = math.sqrt(2 * k * math.log(1 / slack)) * 0.01 + k * 0.01 * math.expm1(0.01)
+    assert got.epsilon == pytest.approx(expected, rel=1e-12)
+    assert got.epsilon < 10.0  # basic would give 10
+    assert got.delta == pytest.approx(k * 1e-9 + slack)
+
+
+def test_advanced_composition_falls_back_to_basic_for_few_mechanisms():
+    assert advanced_composition(PrivacyCost(1.0), 2, 1e-6).epsilon == pytest.approx(2.0)
+
+
+def test_per_mechanism_epsilon_fits_the_total():
+    eps = advanced_per_mechanism_epsilon(1.0, 400, 1e-7)
+    assert advanced_composition(PrivacyCost(eps), 400, 1e-7).epsilon <= 1.0
+    assert advanced_composition(PrivacyCost(eps * 1.01), 400, 1e-7).epsilon > 1.0
+    assert eps > 1.0 / 400  # advanced composition must beat basic here
+
+
+def test_zcdp_conversion_round_trip_fits_the_target():
+    target = PrivacyCost(1.0, 1e-6)
+    rho = zcdp_rho_for(target)
+    assert ZCDPCost(rho).to_approx_dp(1e-6).epsilon <= 1.0
+    assert ZCDPCost(rho * 1.001).to_approx_dp(1e-6).epsilon > 1.0
+
+
+def test_gaussian_rho_is_sensitivity_squared_over_two_sigma_squared():
+    assert gaussian_zcdp(1.0, 2.0).rho == pytest.approx(1 / 8)
+    assert (ZCDPCost(0.1) + ZCDPCost(0.2)).rho == pytest.approx(0.3)
+
+
+def test_add_remove_to_replace_one_doubles_epsilon():
+    got = replace_one_from_add_remove(PrivacyCost(0.5, 1e-6))
+    assert got.epsilon == pytest.approx(1.0)
+    assert got.delta == pytest.approx((1 + math.exp(0.5)) * 1e-6)

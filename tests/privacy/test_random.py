@@ -1,0 +1,106 @@
+"""The samplers draw from the distributions they name (both the secure and the seeded kind)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpgui.privacy.random import (
+    PrivateRandom,
+    SecureRandom,
+    SeededRandom,
+    discrete_laplace_pmf,
+    discrete_laplace_tail,
+)
+
+
+def chi_square_statistic(samples: np.ndarray, pmf: dict[int, float]) -> tuple[float, int]:
+    """Pearson statistic over the support cells with expected count >= 5 (rest pooled)."""
+    n = samples.size
+    values, counts = np.unique(samples, return_counts=True)
+    observed = dict(zip(values.tolist(), counts.tolist(), strict=True))
+    stat, cells, pooled_obs, pooled_exp = 0.0, 0, n, 1.0
+    for z, p in pmf.items():
+        expected = n * p
+        if expected >= 5:
+            o = observed.get(z, 0)
+            stat += (o - expected) ** 2 / expected
+            cells += 1
+            pooled_obs -= o
+            pooled_exp -= p
+    expected = n * pooled_exp
+    if expected > 0:
+        stat += (pooled_obs - expected) ** 2 / max(expected, 1e-9)
+        cells += 1
+    return stat, cells - 1
+
+
+def chi_square_critical(dof: int) -> float:
+    """A generous (about 1e-6 tail) critical value via the Wilson-Hilferty approximation."""
+    z = 4.9
+    return dof * (1 - 2 / (9 * dof) + z * math.sqrt(2 / (9 * dof))) ** 3
+
+
+@pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(1)], ids=["secure", "seeded"])
+@pytest.mark.parametrize("scale", [0.7, 2.0, 9.0])
+def test_discrete_laplace_matches_its_pmf(rng: PrivateRandom, scale: float):
+    samples = rng.discrete_laplace(scale, 20_000)
+    support = range(-int(15 * scale) - 5, int(15 * scale) + 6)
+    pmf = dict(zip(support, discrete_laplace_pmf(np.array(list(support)), scale).tolist(), strict=True))
+    stat, dof = chi_square_statistic(samples, pmf)
+    assert stat < chi_square_critical(dof)
+
+
+def test_the_chi_square_check_rejects_a_wrong_scale():
+    samples = SeededRandom(2).discrete_laplace(2.4, 20_000)
+    support = range(-40, 41)
+    pmf = dict(zip(support, discrete_laplace_pmf(np.array(list(support)), 2.0).tolist(), strict=True))
+    stat, dof = chi_square_statistic(samples, pmf)
+    assert stat > chi_square_critical(dof)
+
+
+@pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(3)], ids=["secure", "seeded"])
+@pytest.mark.parametrize("sigma", [0.8, 3.0])
+def test_discrete_gaussian_matches_its_pmf(rng: PrivateRandom, sigma: float):
+    samples = rng.discrete_gaussian(sigma, 20_000)
+    support = np.arange(-int(8 * sigma) - 3, int(8 * sigma) + 4)
+    weights = np.exp(-(support**2) / (2 * sigma**2))
+    pmf = dict(zip(support.tolist(), (weights / weights.sum()).tolist(), strict=True))
+    stat, dof = chi_square_statistic(samples, pmf)
+    assert stat < chi_square_critical(dof)
+
+
+def test_discrete_laplace_tail_sums_the_pmf():
+    scale = 1.7
+    z = np.arange(3, 400)
+    assert discrete_laplace_tail(3, scale) == pytest.approx(discrete_laplace_pmf(z, scale).sum(), rel=1e-12)
+    assert discrete_laplace_tail(0, scale) == pytest.approx(discrete_laplace_pmf(np.arange(0, 400), scale).sum())
+
+
+@pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(4)], ids=["secure", "seeded"])
+def test_uniform01_is_open_and_uniform(rng: PrivateRandom):
+    u = rng.uniform01(50_000)
+    assert u.min() > 0 and u.max() < 1
+    counts = np.bincount(np.floor(u * 10).astype(int), minlength=10)
+    assert np.all(np.abs(counts - 5000) < 5 * math.sqrt(5000 * 0.9))
+
+
+@pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(5)], ids=["secure", "seeded"])
+def test_randbelow_covers_huge_ranges_uniformly(rng: PrivateRandom):
+    n = 2**64 + 3
+    draws = [rng.randbelow(n) for _ in range(4000)]
+    assert all(0 <= d < n for d in draws)
+    top_half = sum(d >= n // 2 for d in draws)
+    assert abs(top_half - 2000) < 5 * math.sqrt(1000)
+
+
+def test_seeded_random_is_reproducible_and_marked_not_private():
+    a, b = SeededRandom(7), SeededRandom(7)
+    assert np.array_equal(a.discrete_laplace(3.0, 100), b.discrete_laplace(3.0, 100))
+    assert not a.is_private and SecureRandom().is_private
+    assert "NOT PRIVATE" in a.description
+
+
+def test_gumbel_has_the_standard_mean():
+    g = SeededRandom(8).gumbel(200_000)
+    assert abs(g.mean() - 0.5772156649) < 0.01
