@@ -1,0 +1,99 @@
+"""The dpgui command: exit codes 0, 2, 3, 4 with one clear message, and a canary that never leaks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dpgui.cli import main
+from tests.conftest import CANARY
+
+
+def release_median(data: Path, out: Path, *extra: str) -> int:
+    return main(
+        ["release", "median", "--data", str(data), "--column", "wage", "--bounds", "0", "20000",
+         "--epsilon", "1", "--out", str(out), *extra]
+    )  # fmt: skip
+
+
+def test_release_without_a_total_budget_is_refused_with_exit_3(wages_csv, tmp_path, capsys):
+    assert release_median(wages_csv, tmp_path / "out") == 3
+    err = capsys.readouterr().err
+    assert "budget set" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_release_succeeds_and_charges_the_ledger(wages_csv, tmp_path, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "1.5"]) == 0
+    assert release_median(wages_csv, tmp_path / "out") == 0
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["epsilon"] == 1.0
+    assert manifest["budget_after"]["spent"]["epsilon"] == pytest.approx(1.0)
+    assert manifest["neighbouring_relation"] == "replace one record; row count public"
+    capsys.readouterr()
+    assert main(["budget", "show", "--data", str(wages_csv)]) == 0
+    assert "remaining ε=0.5" in capsys.readouterr().out
+
+
+def test_overspend_is_refused_with_exit_3_and_nothing_is_written(wages_csv, tmp_path, capsys):
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "1.5"])
+    assert release_median(wages_csv, tmp_path / "first") == 0
+    assert release_median(wages_csv, tmp_path / "second") == 3
+    assert "remains" in capsys.readouterr().err
+    assert not (tmp_path / "second").exists()
+
+
+def test_unknown_column_is_a_usage_error_with_exit_2(wages_csv, tmp_path, capsys):
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"])
+    code = main(
+        ["release", "median", "--data", str(wages_csv), "--column", "salary", "--bounds", "0", "1",
+         "--epsilon", "1", "--out", str(tmp_path / "o")]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "salary" in err and "Traceback" not in err
+
+
+def test_missing_file_and_bad_bounds_exit_2(tmp_path, capsys):
+    assert release_median(tmp_path / "nope.csv", tmp_path / "o") == 2
+    code = main(
+        ["release", "median", "--data", str(tmp_path / "nope.csv"), "--column", "wage", "--bounds", "5", "1",
+         "--epsilon", "1", "--out", str(tmp_path / "o")]
+    )  # fmt: skip
+    assert code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_argparse_usage_errors_exit_2():
+    with pytest.raises(SystemExit) as exit_info:
+        main(["release", "median", "--data"])
+    assert exit_info.value.code == 2
+
+
+def test_precondition_failure_exits_4_with_the_minimum_n(wages_csv, tmp_path, capsys):
+    """The interior-point guarantee needs n >= 2 + (4/eps) ln(|X|/beta): far above 2,001 at eps = 0.01."""
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"])
+    code = main(
+        ["release", "interior-point", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "20000",
+         "--epsilon", "0.01", "--out", str(tmp_path / "o")]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 4 and "minimum n" in err
+    assert main(["budget", "show", "--data", str(wages_csv)]) == 0
+    assert "spent ε=0;" in capsys.readouterr().out  # refused before anything was reserved
+
+
+def test_canary_never_appears_in_any_exported_byte(wages_csv, tmp_path):
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "10"])
+    out = tmp_path / "out"
+    assert release_median(wages_csv, out, "--algorithm", "em") == 0
+    for marker in (repr(CANARY), "987654", str(int(CANARY))):
+        for exported in out.iterdir():
+            assert marker.encode() not in exported.read_bytes(), exported
+
+
+def test_algorithms_lists_the_registry(capsys):
+    assert main(["algorithms"]) == 0
+    out = capsys.readouterr().out
+    assert "em" in out and "pure" in out and "paper 002" in out

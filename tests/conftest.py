@@ -1,0 +1,33 @@
+"""Shared fixtures: an isolated DPGUI_HOME for every test, and small private datasets on disk."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+CANARY = 987_654.321
+"""A value planted in private test data; it must never appear in any exported byte."""
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("dpgui-home")
+    monkeypatch.setenv("DPGUI_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def wages_csv(tmp_path: Path) -> Path:
+    """A private table of 2,001 wages with one canary row, as CSV."""
+    rng = np.random.default_rng(5)
+    wages = np.round(rng.lognormal(6.2, 0.6, size=2000), 2)
+    frame = pd.DataFrame({"wage": np.append(wages, CANARY), "education": rng.integers(0, 19, size=2001)})
+    path = tmp_path / "wages.csv"
+    frame.to_csv(path, index=False)
+    return path
