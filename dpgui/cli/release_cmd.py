@@ -62,7 +62,7 @@ def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
     spec = TaskSpec(
         kind=kind,
         columns=(args.column,),
-        domain=declared_domain(args),
+        domains=(declared_domain(args),),
         epsilon=args.epsilon,
         delta=args.delta,
         algorithm=args.algorithm,

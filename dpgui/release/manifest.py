@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
+from dpgui.tasks.spec import Domain
 
 SCHEMA_VERSION = 1
 NEIGHBOURING = "replace one record; row count public"
@@ -26,9 +28,20 @@ def _budget(state: BudgetState) -> dict[str, Any]:
     return {"total": _cost(state.total), "spent": _cost(state.spent), "remaining": _cost(state.remaining)}
 
 
+def _domain(domain: Domain) -> dict[str, Any]:
+    if isinstance(domain, CategoricalDomain):
+        return {"categories": list(domain.categories), "other": domain.other}
+    return {
+        "lower": domain.lower,
+        "upper": domain.upper,
+        "granularity": domain.granularity,
+        "grid_points": domain.size,
+    }
+
+
 def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
     """The manifest of ``release``; ``outputs`` maps each exported file name to its SHA-256."""
-    spec, algorithm, domain = release.spec, release.algorithm, release.spec.domain
+    spec, algorithm = release.spec, release.algorithm
     return {
         "schema_version": SCHEMA_VERSION,
         "release_id": release.release_id,
@@ -53,13 +66,9 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "auto_reason": release.auto_reason,
         },
         "parameters": {
-            "domain": {
-                "lower": domain.lower,
-                "upper": domain.upper,
-                "granularity": domain.granularity,
-                "grid_points": domain.size,
-            },
-            "missing_values": spec.missing.describe(domain),
+            "domains": {name: _domain(d) for name, d in zip(spec.columns, spec.domains, strict=True)},
+            "label": None if spec.label is None else {"column": spec.label, "positive": spec.positive},
+            "missing_values": spec.missing.describe(spec.domains[0]),
             "values_outside_bounds": "clipped to the declared bounds",
             "algorithm_parameters": dict(spec.parameters),
         },

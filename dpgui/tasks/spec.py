@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from dataclasses import dataclass, field
 
-from dpgui.data.domain import NumericDomain
+from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.missing import MissingPolicy
 
 AUTO = "auto"
+
+Domain = NumericDomain | CategoricalDomain
 
 
 class TaskKind(enum.Enum):
@@ -17,11 +20,32 @@ class TaskKind(enum.Enum):
 
     MEDIAN = "median"
     INTERIOR_POINT = "interior-point"
+    QUANTILES = "quantiles"
+    CDF = "cdf"
+    HISTOGRAM = "histogram"
+    SYNTHETIC = "synthetic"
+    THRESHOLD = "threshold"
+    POINT = "point"
+    RECTANGLE = "rectangle"
+    DISTANCE = "distance"
 
     @property
     def title(self) -> str:
-        return {TaskKind.MEDIAN: "Private median", TaskKind.INTERIOR_POINT: "Interior point"}[self]
+        return _TITLES[self]
 
+
+_TITLES = {
+    TaskKind.MEDIAN: "Private median",
+    TaskKind.INTERIOR_POINT: "Interior point",
+    TaskKind.QUANTILES: "Private quantiles",
+    TaskKind.CDF: "CDF (all threshold queries)",
+    TaskKind.HISTOGRAM: "Histogram (point queries)",
+    TaskKind.SYNTHETIC: "Synthetic records",
+    TaskKind.THRESHOLD: "Threshold learning",
+    TaskKind.POINT: "Point learning",
+    TaskKind.RECTANGLE: "Rectangle learning",
+    TaskKind.DISTANCE: "Distance release",
+}
 
 ParameterValue = float | int | str | bool
 
@@ -30,18 +54,22 @@ ParameterValue = float | int | str | bool
 class TaskSpec:
     """One release request. Everything here is public: nothing in it may come from the private data.
 
+    ``columns`` are the data columns the task reads, with one declared domain each in ``domains``.
+    ``label`` (with ``positive``, the label value that counts as 1) is the label column of learning tasks.
     ``parameters`` holds algorithm-specific settings as sorted (name, value) pairs so the spec stays
     hashable (the planner caches per spec).
     """
 
     kind: TaskKind
     columns: tuple[str, ...]
-    domain: NumericDomain
+    domains: tuple[Domain, ...]
     epsilon: float
     delta: float = 0.0
     algorithm: str = AUTO
     missing: MissingPolicy = field(default_factory=MissingPolicy)
     parameters: tuple[tuple[str, ParameterValue], ...] = ()
+    label: str | None = None
+    positive: str | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.epsilon) and self.epsilon > 0):
@@ -50,19 +78,22 @@ class TaskSpec:
             raise ValueError(f"delta must be in [0, 1), got {self.delta}")
         if not self.columns:
             raise ValueError("a task needs at least one column")
+        if isinstance(self.domains, NumericDomain | CategoricalDomain):
+            object.__setattr__(self, "domains", (self.domains,))
+        if len(self.domains) != len(self.columns):
+            raise ValueError(f"need one declared domain per column: {len(self.columns)} columns")
         object.__setattr__(self, "parameters", tuple(sorted(self.parameters)))
+
+    @property
+    def domain(self) -> NumericDomain:
+        """The first column's domain (the only one for one-column numeric tasks)."""
+        first = self.domains[0]
+        if not isinstance(first, NumericDomain):
+            raise TypeError(f"column {self.columns[0]!r} has a categorical domain, not a numeric one")
+        return first
 
     def parameter(self, name: str, default: ParameterValue) -> ParameterValue:
         return dict(self.parameters).get(name, default)
 
     def with_algorithm(self, algorithm: str) -> TaskSpec:
-        return TaskSpec(
-            self.kind,
-            self.columns,
-            self.domain,
-            self.epsilon,
-            self.delta,
-            algorithm,
-            self.missing,
-            self.parameters,
-        )
+        return dataclasses.replace(self, algorithm=algorithm)

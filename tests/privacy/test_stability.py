@@ -50,9 +50,19 @@ def replace_one_neighbours(scores: tuple[int, ...]):
                 yield tuple(moved)
 
 
+def score_vectors(top: int):
+    """Three candidates: every best score below ``top``, a runner-up at every gap near 0 or the best's,
+    and a third candidate at 0 or 1 (only the two best scores matter to A_dist)."""
+    for best in range(top):
+        runners = {0, 1, 2} | set(range(max(0, best - 3), best + 1))
+        for runner in sorted(r for r in runners if r <= best):
+            for third in (0, 1):
+                yield best, runner, third
+
+
 def worst_divergence(law, epsilon: float, top: int) -> float:
     worst = 0.0
-    for scores in itertools.product(range(top), repeat=3):
+    for scores in score_vectors(top):
         for other in replace_one_neighbours(scores):
             worst = max(worst, hockey_stick(law(scores), law(other), epsilon))
     return worst
