@@ -11,6 +11,7 @@ from dpgui.cli.budget_cmd import format_state
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain, default_granularity
 from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.data.public import PublicSample
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.export import export_release
@@ -49,6 +50,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
         help="missing values: impute a declared value (default) or fail",
     )
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
+    parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
     parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
 
 
@@ -56,6 +58,10 @@ def declared_domain(args: argparse.Namespace) -> NumericDomain:
     lower, upper = args.bounds
     granularity = args.granularity if args.granularity is not None else default_granularity(lower, upper)
     return NumericDomain(lower, upper, granularity)
+
+
+def public_sample(args: argparse.Namespace) -> PublicSample | None:
+    return PublicSample.from_file(args.public) if args.public is not None else None
 
 
 def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
@@ -68,6 +74,7 @@ def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
         parameters=(("beta", args.beta),),
+        public=public_sample(args),
     )
     return release(spec, args.data, args.out)
 

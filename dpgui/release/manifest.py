@@ -68,6 +68,9 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "parameters": {
             "domains": {name: _domain(d) for name, d in zip(spec.columns, spec.domains, strict=True)},
             "label": None if spec.label is None else {"column": spec.label, "positive": spec.positive},
+            "public_sample": None
+            if spec.public is None
+            else {"file_name": spec.public.path.name, "sha256": spec.public.sha256},
             "missing_values": spec.missing.describe(spec.domains[0]),
             "values_outside_bounds": "clipped to the declared bounds",
             "algorithm_parameters": dict(spec.parameters),

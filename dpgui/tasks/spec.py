@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.missing import MissingPolicy
+from dpgui.data.public import PublicSample
 
 AUTO = "auto"
 
@@ -56,6 +57,7 @@ class TaskSpec:
 
     ``columns`` are the data columns the task reads, with one declared domain each in ``domains``.
     ``label`` (with ``positive``, the label value that counts as 1) is the label column of learning tasks.
+    ``public`` is the optional public sample (public data; never mixed into private aggregates).
     ``parameters`` holds algorithm-specific settings as sorted (name, value) pairs so the spec stays
     hashable (the planner caches per spec).
     """
@@ -70,6 +72,7 @@ class TaskSpec:
     parameters: tuple[tuple[str, ParameterValue], ...] = ()
     label: str | None = None
     positive: str | None = None
+    public: PublicSample | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.epsilon) and self.epsilon > 0):

@@ -1,0 +1,63 @@
+"""The optional public sample: data anyone may see, used for domains, cut points and previews.
+
+A public sample never enters a private aggregate. Algorithms that use it (public-data-assisted release,
+paper 001) are private for every fixed public sample: they read it only to choose cells or candidates.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpgui.data.dataset import Dataset, open_dataset
+from dpgui.data.domain import NumericDomain
+from dpgui.data.errors import DataError
+from dpgui.data.validation import binary_labels, numeric_column
+
+
+@dataclass(frozen=True)
+class PublicSample:
+    """A public file, identified by path and SHA-256 (hashable, so it can sit in a TaskSpec)."""
+
+    path: Path
+    sha256: str
+
+    @classmethod
+    def from_file(cls, path: Path) -> PublicSample:
+        dataset = _load(Path(path).resolve(), None)
+        return cls(dataset.path, dataset.sha256)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        return _load(self.path, self.sha256).frame
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.frame)
+
+    def column_values(self, column: str, domain: NumericDomain | None = None) -> np.ndarray:
+        """The column's finite values (missing ones dropped: the sample is public), clipped to ``domain``."""
+        values = numeric_column(self.frame, column, file_name=self.path.name).to_numpy(dtype=np.float64)
+        values = values[np.isfinite(values)]
+        if domain is not None:
+            values = np.clip(values, domain.lower, domain.upper)
+        return values
+
+    def column_grid(self, column: str, domain: NumericDomain) -> np.ndarray:
+        """The column's values as sorted uint64 grid indices of ``domain``."""
+        return np.sort(domain.to_grid(self.column_values(column, domain)))
+
+    def labels(self, column: str, positive: str | None) -> np.ndarray:
+        return binary_labels(self.frame, column, positive, file_name=self.path.name)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: Path, sha256: str | None) -> Dataset:
+    dataset = open_dataset(path)
+    if sha256 is not None and dataset.sha256 != sha256:
+        raise DataError(f"the public sample {path.name} changed since it was chosen; open it again")
+    return dataset
