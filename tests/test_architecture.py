@@ -13,7 +13,9 @@ GLOBAL_NUMPY_RANDOM = re.compile(
 
 
 def python_files(*exclude: str) -> list[Path]:
-    return [p for p in PACKAGE.rglob("*.py") if not any(p.relative_to(PACKAGE).parts[0] == e for e in exclude)]
+    return [
+        p for p in PACKAGE.rglob("*.py") if not any(p.relative_to(PACKAGE).parts[0] == e for e in exclude)
+    ]
 
 
 def test_core_modules_do_not_import_qt():

@@ -17,7 +17,6 @@ every budget, and someone who edits it can recompute the chain.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -56,7 +55,6 @@ __all__ = [
     "LedgerTampered",
     "Reservation",
     "ReservationStatus",
-    "file_sha256",
 ]
 
 LEDGER_FILENAME = "ledger.jsonl"
@@ -177,15 +175,6 @@ def _exceeds(amount: float, limit: float) -> bool:
 
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
     return not any(_exceeds(getattr(amount, axis), getattr(total, axis)) for _, axis in _AXES)
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes (the dataset fingerprint :meth:`Ledger.open_dataset` expects)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class Ledger:

@@ -71,7 +71,9 @@ def test_score_sensitivity_is_one_but_an_unclipped_score_would_exceed_it():
     """The quantile score moves by at most 1 under replace-one; the check catches a score that moves by 2."""
     worst = 0.0
     for data, other in replace_one_pairs(3):
-        worst = max(worst, np.abs(dense_from_pieces(data, "quantile") - dense_from_pieces(other, "quantile")).max())
+        worst = max(
+            worst, np.abs(dense_from_pieces(data, "quantile") - dense_from_pieces(other, "quantile")).max()
+        )
     assert worst == 1.0
     doubled = max(
         np.abs(2 * dense_from_pieces(d, "quantile") - 2 * dense_from_pieces(o, "quantile")).max()

@@ -29,7 +29,7 @@ def choosing_law(groups: Groups, params: ChoosingParameters, threshold: float) -
     top = max(log_w.values())
     z = math.fsum(members * math.exp(log_w[name] - top) for name, (members, _) in positive.items())
     law: dict[object, float] = {None: p_bottom}
-    for name, (members, _) in positive.items():
+    for name in positive:
         law[name] = (1 - p_bottom) * math.exp(log_w[name] - top) / z
     return law
 

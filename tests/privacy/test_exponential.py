@@ -1,4 +1,4 @@
-"""The exponential mechanism: sampled law equals the closed form; the piecewise sampler equals the dense one."""
+"""The exponential mechanism: sampled law equals the closed form; piecewise sampling equals dense sampling."""
 
 import math
 

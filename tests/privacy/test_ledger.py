@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dpgui.data.fingerprint import sha256_file
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import (
     BudgetExceeded,
@@ -25,7 +27,6 @@ from dpgui.privacy.ledger import (
     LedgerError,
     LedgerTampered,
     ReservationStatus,
-    file_sha256,
 )
 
 SHA = "a" * 64
@@ -91,24 +92,24 @@ def test_dataset_identity_survives_renames_and_edits(tmp_path: Path, ledger_path
     ledger = Ledger()
     original = tmp_path / "cps1988.csv"
     original.write_text("wage\n1\n2\n")
-    first = ledger.open_dataset(original, file_sha256(original))
+    first = ledger.open_dataset(original, sha256_file(original))
     assert (first.name, first.path, first.changed) == ("cps1988.csv", original.resolve(), False)
-    assert ledger.open_dataset(original, file_sha256(original)) == first
+    assert ledger.open_dataset(original, sha256_file(original)) == first
 
     renamed = original.rename(tmp_path / "wages.csv")
-    moved = ledger.open_dataset(renamed, file_sha256(renamed))
+    moved = ledger.open_dataset(renamed, sha256_file(renamed))
     assert (moved.id, moved.name, moved.changed) == (first.id, "wages.csv", False)
 
     renamed.write_text("wage\n1\n2\n3\n")
-    edited = ledger.open_dataset(renamed, file_sha256(renamed))
-    assert (edited.id, edited.changed, edited.sha256) == (first.id, True, file_sha256(renamed))
-    assert ledger.open_dataset(renamed, file_sha256(renamed)).changed is False
+    edited = ledger.open_dataset(renamed, sha256_file(renamed))
+    assert (edited.id, edited.changed, edited.sha256) == (first.id, True, sha256_file(renamed))
+    assert ledger.open_dataset(renamed, sha256_file(renamed)).changed is False
 
-    fresh = ledger.open_dataset(renamed, file_sha256(renamed), new_dataset=True)
+    fresh = ledger.open_dataset(renamed, sha256_file(renamed), new_dataset=True)
     assert fresh.id != first.id
     other = tmp_path / "other.csv"
     other.write_text("x\n")
-    assert ledger.open_dataset(other, file_sha256(other)).id not in {first.id, fresh.id}
+    assert ledger.open_dataset(other, sha256_file(other)).id not in {first.id, fresh.id}
     assert [d.id for d in Ledger().datasets()] == [d.id for d in ledger.datasets()]
     assert len(ledger.datasets()) == 3
 
@@ -291,7 +292,11 @@ def test_reservation_of_a_killed_process_counts_as_spent(ledger_path: Path) -> N
         time.sleep(60)
         """
     )
-    assert child.stdout is not None and child.stdout.readline() == "touched\n"
+    assert child.stdout is not None
+    ready, _, _ = select.select([child.stdout], [], [], 30)
+    if not ready:
+        child.kill()
+    assert ready and child.stdout.readline() == "touched\n"
     child.send_signal(signal.SIGKILL)
     assert child.wait(timeout=10) == -signal.SIGKILL
     after = Ledger()

@@ -74,7 +74,9 @@ def test_discrete_laplace_tail_sums_the_pmf():
     scale = 1.7
     z = np.arange(3, 400)
     assert discrete_laplace_tail(3, scale) == pytest.approx(discrete_laplace_pmf(z, scale).sum(), rel=1e-12)
-    assert discrete_laplace_tail(0, scale) == pytest.approx(discrete_laplace_pmf(np.arange(0, 400), scale).sum())
+    assert discrete_laplace_tail(0, scale) == pytest.approx(
+        discrete_laplace_pmf(np.arange(0, 400), scale).sum()
+    )
 
 
 @pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(4)], ids=["secure", "seeded"])
