@@ -1,4 +1,4 @@
-"""Exports hold DP outputs only; the manifest states what the issue requires and its cost equals the ledger's."""
+"""Exports hold DP outputs only; the manifest has the required fields and its cost equals the ledger's."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def all_keys(node) -> set[str]:
 
 
 def test_manifest_has_every_required_field_and_no_forbidden_one(wages_csv, tmp_path):
-    release, ledger, record = released(wages_csv)
+    release, _, _ = released(wages_csv)
     export_release(release, tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest.keys() >= REQUIRED
@@ -61,7 +61,9 @@ def test_manifest_cost_equals_what_the_ledger_charged(wages_csv, tmp_path):
     committed = [e for e in ledger.entries(record.id) if e.release_id == release.release_id]
     assert len(committed) == 1
     assert (manifest["epsilon"], manifest["delta"]) == (committed[0].cost.epsilon, committed[0].cost.delta)
-    assert manifest["budget_after"]["spent"]["epsilon"] == pytest.approx(ledger.state(record.id).spent.epsilon)
+    assert manifest["budget_after"]["spent"]["epsilon"] == pytest.approx(
+        ledger.state(record.id).spent.epsilon
+    )
 
 
 def test_outputs_are_fingerprinted(wages_csv, tmp_path):

@@ -1,4 +1,4 @@
-"""The release flow: priced before the data is read, charged before results exist, refunds only untouched runs."""
+"""The release flow: priced before reading data, charged before results exist, refunds only untouched runs."""
 
 from __future__ import annotations
 
