@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
-        return _start_gui(args)
+        return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
 
 

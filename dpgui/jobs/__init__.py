@@ -1,0 +1,1 @@
+"""Background work for the GUI: a generic generator worker and the release job built on it."""

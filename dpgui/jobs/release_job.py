@@ -1,0 +1,109 @@
+"""One release run for the GUI: the ledger's steps in the GUI thread, the algorithm in a worker.
+
+The order is the one ``dpgui.tasks.runner`` requires for privacy:
+
+1. The constructor (GUI thread) prepares and reserves; a refusal (``PreconditionFailed``,
+   ``BudgetExceeded``, ``BudgetNotSet``, ``ValueError``) is raised to the caller and nothing starts.
+2. :meth:`ReleaseJob.start` runs ``run_algorithm`` in a pool thread. Its ``on_touch`` callback writes the
+   fsynced "touched" line synchronously in that thread, before the first read of the private data.
+3. Back in the GUI thread, a finished run is committed by ``finish`` before ``released`` carries the values
+   anywhere; a failed or cancelled run is settled (committed if it touched the data, refunded otherwise)
+   before ``failed`` or ``cancelled`` is emitted.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, QThreadPool, Signal
+
+from dpgui.data.dataset import Dataset
+from dpgui.jobs.worker import Cancelled, GeneratorWorker
+from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.random import PrivateRandom, SecureRandom
+from dpgui.release.release import Release
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algorithm, settle_failed_run
+from dpgui.tasks.spec import TaskSpec
+
+
+class ReleaseJob(QObject):
+    """Prepare, reserve, run and settle one release; create it, connect its signals, then :meth:`start`.
+
+    A job is used once. Once constructed its cost is reserved: not starting it leaves the reservation
+    open, which the ledger counts against the budget (the safe side).
+    """
+
+    progress = Signal(float, str)
+    partial = Signal(object)
+    released = Signal(object)
+    """The committed :class:`Release` (the spend is already final when this is emitted)."""
+    failed = Signal(str)
+    """A message for the user; the run is settled."""
+    cancelled = Signal()
+    """The user cancelled; the run is settled (still charged if it touched the data)."""
+
+    def __init__(
+        self,
+        spec: TaskSpec,
+        dataset: Dataset,
+        ledger: Ledger,
+        rng: PrivateRandom | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
+        self._dataset = dataset
+        self._ledger = ledger
+        self._rng = rng if rng is not None else SecureRandom()
+        self._record = ledger.open_dataset(dataset.path, dataset.sha256)
+        self._budget_before = ledger.state(self._record.id)
+        self._reservation = reserve(self.prepared, ledger, self._record)
+        self._touched = threading.Event()
+        self._worker = GeneratorWorker(run_algorithm(self.prepared, dataset, self._rng, self._on_touch))
+        self._worker.signals.progress.connect(self.progress)
+        self._worker.signals.partial.connect(self.partial)
+        self._worker.signals.finished.connect(self._on_finished)
+        self._worker.signals.failed.connect(self._on_failed)
+
+    @property
+    def touched(self) -> bool:
+        """Whether the run has started reading the private data (its cost is then spent)."""
+        return self._touched.is_set()
+
+    def start(self, pool: QThreadPool | None = None) -> None:
+        """Run the algorithm in ``pool`` (default: the global thread pool)."""
+        self._worker.start(pool)
+
+    def cancel(self) -> None:
+        """Ask the run to stop before its next step (safe from any thread)."""
+        self._worker.cancel()
+
+    def _on_touch(self) -> None:
+        """Worker thread, before the first read: the fsynced ledger line comes first, then the flag."""
+        self._ledger.mark_touched(self._reservation)
+        self._touched.set()
+
+    def _on_finished(self, table: ReleaseTable) -> None:
+        try:
+            release: Release = finish(
+                self.prepared,
+                table,
+                dataset=self._dataset,
+                ledger=self._ledger,
+                record=self._record,
+                reservation=self._reservation,
+                budget_before=self._budget_before,
+                rng=self._rng,
+            )
+        except Exception as error:
+            self.failed.emit(f"The release could not be committed: {error}")
+            return
+        self.released.emit(release)
+
+    def _on_failed(self, error: Exception) -> None:
+        settle_failed_run(self._ledger, self._reservation, self.touched)
+        if isinstance(error, Cancelled):
+            self.cancelled.emit()
+        else:
+            self.failed.emit(str(error) or type(error).__name__)

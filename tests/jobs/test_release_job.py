@@ -1,0 +1,100 @@
+"""The GUI's release job: refusals up front, commit before release, settle on failure or cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QThreadPool
+
+from dpgui.data import NumericDomain, open_dataset
+from dpgui.jobs.release_job import ReleaseJob
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetExceeded, BudgetNotSet, Ledger, ReservationStatus
+from dpgui.privacy.random import SeededRandom
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+DOMAIN = NumericDomain(0, 5000, 1)
+
+
+@pytest.fixture
+def ledger() -> Ledger:
+    return Ledger()
+
+
+def median_spec(column: str = "wage", epsilon: float = 1.0) -> TaskSpec:
+    return TaskSpec(TaskKind.MEDIAN, (column,), (DOMAIN,), epsilon=epsilon)
+
+
+def with_total(ledger: Ledger, path: Path, epsilon: float) -> str:
+    dataset = open_dataset(path)
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(epsilon))
+    return record.id
+
+
+def statuses(ledger: Ledger, dataset_id: str) -> list[ReservationStatus]:
+    return [entry.status for entry in ledger.entries(dataset_id)]
+
+
+def test_a_release_is_committed_before_it_is_emitted(qtbot, pool: QThreadPool, ledger, wages_csv):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = ReleaseJob(median_spec(), open_dataset(wages_csv), ledger, SeededRandom(1))
+    seen: list[list[ReservationStatus]] = []
+    job.released.connect(lambda release: seen.append(statuses(ledger, dataset_id)))
+    with qtbot.waitSignal(job.released, timeout=5000) as released:
+        job.start(pool)
+    release = released.args[0]
+    assert seen == [[ReservationStatus.COMMITTED]]
+    assert ledger.entries(dataset_id)[0].release_id == release.release_id
+    assert ledger.state(dataset_id).spent == PrivacyCost(1.0)
+    assert release.table.column("statistic") == ["median"]
+
+
+def test_a_run_cancelled_after_touching_the_data_stays_charged(
+    qtbot, pool: QThreadPool, ledger, wages_csv, monkeypatch
+):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = ReleaseJob(median_spec(), open_dataset(wages_csv), ledger, SeededRandom(1))
+    mark_touched = ledger.mark_touched
+
+    def touch_then_cancel(reservation) -> None:
+        mark_touched(reservation)
+        job.cancel()
+
+    monkeypatch.setattr(ledger, "mark_touched", touch_then_cancel)
+    with qtbot.waitSignal(job.cancelled, timeout=5000):
+        job.start(pool)
+    assert job.touched
+    assert statuses(ledger, dataset_id) == [ReservationStatus.COMMITTED]
+    assert ledger.state(dataset_id).spent == PrivacyCost(1.0)
+
+
+def test_a_run_cancelled_before_touching_the_data_is_refunded(qtbot, pool: QThreadPool, ledger, wages_csv):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = ReleaseJob(median_spec(), open_dataset(wages_csv), ledger, SeededRandom(1))
+    job.cancel()
+    with qtbot.waitSignal(job.cancelled, timeout=5000):
+        job.start(pool)
+    assert not job.touched
+    assert statuses(ledger, dataset_id) == [ReservationStatus.REFUNDED]
+
+
+def test_a_failure_before_the_data_is_read_is_refunded(qtbot, pool: QThreadPool, ledger, wages_csv):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = ReleaseJob(median_spec(column="no such column"), open_dataset(wages_csv), ledger)
+    with qtbot.waitSignal(job.failed, timeout=5000) as failed:
+        job.start(pool)
+    assert "no such column" in failed.args[0]
+    assert statuses(ledger, dataset_id) == [ReservationStatus.REFUNDED]
+
+
+@pytest.mark.parametrize(("total", "refusal"), [(0.5, BudgetExceeded), (None, BudgetNotSet)])
+def test_refusals_are_raised_before_anything_starts(ledger, wages_csv, total, refusal):
+    dataset = open_dataset(wages_csv)
+    dataset_id = ledger.open_dataset(dataset.path, dataset.sha256).id
+    if total is not None:
+        ledger.set_total(dataset_id, PrivacyCost(total))
+    with pytest.raises(refusal):
+        ReleaseJob(median_spec(epsilon=1.0), dataset, ledger)
+    assert ledger.entries(dataset_id) == []
