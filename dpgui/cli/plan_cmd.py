@@ -1,0 +1,65 @@
+"""``dpgui plan TASK``: predicted accuracy and sample size for every algorithm, before any release."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+
+from dpgui.cli.release_cmd import declared_domain, public_sample
+from dpgui.planner.plan import plan
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("plan", help="predicted error and minimum n per algorithm (reads no data)")
+    parser.add_argument("task", choices=[kind.value for kind in TaskKind], help="the task to plan")
+    parser.add_argument("--n", required=True, type=int, help="number of records (public)")
+    parser.add_argument("--bounds", required=True, nargs=2, type=float, metavar=("LO", "HI"))
+    parser.add_argument("--granularity", type=float, help="grid step (default: 1 for integer bounds)")
+    parser.add_argument("--epsilon", required=True, type=float)
+    parser.add_argument("--delta", type=float, default=0.0)
+    parser.add_argument("--beta", type=float, default=0.05, help="failure probability of accuracy statements")
+    parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
+    parser.add_argument("--public", help="optional public sample (for public-data-assisted algorithms)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.n < 1:
+        raise ValueError("--n must be at least 1")
+    spec = TaskSpec(
+        kind=TaskKind(args.task),
+        columns=("x",),
+        domains=(declared_domain(args),),
+        epsilon=args.epsilon,
+        delta=args.delta,
+        parameters=(("beta", args.beta),),
+        public=public_sample(args),
+    )
+    rows = plan(spec, args.n, args.target_error)
+    if args.json:
+        print(json.dumps([dataclasses.asdict(row) for row in rows], indent=2))
+        return 0
+    if not rows:
+        print(f"no algorithm is registered for {args.task} yet")
+        return 0
+    line = "{:<16}{:<9}{:>16}  {:<24}{:>10}  {:<9}{}"
+    print(line.format("algorithm", "privacy", "predicted error", "unit", "min n", "feasible", "auto"))
+    for row in rows:
+        cells = (
+            row.algorithm,
+            "pure" if row.pure else "approx",
+            f"{row.predicted_error:.4g}",
+            row.error_unit,
+            "—" if row.min_n is None else str(row.min_n),
+            "yes" if row.feasible else "no",
+            "←" if row.auto else "",
+        )
+        print(line.format(*cells))
+        if row.epsilon_for_target is not None:
+            print(f"{'':<16}ε for the target error: {row.epsilon_for_target:.4g}")
+        if row.reason:
+            print(f"{'':<16}{row.reason}")
+    return 0
