@@ -86,35 +86,31 @@ class SecureRandom(PrivateRandom):
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         _check_scale(scale, "scale")
-        if size == 0:
-            return np.zeros(0, dtype=np.int64)
-        measurement = _opendp_laplace(float(scale))
-        return np.asarray(measurement([0] * size), dtype=np.int64)  # type: ignore[operator]
+        return _opendp_noise("laplace", float(scale), size)
 
     def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
         _check_scale(sigma, "sigma")
-        if size == 0:
-            return np.zeros(0, dtype=np.int64)
-        measurement = _opendp_gaussian(float(sigma))
-        return np.asarray(measurement([0] * size), dtype=np.int64)  # type: ignore[operator]
+        return _opendp_noise("gaussian", float(sigma), size)
 
 
 @functools.lru_cache(maxsize=64)
-def _opendp_laplace(scale: float) -> object:
-    """OpenDP's exact discrete Laplace on integer vectors (cached per scale)."""
+def _opendp_sampler(kind: str, scale: float) -> object:
+    """OpenDP's exact discrete Laplace or Gaussian on integer vectors (cached per kind and scale)."""
     import opendp.prelude as dp
 
     dp.enable_features("contrib")
-    return dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=scale)
+    domain = dp.vector_domain(dp.atom_domain(T=int))
+    if kind == "laplace":
+        return dp.m.make_laplace(domain, dp.l1_distance(T=int), scale=scale)
+    return dp.m.make_gaussian(domain, dp.l2_distance(T=int), scale=scale)
 
 
-@functools.lru_cache(maxsize=64)
-def _opendp_gaussian(sigma: float) -> object:
-    """OpenDP's exact discrete Gaussian on integer vectors (cached per sigma)."""
-    import opendp.prelude as dp
-
-    dp.enable_features("contrib")
-    return dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=int)), dp.l2_distance(T=int), scale=sigma)
+def _opendp_noise(kind: str, scale: float, size: int) -> np.ndarray:
+    """``size`` noise values: OpenDP adds its noise to a vector of zeros."""
+    if size == 0:
+        return np.zeros(0, dtype=np.int64)
+    measurement = _opendp_sampler(kind, scale)
+    return np.asarray(measurement([0] * size), dtype=np.int64)  # type: ignore[operator]
 
 
 class SeededRandom(PrivateRandom):
