@@ -106,3 +106,29 @@ def test_seeded_random_is_reproducible_and_marked_not_private():
 def test_gumbel_has_the_standard_mean():
     g = SeededRandom(8).gumbel(200_000)
     assert abs(g.mean() - 0.5772156649) < 0.01
+
+
+def noisy_count_law(count: int, scale: float, support: range) -> dict[int, float]:
+    """Exact law of count + discrete Laplace noise on a wide support."""
+    z = np.array(list(support))
+    return dict(zip(support, discrete_laplace_pmf(z - count, scale).tolist(), strict=True))
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 3.0])
+def test_discrete_laplace_on_a_count_is_exactly_eps_dp(epsilon: float):
+    """A count changes by at most 1 between neighbours; noise of scale 1/eps gives hockey-stick 0 at eps."""
+    from tests.exact import hockey_stick
+
+    support = range(-2000, 2001)
+    for count in (0, 5, 40):
+        p = noisy_count_law(count, 1 / epsilon, support)
+        q = noisy_count_law(count + 1, 1 / epsilon, support)
+        assert hockey_stick(p, q, epsilon) <= 1e-12
+
+
+def test_discrete_laplace_with_half_the_scale_fails_the_exact_check():
+    from tests.exact import hockey_stick
+
+    support = range(-200, 201)
+    p, q = noisy_count_law(3, 0.5, support), noisy_count_law(4, 0.5, support)
+    assert hockey_stick(p, q, 1.0) > 0.1
