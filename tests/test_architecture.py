@@ -30,6 +30,6 @@ def test_no_module_draws_from_numpy_global_random_state():
 
 def test_only_the_random_module_creates_generators_or_reads_os_entropy():
     allowed = PACKAGE / "privacy" / "random.py"
-    pattern = re.compile(r"np\.random\.Generator|os\.urandom|\bsecrets\.")
+    pattern = re.compile(r"np\.random\.Generator\(|os\.urandom|\bsecrets\.")
     offenders = [str(p) for p in python_files() if p != allowed and pattern.search(p.read_text())]
     assert offenders == []

@@ -17,7 +17,7 @@ import pandas as pd
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import Dataset
-from dpgui.privacy.random import SeededRandom
+from dpgui.privacy.random import SeededRandom, simulation_generator
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -94,7 +94,7 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulat
     if spec.kind not in ERROR_MEASURES:
         raise ValueError(f"no simulation for the task {spec.kind.value!r} yet")
     info = get_algorithm(spec.algorithm)
-    data_rng = np.random.Generator(np.random.PCG64(seed))
+    data_rng = simulation_generator(seed)
     noise = SeededRandom(seed + 1)
     errors, source = [], ""
     for _ in range(trials):

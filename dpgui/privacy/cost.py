@@ -73,8 +73,10 @@ def advanced_composition(each: PrivacyCost, k: int, delta_slack: float) -> Priva
     if not 0 < delta_slack < 1:
         raise ValueError("delta_slack must be in (0, 1)")
     eps = each.epsilon
-    advanced = math.sqrt(2 * k * math.log(1 / delta_slack)) * eps + k * eps * math.expm1(eps)
     basic = basic_composition([each] * k)
+    if eps >= math.log(2):  # k eps (e^eps - 1) >= k eps: advanced cannot win (and expm1 may overflow)
+        return basic
+    advanced = math.sqrt(2 * k * math.log(1 / delta_slack)) * eps + k * eps * math.expm1(eps)
     if advanced >= basic.epsilon:
         return basic
     return PrivacyCost(round_up(advanced), round_up(k * each.delta + delta_slack))

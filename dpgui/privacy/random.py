@@ -158,6 +158,12 @@ class SeededRandom(PrivateRandom):
         return out
 
 
+def simulation_generator(seed: int) -> np.random.Generator:
+    """A seeded numpy generator for drawing public or synthetic *data* in simulations (planner previews,
+    benchmarks). Never for noise on private data: that comes from a :class:`PrivateRandom`."""
+    return np.random.Generator(np.random.PCG64(seed))
+
+
 def discrete_laplace_pmf(z: np.ndarray, scale: float) -> np.ndarray:
     """Exact pmf of the discrete Laplace with P(z) proportional to exp(-|z| / scale)."""
     r = math.exp(-1 / scale)

@@ -70,3 +70,8 @@ def test_add_remove_to_replace_one_doubles_epsilon():
     got = replace_one_from_add_remove(PrivacyCost(0.5, 1e-6))
     assert got.epsilon == pytest.approx(1.0)
     assert got.delta == pytest.approx((1 + math.exp(0.5)) * 1e-6)
+
+
+def test_advanced_composition_never_overflows_for_huge_epsilon():
+    assert advanced_composition(PrivacyCost(2000.0), 3, 1e-6).epsilon == pytest.approx(6000.0)
+    assert advanced_per_mechanism_epsilon(5000.0, 10, 1e-6) == pytest.approx(500.0, rel=1e-6)
