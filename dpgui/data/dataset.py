@@ -29,6 +29,31 @@ class Dataset:
         """The row count n, public under the neighbouring relation used throughout (replace one record)."""
         return len(self.frame)
 
+    @property
+    def header(self) -> pd.DataFrame:
+        """The columns without rows (what ``require_columns`` checks)."""
+        return self.frame.iloc[:0]
+
+
+@dataclass(frozen=True)
+class DatasetHandle:
+    """A private table that stays where it is (a file scanned out of core, or a Spark table).
+
+    It carries what a release states about its input, never rows: the path (or table name), the SHA-256
+    of the file's bytes (computed by streaming; for a table, of its name), the row count as counted by
+    the engine that will aggregate it, and a zero-row ``header`` naming the columns.
+    """
+
+    path: Path
+    sha256: str
+    n_rows: int
+    header: pd.DataFrame = field(compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The file or table name, as used in messages and the manifest."""
+        return self.path.name
+
 
 def open_dataset(path: Path) -> Dataset:
     """Load a table and fingerprint its file; raises ``DataError`` when it cannot be read."""

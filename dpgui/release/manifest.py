@@ -55,6 +55,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "row_count": release.dataset.n_rows,
             "columns_used": list(spec.columns),
         },
+        "aggregation_backend": release.aggregation_backend,
         "neighbouring_relation": NEIGHBOURING,
         "task": spec.kind.value,
         "algorithm": {

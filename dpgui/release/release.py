@@ -39,3 +39,5 @@ class Release:
     budget_before: BudgetState
     budget_after: BudgetState
     auto_reason: str | None = None
+    aggregation_backend: str = "memory"
+    """The engine that computed the aggregates (``Aggregator.name``): memory, embedded or spark."""

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
-from dpgui.data.dataset import Dataset
+from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, Reservation
@@ -116,14 +116,14 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
 
 def run_algorithm(
     prepared: PreparedRun,
-    dataset: Dataset,
+    dataset: Dataset | DatasetHandle,
     rng: PrivateRandom,
     on_touch: Callable[[], None],
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Callable[[Dataset], Aggregator] = InMemoryAggregator,
 ) -> Generator[Progress, None, ReleaseTable]:
     """Run the algorithm on the private data; ``on_touch`` is called before the first read."""
-    require_columns(dataset.frame, list(prepared.spec.columns), file_name=dataset.name)
+    require_columns(dataset.header, list(prepared.spec.columns), file_name=dataset.name)
     on_touch()
     run = prepared.algorithm.run(prepared.spec, aggregator(dataset), rng)
     while True:
@@ -141,12 +141,13 @@ def finish(
     prepared: PreparedRun,
     table: ReleaseTable,
     *,
-    dataset: Dataset,
+    dataset: Dataset | DatasetHandle,
     ledger: Ledger,
     record: DatasetRecord,
     reservation: Reservation,
     budget_before: BudgetState,
     rng: PrivateRandom,
+    aggregation_backend: str = InMemoryAggregator.name,
 ) -> Release:
     """Commit the spend, then wrap the outputs into a Release (the commit comes first)."""
     release_id = uuid.uuid4().hex
@@ -166,6 +167,7 @@ def finish(
         budget_before=budget_before,
         budget_after=ledger.state(record.id),
         auto_reason=prepared.auto_reason,
+        aggregation_backend=aggregation_backend,
     )
 
 
@@ -179,13 +181,19 @@ def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -
 
 def execute(
     spec: TaskSpec,
-    dataset: Dataset,
+    dataset: Dataset | DatasetHandle,
     ledger: Ledger,
     rng: PrivateRandom,
     *,
     cancelled: Callable[[], bool] = lambda: False,
+    aggregator: Aggregator | None = None,
 ) -> Generator[Progress, None, Release]:
-    """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads)."""
+    """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads).
+
+    ``aggregator`` (from ``dpgui.data.backends.open_aggregator``) reads the data; by default the
+    in-memory one over ``dataset``, which must then be a loaded ``Dataset``.
+    """
+    factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
     budget_before = ledger.state(record.id)
@@ -198,7 +206,7 @@ def execute(
         touched = True
 
     try:
-        table = yield from run_algorithm(prepared, dataset, rng, touch, cancelled)
+        table = yield from run_algorithm(prepared, dataset, rng, touch, cancelled, factory)
     except BaseException:
         settle_failed_run(ledger, reservation, touched)
         raise
@@ -211,4 +219,5 @@ def execute(
         reservation=reservation,
         budget_before=budget_before,
         rng=rng,
+        aggregation_backend=(aggregator or InMemoryAggregator).name,
     )

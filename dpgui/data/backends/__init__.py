@@ -1,0 +1,122 @@
+"""Choosing where the aggregates are computed: in memory, out of core on this machine, or in Spark.
+
+Every backend grids, imputes and parses labels with the same functions (see ``embedded`` and ``spark``),
+so the aggregates, and therefore a release's privacy, do not depend on the engine; the engine's name is
+recorded in the manifest (``aggregation_backend``).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from dpgui.data.aggregate import Aggregator, InMemoryAggregator
+from dpgui.data.backends.embedded import (
+    EMBEDDED_SUFFIXES,
+    Cancelled,
+    EmbeddedAggregator,
+    FileSource,
+    Progress,
+    ScanCancelled,
+    physical_memory,
+)
+from dpgui.data.dataset import Dataset, DatasetHandle, open_dataset
+from dpgui.data.errors import DataError
+from dpgui.data.fingerprint import sha256_file
+
+__all__ = ["Engine", "OpenedData", "ScanCancelled", "auto_threshold", "choose_engine", "open_aggregator"]
+
+AUTO_MIN_BYTES = 1 << 30
+"""``auto`` scans out of core files above min(1 GiB, a quarter of RAM)."""
+
+
+class Engine(enum.Enum):
+    """Where aggregates are computed."""
+
+    MEMORY = "memory"
+    EMBEDDED = "embedded"
+    SPARK = "spark"
+    AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class OpenedData:
+    """The private input's public facts (``dataset``) and the aggregator that reads it."""
+
+    dataset: Dataset | DatasetHandle
+    aggregator: Aggregator
+
+
+def auto_threshold() -> int:
+    """File size above which ``auto`` uses the embedded engine: min(1 GiB, RAM / 4)."""
+    return min(AUTO_MIN_BYTES, physical_memory() // 4)
+
+
+def _size(path: Path) -> int:
+    if path.is_dir():
+        return sum(part.stat().st_size for part in path.rglob("*") if part.is_file())
+    return path.stat().st_size if path.is_file() else 0
+
+
+def choose_engine(path: Path, threshold: int | None = None) -> Engine:
+    """``auto``: the embedded engine for a large file it can read (or a folder), else in memory."""
+    path = Path(path)
+    large = _size(path) > (auto_threshold() if threshold is None else threshold)
+    readable = path.is_dir() or path.suffix.lower() in EMBEDDED_SUFFIXES
+    return Engine.EMBEDDED if (large or path.is_dir()) and readable else Engine.MEMORY
+
+
+def _fingerprint(path: Path) -> str:
+    if path.is_dir():  # a folder of Parquet parts: the digest of the parts' names and digests
+        digest = hashlib.sha256()
+        for part in sorted(p for p in path.rglob("*") if p.is_file()):
+            digest.update(f"{part.relative_to(path)}\0{sha256_file(part)}\n".encode())
+        return digest.hexdigest()
+    return sha256_file(path)
+
+
+def open_aggregator(
+    source: Path | str | None,
+    engine: Engine | str = Engine.AUTO,
+    *,
+    table: str | None = None,
+    spark_master: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+    threshold: int | None = None,
+) -> OpenedData:
+    """Open the private data with an engine: ``memory`` loads it into pandas; ``embedded`` and ``spark``
+    never do (only the header, a streamed SHA-256 and the engine's row count are read here).
+
+    ``table`` names a table of the Spark catalog instead of a file (Spark only); its fingerprint is the
+    SHA-256 of its name, since its bytes cannot be hashed. ``progress``/``cancelled`` apply to the
+    scanning engines.
+    """
+    engine = Engine(engine)
+    if table is not None:
+        if engine not in (Engine.SPARK, Engine.AUTO):
+            raise DataError(f"a table name (--table {table}) needs the Spark engine, not {engine.value!r}")
+        engine = Engine.SPARK
+    elif source is None:
+        raise DataError("name the private data file (--data), or a Spark table (--table)")
+    path = Path(source) if source is not None else Path(str(table))
+    if engine is Engine.AUTO:
+        engine = choose_engine(path, threshold)
+    if engine is Engine.MEMORY:
+        dataset = open_dataset(path)
+        return OpenedData(dataset, InMemoryAggregator(dataset))
+    scanning = {"progress": progress, "cancelled": cancelled}
+    if engine is Engine.EMBEDDED:
+        aggregator = EmbeddedAggregator(FileSource(path), **scanning)
+        header = aggregator.source.header
+    else:
+        from dpgui.data.backends.spark import SparkAggregator
+
+        aggregator = SparkAggregator.open(
+            None if table else path, table=table, master=spark_master, **scanning
+        )
+        header = aggregator.header
+    sha256 = hashlib.sha256(f"spark table {table}".encode()).hexdigest() if table else _fingerprint(path)
+    return OpenedData(DatasetHandle(path, sha256, aggregator.count(), header), aggregator)

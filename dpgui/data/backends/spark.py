@@ -1,0 +1,293 @@
+"""The Spark ``Aggregator``: the aggregation runs in Spark, and only counts come back to the driver.
+
+Each numeric column is gridded by a pandas UDF that calls the SAME functions as the in-memory backend
+(``numeric_column``, ``apply_missing``, ``NumericDomain.to_grid``; ``binary_labels`` for labels,
+``CategoricalDomain.to_indices`` for categories) on each Arrow batch, then Spark counts rows per grid
+index with ``groupBy(...).count()``. Grid indices are uint64; Spark has no unsigned type, so the UDF
+returns their bit patterns as int64 and the driver views them back as uint64 (grouping is unaffected).
+
+Cells reach pandas as the in-memory loader would have read them:
+
+* Parquet files and tables are typed: Spark hands the UDF their values through Arrow.
+* CSV/TSV files are read by Spark as text, and the UDF re-parses each batch's cells with
+  ``pandas.read_csv`` (every cell quoted, a null as an empty field), so the number parsing and the NA
+  tokens are pandas' own, as in the in-memory backend.
+
+Errors found in a UDF (a missing cell under the fail policy, a cell that is not a number, a bad label)
+come back as ``DataError``; Spark does not keep row numbers, so the message says "a row".
+
+Progress is coarse (one step per Spark job) and cancel is checked between jobs. On a cluster, dpgui must
+be installed on the executors (the UDFs import it). Needs the optional extra ``dpgui[spark]`` and Java 17.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from dpgui.data.aggregate import _refuse_large
+from dpgui.data.backends.embedded import (
+    ARROW_FORMATS,
+    CSV_SEPARATORS,
+    Cancelled,
+    DistinctCounter,
+    Progress,
+    ScanCancelled,
+    check_categorical_fill,
+    check_matrix_fits,
+    labelled_split,
+    physical_memory,
+)
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.errors import DataError
+from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
+from dpgui.data.validation import binary_labels, numeric_column, require_columns
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame, SparkSession
+
+LOCAL_MASTER = "local[2]"
+_DATA_ERROR = re.compile(r"DataError: (.*)")
+
+
+def spark_session(master: str | None = None) -> SparkSession:
+    """The active Spark session, or a new one at ``master`` (default: local mode on 2 cores)."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError as exc:
+        raise DataError("the Spark engine needs pyspark: pip install 'dpgui[spark]'") from exc
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    return (
+        SparkSession.builder.master(master or LOCAL_MASTER)
+        .appName("dpgui")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+
+
+def _as_read_csv(values: pd.Series) -> pd.Series:
+    """Text cells as ``pandas.read_csv`` would have parsed them (nulls were empty fields)."""
+    buffer = io.StringIO()
+    buffer.write("c\n")
+    writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    for cell in values.tolist():
+        if cell is None or (isinstance(cell, float) and np.isnan(cell)):
+            buffer.write("\n")  # an empty field, as in the file
+        else:
+            writer.writerow([cell])
+    buffer.seek(0)
+    return pd.read_csv(buffer, skip_blank_lines=False)["c"]
+
+
+def _cells(values: pd.Series, column: str, text: bool) -> pd.DataFrame:
+    """A UDF batch as the one-column frame the in-memory backend would have read."""
+    return pd.DataFrame({column: _as_read_csv(values) if text else values.reset_index(drop=True)})
+
+
+class SparkAggregator:
+    """``Aggregator`` over a Spark DataFrame; ``text_cells`` says its cells are CSV text to re-parse."""
+
+    name: ClassVar[str] = "spark"
+
+    def __init__(
+        self,
+        frame: DataFrame,
+        *,
+        source_name: str,
+        text_cells: bool = False,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+        memory_limit: int | None = None,
+    ) -> None:
+        self._frame = frame
+        self._name = source_name
+        self._text = text_cells
+        self._progress = progress or (lambda fraction: None)
+        self._cancelled = cancelled or (lambda: False)
+        self._memory_limit = physical_memory() // 4 if memory_limit is None else memory_limit
+        self._count: int | None = None
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | None = None,
+        *,
+        table: str | None = None,
+        master: str | None = None,
+        **options: object,
+    ) -> SparkAggregator:
+        """Read a Parquet/CSV/TSV file (or folder) or a table of the session's catalog."""
+        spark = spark_session(master)
+        if table is not None:
+            return cls(spark.table(table), source_name=table, **options)  # type: ignore[arg-type]
+        if path is None:
+            raise DataError("the Spark engine needs a data file or a table name (--table)")
+        path = Path(path)
+        suffix = ".parquet" if path.is_dir() else path.suffix.lower()
+        if suffix in ARROW_FORMATS and ARROW_FORMATS[suffix] == "parquet":
+            frame = spark.read.parquet(str(path))
+            return cls(frame, source_name=path.name, **options)  # type: ignore[arg-type]
+        if suffix in CSV_SEPARATORS:
+            frame = spark.read.csv(
+                str(path),
+                header=True,
+                sep=CSV_SEPARATORS[suffix],
+                inferSchema=False,
+                multiLine=True,
+                escape='"',
+            )
+            return cls(frame, source_name=path.name, text_cells=True, **options)  # type: ignore[arg-type]
+        raise DataError(
+            f"{path.name}: the Spark engine reads Parquet, CSV and TSV, not {suffix or '(no suffix)'!r}"
+        )
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(self._frame.columns)
+
+    @property
+    def header(self) -> pd.DataFrame:
+        return pd.DataFrame(columns=list(self.columns))
+
+    def _job(self, run: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+        """One Spark job, with cancel checked before it, progress after it, and UDF errors unwrapped."""
+        if self._cancelled():
+            raise ScanCancelled(f"cancelled before scanning {self._name} in Spark; nothing was released")
+        from pyspark.errors import PySparkException
+
+        try:
+            result = run()
+        except PySparkException as exc:
+            found = _DATA_ERROR.search(str(exc))
+            if found is None:
+                raise
+            message = re.sub(r", row \d+,", ", a row,", found.group(1))
+            raise DataError(message) from None
+        self._progress(1.0)
+        return result
+
+    def count(self) -> int:
+        if self._count is None:
+            self._count = int(self._job(lambda: pd.DataFrame({"n": [self._frame.count()]}))["n"].iloc[0])
+        return self._count
+
+    def _grid(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> Column:
+        from pyspark.sql.functions import pandas_udf
+
+        require_columns(self.header, [column], file_name=self._name)
+        name, text = self._name, self._text  # no self: UDFs must pickle
+
+        @pandas_udf("long")  # type: ignore[call-overload]
+        def grid(values: pd.Series) -> pd.Series:
+            raw = numeric_column(_cells(values, column, text), column, file_name=name)
+            return pd.Series(
+                domain.to_grid(apply_missing(raw, missing, domain, file_name=name)).view(np.int64)
+            )
+
+        return grid(self._frame[column])
+
+    def _labels(self, column: str, positive: str | None) -> Column:
+        from pyspark.sql.functions import pandas_udf
+
+        require_columns(self.header, [column], file_name=self._name)
+        name, text = self._name, self._text  # no self: UDFs must pickle
+
+        @pandas_udf("boolean")  # type: ignore[call-overload]
+        def truth(values: pd.Series) -> pd.Series:
+            return pd.Series(binary_labels(_cells(values, column, text), column, positive, file_name=name))
+
+        return truth(self._frame[column])
+
+    def _counts(self, *keys: Column) -> pd.DataFrame:
+        """Rows per distinct key tuple (columns k0, k1, ... and n), computed in Spark."""
+        named = [key.alias(f"k{i}") for i, key in enumerate(keys)]
+        return self._job(
+            lambda: (
+                self._frame.select(*named).groupBy(*[f"k{i}" for i in range(len(keys))]).count().toPandas()
+            )
+        )
+
+    def _distinct(self, counts: pd.DataFrame, size: int) -> DistinctCounter:
+        counter = DistinctCounter(size)
+        counter.add_counts(
+            counts["k0"].to_numpy(np.int64).view(np.uint64), counts["count"].to_numpy(np.int64)
+        )
+        return counter
+
+    def sorted_distinct_counts(
+        self, column: str, domain: NumericDomain, missing: MissingPolicy
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return self._distinct(self._counts(self._grid(column, domain, missing)), domain.size).result()
+
+    def histogram(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> np.ndarray:
+        _refuse_large(domain.size, "histogram")
+        return self._distinct(self._counts(self._grid(column, domain, missing)), domain.size).dense()
+
+    def labelled_distinct_counts(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        counts = self._counts(self._grid(feature, domain, missing), self._labels(label, positive))
+        positive_rows = counts["k1"].to_numpy(bool)
+        every = self._distinct(counts, domain.size)
+        positives = self._distinct(counts[positive_rows], domain.size)
+        return labelled_split(*every.result(), *positives.result())
+
+    def joint_histogram(
+        self,
+        col_a: str,
+        dom_a: NumericDomain,
+        miss_a: MissingPolicy,
+        col_b: str,
+        dom_b: NumericDomain,
+        miss_b: MissingPolicy,
+    ) -> np.ndarray:
+        _refuse_large(dom_a.size * dom_b.size, "joint histogram")
+        counts = self._counts(self._grid(col_a, dom_a, miss_a), self._grid(col_b, dom_b, miss_b))
+        joint = np.zeros((dom_a.size, dom_b.size), np.int64)
+        np.add.at(joint, (counts["k0"].to_numpy(np.intp), counts["k1"].to_numpy(np.intp)), counts["count"])
+        return joint
+
+    def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
+        from pyspark.sql.functions import pandas_udf
+
+        check_categorical_fill(column, missing)
+        require_columns(self.header, [column], file_name=self._name)
+        name, text = self._name, self._text  # no self: UDFs must pickle
+
+        @pandas_udf("long")  # type: ignore[call-overload]
+        def index(values: pd.Series) -> pd.Series:
+            frame = _cells(values, column, text)
+            missing_mask(frame[column], missing, file_name=name)
+            return pd.Series(domain.to_indices(frame[column], file_name=name))
+
+        counts = self._counts(index(self._frame[column]))
+        result = np.zeros(domain.size, np.int64)
+        np.add.at(result, counts["k0"].to_numpy(np.intp), counts["count"].to_numpy(np.int64))
+        return result
+
+    def column_matrix(
+        self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]
+    ) -> np.ndarray:
+        if not len(columns) == len(domains) == len(missings):
+            raise ValueError("column_matrix needs one domain and one missing policy per column")
+        check_matrix_fits(self.count(), len(columns), self._memory_limit)
+        grids = [
+            self._grid(column, domain, missing).alias(f"k{j}")
+            for j, (column, domain, missing) in enumerate(zip(columns, domains, missings, strict=True))
+        ]
+        rows = self._job(lambda: self._frame.select(*grids).toPandas())
+        matrix = np.empty((len(rows), len(columns)), dtype=np.float64)
+        for j, domain in enumerate(domains):
+            matrix[:, j] = domain.from_grid(rows[f"k{j}"].to_numpy(np.int64).view(np.uint64))
+        return matrix
