@@ -167,6 +167,14 @@ class NumericDomain:
             return int(self.lower) + index * int(self.granularity)
         return float(self.lower) + index * float(self.granularity)
 
+    def values_of(self, indices: np.ndarray | Iterable[int]) -> list[float | int]:
+        """Grid values of many indices (for tables): exact ints on whole-number grids, floats otherwise."""
+        if _integral(self.lower) and _integral(self.granularity):
+            return [self.value_of(int(i)) for i in indices]
+        return self.from_grid(
+            np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.uint64)
+        ).tolist()
+
 
 def _nice(target: float, *, at_least: bool) -> float:
     """The smallest (at_least) or largest 1, 2 or 5 times a power of ten on the given side of target."""

@@ -1,0 +1,42 @@
+"""Synthetic records drawn from a released CDF or histogram: post-processing only, no privacy cost.
+
+Inverse-CDF sampling on the grid: for U uniform on (0, 1) the record is the smallest grid index whose
+released CDF reaches U, so the records follow the released distribution exactly. The number of records is a
+public parameter. Nothing private is read here: only the DP release and public randomness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpgui.privacy.random import PrivateRandom
+
+
+def sample_from_cdf(cdf: np.ndarray, rows: int, rng: PrivateRandom) -> np.ndarray:
+    """``rows`` grid indices (int64) drawn from the distribution whose CDF over the grid is ``cdf``.
+
+    ``cdf`` must be non-decreasing with last value 1 (as ``tree_cdf`` releases it).
+    """
+    cdf = np.asarray(cdf, dtype=np.float64)
+    if cdf.size == 0 or cdf[-1] != 1.0 or np.any(np.diff(cdf) < 0):
+        raise ValueError("a CDF to sample from must be non-decreasing and end at 1")
+    if rows < 0:
+        raise ValueError("the number of records must be >= 0")
+    draws = np.searchsorted(cdf, rng.uniform01(rows), side="left")  # U < 1 = cdf[-1], so always in range
+    return draws.astype(np.int64)
+
+
+def cdf_of_counts(counts: np.ndarray) -> np.ndarray:
+    """The CDF of a released (non-negative) histogram; uniform when every count is 0."""
+    weights = np.asarray(counts, dtype=np.float64)
+    total = weights.sum()
+    if total <= 0:
+        weights, total = np.ones_like(weights), float(weights.size)
+    cdf = np.cumsum(weights) / total
+    cdf[-1] = 1.0
+    return np.maximum.accumulate(cdf)
+
+
+def sample_from_histogram(counts: np.ndarray, rows: int, rng: PrivateRandom) -> np.ndarray:
+    """``rows`` cell indices drawn in proportion to a released histogram's counts."""
+    return sample_from_cdf(cdf_of_counts(counts), rows, rng)

@@ -1,0 +1,81 @@
+"""``dpgui release cdf|quantiles|histogram|synthetic``: exit codes and the CSV each writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.cli import main
+from tests.conftest import CANARY
+
+
+@pytest.fixture
+def budget(wages_csv):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "20", "--delta", "1e-5"]) == 0
+    return wages_csv
+
+
+def release(task: str, data: Path, out: Path, *extra: str) -> int:
+    common = ["--data", str(data), "--column", "wage", "--epsilon", "1", "--out", str(out)]
+    return main(["release", task, *common, *extra])
+
+
+def test_cdf_writes_value_cdf_rows_for_every_bin_edge(budget, tmp_path, capsys):
+    assert release("cdf", budget, tmp_path / "o", "--bounds", "0", "2000", "--bins", "200") == 0
+    table = pd.read_csv(tmp_path / "o" / "release.csv")
+    assert list(table.columns) == ["value", "cdf"] and len(table) == 201
+    assert table["value"].iloc[1] == 10 and table["cdf"].iloc[-1] == 1.0
+    assert np.all(np.diff(table["cdf"]) >= 0)
+    assert str(CANARY) not in (tmp_path / "o" / "release.csv").read_text()
+    assert "released by tree-laplace" in capsys.readouterr().out
+
+
+def test_gaussian_cdf_with_delta(budget, tmp_path):
+    code = release("cdf", budget, tmp_path / "o", "--bounds", "0", "2000", "--delta", "1e-6",
+                   "--algorithm", "tree-gaussian")  # fmt: skip
+    assert code == 0 and pd.read_csv(tmp_path / "o" / "release.csv")["cdf"].iloc[-1] == 1.0
+
+
+def test_quantiles_write_q_value_rows(budget, tmp_path):
+    assert release("quantiles", budget, tmp_path / "o", "--bounds", "0", "2000", "--q", "0.1,0.5,0.9") == 0
+    table = pd.read_csv(tmp_path / "o" / "release.csv")
+    assert list(table.columns) == ["q", "value"] and table["q"].tolist() == [0.1, 0.5, 0.9]
+    assert table["value"].is_monotonic_increasing
+
+
+def test_bad_quantiles_and_conflicting_grids_are_usage_errors(budget, tmp_path, capsys):
+    assert release("quantiles", budget, tmp_path / "o", "--bounds", "0", "9", "--q", "median") == 2
+    assert (
+        release("cdf", budget, tmp_path / "p", "--bounds", "0", "9", "--bins", "3", "--granularity", "1") == 2
+    )
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_numeric_and_categorical_histograms(budget, tmp_path):
+    assert release("histogram", budget, tmp_path / "n", "--bounds", "0", "2000", "--bins", "4") == 0
+    numeric = pd.read_csv(tmp_path / "n" / "release.csv")
+    assert list(numeric.columns) == ["value", "count"] and numeric["value"].tolist() == [
+        0,
+        500,
+        1000,
+        1500,
+        2000,
+    ]
+    code = main(["release", "histogram", "--data", str(budget), "--column", "education", "--categories",
+                 "12,16", "--other", "--epsilon", "1", "--out", str(tmp_path / "c")])  # fmt: skip
+    assert code == 0
+    categorical = pd.read_csv(tmp_path / "c" / "release.csv", dtype={"category": str})
+    assert categorical["category"].tolist() == ["12", "16", "other"] and (categorical["count"] >= 0).all()
+
+
+def test_histogram_without_bounds_or_categories_is_a_usage_error(budget, tmp_path):
+    assert release("histogram", budget, tmp_path / "o") == 2
+
+
+def test_synthetic_writes_the_requested_number_of_records(budget, tmp_path):
+    assert release("synthetic", budget, tmp_path / "o", "--bounds", "0", "2000", "--rows", "250") == 0
+    table = pd.read_csv(tmp_path / "o" / "release.csv")
+    assert list(table.columns) == ["wage"] and len(table) == 250 and table["wage"].between(0, 2000).all()
