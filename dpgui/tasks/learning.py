@@ -1,0 +1,445 @@
+"""The threshold and point learning tasks (papers 000, 001, 003; issue 3).
+
+Threshold: columns = (feature,), domains = (declared grid,), label / positive; parameter "direction"
+("ge": positive iff x >= t; "le": positive iff x <= t; "auto": chosen privately where the algorithm can).
+Point: the same columns; the output is one grid value or "none".
+
+``predicted_error`` is in one unit per task so ``auto`` compares like with like: the error rate alpha
+guaranteed with probability >= 1 - beta at this n (inf when no alpha < 1 is guaranteed).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dpgui.algorithms.learners.label_private import (
+    LABEL_PRIVACY_NOTE,
+    label_private_min_n,
+    label_private_split,
+    label_private_threshold,
+)
+from dpgui.algorithms.learners.points import (
+    HashedPointRelease,
+    PointRelease,
+    hash_bits,
+    hashing_min_n,
+    hashing_point,
+    learn_points,
+    learn_points_error_rate,
+)
+from dpgui.algorithms.learners.public_assisted import (
+    public_candidate_count,
+    public_em_excess,
+    public_em_threshold,
+)
+from dpgui.algorithms.learners.thresholds import (
+    Direction,
+    ThresholdHypothesis,
+    ThresholdRelease,
+    em_threshold,
+    em_threshold_error_rate,
+    em_threshold_excess,
+    finite_class_error_rate,
+    learn_thresholds,
+    learn_thresholds_min_n,
+    smallest_alpha,
+)
+from dpgui.algorithms.progress import AlgorithmRun
+from dpgui.algorithms.recconcave import levels
+from dpgui.data.aggregate import Aggregator
+from dpgui.data.domain import NumericDomain
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.random import PrivateRandom
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+ERROR_UNIT = "error rate α guaranteed at β"
+BETA = ParameterSpec(
+    "beta", float, 0.05, "Failure probability of the accuracy statement (not of privacy).", 1e-9, 0.5
+)
+DIRECTION = ParameterSpec(
+    "direction", str, "auto", "ge: positive iff x >= t; le: positive iff x <= t; auto: chosen privately."
+)
+ALPHA = ParameterSpec("alpha", float, 0.05, "Target error rate (sets public constants only).", 1e-4, 0.5)
+LABEL_NOISE = ParameterSpec(
+    "label_noise", float, 0.0, "Public bound η on the mislabelled fraction: promise r = (1 − η) n.", 0.0, 0.5
+)
+MAX_HASH_BITS = 20
+"""At most 2^20 hash buckets (a public cap on the hashing learner's k)."""
+
+
+def _beta(spec: TaskSpec) -> float:
+    return float(spec.parameter("beta", BETA.default))
+
+
+def _alpha(spec: TaskSpec) -> float:
+    return float(spec.parameter("alpha", ALPHA.default))
+
+
+def _direction(spec: TaskSpec) -> Direction:
+    return Direction(str(spec.parameter("direction", DIRECTION.default)))
+
+
+def _pure_cost(spec: TaskSpec) -> PrivacyCost:
+    return PrivacyCost(spec.epsilon)
+
+
+def _approximate_cost(spec: TaskSpec) -> PrivacyCost:
+    return PrivacyCost(spec.epsilon, spec.delta)
+
+
+def _labelled(spec: TaskSpec, data: Aggregator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if spec.label is None:
+        raise ValueError("a learning task needs a label column")
+    return data.labelled_distinct_counts(
+        spec.columns[0], spec.domain, spec.missing, spec.label, spec.positive
+    )
+
+
+def _describe(hypothesis: ThresholdHypothesis, spec: TaskSpec) -> ReleaseTable:
+    feature = spec.columns[0]
+    boundary = hypothesis.boundary
+    direction = hypothesis.direction.value
+    if boundary is None:
+        return ReleaseTable(
+            ("threshold", "direction"),
+            (("none", direction),),
+            (f"hypothesis: predict negative for every value of {feature}",),
+        )
+    value = spec.domain.value_of(boundary)
+    sign = ">=" if hypothesis.direction is Direction.GE else "<="
+    return ReleaseTable(
+        ("threshold", "direction"),
+        ((value, direction),),
+        (f"hypothesis: predict positive exactly when {feature} {sign} {value}",),
+    )
+
+
+def _threshold_table(release: ThresholdRelease, spec: TaskSpec, *notes: str) -> ReleaseTable:
+    table = _describe(release.hypothesis, spec)
+    return ReleaseTable(table.columns, table.rows, table.notes + notes)
+
+
+def _excess_note(rows: float, spec: TaskSpec) -> str:
+    return (
+        f"with probability ≥ {1 - _beta(spec):g} it misclassifies at most {rows:.0f} more rows than the best "
+        "candidate threshold (exponential-mechanism bound)"
+    )
+
+
+# -- em ------------------------------------------------------------------------------------------------
+
+
+def _run_em(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    values, pos, neg = _labelled(spec, data)
+    direction = _direction(spec)
+    release = yield from em_threshold(values, pos, neg, spec.domain.size, direction, spec.epsilon, rng)
+    excess = em_threshold_excess(spec.domain.size, direction, spec.epsilon, _beta(spec))
+    return _threshold_table(release, spec, _excess_note(excess, spec))
+
+
+EM_THRESHOLD = register(
+    AlgorithmInfo(
+        name="em-threshold",
+        title="Exponential mechanism over all thresholds",
+        task=TaskKind.THRESHOLD,
+        paper="Kasiviswanathan et al. via Beimel-Nissim-Stemmer (paper 000); Feldman-Xiao (paper 003)",
+        section="000 s2.5.2 (spec 000 s3.3); 003 A1-A3",
+        guarantee=Guarantee.PURE,
+        summary="Samples one of the grid's thresholds with probability ∝ exp(ε·#correct labels/2), exactly "
+        "over the whole declared grid in O(n log n); handles noisy labels.",
+        cost=_pure_cost,
+        predicted_error=lambda spec, n: em_threshold_error_rate(
+            spec.domain.size, _direction(spec), spec.epsilon, _beta(spec), n
+        ),
+        error_unit=ERROR_UNIT,
+        run=_run_em,
+        parameters=(BETA, DIRECTION),
+    )
+)
+
+
+# -- recconcave ------------------------------------------------------------------------------------------
+
+
+def _recconcave_min_n(spec: TaskSpec, alpha: float) -> int:
+    return learn_thresholds_min_n(spec.domain.size, _approximate_cost(spec), alpha, _beta(spec))
+
+
+def _recconcave_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    failures = []
+    if _direction(spec) is Direction.AUTO:
+        failures.append(PreconditionFailure("RecConcave needs a public direction: choose ge or le."))
+    if levels(spec.domain.size) > 1 and spec.delta <= 0:
+        failures.append(PreconditionFailure("RecConcave over more than 32 thresholds needs δ > 0 (A_dist)."))
+    return tuple(failures)
+
+
+def _recconcave_error(spec: TaskSpec, n: int) -> float:
+    if spec.delta <= 0 and levels(spec.domain.size) > 1:
+        return math.inf
+    return smallest_alpha(lambda alpha: _recconcave_min_n(spec, alpha), n)
+
+
+def _run_recconcave(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    n = data.count()
+    promise = (1 - float(spec.parameter("label_noise", LABEL_NOISE.default))) * n
+    values, pos, neg = _labelled(spec, data)
+    release = yield from learn_thresholds(
+        values,
+        pos,
+        neg,
+        spec.domain.size,
+        _direction(spec),
+        _approximate_cost(spec),
+        _alpha(spec),
+        promise,
+        rng,
+    )
+    return _threshold_table(release, spec)
+
+
+RECCONCAVE_THRESHOLD = register(
+    AlgorithmInfo(
+        name="recconcave",
+        title="LearnThresholds (RecConcave)",
+        task=TaskKind.THRESHOLD,
+        paper="Beimel, Nissim, Stemmer (paper 000)",
+        section="000 s3.3-3.4, Fig. 5, Thm 3.18 (spec 000 s4.3-4.4; REVIEW-000-002 s1, s3)",
+        guarantee=Guarantee.APPROXIMATE,
+        summary="Recursive search over window lengths with A_dist_safe and the exponential mechanism; "
+        "sample cost 8^(log* d) instead of d (research option: the pure em is better for real grids).",
+        cost=_approximate_cost,
+        predicted_error=_recconcave_error,
+        error_unit=ERROR_UNIT,
+        run=_run_recconcave,
+        parameters=(BETA, DIRECTION, ALPHA, LABEL_NOISE),
+        preconditions=_recconcave_preconditions,
+    )
+)
+
+
+# -- label-private (and semi-private with a public sample) -------------------------------------------------
+
+
+def _public_grid(spec: TaskSpec) -> np.ndarray:
+    assert spec.public is not None
+    return spec.public.column_grid(spec.columns[0], spec.domain)
+
+
+def _label_private_split(spec: TaskSpec, n: int) -> int:
+    """|S1|: a public function of (alpha, beta, n); at most half the rows."""
+    return min(label_private_split(_alpha(spec), _beta(spec)), n // 2)
+
+
+def _label_private_error(spec: TaskSpec, n: int) -> float:
+    return smallest_alpha(lambda alpha: label_private_min_n(alpha, _beta(spec), spec.epsilon), n)
+
+
+def _rows(spec: TaskSpec, data: Aggregator) -> tuple[np.ndarray, np.ndarray]:
+    """Feature grid indices and 0/1 labels in row order (the label column must be numeric 0/1)."""
+    if spec.label is None:
+        raise ValueError("a learning task needs a label column")
+    labels_domain = NumericDomain(0, 1, 1)
+    matrix = data.column_matrix(
+        (spec.columns[0], spec.label), (spec.domain, labels_domain), (spec.missing, spec.missing)
+    )
+    if spec.positive is not None and spec.positive.strip() not in ("0", "1"):
+        raise ValueError("label-private without a public sample needs a 0/1 label column (positive 0 or 1)")
+    positive = 0.0 if spec.positive is not None and spec.positive.strip() == "0" else 1.0
+    return spec.domain.to_grid(matrix[:, 0]), matrix[:, 1] == positive
+
+
+def _run_label_private(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    if spec.public is not None:
+        values, pos, neg = _labelled(spec, data)
+        release = yield from public_em_threshold(
+            _public_grid(spec), values, pos, neg, spec.domain.size, _direction(spec), spec.epsilon, rng
+        )
+        return _threshold_table(
+            release, spec, "semi-private: hypotheses from the public sample; every labelled row is protected"
+        )
+    features, labels = _rows(spec, data)
+    split = _label_private_split(spec, features.size)
+    release = yield from label_private_threshold(
+        features, labels, split, spec.domain.size, _direction(spec), spec.epsilon, rng
+    )
+    return _threshold_table(
+        release, spec, LABEL_PRIVACY_NOTE, f"hypotheses from the features of the first {split} rows"
+    )
+
+
+LABEL_PRIVATE_THRESHOLD = register(
+    AlgorithmInfo(
+        name="label-private",
+        title="Label-private threshold learner",
+        task=TaskKind.THRESHOLD,
+        paper="Beimel, Nissim, Stemmer (paper 000)",
+        section="000 s6.1-6.2, Fig. 13 (spec 000 s7; REVIEW-000-002 s6)",
+        guarantee=Guarantee.PURE,
+        summary="Pure ε in the LABELS ONLY (" + LABEL_PRIVACY_NOTE + "): hypotheses from the first rows' "
+        "features, exponential mechanism on the other rows' labels (label column must be 0/1 numeric). With "
+        "a public sample it becomes the semi-private learner: full ε-DP for every labelled row.",
+        cost=_pure_cost,
+        predicted_error=_label_private_error,
+        error_unit=ERROR_UNIT,
+        run=_run_label_private,
+        parameters=(BETA, DIRECTION, ALPHA),
+    )
+)
+
+
+# -- public-em ---------------------------------------------------------------------------------------------
+
+
+def _public_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    if spec.public is None:
+        return (PreconditionFailure("public-em needs a public sample: load one (--public) first."),)
+    return ()
+
+
+def _public_error(spec: TaskSpec, n: int) -> float:
+    """The realizable exponential-mechanism rate over the public candidates (same unit as em-threshold);
+    the cover error of the public gaps (spec 001 s6) is extra and depends on the public sample's fit."""
+    if spec.public is None:
+        return math.inf
+    count = public_candidate_count(_public_grid(spec), spec.domain.size, _direction(spec))
+    return finite_class_error_rate(count, spec.epsilon, _beta(spec), n)
+
+
+def _run_public_em(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    values, pos, neg = _labelled(spec, data)
+    release = yield from public_em_threshold(
+        _public_grid(spec), values, pos, neg, spec.domain.size, _direction(spec), spec.epsilon, rng
+    )
+    count = public_candidate_count(_public_grid(spec), spec.domain.size, _direction(spec))
+    return _threshold_table(
+        release,
+        spec,
+        "cut points from the public sample: accuracy assumes it matches the private data",
+        _excess_note(public_em_excess(count, spec.epsilon, _beta(spec)), spec),
+    )
+
+
+PUBLIC_EM_THRESHOLD = register(
+    AlgorithmInfo(
+        name="public-em",
+        title="Exponential mechanism over public cut points",
+        task=TaskKind.THRESHOLD,
+        paper="Bassily et al. (paper 001)",
+        section="001 s6 (spec 001 s6; REVIEW-001-003-004 s4)",
+        guarantee=Guarantee.PURE,
+        summary="Candidates are thresholds at the public sample's values (both directions with auto); the "
+        "exponential mechanism on the private labels picks one. Cost does not grow with the grid.",
+        cost=_pure_cost,
+        predicted_error=_public_error,
+        error_unit=ERROR_UNIT,
+        run=_run_public_em,
+        parameters=(BETA, DIRECTION),
+        preconditions=_public_preconditions,
+    )
+)
+
+
+# -- points ------------------------------------------------------------------------------------------------
+
+
+def _point_table(point: int | None, spec: TaskSpec, *notes: str) -> ReleaseTable:
+    if point is None:
+        return ReleaseTable(
+            ("point",), (("none",),), ("no confident point: predict negative everywhere", *notes)
+        )
+    value = spec.domain.value_of(point)
+    return ReleaseTable(
+        ("point",),
+        ((value,),),
+        (f"hypothesis: predict positive exactly when {spec.columns[0]} = {value}", *notes),
+    )
+
+
+def _learn_points_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    if spec.delta <= 0:
+        return (PreconditionFailure("learn-points needs δ > 0 (A_dist); use hashing for pure ε-DP."),)
+    return ()
+
+
+def _run_learn_points(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    values, pos, _ = _labelled(spec, data)
+    release: PointRelease = yield from learn_points(
+        values, pos, spec.domain.size, spec.epsilon, spec.delta, rng
+    )
+    return _point_table(release.point, spec)
+
+
+LEARN_POINTS = register(
+    AlgorithmInfo(
+        name="learn-points",
+        title="LearnPoints (A_dist_safe)",
+        task=TaskKind.POINT,
+        paper="Beimel, Nissim, Stemmer (paper 000)",
+        section="000 s3.1, Lemma 3.2 (spec 000 s4.1; REVIEW-000-002 s1)",
+        guarantee=Guarantee.APPROXIMATE,
+        summary="Releases the most frequent positive value when it clearly beats the runner-up (noisy gap "
+        "test), otherwise 'none'; sample cost independent of the grid size.",
+        cost=_approximate_cost,
+        predicted_error=lambda spec, n: (
+            learn_points_error_rate(spec.epsilon, spec.delta, _beta(spec), n) if spec.delta > 0 else math.inf
+        ),
+        error_unit=ERROR_UNIT,
+        run=_run_learn_points,
+        parameters=(BETA,),
+        preconditions=_learn_points_preconditions,
+    )
+)
+
+
+def _hashing_error(spec: TaskSpec, n: int) -> float:
+    beta = _beta(spec)
+
+    def need(alpha: float) -> float:
+        bits = hash_bits(alpha, beta)
+        return hashing_min_n(bits, spec.epsilon, alpha, beta) if bits <= MAX_HASH_BITS else math.inf
+
+    return smallest_alpha(need, n)
+
+
+def _run_hashing(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    n = data.count()
+    beta = _beta(spec)
+    alpha = _hashing_error(spec, n)
+    target = alpha if math.isfinite(alpha) else 0.5
+    values, pos, neg = _labelled(spec, data)
+    release: HashedPointRelease = yield from hashing_point(
+        values, pos, neg, spec.domain.size, spec.epsilon, target, beta, rng
+    )
+    rows = " ".join(f"{row:x}" for row in release.rows)
+    return ReleaseTable(
+        ("point",),
+        ((f"hash bucket {release.bucket}",),),
+        (
+            f"improper hypothesis: predict positive exactly when R·x mod 2 = {release.bucket}, x the grid "
+            f"index of {spec.columns[0]}; R rows (hex bit masks, drawn independently of the data): {rows}",
+        ),
+    )
+
+
+HASHING_POINT = register(
+    AlgorithmInfo(
+        name="hashing",
+        title="Hashing point learner",
+        task=TaskKind.POINT,
+        paper="Feldman, Xiao (paper 003)",
+        section="003 A4-A5 (probabilistic representation by inner-product hashing)",
+        guarantee=Guarantee.PURE,
+        summary="Hashes the grid into 2^k buckets with a public random bit matrix and picks a bucket by the "
+        "exponential mechanism on correct labels; improper (a bucket), cost independent of the grid size.",
+        cost=_pure_cost,
+        predicted_error=_hashing_error,
+        error_unit=ERROR_UNIT,
+        run=_run_hashing,
+        parameters=(BETA,),
+    )
+)

@@ -1,0 +1,102 @@
+"""The label-private learner (spec 000 s7.1) and the public-data-assisted learner (spec 001 s6)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dpgui.algorithms.learners.label_private import (
+    LABEL_PRIVACY_NOTE,
+    label_private_min_n,
+    label_private_split,
+    label_private_threshold,
+)
+from dpgui.algorithms.learners.public_assisted import public_em_threshold
+from dpgui.algorithms.learners.thresholds import Direction, cut_candidates, threshold_quality
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.random import SeededRandom
+from tests.exact import max_log_ratio
+
+
+def label_private_law(features, labels, split, size, direction, epsilon) -> dict[tuple[str, int], float]:
+    """Exact law: EM over S1's cuts, quality = correct labels of S2 (computed row by row)."""
+    scores = {}
+    for family in direction.families:
+        for cut in cut_candidates(np.unique(features[:split]), size, family):
+            predict = features[split:] >= cut if family is Direction.GE else features[split:] < cut
+            scores[(family.value, cut)] = int(np.sum(predict == labels[split:]))
+    top = max(scores.values())
+    z = math.fsum(math.exp(epsilon * (s - top) / 2) for s in scores.values())
+    return {h: math.exp(epsilon * (s - top) / 2) / z for h, s in scores.items()}
+
+
+def test_one_label_change_moves_each_probability_by_at_most_e_to_the_eps() -> None:
+    gen = np.random.default_rng(0)
+    epsilon = 0.8
+    worst = 0.0
+    for _ in range(30):
+        features = gen.integers(0, 16, 9).astype(np.uint64)
+        labels = gen.random(9) < 0.5
+        base = label_private_law(features, labels, 3, 16, Direction.AUTO, epsilon)
+        for i in range(9):
+            flipped = labels.copy()
+            flipped[i] = not flipped[i]
+            worst = max(
+                worst,
+                max_log_ratio(base, label_private_law(features, flipped, 3, 16, Direction.AUTO, epsilon)),
+            )
+    assert epsilon / 2 < worst <= epsilon + 1e-9
+
+
+def test_hypotheses_depend_on_the_first_rows_features_only() -> None:
+    features = np.array([3, 9, 12, 1, 5, 7, 14, 2], dtype=np.uint64)
+    labels = features >= 6
+    rng = SeededRandom(1)
+    cuts = set()
+    for _ in range(200):
+        release = run_to_end(label_private_threshold(features, labels, 3, 16, Direction.GE, 0.5, rng))
+        cuts.add(release.hypothesis.cut)
+    assert cuts <= {0, 3, 9, 12, 16}
+
+
+def test_label_private_learner_is_accurate_on_realizable_data_and_carries_the_warning() -> None:
+    gen = np.random.default_rng(2)
+    rng = SeededRandom(2)
+    n = 1000
+    trials = 40
+    ok = 0
+    for _ in range(trials):
+        features = gen.integers(2**63 - 50, 2**63 + 50, n, dtype=np.uint64)
+        labels = features >= np.uint64(2**63)
+        steps = list(label_private_threshold(features, labels, 100, 2**64, Direction.AUTO, 1.0, rng))
+        release = run_to_end(label_private_threshold(features, labels, 100, 2**64, Direction.AUTO, 1.0, rng))
+        ok += np.mean(release.hypothesis.predict(features) != labels) <= 0.05
+    assert LABEL_PRIVACY_NOTE in steps[-1].message
+    assert ok >= trials * 0.9
+    assert label_private_split(0.05, 0.05) < label_private_min_n(0.05, 0.05, 1.0)
+
+
+def test_public_assisted_learner_cuts_at_public_values_and_is_accurate() -> None:
+    gen = np.random.default_rng(3)
+    rng = SeededRandom(3)
+    public = np.sort(gen.integers(0, 2**40, 200, dtype=np.uint64))
+    xs = gen.integers(0, 2**40, 3000, dtype=np.uint64)
+    ys = xs <= np.uint64(2**39)
+    values, inverse = np.unique(xs, return_inverse=True)
+    pos = np.bincount(inverse, weights=ys, minlength=values.size).astype(np.int64)
+    neg = np.bincount(inverse, minlength=values.size).astype(np.int64) - pos
+    allowed = set(cut_candidates(public, 2**40, Direction.LE)) | set(
+        cut_candidates(public, 2**40, Direction.GE)
+    )
+    for _ in range(10):
+        release = run_to_end(public_em_threshold(public, values, pos, neg, 2**40, Direction.AUTO, 1.0, rng))
+        assert release.hypothesis.cut in allowed
+        assert np.mean(release.hypothesis.predict(xs) != ys) <= 0.05
+
+
+def test_public_assisted_scores_are_the_correct_label_counts() -> None:
+    values = np.array([1, 4, 6], dtype=np.uint64)
+    pos, neg = np.array([0, 2, 3]), np.array([2, 1, 0])
+    quality = threshold_quality(values, pos, neg, 8, Direction.GE)
+    assert quality.values_at([0, 2, 5, 8]).tolist() == [5, 7, 6, 3]

@@ -1,0 +1,59 @@
+"""``dpgui release threshold|point``: exit 0 with the rule, exit 4 on a refused precondition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.cli import main
+
+
+@pytest.fixture
+def labelled_csv(tmp_path: Path) -> Path:
+    gen = np.random.default_rng(1)
+    hours = gen.integers(0, 80, 2000)
+    frame = pd.DataFrame({"hours": hours, "fulltime": np.where(hours >= 35, "yes", "no")})
+    path = tmp_path / "hours.csv"
+    frame.to_csv(path, index=False)
+    main(["budget", "set", "--data", str(path), "--epsilon", "10", "--delta", "1e-3"])
+    return path
+
+
+def release(task: str, data: Path, out: Path, *extra: str) -> int:
+    return main(
+        ["release", task, "--data", str(data), "--feature", "hours", "--label", "fulltime",
+         "--bounds", "0", "100", "--epsilon", "1", "--out", str(out), *extra]
+    )  # fmt: skip
+
+
+def test_threshold_release_prints_the_threshold(labelled_csv: Path, tmp_path: Path, capsys) -> None:
+    assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge") == 0
+    out = capsys.readouterr().out
+    value, direction = out.splitlines()[0].split(",")
+    assert direction == "ge" and abs(int(value) - 35) <= 3
+    assert (tmp_path / "out" / "release.csv").exists()
+
+
+def test_recconcave_runs_with_delta_and_is_refused_without(
+    labelled_csv: Path, tmp_path: Path, capsys
+) -> None:
+    args = ("--algorithm", "recconcave", "--direction", "ge")
+    assert release("threshold", labelled_csv, tmp_path / "a", *args, "--delta", "1e-6") == 0
+    assert release("threshold", labelled_csv, tmp_path / "b", *args) == 4
+    assert "δ > 0" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+
+
+def test_public_em_without_a_public_sample_exits_4(labelled_csv: Path, tmp_path: Path, capsys) -> None:
+    assert release("threshold", labelled_csv, tmp_path / "o", "--algorithm", "public-em") == 4
+    assert "public sample" in capsys.readouterr().err
+
+
+def test_point_release_with_a_positive_value(labelled_csv: Path, tmp_path: Path, capsys) -> None:
+    code = release("point", labelled_csv, tmp_path / "p", "--positive", "nobody", "--delta", "1e-6",
+                   "--algorithm", "learn-points")  # fmt: skip
+    assert code == 0
+    assert capsys.readouterr().out.splitlines()[0] == "none"

@@ -1,0 +1,165 @@
+"""The threshold and point learning tasks: registration, auto choice, refusals and release tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.algorithms.learners.label_private import LABEL_PRIVACY_NOTE
+from dpgui.algorithms.progress import run_to_end
+from dpgui.data.dataset import open_dataset
+from dpgui.data.domain import NumericDomain
+from dpgui.data.public import PublicSample
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.random import SeededRandom
+from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
+from dpgui.tasks.runner import PreconditionFailed, execute, prepare
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+
+@pytest.fixture
+def labelled_csv(tmp_path: Path) -> Path:
+    gen = np.random.default_rng(0)
+    age = gen.integers(18, 90, 3000)
+    frame = pd.DataFrame(
+        {"age": age, "retired": (age >= 65).astype(int), "flag": np.where(age == 40, "yes", "no")}
+    )
+    path = tmp_path / "people.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def threshold_spec(algorithm: str = "auto", direction: str = "ge", **extra) -> TaskSpec:
+    return TaskSpec(
+        TaskKind.THRESHOLD, ("age",), (NumericDomain(0, 120, 1),), 1.0, extra.pop("delta", 1e-6), algorithm,
+        parameters=(("direction", direction),), label="retired", **extra,
+    )  # fmt: skip
+
+
+def release(spec: TaskSpec, path: Path, seed: int = 0):
+    dataset = open_dataset(path)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(100, 0.1))
+    return run_to_end(execute(spec, dataset, ledger, SeededRandom(seed)))
+
+
+def test_registered_learners_and_their_guarantees() -> None:
+    names = {info.name: info for info in algorithms(TaskKind.THRESHOLD) + algorithms(TaskKind.POINT)}
+    assert {
+        "em-threshold",
+        "recconcave",
+        "label-private",
+        "public-em",
+        "learn-points",
+        "hashing",
+    } <= names.keys()
+    pure = {"em-threshold", "label-private", "public-em", "hashing"}
+    assert all(names[n].guarantee is Guarantee.PURE for n in pure)
+    assert names["recconcave"].guarantee is names["learn-points"].guarantee is Guarantee.APPROXIMATE
+    assert "LABELS ONLY" in names["label-private"].summary
+
+
+def test_auto_picks_the_exponential_mechanism_on_a_64_bit_grid() -> None:
+    spec = TaskSpec(
+        TaskKind.THRESHOLD, ("x",), (NumericDomain(0, 2**64 - 1, 1),), 1.0, 1e-6, label="y",
+        parameters=(("direction", "ge"),),
+    )  # fmt: skip
+    prepared = prepare(spec, n=10_000)
+    assert prepared.spec.algorithm == "em-threshold"
+    em, rec = get_algorithm("em-threshold"), get_algorithm("recconcave")
+    assert em.predicted_error(spec, 10_000) < 0.05 < rec.predicted_error(spec, 10_000)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (threshold_spec("recconcave", direction="auto"), "direction"),
+        (threshold_spec("recconcave", delta=0.0), "δ > 0"),
+        (threshold_spec("public-em"), "public sample"),
+        (
+            TaskSpec(
+                TaskKind.POINT,
+                ("age",),
+                (NumericDomain(0, 120, 1),),
+                1.0,
+                0.0,
+                "learn-points",
+                label="retired",
+            ),
+            "δ > 0",
+        ),
+    ],
+)
+def test_refusals_happen_before_the_data_is_read(spec: TaskSpec, message: str) -> None:
+    with pytest.raises(PreconditionFailed, match=message):
+        prepare(spec, n=3000)
+
+
+@pytest.mark.parametrize("algorithm", ["em-threshold", "recconcave", "label-private"])
+def test_threshold_release_table_names_the_rule(labelled_csv: Path, algorithm: str) -> None:
+    result = release(threshold_spec(algorithm), labelled_csv)
+    table = result.table
+    assert table.columns == ("threshold", "direction")
+    ((value, direction),) = table.rows
+    assert direction == "ge" and abs(int(value) - 65) <= 3
+    assert f"age >= {value}" in table.notes[0]
+    assert (LABEL_PRIVACY_NOTE in table.notes) is (algorithm == "label-private")
+    assert any("more rows than the best" in note for note in table.notes) is (algorithm == "em-threshold")
+
+
+def test_public_sample_drives_the_public_em_and_semi_private_learners(
+    labelled_csv: Path, tmp_path: Path
+) -> None:
+    public_path = tmp_path / "public.csv"
+    pd.DataFrame({"age": np.arange(18, 90, 3)}).to_csv(public_path, index=False)
+    public = PublicSample.from_file(public_path)
+    for algorithm in ("public-em", "label-private"):
+        table = release(threshold_spec(algorithm, public=public), labelled_csv).table
+        ((value, _),) = table.rows
+        assert (int(value) - 18) % 3 == 0 and abs(int(value) - 65) <= 3
+        assert LABEL_PRIVACY_NOTE not in table.notes
+
+
+def test_point_tables_release_a_value_or_none(labelled_csv: Path) -> None:
+    point = TaskSpec(
+        TaskKind.POINT,
+        ("age",),
+        (NumericDomain(0, 120, 1),),
+        1.0,
+        1e-6,
+        "learn-points",
+        label="flag",
+        positive="yes",
+    )
+    assert release(point, labelled_csv).table.rows == ((40,),)
+    nobody = TaskSpec(
+        TaskKind.POINT,
+        ("age",),
+        (NumericDomain(0, 120, 1),),
+        1.0,
+        1e-6,
+        "learn-points",
+        label="flag",
+        positive="maybe",
+    )
+    table = release(nobody, labelled_csv).table
+    assert table.rows == (("none",),) and "no confident point" in table.notes[0]
+    hashed = release(
+        TaskSpec(
+            TaskKind.POINT,
+            ("age",),
+            (NumericDomain(0, 120, 1),),
+            1.0,
+            0.0,
+            "hashing",
+            label="flag",
+            positive="yes",
+        ),
+        labelled_csv,
+    )
+    assert hashed.table.columns == ("point",) and "R·x mod 2" in hashed.table.notes[0]
