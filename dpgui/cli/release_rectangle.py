@@ -1,0 +1,63 @@
+"""``dpgui release rectangle``: an axis-aligned box over several features (see dpgui/tasks/interior.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from dpgui.cli import release_cmd
+from dpgui.data.domain import NumericDomain, default_granularity
+from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+
+def add_parsers(tasks: argparse._SubParsersAction) -> None:
+    parser = tasks.add_parser(
+        TaskKind.RECTANGLE.value, help=TaskKind.RECTANGLE.title, conflict_handler="resolve"
+    )
+    release_cmd.add_common_arguments(parser, TaskKind.RECTANGLE)
+    parser.add_argument(
+        "--bounds",
+        required=True,
+        nargs="+",
+        type=float,
+        metavar="LO HI",
+        help="declared bounds, one LO HI pair per feature, in the order of --features",
+    )
+    parser.add_argument("--features", required=True, help="comma-separated numeric feature columns")
+    parser.add_argument("--label", required=True, help="the label column")
+    parser.add_argument(
+        "--positive", help="the label value that counts as 1 (default: 0/1, yes/no, true/false understood)"
+    )
+    parser.set_defaults(handler=run_rectangle)
+
+
+def declared_domains(args: argparse.Namespace, features: list[str]) -> tuple[NumericDomain, ...]:
+    if len(args.bounds) != 2 * len(features):
+        raise ValueError(
+            f"--bounds needs one LO HI pair per feature: {len(features)} features, {len(args.bounds)} numbers"
+        )
+    pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
+    return tuple(
+        NumericDomain(
+            lo, hi, args.granularity if args.granularity is not None else default_granularity(lo, hi)
+        )
+        for lo, hi in pairs
+    )
+
+
+def run_rectangle(args: argparse.Namespace) -> int:
+    features = [name.strip() for name in args.features.split(",") if name.strip()]
+    spec = TaskSpec(
+        kind=TaskKind.RECTANGLE,
+        columns=tuple(features),
+        domains=declared_domains(args, features),
+        epsilon=args.epsilon,
+        delta=args.delta,
+        algorithm=args.algorithm,
+        missing=MissingPolicy(MissingKind(args.missing), args.fill),
+        parameters=(("beta", args.beta),),
+        label=args.label,
+        positive=args.positive,
+        public=release_cmd.public_sample(args),
+    )
+    return release_cmd.release(spec, args)

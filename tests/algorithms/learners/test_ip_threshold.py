@@ -1,0 +1,92 @@
+"""Learning thresholds through an interior point (spec 002 s7): the reduction's data, its budget, and
+its accuracy on realizable data with the EM and the TreeLog solver."""
+
+import collections
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms.learners.ip_threshold import InteriorSolver, IPThresholdParameters, _take, ip_threshold
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.random import SeededRandom
+
+
+def labelled(n: int, size: int, boundary: int, seed: int):
+    gen = np.random.Generator(np.random.PCG64(seed))
+    x = gen.integers(0, size, n)
+    values, inverse = np.unique(x, return_inverse=True)
+    pos = np.bincount(inverse, weights=x <= boundary, minlength=values.size).astype(np.int64)
+    neg = np.bincount(inverse, minlength=values.size) - pos
+    return x, values.astype(np.uint64), pos, neg
+
+
+def test_take_returns_the_first_k_records_with_multiplicities() -> None:
+    values, counts = _take(np.array([5, 7, 9], np.uint64), np.array([2, 3, 4]), 4)
+    assert values.tolist() == [5, 7] and counts.tolist() == [2, 2]
+
+
+def test_reduction_data_changes_by_at_most_one_record_between_neighbours() -> None:
+    x, values, pos, neg = labelled(300, 1000, 400, 1)
+    k = 20
+    for flip in range(0, 300, 7):  # flip one label: a replace-one neighbour
+        pos2, neg2 = pos.copy(), neg.copy()
+        j = int(np.searchsorted(values, x[flip]))
+        if pos[j] > 0:
+            pos2[j] -= 1
+            neg2[j] += 1
+        else:
+            pos2[j] += 1
+            neg2[j] -= 1
+
+        a = collections.Counter(reduction_multiset(values, pos, neg, k))
+        b = collections.Counter(reduction_multiset(values, pos2, neg2, k))
+        assert sum((a - b).values()) <= 1 and sum((b - a).values()) <= 1
+
+
+def reduction_multiset(values: np.ndarray, pos: np.ndarray, neg: np.ndarray, k: int) -> list[int]:
+    """S: the k largest positives and the k smallest negatives, as a sorted list of values."""
+    top, bottom = _take(values[::-1], pos[::-1], k), _take(values, neg, k)
+    return sorted(int(v) for v, c in [*zip(*top, strict=True), *zip(*bottom, strict=True)] for _ in range(c))
+
+
+def test_a_general_replacement_can_move_two_records_so_the_solver_runs_at_half_budget() -> None:
+    values = np.array([1, 2, 3, 6, 7, 8], np.uint64)
+    s = reduction_multiset(values, np.array([1, 1, 1, 0, 0, 0]), np.array([0, 0, 0, 1, 1, 1]), 2)
+    # replace the record (3, +) by (0, -)
+    values2 = np.array([0, 1, 2, 6, 7, 8], np.uint64)
+    s2 = reduction_multiset(values2, np.array([0, 1, 1, 0, 0, 0]), np.array([1, 0, 0, 1, 1, 1]), 2)
+    assert s == [2, 3, 6, 7] and s2 == [0, 1, 2, 6]  # two substitutions: 3 -> 1 and 7 -> 0
+    params = IPThresholdParameters(100, 16, 1.0, 1e-6, 0.05, InteriorSolver.TREELOG)
+    assert params.step_epsilon == pytest.approx(params.solver_epsilon / 2)
+    assert params.step_delta * (1 + np.exp(params.step_epsilon)) == pytest.approx(params.delta)
+
+
+@pytest.mark.parametrize("solver", [InteriorSolver.EM, InteriorSolver.TREELOG])
+def test_realizable_error_is_within_the_bound(solver: InteriorSolver) -> None:
+    size, eps, delta = 2**16, 1.0, 1e-6
+    probe = IPThresholdParameters(10**5, size, eps, delta, 0.05, solver)
+    n = int(10 * (2 * probe.k + 2 * probe.count_margin))
+    params = IPThresholdParameters(n, size, eps, delta, 0.05, solver)
+    x, values, pos, neg = labelled(n, size, 30000, 2)
+    rng = SeededRandom(3)
+    failures = 0
+    for _ in range(20):
+        hypothesis = run_to_end(ip_threshold(values, pos, neg, params, rng)).hypothesis
+        predicted = hypothesis.predict(x.astype(np.uint64))
+        failures += np.mean(predicted != (x <= 30000)) > params.error_rate
+    assert failures <= 3
+
+
+def test_cost_is_pure_with_em_and_approximate_with_treelog() -> None:
+    em = IPThresholdParameters(5000, 2**16, 1.0, 1e-6, 0.05, InteriorSolver.EM)
+    tl = IPThresholdParameters(5000, 2**16, 1.0, 1e-6, 0.05, InteriorSolver.TREELOG)
+    assert em.cost == PrivacyCost(1.0) and tl.cost == PrivacyCost(1.0, 1e-6)
+    assert em.count_epsilon + em.solver_epsilon == pytest.approx(1.0)
+
+
+def test_few_positives_release_the_always_negative_hypothesis() -> None:
+    _, values, pos, neg = labelled(3000, 2**10, -1, 4)
+    params = IPThresholdParameters(3000, 2**10, 1.0, 0.0, 0.05, InteriorSolver.EM)
+    hypothesis = run_to_end(ip_threshold(values, pos, neg, params, SeededRandom(5))).hypothesis
+    assert hypothesis.never_positive

@@ -1,0 +1,86 @@
+"""HeavyBin: exact hockey-stick <= delta in both neighbour models; a lowered threshold fails the check."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpgui.privacy.heavy_bin import HeavyBinParameters, heavy_bin
+from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
+from tests.exact import hockey_stick
+
+
+def exact_law(counts: dict[str, int], params: HeavyBinParameters, threshold: int) -> dict[object, float]:
+    """P(output) by summing over every noise vector (truncated where the tail mass is < 1e-16)."""
+    labels = sorted(label for label, count in counts.items() if count > 0)
+    if not labels:
+        return {None: 1.0}
+    b = params.noise_scale
+    reach = math.ceil(b * math.log(1e16)) + 2
+    z = np.arange(-reach, reach + 1)
+    pmf = discrete_laplace_pmf(z, b)
+    grids = np.meshgrid(*([z] * len(labels)), indexing="ij")
+    probs = np.ones_like(grids[0], dtype=np.float64)
+    for axis in range(len(labels)):
+        shape = [1] * len(labels)
+        shape[axis] = z.size
+        probs = probs * pmf.reshape(shape)
+    noisy = np.stack([counts[label] + g for label, g in zip(labels, grids, strict=True)])
+    masked = np.where(noisy >= threshold, noisy, -(10**9))
+    winner = np.argmax(masked, axis=0)
+    none = masked.max(axis=0) < threshold
+    law: dict[object, float] = {None: float(probs[none].sum())}
+    for i, label in enumerate(labels):
+        law[label] = float(probs[(winner == i) & ~none].sum())
+    return law
+
+
+def neighbour_pairs(replace_one: bool, tau: int):
+    """Adversarial configurations: empty vs a singleton, a new bin next to heavy ones, moves between bins."""
+    heavy = tau + 2
+    bases = [{}, {"a": 1}, {"a": heavy}, {"a": heavy, "b": tau - 1}, {"a": tau, "b": tau}, {"a": 2}]
+    for base in bases:
+        if replace_one:
+            for src in base:
+                for dst in ("a", "b", "c"):
+                    if dst != src:
+                        other = dict(base)
+                        other[src] -= 1
+                        other[dst] = other.get(dst, 0) + 1
+                        yield base, other
+        else:
+            for dst in ("a", "b", "c"):
+                other = dict(base)
+                other[dst] = other.get(dst, 0) + 1
+                yield base, other
+
+
+@pytest.mark.parametrize("replace_one", [False, True])
+@pytest.mark.parametrize("epsilon", [1.0, 2.0])
+def test_heavy_bin_is_eps_delta_dp_exactly(replace_one: bool, epsilon: float) -> None:
+    params = HeavyBinParameters(epsilon, 1e-3, replace_one)
+    for s, s2 in neighbour_pairs(replace_one, params.threshold):
+        p, q = exact_law(s, params, params.threshold), exact_law(s2, params, params.threshold)
+        assert hockey_stick(p, q, epsilon) <= params.delta + 1e-12
+
+
+def test_control_a_threshold_two_below_leaks_more_than_delta() -> None:
+    params = HeavyBinParameters(1.0, 1e-3)
+    worst = max(
+        hockey_stick(
+            exact_law(s, params, params.threshold - 2), exact_law(s2, params, params.threshold - 2), 1.0
+        )
+        for s, s2 in neighbour_pairs(False, params.threshold)
+    )
+    assert worst > params.delta
+
+
+def test_heavy_bin_returns_the_heavy_bin_and_never_an_empty_one() -> None:
+    params = HeavyBinParameters(1.0, 1e-6)
+    need = params.required_count(3, 0.01)
+    rng = SeededRandom(5)
+    outs = [heavy_bin(np.array([1, need + 20, 2]), params, rng) for _ in range(300)]
+    assert outs.count(1) >= 297
+    assert heavy_bin(np.zeros(0, dtype=np.int64), params, rng) is None
+    with pytest.raises(ValueError):
+        heavy_bin(np.array([0, 3]), params, rng)
