@@ -49,11 +49,15 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def export_release(release: Release, folder: Path) -> ExportedFiles:
-    """Write the released values and the manifest (which fingerprints them) into ``folder``."""
-    csv_bytes = table_csv(release.table)
-    csv_path = folder / RELEASE_CSV
-    write_atomic(csv_path, csv_bytes)
-    manifest = build_manifest(release, {RELEASE_CSV: hashlib.sha256(csv_bytes).hexdigest()})
+    """Write the released values, any attachments and the manifest fingerprinting them into ``folder``."""
+    contents = {RELEASE_CSV: table_csv(release.table)}
+    contents.update((a.file_name, a.content) for a in release.table.attachments)
+    written = []
+    for name, content in contents.items():
+        write_atomic(folder / name, content)
+        written.append(folder / name)
+    fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
+    manifest = build_manifest(release, fingerprints)
     manifest_path = folder / MANIFEST_JSON
     write_atomic(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    return ExportedFiles(folder, (csv_path, manifest_path))
+    return ExportedFiles(folder, (*written, manifest_path))

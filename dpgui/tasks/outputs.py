@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A further DP output exported beside release.csv and fingerprinted in the manifest
+    (for example a released distance structure that answers queries later)."""
+
+    file_name: str
+    content: bytes = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -12,6 +21,7 @@ class ReleaseTable:
     columns: tuple[str, ...]
     rows: tuple[tuple[float | int | str, ...], ...]
     notes: tuple[str, ...] = ()
+    attachments: tuple[Attachment, ...] = ()
 
     def __post_init__(self) -> None:
         if any(len(row) != len(self.columns) for row in self.rows):

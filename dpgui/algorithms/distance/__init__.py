@@ -1,0 +1,1 @@
+"""Distance-query release (paper 004, Huang-Roth; spec 004): average distance from a query to the records."""

@@ -1,0 +1,288 @@
+"""The per-coordinate CDF route for average-distance queries (spec 004 s7, REVIEW-001-003-004 s1 and s6.1).
+
+Identity (spec 004 s2.1, REVIEW s1.1, exact because the data are clipped to the box). On the normalised axis
+of coordinate j, with C_j the empirical CDF of u_j,
+
+    G_j(v) = (1/n) sum_x |u_j(x) - v| = int_0^v C_j + int_v^1 (1 - C_j),   and   F(y) = sum_j w_j G_j(u_j(y))
+
+(w_j = 1 in cube units). So one private CDF per coordinate answers *every* l1 query at once; for a query
+outside the box, G_j(v) = G_j(clip(v)) + |v - clip(v)| exactly. Through a 1-sensitive embedding
+(embeddings.py) the same route answers l2 (random projection) and general metrics (Bourgain).
+
+Released object (:class:`DistanceStructure`). Coordinate j is discretised to public support points s_0 < ... <
+s_{m-1} in [0, 1] (the declared grid when it has at most ``bins`` points, else the centres of ``bins`` equal
+bins); each value is moved to its nearest support point (a fixed, public map). The private CDF of the support
+indices gives masses mass_b = C_hat(s_b) - C_hat(s_{b-1}) with C_hat(s_{m-1}) = 1 pinned, and
+
+    G_hat_j(v) = sum_b mass_b |s_b - v|,
+
+which is piecewise linear with knots at the support points: it is stored as (knots, values) and evaluated
+exactly with ``np.interp`` (plus the out-of-box term). Answers are post-processing: no budget, no data.
+
+Answer scale. Answers are in *normalised units*: every column's declared [lo, hi] is mapped to [0, 1] and the
+average distance is computed there (l1: in [0, l] inside the box; l2: [0, sqrt l]; l-inf: [0, 1]; Hamming:
+[0, l]). Multiply coordinate j by (hi_j - lo_j) to go back to original units for l1.
+
+Privacy. The private CDF of each coordinate is the tree of ``dpgui.algorithms.tree_cdf`` over that
+coordinate's support (the adapter :func:`coordinate_cdfs`, swappable). Every record appears in every released
+coordinate, so there is NO parallel composition: the budget is split evenly over the c released coordinates by
+basic composition (pure: eps/c per tree) or zCDP composition (rho/c per tree, discrete Gaussian tree). For one
+tree of height h the node vector has L1 sensitivity 2h and L2 sensitivity sqrt(2h) under replace-one (tree_cdf
+module doc; REVIEW s1.3), so the joint node vector of c trees has L1 sensitivity 2ch and L2 sensitivity
+sqrt(2ch).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from dpgui.algorithms.distance.embeddings import Embedding, embedding_from_json
+from dpgui.algorithms.progress import AlgorithmRun, Progress
+from dpgui.algorithms.tree_cdf import (
+    TreeNoise,
+    TreeShape,
+    best_branching,
+    node_variance_proxy,
+    noise_scale,
+    tree_cdf,
+)
+from dpgui.privacy.random import PrivateRandom
+
+STRUCTURE_FILE = "distance_structure.json"
+STRUCTURE_VERSION = 1
+DEFAULT_BINS = 256
+ANSWER_SCALE = (
+    "normalised units: each column's declared [lo, hi] is mapped to [0, 1] and the average distance from the "
+    "query to the records (clipped to the box) is measured there"
+)
+
+
+@dataclass(frozen=True)
+class PrivacyBudget:
+    """How the release is noised: pure epsilon (discrete Laplace) or rho-zCDP (discrete Gaussian)."""
+
+    epsilon: float
+    rho: float | None = None
+
+    @property
+    def noise(self) -> TreeNoise:
+        return TreeNoise.LAPLACE if self.rho is None else TreeNoise.GAUSSIAN
+
+    def split(self, parts: int) -> PrivacyBudget:
+        """Basic (pure) or zCDP composition over ``parts`` mechanisms on the same records."""
+        return PrivacyBudget(self.epsilon / parts, None if self.rho is None else self.rho / parts)
+
+
+@dataclass(frozen=True, eq=False)
+class DistanceStructure:
+    """A released distance structure: answers any query by post-processing (no data, no budget).
+
+    ``lower``/``upper`` are the declared column bounds; ``knots[j]``/``values[j]`` the piecewise-linear
+    G_hat_j on the normalised axis of released coordinate j; the embedded box of coordinate j is
+    [coord_lower[j], coord_upper[j]] (public, from the embedding and the declared domain). ``metadata`` holds
+    public facts only (mechanism, n, epsilon, delta, rho, noise, bins, certified accuracy...), never counts or
+    noise.
+    """
+
+    columns: tuple[str, ...]
+    lower: np.ndarray
+    upper: np.ndarray
+    metric: str
+    embedding: Embedding
+    knots: tuple[np.ndarray, ...]
+    values: tuple[np.ndarray, ...]
+    metadata: dict = field(default_factory=dict)
+    answer_scale: str = ANSWER_SCALE
+
+    def normalise(self, queries: np.ndarray) -> np.ndarray:
+        """Original units -> normalised coordinates (not clipped: out-of-box queries are exact)."""
+        queries = np.atleast_2d(np.asarray(queries, dtype=np.float64))
+        if queries.shape[1] != len(self.columns):
+            raise ValueError(f"queries need {len(self.columns)} coordinates, got {queries.shape[1]}")
+        return (queries - self.lower) / (self.upper - self.lower)
+
+    def answer(self, queries: np.ndarray) -> np.ndarray:
+        """Average distance from each query (original units, one row each) to the records, in normalised
+        units."""
+        embedded = self.embedding.embed(self.normalise(queries))
+        lo, hi = self.embedding.lower, self.embedding.upper
+        width = hi - lo
+        total = np.zeros(len(embedded))
+        for j in range(embedded.shape[1]):
+            v = (embedded[:, j] - lo[j]) / width[j]
+            inside = np.clip(v, 0.0, 1.0)
+            total += width[j] * (np.interp(inside, self.knots[j], self.values[j]) + np.abs(v - inside))
+        return total * self.embedding.answer_factor
+
+    def to_json(self) -> dict:
+        return {
+            "format": "dpgui-distance-structure",
+            "version": STRUCTURE_VERSION,
+            "columns": list(self.columns),
+            "lower": self.lower.tolist(),
+            "upper": self.upper.tolist(),
+            "metric": self.metric,
+            "answer_scale": self.answer_scale,
+            "embedding": self.embedding.to_json(),
+            "knots": [k.tolist() for k in self.knots],
+            "values": [v.tolist() for v in self.values],
+            "metadata": self.metadata,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> DistanceStructure:
+        if data.get("format") != "dpgui-distance-structure" or data.get("version") != STRUCTURE_VERSION:
+            raise ValueError("not a version-1 dpgui distance structure")
+        return cls(
+            columns=tuple(data["columns"]),
+            lower=np.asarray(data["lower"], dtype=np.float64),
+            upper=np.asarray(data["upper"], dtype=np.float64),
+            metric=data["metric"],
+            embedding=embedding_from_json(data["embedding"]),
+            knots=tuple(np.asarray(k, dtype=np.float64) for k in data["knots"]),
+            values=tuple(np.asarray(v, dtype=np.float64) for v in data["values"]),
+            metadata=dict(data["metadata"]),
+            answer_scale=data["answer_scale"],
+        )
+
+    def to_bytes(self) -> bytes:
+        """The ``distance_structure.json`` file content (JSON floats round-trip exactly)."""
+        return (json.dumps(self.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> DistanceStructure:
+        """Load from a file, or from a release folder holding ``distance_structure.json``."""
+        path = path / STRUCTURE_FILE if path.is_dir() else path
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def support_points(grid_points: np.ndarray | None, bins: int) -> np.ndarray:
+    """Public support on [0, 1]: the normalised declared grid if it has <= ``bins`` points, else bin
+    centres."""
+    if grid_points is not None and grid_points.size <= bins:
+        return np.asarray(grid_points, dtype=np.float64)
+    return (np.arange(bins) + 0.5) / bins
+
+
+def nearest_support(values: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """Index of the nearest support point (a fixed public map; ties go up)."""
+    edges = (support[1:] + support[:-1]) / 2
+    return np.searchsorted(edges, np.clip(values, 0.0, 1.0), side="right")
+
+
+def discretisation_error(support: np.ndarray) -> float:
+    """Max over v in [0, 1] of the distance to the nearest support point: bounds |G_snapped - G| per
+    coordinate."""
+    gaps = np.diff(support) / 2
+    return float(max(support[0], 1.0 - support[-1], gaps.max() if gaps.size else 0.0))
+
+
+def masses_to_function(support: np.ndarray, mass: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knots [0, s_0..s_{m-1}, 1] and values sum_b mass_b |s_b - knot| via prefix sums (exact, O(m))."""
+    knots = np.unique(np.concatenate([[0.0], support, [1.0]]))
+    cum_mass = np.concatenate([[0.0], np.cumsum(mass)])
+    cum_moment = np.concatenate([[0.0], np.cumsum(mass * support)])
+    below = np.searchsorted(support, knots, side="right")
+    c, s = cum_mass[below], cum_moment[below]
+    values = knots * c - s + (cum_moment[-1] - s) - knots * (cum_mass[-1] - c)
+    return knots, values
+
+
+def coordinate_cdfs(
+    indices: np.ndarray, sizes: list[int], n: int, budget: PrivacyBudget, rng: PrivateRandom
+) -> AlgorithmRun[list[np.ndarray]]:
+    """Private CDF of each column of ``indices`` (support indices) by the tree of tree_cdf.py (the adapter).
+
+    The budget is split evenly over the columns (no parallel composition: every record is in every column).
+    """
+    columns = indices.shape[1]
+    each = budget.split(columns)
+    cdfs: list[np.ndarray] = []
+    for j in range(columns):
+        histogram = np.bincount(indices[:, j], minlength=sizes[j])
+        run = tree_cdf(histogram, n, each.epsilon, rng, noise=each.noise, rho=each.rho)
+        while True:
+            try:
+                next(run)
+            except StopIteration as stop:
+                cdfs.append(stop.value.cdf)
+                break
+        yield Progress((j + 1) / columns, f"released the CDF of coordinate {j + 1} of {columns}")
+    return cdfs
+
+
+def release_coordinates(
+    embedded: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    supports: list[np.ndarray],
+    budget: PrivacyBudget,
+    rng: PrivateRandom,
+) -> AlgorithmRun[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
+    """Release G_hat for every embedded coordinate: (knots, values) per coordinate on its normalised axis."""
+    n = embedded.shape[0]
+    normalised = (embedded - lower) / (upper - lower)
+    indices = np.column_stack([nearest_support(normalised[:, j], supports[j]) for j in range(len(supports))])
+    cdfs = yield from coordinate_cdfs(indices, [s.size for s in supports], n, budget, rng)
+    knots, values = [], []
+    for support, cdf in zip(supports, cdfs, strict=True):
+        cdf = cdf.copy()
+        cdf[-1] = 1.0  # pinned (n is public): keeps G_hat's slopes in [-1, 1] (REVIEW s1.2)
+        k, v = masses_to_function(support, np.diff(np.concatenate([[0.0], cdf])))
+        knots.append(k)
+        values.append(v)
+    return tuple(knots), tuple(values)
+
+
+def _tail_multiplier(noise: TreeNoise, log_term: float) -> float:
+    """u with P(|sum a_i Z_i| > u s ||a||_2) <= 2 exp(-log_term) (tree_cdf.cdf_error_bound's two tails)."""
+    if noise is TreeNoise.GAUSSIAN:
+        return math.sqrt(2 * log_term)
+    return math.sqrt(8 * log_term) if log_term <= 1 else math.sqrt(2) * (log_term + 1)
+
+
+def predicted_max_error(
+    supports: list[np.ndarray], weights: np.ndarray, n: int, budget: PrivacyBudget, queries: int, beta: float
+) -> float:
+    """Predicted max error over ``queries`` queries fixed in advance, at confidence 1 - beta (normalised
+    units).
+
+    One query's error in coordinate j (before isotonic regression) is a linear functional of the tree noise:
+    sum_b a_b N_b / n with sum_b |a_b| <= 1, and every consistent prefix noise N_b = <w_b, Z> has ||w_b||_2^2
+    <= D_j (tree_cdf module doc), so the functional's coefficient vector has ||a||_2 <= sqrt(D_j) s_j / n.
+    Summing coordinates with weights w_j gives ||a||_2^2 <= sum_j w_j^2 D_j s_j^2 / n^2; the tails of
+    tree_cdf's cdf_error_bound (sub-Gaussian / Laplace Chernoff) and a union bound over the queries give the
+    noise part; the discretisation adds sum_j w_j disc_j. Isotonic regression and clipping (tree_cdf) are not
+    covered by this linear argument (they are non-expansive in the integrated form, REVIEW s1.2): a
+    *prediction*.
+    """
+    each = budget.split(len(supports))
+    variance = 0.0
+    for support, weight in zip(supports, weights, strict=True):
+        if support.size < 2:
+            continue
+        shape = TreeShape.for_grid(support.size, best_branching(support.size, each.noise))
+        scale = noise_scale(each.noise, shape.height, each.epsilon, each.rho)
+        variance += weight**2 * shape.decomposition_nodes * node_variance_proxy(each.noise, scale)
+    proxy_scale = math.sqrt(variance / 2 if each.noise is TreeNoise.LAPLACE else variance)
+    noise_part = _tail_multiplier(each.noise, math.log(2 * max(queries, 1) / beta)) * proxy_scale / max(n, 1)
+    binning = float(sum(w * discretisation_error(s) for s, w in zip(supports, weights, strict=True)))
+    return noise_part + binning
+
+
+def cdf_route(
+    points: np.ndarray,
+    embedding: Embedding,
+    supports: list[np.ndarray],
+    budget: PrivacyBudget,
+    rng: PrivateRandom,
+) -> AlgorithmRun[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]]:
+    """Embed the normalised private points (1-sensitive, public map) and release every coordinate's G_hat."""
+    embedded = embedding.embed(points)
+    result = yield from release_coordinates(embedded, embedding.lower, embedding.upper, supports, budget, rng)
+    return result

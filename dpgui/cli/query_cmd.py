@@ -1,0 +1,35 @@
+"""``dpgui query distance``: answer distance queries from a released structure (no data, no budget)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from dpgui.algorithms.distance.cdf_route import DistanceStructure
+from dpgui.tasks.distance import load_queries
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("query", help="answer queries from a released structure (post-processing)")
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
+    distance = kinds.add_parser("distance", help="average distance from points to the released records")
+    distance.add_argument("--release", required=True, type=Path, help="a release folder or structure file")
+    points = distance.add_mutually_exclusive_group(required=True)
+    points.add_argument("--point", help="one query point, comma-separated coordinates")
+    points.add_argument("--queries", type=Path, help="CSV of query points (columns named as the release)")
+    distance.set_defaults(handler=run_query_distance)
+
+
+def run_query_distance(args: argparse.Namespace) -> int:
+    structure = DistanceStructure.load(args.release)
+    if args.point is not None:
+        queries = np.array([[float(x) for x in args.point.split(",")]])
+    else:
+        queries = load_queries(args.queries, structure.columns)
+    answers = structure.answer(queries)
+    print(",".join((*structure.columns, "distance")))
+    for query, answer in zip(queries, answers, strict=True):
+        print(",".join([*(repr(float(x)) for x in query), repr(float(answer))]))
+    return 0

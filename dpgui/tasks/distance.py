@@ -1,0 +1,424 @@
+"""The distance-release task (issue 5): average distance from query points to the records (paper 004).
+
+Every predicted error is in one unit for all algorithms: the max absolute error of the *normalised* average
+distance (each column's declared [lo, hi] mapped to [0, 1]; cdf_route.ANSWER_SCALE) over the declared queries,
+at the spec's beta. For the embeddings (l2, Bourgain) it covers the privacy noise and binning only, not the
+embedding's distortion (reported separately in the notes, measured on public query pairs).
+
+Guarantees: "cdf-route", "huang-roth-offline" and "bourgain" are pure eps-DP when delta = 0 and rho-zCDP
+(hence (eps, delta)-DP) with discrete Gaussian noise when delta > 0; "laplace-per-query" is pure,
+"gaussian-per-query" needs delta > 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpgui.algorithms.distance import baselines, huang_roth
+from dpgui.algorithms.distance.cdf_route import (
+    ANSWER_SCALE,
+    DEFAULT_BINS,
+    STRUCTURE_FILE,
+    DistanceStructure,
+    PrivacyBudget,
+    cdf_route,
+    predicted_max_error,
+    support_points,
+)
+from dpgui.algorithms.distance.embeddings import (
+    BourgainEmbedding,
+    Embedding,
+    IdentityEmbedding,
+    Metric,
+    RandomProjection,
+    measured_distortion,
+)
+from dpgui.algorithms.progress import AlgorithmRun, Progress
+from dpgui.data.aggregate import Aggregator
+from dpgui.data.domain import NumericDomain
+from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+from dpgui.privacy.random import PrivateRandom
+from dpgui.tasks.median import BETA
+from dpgui.tasks.outputs import Attachment, ReleaseTable
+from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+METRIC = ParameterSpec("metric", str, "l1", "Distance: l1, l2, linf or hamming (on normalised columns).")
+QUERIES = ParameterSpec("queries", str, "", "CSV of PUBLIC query points (one column per task column).")
+QUERY_COUNT = ParameterSpec(
+    "query_count",
+    int,
+    1000,
+    "Declared number of queries (budget split of the per-query baselines).",
+    1,
+    10**7,
+)
+BINS = ParameterSpec("bins", int, DEFAULT_BINS, "Support points per coordinate of the CDF route.", 2, 1 << 16)
+DIMENSION = ParameterSpec("dimension", int, 1024, "Random-projection dimension for l2 (public).", 1, 8192)
+REPETITIONS = ParameterSpec("repetitions", int, 16, "Bourgain repetitions K per level (public).", 1, 512)
+SEED = ParameterSpec(
+    "embedding_seed", int, 0, "PUBLIC seed of the embedding (exported; not a noise seed).", 0, 2**62
+)
+DEBIAS = ParameterSpec(
+    "debias", bool, False, "Bourgain: rescale by the public query-pair median (heuristic)."
+)
+
+_ERROR_UNIT = "max error of the normalised average distance"
+
+
+def _metric(spec: TaskSpec) -> Metric:
+    return Metric(str(spec.parameter("metric", METRIC.default)))
+
+
+def _beta(spec: TaskSpec) -> float:
+    return float(spec.parameter("beta", BETA.default))
+
+
+def _bounds(spec: TaskSpec) -> tuple[np.ndarray, np.ndarray]:
+    domains = [d for d in spec.domains if isinstance(d, NumericDomain)]
+    return np.array([float(d.lower) for d in domains]), np.array([float(d.upper) for d in domains])
+
+
+@lru_cache(maxsize=16)
+def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
+    frame = pd.read_csv(path)
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"the queries file {path} lacks the columns {', '.join(missing)}")
+    values = frame[list(columns)].to_numpy(dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError(f"the queries file {path} has missing or non-numeric values")
+    return values
+
+
+def load_queries(path: Path | str, columns: tuple[str, ...]) -> np.ndarray:
+    """PUBLIC query points (original units), one row each, from a CSV with the task's column names."""
+    return _read_queries(str(path), columns).copy()
+
+
+def _queries(spec: TaskSpec) -> np.ndarray | None:
+    path = str(spec.parameter("queries", QUERIES.default))
+    return load_queries(path, spec.columns) if path else None
+
+
+def _query_count(spec: TaskSpec) -> int:
+    """k: the rows of the public queries file, else the declared query_count (public either way)."""
+    queries = _queries(spec)
+    return len(queries) if queries is not None else int(spec.parameter("query_count", QUERY_COUNT.default))
+
+
+def _normalise(spec: TaskSpec, points: np.ndarray) -> np.ndarray:
+    lower, upper = _bounds(spec)
+    return (points - lower) / (upper - lower)
+
+
+def _budget(spec: TaskSpec) -> PrivacyBudget:
+    if spec.delta > 0:
+        return PrivacyBudget(spec.epsilon, zcdp_rho_for(PrivacyCost(spec.epsilon, spec.delta)))
+    return PrivacyBudget(spec.epsilon)
+
+
+def _cost(spec: TaskSpec) -> PrivacyCost:
+    return PrivacyCost(spec.epsilon, spec.delta)
+
+
+def _embedding(spec: TaskSpec, algorithm: str) -> Embedding:
+    dims, seed = len(spec.columns), int(spec.parameter("embedding_seed", SEED.default))
+    if algorithm == "bourgain":
+        queries = _queries(spec)
+        assert queries is not None  # preconditions
+        reps = int(spec.parameter("repetitions", REPETITIONS.default))
+        debias = bool(spec.parameter("debias", DEBIAS.default))
+        return BourgainEmbedding.draw(_metric(spec), _normalise(spec, queries), reps, seed, debias)
+    if _metric(spec) is Metric.L2:
+        return RandomProjection.draw(dims, int(spec.parameter("dimension", DIMENSION.default)), seed)
+    return IdentityEmbedding(dims)
+
+
+def _supports(spec: TaskSpec, embedding: Embedding) -> list[np.ndarray]:
+    bins = int(spec.parameter("bins", BINS.default))
+    if isinstance(embedding, IdentityEmbedding):
+        supports = []
+        for domain in spec.domains:
+            assert isinstance(domain, NumericDomain)
+            grid = None
+            if domain.size <= bins:
+                values = domain.from_grid(np.arange(domain.size, dtype=np.uint64))
+                grid = (values - float(domain.lower)) / (float(domain.upper) - float(domain.lower))
+            supports.append(support_points(grid, bins))
+        return supports
+    return [support_points(None, bins)] * embedding.dimension
+
+
+def _structure_error(spec: TaskSpec, n: int, algorithm: str) -> float:
+    embedding = _embedding(spec, algorithm)
+    weights = (embedding.upper - embedding.lower) * embedding.answer_factor
+    return predicted_max_error(
+        _supports(spec, embedding), weights, n, _budget(spec), _query_count(spec), _beta(spec)
+    )
+
+
+def _numeric_preconditions(spec: TaskSpec) -> list[PreconditionFailure]:
+    failures = []
+    if not all(isinstance(d, NumericDomain) for d in spec.domains):
+        failures.append(PreconditionFailure("distance release needs numeric columns with declared bounds"))
+    try:
+        _metric(spec)
+    except ValueError:
+        failures.append(PreconditionFailure(f"unknown metric {spec.parameter('metric', '')!r}"))
+    return failures
+
+
+def _cdf_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    failures = _numeric_preconditions(spec)
+    if not failures and _metric(spec) not in (Metric.L1, Metric.L2):
+        failures.append(
+            PreconditionFailure("the CDF route answers l1 and l2; use bourgain for other metrics")
+        )
+    return tuple(failures)
+
+
+def _huang_roth_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    failures = _numeric_preconditions(spec)
+    if not failures and _metric(spec) is not Metric.L1:
+        failures.append(PreconditionFailure("the Huang-Roth structure answers l1 only"))
+    return tuple(failures)
+
+
+def _needs_queries(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    failures = _numeric_preconditions(spec)
+    if not str(spec.parameter("queries", "")):
+        failures.append(
+            PreconditionFailure("this algorithm needs a file of public queries (parameter 'queries')")
+        )
+    return tuple(failures)
+
+
+def _baseline_preconditions(gaussian: bool):
+    def check(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+        failures = list(_needs_queries(spec, n))
+        if gaussian and spec.delta == 0:
+            failures.append(PreconditionFailure("the Gaussian baseline needs delta > 0"))
+        return tuple(failures)
+
+    return check
+
+
+def _private_points(spec: TaskSpec, data: Aggregator) -> np.ndarray:
+    """The PRIVATE normalised rows, clipped to the declared box (column_matrix clips and snaps)."""
+    domains = [d for d in spec.domains if isinstance(d, NumericDomain)]
+    matrix = data.column_matrix(list(spec.columns), domains, [spec.missing] * len(domains))
+    return _normalise(spec, matrix)
+
+
+def _table(
+    spec: TaskSpec, queries: np.ndarray | None, answers: np.ndarray, notes: tuple[str, ...]
+) -> ReleaseTable:
+    rows: tuple[tuple[float, ...], ...] = ()
+    if queries is not None:
+        rows = tuple((*map(float, q), float(a)) for q, a in zip(queries, answers, strict=True))
+    return ReleaseTable((*spec.columns, "distance"), rows, (f"answers in {ANSWER_SCALE}", *notes))
+
+
+def _structure_run(algorithm: str):
+    def run(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+        embedding = _embedding(spec, algorithm)
+        queries = _queries(spec)
+        points = _private_points(spec, data)
+        n = len(points)
+        notes: list[str] = []
+        lower, upper = _bounds(spec)
+        metadata = {
+            "mechanism": algorithm,
+            "n": n,
+            "epsilon": spec.epsilon,
+            "delta": spec.delta,
+            "neighbours": "replace one record; row count public",
+            "clipping": "records clipped to the box",
+        }
+        if algorithm == "huang-roth-offline":
+            cal = huang_roth.calibrate(
+                n, len(spec.columns), spec.epsilon, spec.delta, _beta(spec), online=False
+            )
+            learners, fires = yield from huang_roth.offline_release(points, cal, rng)
+            metadata |= {"alpha": cal.alpha, "cap": cal.cap, "updates": fires, "beta": _beta(spec)}
+            structure = huang_roth.learners_structure(learners, spec.columns, lower, upper, metadata)
+            notes.append(
+                f"calibrated alpha {cal.alpha:.4g} (all queries, beta {_beta(spec)}); {fires} updates"
+            )
+            if cal.trivial:
+                notes.append("warning: alpha >= W/2, no better than the trivial answer; prefer cdf-route")
+        else:
+            budget = _budget(spec)
+            supports = _supports(spec, embedding)
+            knots, values = yield from cdf_route(points, embedding, supports, budget, rng)
+            metadata |= {
+                "rho": budget.rho,
+                "noise": budget.noise.value,
+                "bins": int(spec.parameter("bins", BINS.default)),
+                "predicted_max_error": _structure_error(spec, n, algorithm),
+                "beta": _beta(spec),
+                "queries_for_prediction": _query_count(spec),
+            }
+            structure = DistanceStructure(
+                spec.columns, lower, upper, _metric(spec).value, embedding, knots, values, metadata
+            )
+            if not isinstance(embedding, IdentityEmbedding) and queries is not None and len(queries) > 1:
+                d = measured_distortion(embedding, _normalise(spec, queries), _metric(spec))
+                notes.append(
+                    f"embedding distortion on public query pairs: min {d.minimum:.3g}, "
+                    f"median {d.median:.3g}, max {d.maximum:.3g} over {d.pairs} pairs"
+                )
+        answers = structure.answer(queries) if queries is not None else np.zeros(0)
+        notes.append(f"structure: {STRUCTURE_FILE} (answers any query with 'dpgui query distance')")
+        yield Progress(1.0, "released the distance structure", structure)
+        attachment = Attachment(STRUCTURE_FILE, structure.to_bytes())
+        return dataclasses.replace(_table(spec, queries, answers, tuple(notes)), attachments=(attachment,))
+
+    return run
+
+
+def _per_query_noise(spec: TaskSpec, gaussian: bool) -> baselines.PerQueryNoise:
+    rho = _budget(spec).rho if gaussian else None
+    return baselines.per_query_noise(
+        _metric(spec), len(spec.columns), _query_count(spec), epsilon=spec.epsilon, rho=rho
+    )
+
+
+def _baseline_run(gaussian: bool):
+    def run(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+        queries = _queries(spec)
+        assert queries is not None  # preconditions
+        points = _private_points(spec, data)
+        noise = _per_query_noise(spec, gaussian)
+        answers = yield from baselines.per_query_answers(
+            points, _normalise(spec, queries), _metric(spec), noise, rng
+        )
+        return _table(
+            spec, queries, answers, (f"per-query noise scale {noise.scale:.4g} x {noise.resolution:.3g}",)
+        )
+
+    return run
+
+
+def _baseline_error(gaussian: bool):
+    def error(spec: TaskSpec, n: int) -> float:
+        return baselines.predicted_max_error(
+            _per_query_noise(spec, gaussian), n, _query_count(spec), _beta(spec)
+        )
+
+    return error
+
+
+def _huang_roth_error(spec: TaskSpec, n: int) -> float:
+    return huang_roth.calibrate(
+        n, len(spec.columns), spec.epsilon, spec.delta, _beta(spec), online=False
+    ).alpha
+
+
+_STRUCTURE_PARAMETERS = (METRIC, QUERIES, QUERY_COUNT, BINS, DIMENSION, SEED, BETA)
+
+CDF_ROUTE = register(
+    AlgorithmInfo(
+        name="cdf-route",
+        title="Per-coordinate private CDFs (l1, l2 by random projection)",
+        task=TaskKind.DISTANCE,
+        paper="Huang, Roth 2014 (paper 004); spec 004 s7 [beyond the paper]",
+        section="004 s3.1 decomposition; spec 004 s5.2, s7; REVIEW-001-003-004 s1",
+        guarantee=Guarantee.PURE,
+        summary="One private tree CDF per (embedded) coordinate answers every l1 query at once: the average "
+        "distance is a sum of integrals of the coordinate CDFs. Pure ε-DP at δ = 0, zCDP (discrete Gaussian) "
+        "when δ > 0. l2 goes through a public random projection.",
+        cost=_cost,
+        predicted_error=lambda spec, n: _structure_error(spec, n, "cdf-route"),
+        error_unit=_ERROR_UNIT,
+        run=_structure_run("cdf-route"),
+        parameters=_STRUCTURE_PARAMETERS,
+        preconditions=_cdf_preconditions,
+    )
+)
+
+HUANG_ROTH_OFFLINE = register(
+    AlgorithmInfo(
+        name="huang-roth-offline",
+        title="Huang-Roth offline l1 structure (paper-faithful)",
+        task=TaskKind.DISTANCE,
+        paper="Huang, Roth 2014 (paper 004)",
+        section="004 Thm 2, Fig. 1, Lemmas 3-6; spec 004 s4",
+        guarantee=Guarantee.PURE,
+        summary="Noisy tangent learners per coordinate on a public grid, updated through sparse vector with "
+        "a hard cap. Pure ε-DP at δ = 0, zCDP when δ > 0. Far less accurate than cdf-route below n ≈ 10^6.",
+        cost=_cost,
+        predicted_error=_huang_roth_error,
+        error_unit=_ERROR_UNIT,
+        run=_structure_run("huang-roth-offline"),
+        parameters=(METRIC, QUERIES, BETA),
+        preconditions=_huang_roth_preconditions,
+    )
+)
+
+BOURGAIN = register(
+    AlgorithmInfo(
+        name="bourgain",
+        title="Bourgain embedding + per-coordinate CDFs (any metric, offline)",
+        task=TaskKind.DISTANCE,
+        paper="Huang, Roth 2014 (paper 004)",
+        section="004 Fig. 3, Thm 11, Thm 15; spec 004 s5.3",
+        guarantee=Guarantee.PURE,
+        summary="Embeds into l1 with a 1-sensitive Bourgain map built from the public queries, then runs "
+        "the CDF route. Offline only; answers underestimate by the embedding's contraction (O(log k)). "
+        "Pure at δ = 0.",
+        cost=_cost,
+        predicted_error=lambda spec, n: (
+            _structure_error(spec, n, "bourgain") if _queries(spec) is not None else math.inf
+        ),
+        error_unit=_ERROR_UNIT,
+        run=_structure_run("bourgain"),
+        parameters=(METRIC, QUERIES, BINS, REPETITIONS, SEED, DEBIAS, BETA),
+        preconditions=_needs_queries,
+    )
+)
+
+LAPLACE_PER_QUERY = register(
+    AlgorithmInfo(
+        name="laplace-per-query",
+        title="Discrete Laplace per query (baseline)",
+        task=TaskKind.DISTANCE,
+        paper="Dwork, Roth 2014 (Laplace mechanism, basic composition); spec 004 s11",
+        section="spec 004 s11 baselines",
+        guarantee=Guarantee.PURE,
+        summary="Each declared query: the sum of rounded distances (sensitivity diameter / resolution) plus "
+        "discrete Laplace noise at ε/k.",
+        cost=lambda spec: PrivacyCost(spec.epsilon),
+        predicted_error=_baseline_error(False),
+        error_unit=_ERROR_UNIT,
+        run=_baseline_run(False),
+        parameters=(METRIC, QUERIES, QUERY_COUNT, BETA),
+        preconditions=_baseline_preconditions(False),
+    )
+)
+
+GAUSSIAN_PER_QUERY = register(
+    AlgorithmInfo(
+        name="gaussian-per-query",
+        title="Discrete Gaussian per query, zCDP (baseline)",
+        task=TaskKind.DISTANCE,
+        paper="Canonne, Kamath, Steinke 2020; Bun, Steinke 2016; spec 004 s11",
+        section="spec 004 s11 baselines",
+        guarantee=Guarantee.APPROXIMATE,
+        summary="Each declared query: the sum of rounded distances plus discrete Gaussian noise, "
+        "ρ/k-zCDP each.",
+        cost=_cost,
+        predicted_error=_baseline_error(True),
+        error_unit=_ERROR_UNIT,
+        run=_baseline_run(True),
+        parameters=(METRIC, QUERIES, QUERY_COUNT, BETA),
+        preconditions=_baseline_preconditions(True),
+    )
+)

@@ -1,0 +1,170 @@
+"""The CDF route: exact identity, exact answers at huge epsilon, sensitivity, exact privacy, save/load."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from dpgui.algorithms.distance.cdf_route import (
+    STRUCTURE_FILE,
+    DistanceStructure,
+    PrivacyBudget,
+    cdf_route,
+    masses_to_function,
+    nearest_support,
+    predicted_max_error,
+    support_points,
+)
+from dpgui.algorithms.distance.embeddings import IdentityEmbedding
+from dpgui.algorithms.progress import run_to_end
+from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, best_branching, noise_scale
+from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
+from tests.exact import max_log_ratio
+
+
+def brute_force(points: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    return np.abs(points[None, :, :] - queries[:, None, :]).sum(axis=2).mean(axis=1)
+
+
+def structure(points: np.ndarray, supports, budget: PrivacyBudget, seed: int = 0) -> DistanceStructure:
+    dims = points.shape[1]
+    embedding = IdentityEmbedding(dims)
+    knots, values = run_to_end(cdf_route(points, embedding, supports, budget, SeededRandom(seed)))
+    names = tuple(f"c{j}" for j in range(dims))
+    return DistanceStructure(
+        names, np.zeros(dims), np.ones(dims), "l1", embedding, knots, values, {"n": len(points)}
+    )
+
+
+def test_cdf_identity_matches_brute_force_on_random_data_with_ties():
+    g = np.random.default_rng(3)
+    for _ in range(20):
+        support = np.unique(g.choice(np.linspace(0, 1, 9), 6))
+        data = g.choice(support, 30)
+        mass = np.array([(data == s).mean() for s in support])
+        knots, values = masses_to_function(support, mass)
+        v = np.concatenate([g.random(40), support, [0.0, 1.0]])
+        expected = np.abs(data[:, None] - v[None, :]).mean(axis=0)
+        assert np.max(np.abs(np.interp(v, knots, values) - expected)) < 1e-12
+
+
+def test_huge_epsilon_answers_are_exact_on_tiny_grid_data_including_out_of_box_queries():
+    g = np.random.default_rng(4)
+    grid = np.linspace(0, 1, 11)
+    points = g.choice(grid, (7, 3))
+    queries = g.random((50, 3)) * 1.6 - 0.3
+    s = structure(points, [support_points(grid, 256)] * 3, PrivacyBudget(1e9))
+    assert np.max(np.abs(s.answer(queries) - brute_force(points, queries))) < 1e-9
+
+
+def test_a_wrong_support_is_detected_control():
+    """Control: binning off the data grid (4 bins) is clearly wrong, so the check above can fail."""
+    g = np.random.default_rng(4)
+    points = g.choice(np.linspace(0, 1, 11), (7, 3))
+    queries = g.random((50, 3))
+    s = structure(points, [support_points(None, 4)] * 3, PrivacyBudget(1e9))
+    assert np.max(np.abs(s.answer(queries) - brute_force(points, queries))) > 1e-3
+
+
+def test_released_structure_answers_identically_after_save_and_load(tmp_path):
+    g = np.random.default_rng(5)
+    points = g.random((500, 4))
+    s = structure(points, [support_points(None, 64)] * 4, PrivacyBudget(1.0, 0.05))
+    (tmp_path / STRUCTURE_FILE).write_bytes(s.to_bytes())
+    loaded = DistanceStructure.load(tmp_path)
+    queries = g.random((200, 4)) * 2 - 0.5
+    assert np.array_equal(loaded.answer(queries), s.answer(queries))
+    assert loaded.columns == s.columns and loaded.metadata == s.metadata
+
+
+def test_realised_error_at_moderate_epsilon_is_below_the_prediction():
+    g = np.random.default_rng(6)
+    points = np.clip(g.normal(0.5, 0.2, (5000, 5)), 0, 1)
+    supports = [support_points(None, 128)] * 5
+    budget = PrivacyBudget(1.0)
+    queries = g.random((100, 5))
+    truth = brute_force(points, queries)
+    errors = [
+        np.abs(structure(points, supports, budget, seed).answer(queries) - truth).max() for seed in range(5)
+    ]
+    bound = predicted_max_error(supports, np.ones(5), 5000, budget, 100, 0.05)
+    assert max(errors) <= bound
+    assert max(errors) > bound / 100  # the noise is real: a zero-noise bug would fail here
+
+
+def node_vector(histogram: np.ndarray, shape: TreeShape) -> np.ndarray:
+    """Every non-root node count of the tree (the vector tree_cdf noises)."""
+    padded = np.zeros(shape.padded_leaves, dtype=np.int64)
+    padded[: histogram.size] = histogram
+    return np.concatenate(
+        [padded.reshape(-1, shape.level_width(level)).sum(axis=1) for level in range(1, shape.height + 1)]
+    )
+
+
+def neighbour_pairs(universe: int, dims: int, n: int):
+    rows = list(itertools.product(range(universe), repeat=dims))
+    for data in itertools.product(rows, repeat=n):
+        for i in range(n):
+            for replacement in rows:
+                if replacement != data[i]:
+                    other = list(data)
+                    other[i] = replacement
+                    yield np.array(data), np.array(other)
+
+
+def test_joint_node_vector_sensitivity_is_at_most_2_l_h_by_brute_force():
+    bins, dims = 4, 2
+    shape = TreeShape.for_grid(bins, best_branching(bins))
+    worst = 0
+    for a, b in neighbour_pairs(bins, dims, 2):
+        va = np.concatenate([node_vector(np.bincount(a[:, j], minlength=bins), shape) for j in range(dims)])
+        vb = np.concatenate([node_vector(np.bincount(b[:, j], minlength=bins), shape) for j in range(dims)])
+        worst = max(worst, int(np.abs(va - vb).sum()))
+    assert worst == 2 * dims * shape.height
+
+
+def test_nearest_support_indices_change_one_count_per_coordinate_under_replace_one():
+    support = support_points(None, 8)
+    g = np.random.default_rng(7)
+    for _ in range(200):
+        a = g.random((20, 3))
+        b = a.copy()
+        b[g.integers(20)] = g.random(3)
+        for j in range(3):
+            ha = np.bincount(nearest_support(a[:, j], support), minlength=8)
+            hb = np.bincount(nearest_support(b[:, j], support), minlength=8)
+            assert np.abs(ha - hb).sum() <= 2
+
+
+def test_exact_privacy_of_the_per_coordinate_noisy_trees_on_tiny_neighbours():
+    """Exact max log-ratio of the joint node-vector law (discrete Laplace, eps split over coordinates)."""
+    bins, dims, epsilon = 4, 2, 1.0
+    shape = TreeShape.for_grid(bins, best_branching(bins))
+    scale = noise_scale(TreeNoise.LAPLACE, shape.height, epsilon / dims)
+    wrong = scale / 2
+    outputs = range(-4, 7)
+    worst, worst_wrong = 0.0, 0.0
+    seen = set()
+    for a, b in neighbour_pairs(bins, dims, 1):
+        va = np.concatenate([node_vector(np.bincount(a[:, j], minlength=bins), shape) for j in range(dims)])
+        vb = np.concatenate([node_vector(np.bincount(b[:, j], minlength=bins), shape) for j in range(dims)])
+        key = (tuple(va), tuple(vb))
+        if key in seen:
+            continue
+        seen.add(key)
+        for s, store in ((scale, "right"), (wrong, "wrong")):
+            # The law factorises over nodes: the max log ratio is the sum of per-node exact maxima.
+            total = 0.0
+            for ca, cb in zip(va, vb, strict=True):
+                p = {z: float(discrete_laplace_pmf(np.array(z - ca), s)) for z in outputs}
+                q = {z: float(discrete_laplace_pmf(np.array(z - cb), s)) for z in outputs}
+                total += max_log_ratio(p, q)
+            if store == "right":
+                worst = max(worst, total)
+            else:
+                worst_wrong = max(worst_wrong, total)
+    assert worst <= epsilon + 1e-9
+    assert worst_wrong > epsilon  # control: half the noise breaks the guarantee
+    assert math.isclose(worst, epsilon)

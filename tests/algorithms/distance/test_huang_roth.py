@@ -1,0 +1,121 @@
+"""Huang-Roth online and offline l1: sensitivities, halting at the cap, huge-epsilon accuracy, calibration."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms.distance import huang_roth as hr
+from dpgui.algorithms.distance.cdf_route import DistanceStructure
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.random import SeededRandom
+
+
+def brute_force(points: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    return np.abs(points[None, :, :] - queries[:, None, :]).sum(axis=2).mean(axis=1)
+
+
+def test_oracle_matches_brute_force_with_ties():
+    g = np.random.default_rng(1)
+    data = g.choice(np.linspace(0, 1, 5), (30, 2))
+    oracle = hr.SortedOracle(data)
+    v = hr.snap(np.concatenate([g.random(20), np.linspace(0, 1, 5)]))
+    u = hr.snap(data)
+    for j in range(2):
+        assert np.array_equal(oracle.value_sums(j, v), np.abs(u[:, j][:, None] - v[None, :]).sum(axis=0))
+        slopes = (u[:, j][:, None] < v).sum(axis=0) - (u[:, j][:, None] > v).sum(axis=0)
+        assert np.array_equal(oracle.slope_counts(j, v), slopes)
+
+
+def test_value_slope_and_test_sensitivities_by_brute_force_over_replace_one():
+    """value sum <= R (G: 1/n), slope count <= 2 (2/n, attained: 1 would be wrong), online test F <= W/n."""
+    g = np.random.default_rng(2)
+    n, dims = 12, 3
+    v = hr.snap(np.linspace(0, 1, 101))
+    worst_value = worst_slope = worst_f = 0.0
+    for _ in range(300):
+        a = g.random((n, dims))
+        b = a.copy()
+        b[g.integers(n)] = g.choice([0.0, 1.0], dims) if g.random() < 0.5 else g.random(dims)
+        oa, ob = hr.SortedOracle(a), hr.SortedOracle(b)
+        fa = sum(oa.value_sums(j, v) for j in range(dims)) / (n * hr.RESOLUTION)
+        fb = sum(ob.value_sums(j, v) for j in range(dims)) / (n * hr.RESOLUTION)
+        worst_f = max(worst_f, float(np.abs(fa - fb).max()))
+        for j in range(dims):
+            worst_value = max(worst_value, float(np.abs(oa.value_sums(j, v) - ob.value_sums(j, v)).max()))
+            worst_slope = max(worst_slope, float(np.abs(oa.slope_counts(j, v) - ob.slope_counts(j, v)).max()))
+    assert worst_value <= hr.RESOLUTION
+    assert worst_slope == 2
+    assert worst_f <= dims / n + 1e-12
+    assert worst_f > 1 / n  # control: the paper's 1/n would be wrong
+
+
+def test_calibration_depends_on_public_inputs_only_and_shrinks_with_n():
+    a = hr.calibrate(10_000, 10, 1.0, 1e-6, 0.05, online=True, k_max=1000)
+    assert a == hr.calibrate(10_000, 10, 1.0, 1e-6, 0.05, online=True, k_max=1000)
+    assert hr.calibrate(10**6, 10, 1.0, 1e-6, 0.05, online=True).alpha < a.alpha
+    assert hr.calibrate(10_000, 10, 1.0, 1e-6, 0.05, online=True, k_max=10**6).alpha > a.alpha
+    assert a.trivial  # spec s6: at n = 1e4, l = 10 the paper's method is worse than trivial
+    off = hr.calibrate(10_000, 10, 1.0, 0.0, 0.05, online=False)
+    assert hr.requirement(off, 10_000, 1) <= 1.0
+
+
+def test_online_session_halts_at_its_update_cap_and_stops_reading_the_data():
+    g = np.random.default_rng(3)
+    data = g.random((40, 2))
+    cal = hr.calibrate(40, 2, 1e9, 0.0, 0.05, online=True)
+    cal = dataclasses.replace(cal, cap=3, threshold=-1.0)  # fires on every query
+    oracle = hr.SortedOracle(data)
+    session = hr.OnlineSession(oracle, cal, SeededRandom(0), 0.0)
+    fired = [session.answer(q).fired for q in g.random((10, 2))]
+    assert fired == [True] * 3 + [False] * 7
+    assert session.halted and session.updates == 3
+    calls = oracle.calls
+    for q in g.random((20, 2)):
+        assert session.answer(q).halted
+    assert oracle.calls == calls  # frozen after the cap
+
+
+def test_online_answers_within_alpha_at_huge_epsilon():
+    g = np.random.default_rng(4)
+    data = g.random((20, 2))
+    cal = hr.calibrate(20, 2, 1e9, 0.0, 0.05, online=True)
+    session = hr.OnlineSession(hr.SortedOracle(data), cal, SeededRandom(1), 0.0)
+    queries = g.random((300, 2)) * 1.4 - 0.2
+    answers = np.array([session.answer(q).value for q in queries])
+    assert np.max(np.abs(answers - brute_force(data, queries))) <= cal.alpha
+    assert session.updates <= cal.cap
+
+
+def test_offline_structure_within_alpha_at_huge_epsilon_and_round_trips(tmp_path):
+    g = np.random.default_rng(5)
+    data = g.random((15, 2))
+    cal = hr.calibrate(15, 2, 1e9, 0.0, 0.05, online=False)
+    learners, fires = run_to_end(hr.offline_release(data, cal, SeededRandom(2)))
+    assert 0 < fires <= cal.cap
+    s = hr.learners_structure(learners, ("a", "b"), np.zeros(2), np.ones(2), {"alpha": cal.alpha})
+    queries = g.random((500, 2)) * 1.4 - 0.2
+    assert np.max(np.abs(s.answer(queries) - brute_force(data, queries))) <= cal.alpha
+    assert np.array_equal(
+        DistanceStructure.from_json(json.loads(s.to_bytes())).answer(queries), s.answer(queries)
+    )
+
+
+def test_tangent_learner_envelope_is_exact_and_slopes_are_clipped():
+    learner = hr.TangentLearner()
+    learner.add_tangent(0.2, 0.5, -3.0)
+    learner.add_tangent(0.8, 0.4, 0.7)
+    assert min(learner.slopes) == -1.0
+    knots, values = learner.envelope()
+    v = np.linspace(0, 1, 1001)
+    assert np.max(np.abs(np.interp(v, knots, values) - learner(v))) < 1e-12
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_session_cost_is_charged_up_front_and_metered_per_instance(delta):
+    cal = hr.calibrate(1000, 2, 1.0, delta, 0.05, online=True)
+    session = hr.OnlineSession(hr.SortedOracle(np.full((1000, 2), 0.5)), cal, SeededRandom(0), delta)
+    assert session.cost_so_far().epsilon <= session.cost.epsilon <= 1.0 + 1e-9

@@ -1,0 +1,68 @@
+"""The distance task: registration, auto, preconditions, and a run through the runner and the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
+from dpgui.cli import main
+from dpgui.data.domain import NumericDomain
+from dpgui.tasks.registry import algorithms
+from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+NAMES = {"cdf-route", "huang-roth-offline", "bourgain", "laplace-per-query", "gaussian-per-query"}
+
+
+def spec(queries: str = "", **extra) -> TaskSpec:
+    parameters = {"queries": queries, **extra}
+    return TaskSpec(
+        TaskKind.DISTANCE, ("a", "b"), (NumericDomain(0, 10, 1), NumericDomain(0, 1, 0.001)), 1.0, 1e-6,
+        parameters=tuple(parameters.items()),
+    )  # fmt: skip
+
+
+def test_every_distance_algorithm_is_registered_with_its_paper():
+    infos = {info.name: info for info in algorithms(TaskKind.DISTANCE)}
+    assert set(infos) == NAMES
+    assert all(info.paper and info.section for info in infos.values())
+
+
+def test_auto_prefers_the_cdf_route_for_many_queries_and_needs_queries_for_bourgain():
+    chosen, _ = choose_auto(spec(query_count=1000), 10_000)
+    assert chosen.name == "cdf-route"
+    with pytest.raises(PreconditionFailed, match="public queries"):
+        prepare(spec().with_algorithm("bourgain"), 100)
+    with pytest.raises(PreconditionFailed, match="l1"):
+        prepare(spec(metric="linf").with_algorithm("cdf-route"), 100)
+
+
+def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_path, capsys):
+    g = np.random.default_rng(0)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
+    queries = tmp_path / "q.csv"
+    pd.DataFrame({"a": [0.0, 5.0, 12.0], "b": [0.5, 0.1, -1.0]}).to_csv(queries, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    out = tmp_path / "out"
+    arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--epsilon", "1", "--delta", "1e-6"]
+    arguments += ["--algorithm", "cdf-route", "--queries", str(queries), "--out", str(out)]
+    code = main(["release", "distance", "--data", str(data), *arguments])
+    assert code == 0
+    assert (out / STRUCTURE_FILE).exists() and (out / "release.csv").exists()
+    outputs = json.loads((out / "manifest.json").read_text())["outputs"]
+    digest = hashlib.sha256((out / STRUCTURE_FILE).read_bytes()).hexdigest()
+    assert {"file": STRUCTURE_FILE, "sha256": digest} in outputs
+    released = pd.read_csv(out / "release.csv")
+    assert list(released.columns) == ["a", "b", "distance"] and len(released) == 3
+    capsys.readouterr()
+    assert main(["query", "distance", "--release", str(out), "--queries", str(queries)]) == 0
+    answered = [float(line.split(",")[-1]) for line in capsys.readouterr().out.strip().splitlines()[1:]]
+    assert np.allclose(answered, released["distance"].to_numpy(), rtol=0, atol=1e-12)
+    structure = DistanceStructure.load(out)
+    assert "noise" in structure.metadata and "counts" not in structure.to_json()
