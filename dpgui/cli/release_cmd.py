@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
+from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize
 from dpgui.cli.budget_cmd import format_state
-from dpgui.data.dataset import open_dataset
+from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, default_granularity
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
@@ -30,11 +31,24 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         add_common_arguments(task, kind)
         task.add_argument("--column", required=True, help="the numeric column")
         task.set_defaults(handler=lambda args, kind=kind: run_one_column(args, kind))
+    release_learning.add_parsers(tasks)
+    release_sanitize.add_parsers(tasks)
+    release_rectangle.add_parsers(tasks)
+    release_distance.add_parsers(tasks)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> None:
     names = [info.name for info in algorithms(kind)]
-    parser.add_argument("--data", required=True, type=Path, help="the private data file")
+    parser.add_argument("--data", type=Path, help="the private data file (or a Parquet folder)")
+    parser.add_argument(
+        "--engine",
+        choices=[engine.value for engine in Engine],
+        default=Engine.AUTO.value,
+        help="where aggregates are computed: in memory, out of core (embedded), in Spark; "
+        "default auto: embedded for files over min(1 GiB, RAM/4)",
+    )
+    parser.add_argument("--spark-master", metavar="URL", help="Spark master URL (default local[2])")
+    parser.add_argument("--table", metavar="NAME", help="a Spark catalog table instead of --data")
     parser.add_argument(
         "--bounds", required=True, nargs=2, type=float, metavar=("LO", "HI"), help="declared value bounds"
     )
@@ -76,14 +90,16 @@ def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
         parameters=(("beta", args.beta),),
         public=public_sample(args),
     )
-    return release(spec, args.data, args.out)
+    return release(spec, args)
 
 
-def release(spec: TaskSpec, data: Path, out: Path) -> int:
-    dataset = open_dataset(data)
+def release(spec: TaskSpec, args: argparse.Namespace) -> int:
+    """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``."""
+    opened = open_aggregator(args.data, args.engine, table=args.table, spark_master=args.spark_master)
+    dataset = opened.dataset
     ledger = Ledger()
-    result = run_to_end(execute(spec, dataset, ledger, SecureRandom()))
-    exported = export_release(result, out)
+    result = run_to_end(execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator))
+    exported = export_release(result, args.out)
     for row in result.table.rows:
         print(",".join(str(value) for value in row))
     files = ", ".join(path.name for path in exported.files)

@@ -1,3 +1,10 @@
 """Imports every module that registers algorithms, so the registry is complete once this is loaded."""
 
-from dpgui.tasks import median  # noqa: F401
+from dpgui.tasks import (
+    distance,  # noqa: F401
+    interior,  # noqa: F401
+    learning,  # noqa: F401
+    median,  # noqa: F401
+    sanitize,  # noqa: F401
+    sanitize_papers,  # noqa: F401
+)

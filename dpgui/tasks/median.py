@@ -66,8 +66,9 @@ EM_MEDIAN = register(
         summary="Samples a grid point with probability ∝ exp(ε·score/2), score = −(rank distance to n/2); "
         "exact over the whole declared domain in O(n log n).",
         cost=_pure_cost,
-        predicted_error=lambda spec, n: em_quantile_rank_error(spec.domain.size, spec.epsilon, _beta(spec))
-        / max(n, 1),
+        predicted_error=lambda spec, n: (
+            em_quantile_rank_error(spec.domain.size, spec.epsilon, _beta(spec)) / max(n, 1)
+        ),
         error_unit="rank error / n",
         run=_run_median,
         parameters=(BETA,),

@@ -97,3 +97,10 @@ def test_algorithms_lists_the_registry(capsys):
     assert main(["algorithms"]) == 0
     out = capsys.readouterr().out
     assert "em" in out and "pure" in out and "paper 002" in out
+
+
+def test_docs_algorithms_table_is_generated_from_the_current_registry(capsys):
+    """docs/algorithms.md must be regenerated (`dpgui algorithms --markdown`) when the registry changes."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "algorithms.md"
+    assert main(["algorithms", "--markdown"]) == 0
+    assert docs.read_text(encoding="utf-8") == capsys.readouterr().out
