@@ -204,6 +204,8 @@ class TreeLogParameters:
             delta0 = min(
                 delta_ar / (math.exp(eps_ar) * depth * (n_pub + 2)), eps0 / (4 * math.exp(eps0) * n_pub)
             )
+            if delta0 <= 0:  # exp(eps) overflowed the float range: no meaningful TreeLog run exists
+                raise ValueError(f"epsilon {epsilon} is too large for TreeLog's parameters; use ε <= 50")
             g = math.log(1 / delta0) / eps0
             heavy = HeavyBinParameters(eps0, delta0).required_count(n_pub, beta1)
             em4 = (2 / eps0) * math.log(4 / beta1)

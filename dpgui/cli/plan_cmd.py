@@ -7,8 +7,11 @@ import dataclasses
 import json
 
 from dpgui.cli.release_cmd import declared_domain, public_sample
+from dpgui.planner.floors import floors
 from dpgui.planner.plan import plan
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -23,6 +26,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
     parser.add_argument("--public", help="optional public sample (for public-data-assisted algorithms)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--shapes", action="store_true", help="also show asymptotic floors (constant unknown)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -37,15 +43,21 @@ def run(args: argparse.Namespace) -> int:
         delta=args.delta,
         parameters=(("beta", args.beta),),
         public=public_sample(args),
+        label="label" if TaskKind(args.task) in LABELLED_TASKS else None,
     )
     rows = plan(spec, args.n, args.target_error)
+    lower = floors(spec, args.target_error, show_shapes=args.shapes)
     if args.json:
-        print(json.dumps([dataclasses.asdict(row) for row in rows], indent=2))
+        document = {
+            "algorithms": [dataclasses.asdict(row) for row in rows],
+            "floors": [dataclasses.asdict(floor) | {"solidity": floor.solidity.value} for floor in lower],
+        }
+        print(json.dumps(document, indent=2))
         return 0
     if not rows:
         print(f"no algorithm is registered for {args.task} yet")
         return 0
-    line = "{:<16}{:<9}{:>16}  {:<24}{:>10}  {:<9}{}"
+    line = "{:<22}{:<9}{:>16}  {:<30}{:>10}  {:<9}{}"
     print(line.format("algorithm", "privacy", "predicted error", "unit", "min n", "feasible", "auto"))
     for row in rows:
         cells = (
@@ -58,8 +70,14 @@ def run(args: argparse.Namespace) -> int:
             "←" if row.auto else "",
         )
         print(line.format(*cells))
-        if row.epsilon_for_target is not None:
-            print(f"{'':<16}ε for the target error: {row.epsilon_for_target:.4g}")
+        if args.target_error is not None:
+            eps = row.epsilon_for_target
+            reach = "unreachable at this n" if eps is None else f"{eps:.4g}"
+            print(f"{'':<22}ε for the target error: {reach}")
         if row.reason:
-            print(f"{'':<16}{row.reason}")
+            print(f"{'':<22}{row.reason}")
+    for floor in lower:
+        who = "public records" if floor.public else "records"
+        print(f"floor: {floor.name}: at least {floor.records:.4g} {who}")
+        print(f"{'':<7}({floor.solidity.value}; {floor.source})")
     return 0

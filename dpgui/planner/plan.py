@@ -11,12 +11,12 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from dpgui.tasks.registry import AlgorithmInfo, algorithms
+from dpgui.tasks.registry import AlgorithmInfo, Guarantee, algorithms
 from dpgui.tasks.runner import PreconditionFailed, choose_auto
 from dpgui.tasks.spec import TaskSpec
 
 MAX_N = 10**13
-EPSILON_RANGE = (1e-4, 1e3)
+EPSILON_RANGE = (1e-4, 50.0)
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def plan(spec: TaskSpec, n: int, target_error: float | None = None) -> list[Plan
                 algorithm=info.name,
                 title=info.title,
                 guarantee=info.guarantee.value,
-                pure=cost.is_pure,
+                pure=cost.is_pure and info.guarantee is Guarantee.PURE,
                 predicted_error=info.predicted_error(concrete, n),
                 error_unit=info.error_unit,
                 feasible=not failures and not needs_delta,

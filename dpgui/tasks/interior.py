@@ -9,6 +9,8 @@ spec 002 s8).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from dpgui.algorithms.heavypaths import HeavyPathsParameters, heavypaths, heavypaths_min_n
@@ -183,6 +185,12 @@ def _ip_params(spec: TaskSpec, n: int, solver: InteriorSolver) -> IPThresholdPar
     return IPThresholdParameters(n, spec.domain.size, spec.epsilon, spec.delta, _beta(spec), solver)
 
 
+def _ip_error(spec: TaskSpec, n: int, solver: InteriorSolver) -> float:
+    if solver is InteriorSolver.TREELOG and _treelog_unusable(spec):
+        return math.inf
+    return _ip_params(spec, n, solver).error_rate
+
+
 def _ip_preconditions(solver: InteriorSolver):
     def check(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
         failures = []
@@ -242,7 +250,7 @@ for _solver, _guarantee, _cost, _engine in (
             "smallest negatives; releases 'positive iff x <= y'. Realizable data only (the direct "
             "em-threshold is better and agnostic).",
             cost=_cost,
-            predicted_error=lambda spec, n, s=_solver: _ip_params(spec, n, s).error_rate,
+            predicted_error=lambda spec, n, s=_solver: _ip_error(spec, n, s),
             error_unit=ERROR_UNIT,
             run=_run_ip(_solver),
             parameters=(BETA,),

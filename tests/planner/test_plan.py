@@ -68,3 +68,35 @@ def test_plan_cli_prints_a_row_per_algorithm_and_json(capsys):
     assert "em" in capsys.readouterr().out
     assert main(["plan", "median", "--n", "1000", "--bounds", "0", "100", "--epsilon", "1", "--json"]) == 0
     assert '"predicted_error"' in capsys.readouterr().out
+    args = ["plan", "threshold", "--n", "2000", "--bounds", "0", "1000", "--epsilon", "1"]
+    assert main([*args, "--target-error", "0.1"]) == 0
+    assert "ε for the target error" in capsys.readouterr().out
+
+
+def test_floors_sit_below_every_upper_bound_and_say_how_solid_they_are():
+    from dpgui.planner.floors import Solidity, floors
+
+    spec = TaskSpec(TaskKind.THRESHOLD, ("x",), (NumericDomain(0, 2**32 - 1, 1),), 1.0, label="y")
+    found = floors(spec, 0.05, show_shapes=True)
+    assert {floor.solidity for floor in found} == {Solidity.PROVEN, Solidity.CONSTANT_UNKNOWN}
+    em = next(r for r in plan(spec, 10_000, 0.05) if r.algorithm == "em-threshold")
+    assert all(floor.records < em.min_n for floor in found)
+    assert not any(f.solidity is Solidity.CONSTANT_UNKNOWN for f in floors(spec, 0.05))  # hidden by default
+
+
+def test_plan_json_lists_algorithms_and_floors(capsys):
+    import json
+
+    args = ["plan", "cdf", "--n", "5000", "--bounds", "0", "1000", "--epsilon", "1", "--json"]
+    assert main(args) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["algorithms"] and document["floors"][0]["solidity"] == "proven"
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_every_prediction_and_precondition_answers_for_every_task_without_raising(delta):
+    """The planner calls these for every algorithm; infeasible ones answer inf or a refusal, never raise."""
+    for kind in ONE_COLUMN_TASKS:
+        spec = dataclasses.replace(spec_for(kind, delta=delta), label="y")
+        for row in plan(spec, 3000, target_error=0.1):
+            assert row.predicted_error >= 0
