@@ -1,6 +1,7 @@
 """The ``dpgui`` command: the GUI with no arguments, headless releases and budget commands otherwise.
 
-Exit codes: 0 success; 2 usage or input error; 3 budget refused; 4 an algorithm's precondition failed.
+Exit codes: 0 success; 2 usage or input error; 3 budget refused; 4 an algorithm's precondition failed;
+130 cancelled with Ctrl-C.
 """
 
 from dpgui.cli.main import main

@@ -13,12 +13,16 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_BUDGET = 3
 EXIT_PRECONDITION = 4
+EXIT_INTERRUPTED = 130
 
 
 def run_guarded(command: Callable[[], int]) -> int:
     """Run a subcommand, turning the errors a user can act on into an exit code and one message."""
     try:
         return command()
+    except KeyboardInterrupt:
+        print("dpgui: cancelled (a run that had read the private data stays charged)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except PreconditionFailed as failure:
         needed = f" (minimum n: {failure.min_n})" if failure.min_n is not None else ""
         print(f"dpgui: refused before reading the data: {failure}{needed}", file=sys.stderr)

@@ -93,9 +93,24 @@ def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
     return release(spec, args)
 
 
+class ScanProgress:
+    """Prints the scanning engines' progress to stderr in steps of 10% (Ctrl-C cancels the scan)."""
+
+    def __init__(self) -> None:
+        self._shown = -1
+
+    def __call__(self, fraction: float) -> None:
+        step = int(fraction * 10)
+        if step > self._shown:
+            self._shown = step
+            print(f"scanning the private data: {10 * step}%", file=sys.stderr)
+
+
 def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``."""
-    opened = open_aggregator(args.data, args.engine, table=args.table, spark_master=args.spark_master)
+    opened = open_aggregator(
+        args.data, args.engine, table=args.table, spark_master=args.spark_master, progress=ScanProgress()
+    )
     dataset = opened.dataset
     ledger = Ledger()
     result = run_to_end(execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator))

@@ -104,3 +104,23 @@ def test_docs_algorithms_table_is_generated_from_the_current_registry(capsys):
     docs = Path(__file__).resolve().parents[2] / "docs" / "algorithms.md"
     assert main(["algorithms", "--markdown"]) == 0
     assert docs.read_text(encoding="utf-8") == capsys.readouterr().out
+
+
+def test_embedded_engine_reports_scan_progress_on_stderr(wages_csv, tmp_path, capsys):
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"])
+    assert release_median(wages_csv, tmp_path / "out", "--engine", "embedded") == 0
+    err = capsys.readouterr().err
+    assert "scanning the private data: 100%" in err
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["aggregation_backend"] == "embedded"
+
+
+def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
+    from dpgui.cli import algorithms_cmd
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(algorithms_cmd, "run", interrupted)
+    assert main(["algorithms"]) == 130
+    assert "cancelled" in capsys.readouterr().err

@@ -253,3 +253,11 @@ def test_cli_release_with_the_embedded_engine_records_it(tmp_path: Path, wages_c
     assert manifest["aggregation_backend"] == "embedded"
     assert manifest["dataset"]["sha256"] == hashlib.sha256(wages_csv.read_bytes()).hexdigest()
     assert manifest["dataset"]["row_count"] == 2001
+
+
+def test_auto_scans_columnar_files_above_16_mib_out_of_core(tmp_path: Path) -> None:
+    small, large = tmp_path / "small.parquet", tmp_path / "large.parquet"
+    small.write_bytes(b"x" * 1024)
+    large.write_bytes(b"x" * (17 << 20))
+    assert choose_engine(small) is Engine.MEMORY
+    assert choose_engine(large) is Engine.EMBEDDED
