@@ -63,6 +63,16 @@ class Aggregator(Protocol):
         """int64 count of every category index (length ``domain.size``)."""
         ...
 
+    def labelled_rows(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Feature grid indices (uint64) and boolean labels, row by row in file order.
+
+        PRIVATE rows: only for DP algorithms that need the public row order (the label-private learner
+        splits the rows by position, a rule that does not depend on the data).
+        """
+        ...
+
     def column_matrix(
         self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]
     ) -> np.ndarray:
@@ -129,6 +139,12 @@ class InMemoryAggregator:
         positives = np.zeros_like(counts)
         positives[np.searchsorted(values, positive_values)] = positive_counts
         return values, positives, counts - positives
+
+    def labelled_rows(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        indices = self._grid(feature, domain, missing)
+        return indices, binary_labels(self._dataset.frame, label, positive, file_name=self._dataset.name)
 
     def joint_histogram(
         self,

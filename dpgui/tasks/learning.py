@@ -49,7 +49,6 @@ from dpgui.algorithms.learners.thresholds import (
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.recconcave import levels
 from dpgui.data.aggregate import Aggregator
-from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
@@ -239,20 +238,6 @@ def _label_private_error(spec: TaskSpec, n: int) -> float:
     return smallest_alpha(lambda alpha: label_private_min_n(alpha, _beta(spec), spec.epsilon), n)
 
 
-def _rows(spec: TaskSpec, data: Aggregator) -> tuple[np.ndarray, np.ndarray]:
-    """Feature grid indices and 0/1 labels in row order (the label column must be numeric 0/1)."""
-    if spec.label is None:
-        raise ValueError("a learning task needs a label column")
-    labels_domain = NumericDomain(0, 1, 1)
-    matrix = data.column_matrix(
-        (spec.columns[0], spec.label), (spec.domain, labels_domain), (spec.missing, spec.missing)
-    )
-    if spec.positive is not None and spec.positive.strip() not in ("0", "1"):
-        raise ValueError("label-private without a public sample needs a 0/1 label column (positive 0 or 1)")
-    positive = 0.0 if spec.positive is not None and spec.positive.strip() == "0" else 1.0
-    return spec.domain.to_grid(matrix[:, 0]), matrix[:, 1] == positive
-
-
 def _run_label_private(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     if spec.public is not None:
         values, pos, neg = _labelled(spec, data)
@@ -262,7 +247,11 @@ def _run_label_private(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> 
         return _threshold_table(
             release, spec, "semi-private: hypotheses from the public sample; every labelled row is protected"
         )
-    features, labels = _rows(spec, data)
+    if spec.label is None:
+        raise ValueError("a learning task needs a label column")
+    features, labels = data.labelled_rows(
+        spec.columns[0], spec.domain, spec.missing, spec.label, spec.positive
+    )
     split = _label_private_split(spec, features.size)
     release = yield from label_private_threshold(
         features, labels, split, spec.domain.size, _direction(spec), spec.epsilon, rng
@@ -281,7 +270,7 @@ LABEL_PRIVATE_THRESHOLD = register(
         section="000 s6.1-6.2, Fig. 13 (spec 000 s7; REVIEW-000-002 s6)",
         guarantee=Guarantee.PURE,
         summary="Pure ε in the LABELS ONLY (" + LABEL_PRIVACY_NOTE + "): hypotheses from the first rows' "
-        "features, exponential mechanism on the other rows' labels (label column must be 0/1 numeric). With "
+        "features, exponential mechanism on the other rows' labels . With "
         "a public sample it becomes the semi-private learner: full ε-DP for every labelled row.",
         cost=_pure_cost,
         predicted_error=_label_private_error,

@@ -261,3 +261,12 @@ def test_auto_scans_columnar_files_above_16_mib_out_of_core(tmp_path: Path) -> N
     large.write_bytes(b"x" * (17 << 20))
     assert choose_engine(small) is Engine.MEMORY
     assert choose_engine(large) is Engine.EMBEDDED
+
+
+def test_labelled_rows_are_identical_in_file_order(tricky: Path) -> None:
+    memory = InMemoryAggregator(open_dataset(tricky))
+    scanned = EmbeddedAggregator(FileSource(tricky, batch_rows=BATCH))
+    for domain in (UNIT, HALF):
+        expected = memory.labelled_rows("x", domain, IMPUTE, "flag", "7")
+        got = scanned.labelled_rows("x", domain, IMPUTE, "flag", "7")
+        assert np.array_equal(expected[0], got[0]) and np.array_equal(expected[1], got[1])

@@ -163,3 +163,18 @@ def test_point_tables_release_a_value_or_none(labelled_csv: Path) -> None:
         labelled_csv,
     )
     assert hashed.table.columns == ("point",) and "R·x mod 2" in hashed.table.notes[0]
+
+
+def test_label_private_learner_reads_text_labels(labelled_csv):
+    """Row-level labels come through labelled_rows, so yes/no labels work (not only numeric 0/1)."""
+    dataset = open_dataset(labelled_csv)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(5.0, 1e-5))
+    spec = TaskSpec(
+        TaskKind.THRESHOLD, ("age",), (NumericDomain(0, 120, 1),), 1.0, 0.0, "label-private",
+        parameters=(("direction", "ge"),), label="flag", positive="no",
+    )  # fmt: skip
+    release = run_to_end(execute(spec, dataset, ledger, SeededRandom(9)))
+    assert release.table.columns[0] == "threshold"
+    assert any(LABEL_PRIVACY_NOTE in note for note in release.table.notes)

@@ -377,6 +377,21 @@ class EmbeddedAggregator:
         self._scan([feature, label], consume)
         return labelled_split(*every.result(), *positives.result())
 
+    def labelled_rows(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        indices: list[np.ndarray] = []
+        labels: list[np.ndarray] = []
+
+        def consume(_: int, frame: pd.DataFrame) -> None:
+            indices.append(self._grid(frame, feature, domain, missing))
+            labels.append(binary_labels(frame, label, positive, file_name=self._source.name))
+
+        self._scan([feature, label], consume)
+        if not indices:
+            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=bool)
+        return np.concatenate(indices), np.concatenate(labels)
+
     def joint_histogram(
         self,
         col_a: str,

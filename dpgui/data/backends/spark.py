@@ -276,6 +276,15 @@ class SparkAggregator:
         np.add.at(result, counts["k0"].to_numpy(np.intp), counts["count"].to_numpy(np.int64))
         return result
 
+    def labelled_rows(
+        self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Rows in the source's order (file order for file sources; a catalog table's scan order)."""
+        check_matrix_fits(self.count(), 2, self._memory_limit)
+        keys = (self._grid(feature, domain, missing).alias("k0"), self._labels(label, positive).alias("k1"))
+        rows = self._job(lambda: self._frame.select(*keys).toPandas())
+        return rows["k0"].to_numpy(np.int64).view(np.uint64), rows["k1"].to_numpy(bool)
+
     def column_matrix(
         self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]
     ) -> np.ndarray:
