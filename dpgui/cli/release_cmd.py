@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
@@ -69,9 +70,33 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
 
 
 def declared_domain(args: argparse.Namespace) -> NumericDomain:
-    lower, upper = args.bounds
-    granularity = args.granularity if args.granularity is not None else default_granularity(lower, upper)
-    return NumericDomain(lower, upper, granularity)
+    (domain,) = declared_domains(args, ["the column"])
+    return domain
+
+
+def add_bounds_per_column(parser: argparse.ArgumentParser, columns_flag: str) -> None:
+    """Replace the one-pair ``--bounds`` by one LO HI pair per column named in ``columns_flag``."""
+    parser.add_argument(
+        "--bounds",
+        required=True,
+        nargs="+",
+        type=float,
+        metavar="LO HI",
+        help=f"declared bounds, one LO HI pair per column of {columns_flag}, in that order",
+    )
+
+
+def declared_domains(args: argparse.Namespace, columns: Sequence[str]) -> tuple[NumericDomain, ...]:
+    """One declared domain per column from ``--bounds`` pairs and ``--granularity`` (default per pair)."""
+    if len(args.bounds) != 2 * len(columns):
+        raise ValueError(
+            f"--bounds needs one LO HI pair per column: {len(columns)} columns, {len(args.bounds)} numbers"
+        )
+    pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
+    step = args.granularity
+    return tuple(
+        NumericDomain(lo, hi, step if step is not None else default_granularity(lo, hi)) for lo, hi in pairs
+    )
 
 
 def public_sample(args: argparse.Namespace) -> PublicSample | None:

@@ -10,7 +10,6 @@ import argparse
 from pathlib import Path
 
 from dpgui.cli import release_cmd
-from dpgui.data.domain import NumericDomain, default_granularity
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -20,14 +19,7 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         TaskKind.DISTANCE.value, help=TaskKind.DISTANCE.title, conflict_handler="resolve"
     )
     release_cmd.add_common_arguments(parser, TaskKind.DISTANCE)
-    parser.add_argument(
-        "--bounds",
-        required=True,
-        nargs="+",
-        type=float,
-        metavar="LO HI",
-        help="declared bounds, one LO HI pair per column (in --columns order)",
-    )
+    release_cmd.add_bounds_per_column(parser, "--columns")
     parser.add_argument("--columns", required=True, help="the numeric columns, comma-separated")
     parser.add_argument("--metric", choices=("l1", "l2", "linf", "hamming"), default="l1")
     parser.add_argument(
@@ -36,18 +28,6 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser.add_argument("--query-count", type=int, default=1000, help="declared number of queries")
     parser.add_argument("--bins", type=int, default=256, help="support points per coordinate (CDF route)")
     parser.set_defaults(handler=run_distance)
-
-
-def declared_domains(columns: tuple[str, ...], bounds: list[float], granularity: float | None) -> tuple:
-    if len(bounds) != 2 * len(columns):
-        raise ValueError(
-            f"--bounds needs one LO HI pair per column: {len(columns)} columns, {len(bounds)} values"
-        )
-    pairs = zip(bounds[::2], bounds[1::2], strict=True)
-    return tuple(
-        NumericDomain(lo, hi, granularity if granularity is not None else default_granularity(lo, hi))
-        for lo, hi in pairs
-    )
 
 
 def run_distance(args: argparse.Namespace) -> int:
@@ -62,7 +42,7 @@ def run_distance(args: argparse.Namespace) -> int:
     spec = TaskSpec(
         kind=TaskKind.DISTANCE,
         columns=columns,
-        domains=declared_domains(columns, args.bounds, args.granularity),
+        domains=release_cmd.declared_domains(args, columns),
         epsilon=args.epsilon,
         delta=args.delta,
         algorithm=args.algorithm,

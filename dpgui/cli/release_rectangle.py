@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from dpgui.cli import release_cmd
-from dpgui.data.domain import NumericDomain, default_granularity
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -15,14 +14,7 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         TaskKind.RECTANGLE.value, help=TaskKind.RECTANGLE.title, conflict_handler="resolve"
     )
     release_cmd.add_common_arguments(parser, TaskKind.RECTANGLE)
-    parser.add_argument(
-        "--bounds",
-        required=True,
-        nargs="+",
-        type=float,
-        metavar="LO HI",
-        help="declared bounds, one LO HI pair per feature, in the order of --features",
-    )
+    release_cmd.add_bounds_per_column(parser, "--features")
     parser.add_argument("--features", required=True, help="comma-separated numeric feature columns")
     parser.add_argument("--label", required=True, help="the label column")
     parser.add_argument(
@@ -31,26 +23,12 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_rectangle)
 
 
-def declared_domains(args: argparse.Namespace, features: list[str]) -> tuple[NumericDomain, ...]:
-    if len(args.bounds) != 2 * len(features):
-        raise ValueError(
-            f"--bounds needs one LO HI pair per feature: {len(features)} features, {len(args.bounds)} numbers"
-        )
-    pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
-    return tuple(
-        NumericDomain(
-            lo, hi, args.granularity if args.granularity is not None else default_granularity(lo, hi)
-        )
-        for lo, hi in pairs
-    )
-
-
 def run_rectangle(args: argparse.Namespace) -> int:
     features = [name.strip() for name in args.features.split(",") if name.strip()]
     spec = TaskSpec(
         kind=TaskKind.RECTANGLE,
         columns=tuple(features),
-        domains=declared_domains(args, features),
+        domains=release_cmd.declared_domains(args, features),
         epsilon=args.epsilon,
         delta=args.delta,
         algorithm=args.algorithm,

@@ -39,7 +39,7 @@ def test_release_rectangle_writes_a_box_inside_the_target(boxes_csv, tmp_path, c
 def test_bounds_must_come_in_one_pair_per_feature(boxes_csv, tmp_path, capsys) -> None:
     assert main(["budget", "set", "--data", str(boxes_csv), "--epsilon", "5"]) == 0
     assert release_rectangle(boxes_csv, tmp_path / "out", "0", "99") == 2
-    assert "one LO HI pair per feature" in capsys.readouterr().err
+    assert "one LO HI pair per column" in capsys.readouterr().err
 
 
 def test_interior_point_cli_offers_treelog_and_heavypaths(capsys) -> None:
