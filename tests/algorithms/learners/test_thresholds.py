@@ -201,3 +201,34 @@ def test_sample_bounds_match_the_spec_numbers() -> None:
     assert 1e6 < learn_thresholds_min_n(2**32, PrivacyCost(1, 1e-6), 0.05, 0.05) < 1e7
     alpha = smallest_alpha(lambda a: em_threshold_min_n(2**32, Direction.LE, 1.0, a, 0.05), 4139)
     assert alpha == pytest.approx(0.05, rel=0.01)
+
+
+@pytest.mark.parametrize("bits", [32, 64])
+def test_learn_thresholds_at_its_proven_bound_succeeds_on_concentrated_data(bits: int) -> None:
+    """Thm 3.18 at its explicit n (millions of rows): the aggregate of n i.i.d. draws is multinomial, so
+    the counts are drawn directly; the data is concentrated around the target cut, not uniform."""
+    alpha = beta = 0.05
+    size = 2**bits
+    total = PrivacyCost(1.0, 1e-6)
+    n = learn_thresholds_min_n(size, total, alpha, beta)
+    centre = 2 ** (bits - 1)
+    support = np.arange(centre - 4, centre + 4, dtype=np.uint64)
+    weights = np.array([1, 2, 1, 8, 8, 1, 2, 1], dtype=float) / 24
+    truth = support >= np.uint64(centre)
+    gen = np.random.default_rng(17)
+    rng = SeededRandom(17)
+    trials = 60
+    successes = 0
+    for _ in range(trials):
+        counts = gen.multinomial(n, weights).astype(np.int64)
+        pos = np.where(truth, counts, 0)
+        present = counts > 0
+        release = run_to_end(
+            learn_thresholds(
+                support[present], pos[present], (counts - pos)[present], size, Direction.GE, total,
+                alpha, float(n), rng,
+            )
+        )  # fmt: skip
+        error = float(np.sum(weights[release.hypothesis.predict(support) != truth]))
+        successes += error <= alpha
+    assert successes >= trials * (1 - beta - 3 * math.sqrt(beta * (1 - beta) / trials))
