@@ -38,7 +38,8 @@ def application() -> QApplication:
 
 def prepare_demo(window: MainWindow) -> None:
     """Declare the demo's wage domain and, if the demo dataset has no total yet, give it a demo budget."""
-    window.median_form.declare(DEMO_COLUMN, DEMO_DOMAIN)
+    window.task_page.select_columns([DEMO_COLUMN])
+    window.task_page.declare(DEMO_COLUMN, DEMO_DOMAIN)
     if window.record is not None and window.ledger.state(window.record.id).total is None:
         window.ledger.set_total(window.record.id, DEMO_BUDGET, note="demo default")
         window.refresh_budget()
@@ -49,8 +50,8 @@ def run_gui(
 ) -> int:
     """Show the main window on the given files; with ``screenshot``, save a PNG of it and return at once.
 
-    ``demo`` pre-fills the median form with the demo's declared wage domain and sets a demo budget
-    (ε = 10, δ = 1e-6) on a dataset that has none. Loading errors (DataError) propagate to the caller.
+    ``demo`` pre-fills the Task page (median of wage) with the demo's declared wage domain and sets a demo
+    budget (ε = 10, δ = 1e-6) on a dataset that has none. Loading errors (DataError) propagate to the caller.
     """
     app = application()
     window = MainWindow()

@@ -1,14 +1,16 @@
-"""The dataset's privacy budget at a glance: total, spent, remaining, and a bar."""
+"""The dataset's privacy budget at a glance: total, spent, remaining, and a three-segment bar."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QProgressBar, QPushButton, QVBoxLayout
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 
-_BAR_STEPS = 1000
+SEGMENT_COLOURS = (QColor("#5b6778"), QColor("#e8912d"), QColor("#cfe8cf"))
+"""Spent, this release, remaining."""
 
 
 def format_cost(cost: PrivacyCost | None) -> str:
@@ -17,6 +19,46 @@ def format_cost(cost: PrivacyCost | None) -> str:
         return "—"
     text = f"ε = {cost.epsilon:.6g}"
     return text if cost.delta == 0 else f"{text}, δ = {cost.delta:.3g}"
+
+
+class BudgetBar(QWidget):
+    """The total ε as a bar of three segments: spent (and running), this release, what remains after it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.fractions = (0.0, 0.0, 0.0)
+        self.caption = "no dataset open"
+
+    def sizeHint(self) -> QSize:
+        return QSize(300, self.fontMetrics().height() * 2)
+
+    def show_budget(self, total: float | None, spent: float, release: float) -> None:
+        """Segments as fractions of ``total`` (clipped to the bar); no total shows an empty bar."""
+        if not total:
+            self.fractions = (0.0, 0.0, 0.0)
+            self.caption = "no total budget set"
+        else:
+            used = min(spent / total, 1.0)
+            this = min(release / total, 1.0 - used)
+            self.fractions = (used, this, 1.0 - used - this)
+            over = " — this release does not fit" if spent + release > total * (1 + 1e-12) else ""
+            self.caption = f"spent {spent / total:.0%} · this release {release / total:.0%}{over}"
+        self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        area = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        left = area.left()
+        for fraction, colour in zip(self.fractions, SEGMENT_COLOURS, strict=True):
+            width = fraction * area.width()
+            painter.fillRect(QRectF(left, area.top(), width, area.height()), colour)
+            left += width
+        painter.setPen(self.palette().windowText().color())
+        painter.drawRect(area)
+        painter.drawText(area, Qt.AlignmentFlag.AlignCenter, self.caption)
+        painter.end()
 
 
 class BudgetPanel(QGroupBox):
@@ -29,9 +71,7 @@ class BudgetPanel(QGroupBox):
         self.total_label = QLabel()
         self.spent_label = QLabel()
         self.remaining_label = QLabel()
-        self.bar = QProgressBar()
-        self.bar.setRange(0, _BAR_STEPS)
-        self.bar.setTextVisible(True)
+        self.bar = BudgetBar()
         self.set_total_button = QPushButton("Set total budget…")
         self.set_total_button.clicked.connect(self.set_total_requested)
 
@@ -45,14 +85,14 @@ class BudgetPanel(QGroupBox):
         layout.addWidget(self.set_total_button)
         self.show_state(None)
 
-    def show_state(self, state: BudgetState | None) -> None:
-        """Display a dataset's budget, or an empty panel when no dataset is open."""
+    def show_state(self, state: BudgetState | None, release: PrivacyCost | None = None) -> None:
+        """Display a dataset's budget (and ``release``, the cost about to be spent) or an empty panel."""
         self.set_total_button.setEnabled(state is not None)
         if state is None:
             for label in (self.total_label, self.spent_label, self.remaining_label):
                 label.setText("—")
-            self.bar.setValue(0)
-            self.bar.setFormat("no dataset open")
+            self.bar.show_budget(None, 0.0, 0.0)
+            self.bar.caption = "no dataset open"
             return
         self.total_label.setText(format_cost(state.total) if state.total else "not set — no release can run")
         spent = format_cost(state.spent)
@@ -60,10 +100,6 @@ class BudgetPanel(QGroupBox):
             spent += f"  (+ {format_cost(state.pending)} running)"
         self.spent_label.setText(spent)
         self.remaining_label.setText(format_cost(state.remaining))
-        if state.total is None or state.total.epsilon == 0:
-            self.bar.setValue(0)
-            self.bar.setFormat("no total budget set")
-            return
-        used = (state.spent.epsilon + state.pending.epsilon) / state.total.epsilon
-        self.bar.setValue(round(min(used, 1.0) * _BAR_STEPS))
-        self.bar.setFormat(f"{used:.0%} of ε used")
+        total = state.total.epsilon if state.total is not None else None
+        this = release.epsilon if release is not None else 0.0
+        self.bar.show_budget(total, state.spent.epsilon + state.pending.epsilon, this)

@@ -1,4 +1,8 @@
-"""The main window: the private dataset (custodian-only), the median form, the release and the budget."""
+"""The main window: a page flow Data -> Task -> Budget -> Run -> Review & export over one private dataset.
+
+The private data is shown only on the Data page (custodian-only preview). Domains come from declarations or a
+public sample; the ledger is charged (in the GUI thread) before a released value is shown.
+"""
 
 from __future__ import annotations
 
@@ -6,63 +10,56 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
-from PySide6.QtCore import QCoreApplication, Qt, QThreadPool
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QThreadPool
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
-    QGroupBox,
+    QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
+    QListWidget,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QSizePolicy,
-    QSplitter,
+    QPushButton,
+    QStackedWidget,
     QTableView,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from dpgui import APP_NAME, __version__
-from dpgui.data import (
-    SUPPORTED_SUFFIXES,
-    ColumnKind,
-    DataError,
-    Dataset,
-    load_table,
-    open_dataset,
-    suggest_domain,
-    summarize_columns,
-)
+from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, DataError, Dataset, open_dataset, summarize_columns
+from dpgui.data.public import PublicSample
 from dpgui.jobs.release_job import ReleaseJob
+from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetNotSet, DatasetRecord, Ledger, LedgerError
+from dpgui.release.export import export_release
 from dpgui.release.release import Release
-from dpgui.tasks.registry import Guarantee
 from dpgui.tasks.runner import PreconditionFailed
-from dpgui.ui.budget_panel import BudgetPanel, format_cost
+from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.ui.budget_page import BudgetPage
+from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.icon import app_icon
-from dpgui.ui.median_form import MedianForm
+from dpgui.ui.review_page import ReviewPage
+from dpgui.ui.run_page import RunPage
+from dpgui.ui.task_page import TaskPage
 
 PUBLIC_UNIT_NOTES = {
     ("cps1985.csv", "wage"): "cps1985 wage is hourly (the cps1988 demo wage is weekly): scale before use.",
 }
 """Known unit differences between a public sample's column and the demo's private one."""
 
+PAGES = ("Data", "Task", "Budget", "Run", "Review & export")
+DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
+
 _SHA_PREFIX = 12
 _REFUSALS = (LedgerError, PreconditionFailed, ValueError)  # DataError is a ValueError
-
-
-def describe_release(release: Release) -> str:
-    """'Released median of wage: 598 (ε = 1, pure DP)' for the first row of the release table."""
-    statistic, column, value = (release.table.column(name)[0] for name in ("statistic", "column", "value"))
-    shown = f"{value:,.6g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else value
-    guarantee = "pure DP" if release.algorithm.guarantee is Guarantee.PURE else "approximate DP"
-    private = "" if release.private else " — NOT PRIVATE (seeded randomness)"
-    return f"Released {statistic} of {column}: {shown} ({format_cost(release.cost)}, {guarantee}){private}"
 
 
 def _file_filter() -> str:
@@ -74,36 +71,88 @@ def _numeric_columns(frame: pd.DataFrame) -> list[str]:
     return [column.name for column in summarize_columns(frame) if column.kind is ColumnKind.NUMERIC]
 
 
+def _dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
+    """The one local data file being dragged, if that is what it is."""
+    urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+    if len(urls) != 1 or not urls[0].isLocalFile():
+        return None
+    path = Path(urls[0].toLocalFile())
+    return path if path.suffix.lower() in SUPPORTED_SUFFIXES or path.is_dir() else None
+
+
 class MainWindow(QMainWindow):
-    """One private dataset, an optional public sample, the median task and the dataset's budget."""
+    """One private dataset, an optional public sample, the page flow and the dataset's budget."""
 
     def __init__(self, ledger: Ledger | None = None) -> None:
         super().__init__()
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(app_icon())
+        self.setAcceptDrops(True)
         self.ledger = ledger if ledger is not None else Ledger()
         self.dataset: Dataset | None = None
         self.record: DatasetRecord | None = None
-        self.public: pd.DataFrame | None = None
+        self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
+        self.release: Release | None = None
 
         self.preview_model = DataFrameModel()
-        self.median_form = MedianForm()
-        self.budget_panel = BudgetPanel()
-        self.result_label = QLabel("No release yet.")
-        self.result_details = QLabel("Released values appear here once their cost is charged to the ledger.")
+        self.task_page = TaskPage()
+        self.budget_page = BudgetPage()
+        self.budget_panel = self.budget_page.panel
+        self.run_page = RunPage()
+        self.review_page = ReviewPage()
         self.setCentralWidget(self._build_central())
-        self._build_menus()
+        self._build_actions()
 
-        self.median_form.run_requested.connect(self.start_release)
-        self.median_form.cancel_requested.connect(self.cancel_release)
-        self.median_form.suggest_requested.connect(self._suggest_bounds)
+        self.task_page.changed.connect(self._spec_changed)
+        self.task_page.error.connect(self._show_error)
+        self.budget_page.epsilon.valueChanged.connect(self._spec_changed)
+        self.budget_page.delta.editingFinished.connect(self._spec_changed)
         self.budget_panel.set_total_requested.connect(self._ask_total_budget)
-        self.statusBar().showMessage("Open a private dataset to begin (File > Open private dataset…).")
+        self.run_page.run_button.clicked.connect(self.start_release)
+        self.run_page.cancel_button.clicked.connect(self.cancel_release)
+        self.review_page.export_requested.connect(self.export)
+        self.statusBar().showMessage(
+            "Open a private dataset to begin (File > Open private dataset…, or drop it)."
+        )
 
     # -- building ------------------------------------------------------------------------------------------
 
     def _build_central(self) -> QWidget:
+        self.sidebar = QListWidget()
+        self.sidebar.addItems([f"{number}. {title}" for number, title in enumerate(PAGES, start=1)])
+        self.sidebar.setSpacing(3)
+        self.sidebar.setFixedWidth(self.sidebar.fontMetrics().horizontalAdvance("5. Review & export") + 40)
+        self.pages = QStackedWidget()
+        for page in (
+            self._build_data_page(),
+            self.task_page,
+            self.budget_page,
+            self.run_page,
+            self.review_page,
+        ):
+            self.pages.addWidget(page)
+        self.back_button = QPushButton("← Back")
+        self.next_button = QPushButton("Next →")
+        self.back_button.clicked.connect(lambda: self.go_to(self.pages.currentIndex() - 1))
+        self.next_button.clicked.connect(lambda: self.go_to(self.pages.currentIndex() + 1))
+        self.sidebar.currentRowChanged.connect(self.go_to)
+
+        navigation = QHBoxLayout()
+        navigation.addStretch(1)
+        navigation.addWidget(self.back_button)
+        navigation.addWidget(self.next_button)
+        right = QVBoxLayout()
+        right.addWidget(self.pages, 1)
+        right.addLayout(navigation)
+        central = QWidget()
+        layout = QHBoxLayout(central)
+        layout.addWidget(self.sidebar)
+        layout.addLayout(right, 1)
+        self.go_to(DATA)
+        return central
+
+    def _build_data_page(self) -> QWidget:
         self.file_label = QLabel("—")
         self.rows_label = QLabel("—")
         self.sha_label = QLabel("—")
@@ -111,7 +160,7 @@ class MainWindow(QMainWindow):
         for label in (self.file_label, self.rows_label, self.sha_label, self.public_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         facts = QFormLayout()
-        facts.addRow("File:", self.file_label)
+        facts.addRow("Private file:", self.file_label)
         facts.addRow("Rows:", self.rows_label)
         facts.addRow("SHA-256:", self.sha_label)
         facts.addRow("Public sample:", self.public_label)
@@ -131,67 +180,78 @@ class MainWindow(QMainWindow):
         table.horizontalHeader().setResizeContentsPrecision(200)  # never scan a million rows for widths
         self.preview = table
 
-        data_box = QGroupBox("Private dataset")
-        data_layout = QVBoxLayout(data_box)
-        data_layout.addLayout(facts)
-        data_layout.addWidget(warning)
-        data_layout.addWidget(table, 1)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addLayout(facts)
+        layout.addWidget(warning)
+        layout.addWidget(table, 1)
+        return page
 
-        result_font = QFont(self.result_label.font())
-        result_font.setPointSizeF(result_font.pointSizeF() * 1.4)
-        result_font.setBold(True)
-        self.result_label.setFont(result_font)
-        for label in (self.result_label, self.result_details):
-            label.setWordWrap(True)
-            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.MinimumExpanding)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        result_box = QGroupBox("Release")
-        result_layout = QVBoxLayout(result_box)
-        result_layout.addWidget(self.result_label)
-        result_layout.addWidget(self.result_details)
+    def _build_actions(self) -> None:
+        self.open_private_action = self._action("&Open private dataset…", self._choose_private, "Ctrl+O")
+        self.open_public_action = self._action("Open &public sample…", self._choose_public, "Ctrl+Shift+O")
+        self.run_action = self._action("&Run release", self._run_from_anywhere, "Ctrl+R")
+        self.cancel_action = self._action("&Cancel run", self.cancel_release, "Ctrl+.")
+        self.export_action = self._action("&Export release…", self.export, "Ctrl+E")
+        back = self._action("&Back", lambda: self.go_to(self.pages.currentIndex() - 1), "Alt+Left")
+        forward = self._action("&Next", lambda: self.go_to(self.pages.currentIndex() + 1), "Alt+Right")
 
-        side = QWidget()
-        side_layout = QVBoxLayout(side)
-        side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.median_form)
-        side_layout.addWidget(result_box)
-        side_layout.addWidget(self.budget_panel)
-        side_layout.addStretch(1)
-
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(data_box)
-        splitter.addWidget(side)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setChildrenCollapsible(False)
-        central = QWidget()
-        central_layout = QVBoxLayout(central)
-        central_layout.addWidget(splitter)
-        return central
-
-    def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        self._add_action(
-            file_menu, "&Open private dataset…", self._choose_private, QKeySequence.StandardKey.Open
+        self._add(
+            file_menu, self.open_private_action, self.open_public_action, None, self.export_action, None
         )
-        self._add_action(file_menu, "Open &public sample…", self._choose_public, QKeySequence("Ctrl+Shift+O"))
-        file_menu.addSeparator()
-        self._add_action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        help_menu = self.menuBar().addMenu("&Help")
-        self._add_action(help_menu, "&About dpgui", self._about)
+        self._add(file_menu, self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
+        self._add(self.menuBar().addMenu("&Release"), self.run_action, self.cancel_action)
+        self._add(self.menuBar().addMenu("&Go"), back, forward)
+        self._add(self.menuBar().addMenu("&Help"), self._action("&About dpgui", self._about))
 
-    def _add_action(
-        self,
-        menu: QMenu,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence | QKeySequence.StandardKey | None = None,
-    ) -> None:
+        toolbar = QToolBar("Main")
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setIconSize(QSize(16, 16))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for action in (
+            self.open_private_action,
+            self.open_public_action,
+            self.run_action,
+            self.export_action,
+        ):
+            toolbar.addAction(action)
+        self.addToolBar(toolbar)
+        self.export_action.setEnabled(False)
+        self.cancel_action.setEnabled(False)
+
+    def _action(
+        self, text: str, slot: Callable[[], object], shortcut: str | QKeySequence.StandardKey | None = None
+    ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
-            action.setShortcut(shortcut)
+            action.setShortcut(QKeySequence(shortcut))
+            action.setToolTip(f"{text.replace('&', '').rstrip('…')} ({QKeySequence(shortcut).toString()})")
         action.triggered.connect(slot)
-        menu.addAction(action)
+        self.addAction(action)  # shortcuts work whichever page has the focus
+        return action
+
+    @staticmethod
+    def _add(menu: QMenu, *actions: QAction | None) -> None:
+        for action in actions:
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+
+    # -- navigation ----------------------------------------------------------------------------------------
+
+    def go_to(self, page: int) -> None:
+        """Show page ``page`` (clamped to the flow); entering Task or Budget refreshes what they show."""
+        page = max(DATA, min(REVIEW, page))
+        self.pages.setCurrentIndex(page)
+        self.sidebar.blockSignals(True)
+        self.sidebar.setCurrentRow(page)
+        self.sidebar.blockSignals(False)
+        self.back_button.setEnabled(page > DATA)
+        self.next_button.setEnabled(page < REVIEW)
+        if page in (TASK, BUDGET, RUN):
+            self._spec_changed()
 
     # -- files ---------------------------------------------------------------------------------------------
 
@@ -206,19 +266,20 @@ class MainWindow(QMainWindow):
         self.rows_label.setText(f"{dataset.n_rows:,}")
         self.sha_label.setText(f"{dataset.sha256[:_SHA_PREFIX]}…")
         self.sha_label.setToolTip(dataset.sha256)
-        self.median_form.set_columns(_numeric_columns(dataset.frame))
+        self.task_page.set_columns(_numeric_columns(dataset.frame), [str(c) for c in dataset.frame.columns])
         self.refresh_budget()
         changed = " (its bytes changed since last time; the budget continues)" if self.record.changed else ""
         self.statusBar().showMessage(f"Opened {dataset.name}{changed}.")
 
     def load_public(self, path: Path) -> None:
-        """Open a public sample, used only to suggest domain bounds (raises DataError)."""
+        """Open a public sample: it may suggest domains and feed public-data algorithms (raises DataError)."""
         path = Path(path)
-        self.public = load_table(path)
-        columns = _numeric_columns(self.public)
+        sample = PublicSample.from_file(path)
         notes = {column: note for (name, column), note in PUBLIC_UNIT_NOTES.items() if name == path.name}
-        self.median_form.set_public_columns(columns, notes)
-        self.public_label.setText(f"{path.name} ({len(self.public):,} rows, public)")
+        self.public = sample
+        self.task_page.set_public(sample, _numeric_columns(sample.frame), notes)
+        self.public_label.setText(f"{path.name} ({sample.n_rows:,} rows, public)")
+        self.statusBar().showMessage(f"Public sample {path.name} loaded.")
 
     def _choose_private(self) -> None:
         self._choose_file("Open private dataset", self.load_private)
@@ -228,48 +289,87 @@ class MainWindow(QMainWindow):
 
     def _choose_file(self, title: str, load: Callable[[Path], None]) -> None:
         name, _ = QFileDialog.getOpenFileName(self, title, "", _file_filter())
-        if not name:
-            return
+        if name:
+            self._load(load, Path(name))
+
+    def _load(self, load: Callable[[Path], None], path: Path) -> None:
         try:
-            load(Path(name))
+            load(path)
         except (DataError, OSError) as error:
             self._show_error("Cannot open the file", str(error))
 
-    def _suggest_bounds(self, column: str) -> None:
-        if self.public is None:
-            return
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _dropped_file(event) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """A dropped data file is opened as the PRIVATE dataset."""
+        path = _dropped_file(event)
+        if path is not None:
+            event.acceptProposedAction()
+            self._load(self.load_private, path)
+
+    # -- the spec and the planner --------------------------------------------------------------------------
+
+    def current_spec(self) -> TaskSpec:
+        """The Task page's spec at the Budget page's (ε, δ); raises ValueError naming what is wrong."""
+        cost = self.budget_page.cost()
+        return self.task_page.spec(cost.epsilon, cost.delta)
+
+    def _spec_changed(self) -> None:
+        """Re-plan for the spec and the public n, and show this release's share of the budget."""
         try:
-            domain = suggest_domain(self.public[column].to_numpy(dtype=float, na_value=float("nan")))
-        except DataError as error:
-            self._show_error("No suggestion", str(error))
+            spec = self.current_spec()
+        except ValueError as problem:
+            self.budget_page.show_plan(None, f"No plan yet: {problem}")
+            self.task_page.show_preconditions(None, None)
+            self.refresh_budget()
             return
-        self.median_form.declare(column, domain)
-        self.statusBar().showMessage(f"Bounds for {column} suggested from the public sample.")
+        n = self.dataset.n_rows if self.dataset is not None else None
+        self.task_page.show_preconditions(spec, n)
+        if n is None:
+            self.budget_page.show_plan(
+                None, "No plan yet: open a private dataset (its row count n is public)."
+            )
+        else:
+            self.budget_page.show_plan(plan(spec, n))
+        self.run_page.summary.setText(
+            f"{spec.kind.title} of {', '.join(spec.columns)} with {spec.algorithm} at "
+            f"{format_cost(PrivacyCost(spec.epsilon, spec.delta))}"
+        )
+        self.refresh_budget()
 
     # -- releases ------------------------------------------------------------------------------------------
 
+    def _run_from_anywhere(self) -> None:
+        self.go_to(RUN)
+        self.start_release()
+
     def start_release(self) -> None:
-        """Reserve the budget and start the median run in the worker; refusals are shown, nothing runs."""
+        """Reserve the budget and start the run in the worker; refusals are shown, nothing runs."""
+        if self.current_job is not None:
+            return
         if self.dataset is None:
             self._show_error("No dataset", "Open a private dataset first.")
             return
         try:
-            job = ReleaseJob(self.median_form.spec(), self.dataset, self.ledger, parent=self)
+            spec = self.current_spec()
+            job = ReleaseJob(spec, self.dataset, self.ledger, parent=self)
         except _REFUSALS as refusal:
             hint = (
-                "\n\nUse “Set total budget…” in the budget panel."
-                if isinstance(refusal, BudgetNotSet)
-                else ""
+                "\n\nUse “Set total budget…” on the Budget page." if isinstance(refusal, BudgetNotSet) else ""
             )
             self._show_error("Release refused", f"{refusal}{hint}")
             return
         job.progress.connect(self._show_progress)
+        job.partial.connect(self.run_page.show_partial)
         job.released.connect(self._on_released)
         job.failed.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.current_job = job
-        self.median_form.set_running(True)
-        self.median_form.show_progress(0.0)
+        summary = f"Running {job.prepared.algorithm.title} on {', '.join(spec.columns)}…"
+        self.run_page.prepare(summary, spec.domain if spec.kind is TaskKind.CDF else None)
+        self._set_running(True)
         self.refresh_budget()
         job.start()
 
@@ -279,17 +379,24 @@ class MainWindow(QMainWindow):
             self.current_job.cancel()
             self.statusBar().showMessage("Cancelling…")
 
+    def _set_running(self, running: bool) -> None:
+        self.run_page.set_running(running)
+        self.run_action.setEnabled(not running)
+        self.cancel_action.setEnabled(running)
+        self.task_page.setEnabled(not running)
+        self.budget_page.setEnabled(not running)
+        self.open_private_action.setEnabled(not running)
+
     def _show_progress(self, fraction: float, message: str) -> None:
-        self.median_form.show_progress(fraction)
+        self.run_page.show_progress(fraction, message)
         self.statusBar().showMessage(message)
 
     def _on_released(self, release: Release) -> None:
-        self.result_label.setText(describe_release(release))
-        self.result_details.setText(
-            f"{release.algorithm.title} · {release.dataset.n_rows:,} rows · release {release.release_id[:8]}"
-            f" · charged to the ledger before display"
-        )
+        self.release = release
+        self.review_page.show_release(release)
+        self.export_action.setEnabled(True)
         self._job_ended("Released; the cost is committed in the ledger.")
+        self.go_to(REVIEW)
 
     def _on_failed(self, message: str) -> None:
         self._job_ended("The run failed.")
@@ -305,15 +412,41 @@ class MainWindow(QMainWindow):
 
     def _job_ended(self, status: str) -> None:
         self.current_job = None
-        self.median_form.set_running(False)
+        self._set_running(False)
         self.refresh_budget()
+        self.run_page.summary.setText(status)
         self.statusBar().showMessage(status)
+
+    def export(self) -> None:
+        """Write the shown release (release.csv, manifest.json, attachments) into a chosen folder."""
+        if self.release is None:
+            self._show_error("Nothing to export", "Run a release first.")
+            return
+        folder = QFileDialog.getExistingDirectory(self, "Export the release into a folder")
+        if not folder:
+            return
+        try:
+            exported = export_release(self.release, Path(folder))
+        except OSError as error:
+            self._show_error("Export failed", str(error))
+            return
+        names = ", ".join(path.name for path in exported.files)
+        self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
 
     # -- budget --------------------------------------------------------------------------------------------
 
     def refresh_budget(self) -> None:
-        """Re-read the open dataset's budget from the ledger."""
-        self.budget_panel.show_state(self.ledger.state(self.record.id) if self.record else None)
+        """Re-read the open dataset's budget and ledger; the bar shows this release's share."""
+        if self.record is None:
+            self.budget_panel.show_state(None)
+            self.budget_page.show_ledger([])
+            return
+        try:
+            release = self.budget_page.cost() if self.current_job is None else None
+        except ValueError:
+            release = None
+        self.budget_panel.show_state(self.ledger.state(self.record.id), release)
+        self.budget_page.show_ledger(self.ledger.entries(self.record.id))
 
     def _ask_total_budget(self) -> None:
         if self.record is None:

@@ -1,18 +1,26 @@
-"""The main window on the demo files, through the real worker and the real ledger."""
+"""The main window's page flow on the demo files, through the real worker and the real ledger."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from dpgui.data import NumericDomain
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import ReservationStatus
-from dpgui.ui.main_window import MainWindow
+from dpgui.tasks.registry import algorithms
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
+from dpgui.ui.task_page import task_kinds
 
 WAGE_DOMAIN = NumericDomain(0, 20000, 1)
+CDF_DOMAIN = NumericDomain(0, 20000, 20)
 
 
 @pytest.fixture
@@ -21,7 +29,8 @@ def window(qtbot) -> MainWindow:
     qtbot.addWidget(window)
     window.load_private(demo_private_path())
     window.load_public(demo_public_path())
-    window.median_form.declare("wage", WAGE_DOMAIN)
+    window.task_page.select_columns(["wage"])
+    window.task_page.declare("wage", WAGE_DOMAIN)
     return window
 
 
@@ -39,6 +48,20 @@ def set_total(window: MainWindow, epsilon: float) -> None:
     window.refresh_budget()
 
 
+def run_and_wait(qtbot, window: MainWindow) -> None:
+    qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
+    job = window.current_job
+    assert job is not None
+    with qtbot.waitSignal(job.released, timeout=15000):
+        pass
+
+
+def pick_cdf(window: MainWindow) -> None:
+    window.task_page.select_task(TaskKind.CDF)
+    window.task_page.select_columns(["wage"])
+    window.task_page.declare("wage", CDF_DOMAIN)
+
+
 def test_shows_the_dataset_facts_and_the_custodian_only_preview(window: MainWindow):
     assert window.windowTitle() == "dpgui"
     assert window.file_label.text() == "cps1988.csv"
@@ -48,20 +71,134 @@ def test_shows_the_dataset_facts_and_the_custodian_only_preview(window: MainWind
     assert window.preview_model.rowCount() == 28_155
 
 
+def test_the_pages_are_navigable_both_ways(window: MainWindow):
+    assert window.pages.currentIndex() == DATA and not window.back_button.isEnabled()
+    for page in (TASK, BUDGET, RUN, REVIEW):
+        window.next_button.click()
+        assert window.pages.currentIndex() == page == window.sidebar.currentRow()
+    assert not window.next_button.isEnabled()
+    window.back_button.click()
+    assert window.pages.currentIndex() == RUN
+    window.sidebar.setCurrentRow(TASK)
+    assert window.pages.currentIndex() == TASK
+
+
+def test_the_shortcuts_are_the_documented_ones(window: MainWindow):
+    shortcuts = {
+        action.shortcut().toString(): action
+        for action in (window.open_private_action, window.open_public_action, window.run_action)
+    }
+    assert set(shortcuts) == {"Ctrl+O", "Ctrl+Shift+O", "Ctrl+R"}
+    assert window.export_action.shortcut().toString() == "Ctrl+E"
+
+
+def test_a_dropped_file_opens_as_the_private_dataset(qtbot, tmp_path: Path):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(demo_private_path()))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        data,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    window.dropEvent(event)
+    assert window.dataset is not None and window.file_label.text() == "cps1988.csv"
+
+
+def test_the_task_picker_offers_every_task_with_algorithms_and_auto_first(window: MainWindow):
+    page = window.task_page
+    assert [page.task.itemData(i) for i in range(page.task.count())] == task_kinds()
+    pick_cdf(window)
+    names = [page.algorithm.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.algorithm.count())]
+    assert names == ["auto"] + [info.name for info in algorithms(TaskKind.CDF)]
+    assert page.algorithm.item(1).text().startswith("[pure]")
+    page.select_algorithm("tree-laplace")
+    assert list(page.parameters.editors) == ["beta", "branching"]
+
+
+def test_labelled_and_multi_column_tasks_build_the_clis_spec(window: MainWindow):
+    page = window.task_page
+    page.select_task(TaskKind.THRESHOLD)
+    page.select_columns(["education"])
+    page.declare("education", NumericDomain(0, 20, 1))
+    page.label.setCurrentText("smsa")
+    page.positive.setText("yes")
+    spec = window.current_spec()
+    assert (spec.kind, spec.columns, spec.label, spec.positive) == (
+        TaskKind.THRESHOLD,
+        ("education",),
+        "smsa",
+        "yes",
+    )
+    page.select_task(TaskKind.RECTANGLE)
+    page.select_columns(["education", "experience"])
+    assert list(page.domain_rows) == ["education", "experience"]
+    with pytest.raises(ValueError, match="experience"):
+        window.current_spec()  # bounds are never filled in for the custodian
+
+
+def test_bounds_start_empty_and_are_suggested_only_from_the_public_sample(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.load_private(demo_private_path())
+    row = window.task_page.domain_rows["wage"]
+    assert (row.lower.text(), row.upper.text()) == ("", "")
+    assert not row.suggest.isEnabled()
+    window.load_public(demo_public_path())
+    row = window.task_page.domain_rows["wage"]
+    assert row.suggest.isEnabled()
+    assert "hourly" in window.task_page.public_note.text()
+    qtbot.mouseClick(row.suggest, Qt.MouseButton.LeftButton)
+    assert float(row.lower.text()) < float(row.upper.text()) <= 100  # hourly wages of cps1985
+
+
+def test_the_budget_page_explains_epsilon_and_plans(window: MainWindow):
+    window.budget_page.epsilon.setValue(1.0)
+    assert "× 2.72" in window.budget_page.odds.text()
+    window.go_to(BUDGET)
+    table = window.budget_page.plan_table
+    assert table.rowCount() == 1 and table.item(0, 0).text() == "em" and table.item(0, 6).text() == "✓"
+
+
 def test_a_median_release_is_shown_and_charged(qtbot, window: MainWindow, errors):
     set_total(window, 3.0)
-    qtbot.mouseClick(window.median_form.run_button, Qt.MouseButton.LeftButton)
-    job = window.current_job
-    assert job is not None
-    with qtbot.waitSignal(job.released, timeout=8000):
-        pass
+    run_and_wait(qtbot, window)
     assert errors == []
-    assert "Released median of wage" in window.result_label.text()
-    assert "ε = 1, pure DP" in window.result_label.text()
+    assert "Released median of wage" in window.review_page.headline.text()
+    assert "ε = 1, pure DP" in window.review_page.headline.text()
+    assert window.pages.currentIndex() == REVIEW
     assert window.record is not None
     assert window.ledger.state(window.record.id).spent == PrivacyCost(1.0)
     assert window.budget_panel.remaining_label.text() == "ε = 2"
-    assert window.median_form.run_button.isEnabled()
+    assert window.budget_page.ledger_table.rowCount() == 1
+    assert window.run_page.run_button.isEnabled()
+
+
+def test_a_cdf_release_plots_while_running_and_exports_with_the_ledgers_epsilon(
+    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
+):
+    set_total(window, 10.0)
+    pick_cdf(window)
+    window.go_to(RUN)
+    run_and_wait(qtbot, window)
+    assert errors == []
+    x, y = window.run_page.curve.getData()
+    assert x is not None and len(x) > 1 and y[-1] == pytest.approx(1.0)  # the partial CDF was drawn
+    review = window.review_page
+    assert review.model.rowCount() == CDF_DOMAIN.size and review.model.columnCount() == 2
+    assert review.plot.isVisibleTo(window) and len(review.curve.getData()[0]) == CDF_DOMAIN.size
+    assert window.record is not None
+    (entry,) = window.ledger.entries(window.record.id)
+    assert entry.status is ReservationStatus.COMMITTED
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(tmp_path))
+    window.export_action.trigger()
+    assert (tmp_path / "release.csv").exists()
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["epsilon"] == entry.cost.epsilon == 1.0
 
 
 def test_a_cancel_after_the_data_was_touched_stays_charged(qtbot, window: MainWindow, monkeypatch):
@@ -81,14 +218,14 @@ def test_a_cancel_after_the_data_was_touched_stays_charged(qtbot, window: MainWi
     assert window.record is not None
     assert [e.status for e in window.ledger.entries(window.record.id)] == [ReservationStatus.COMMITTED]
     assert "stays spent" in window.statusBar().currentMessage()
-    assert window.result_label.text() == "No release yet."
+    assert window.review_page.headline.text() == "No release yet."
 
 
 def test_an_overspend_is_refused_with_a_message_and_the_ledger_unchanged(window: MainWindow, errors):
     set_total(window, 0.5)
     assert window.record is not None
     before = window.ledger.state(window.record.id)
-    window.start_release()
+    window.run_action.trigger()
     assert window.current_job is None
     assert len(errors) == 1 and "only ε=0.5" in errors[0]
     assert window.ledger.state(window.record.id) == before
@@ -102,26 +239,12 @@ def test_without_a_total_the_message_points_to_the_budget_button(window: MainWin
 
 def test_bad_bounds_are_refused_before_anything_is_reserved(window: MainWindow, errors):
     set_total(window, 3.0)
-    window.median_form.lower.setText("100")
-    window.median_form.upper.setText("10")
+    row = window.task_page.domain_rows["wage"]
+    row.lower.setText("100")
+    row.upper.setText("10")
     window.start_release()
     assert len(errors) == 1 and "below the upper bound" in errors[0]
     assert window.record is not None and window.ledger.entries(window.record.id) == []
-
-
-def test_bounds_start_empty_and_are_suggested_only_from_the_public_sample(qtbot):
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.load_private(demo_private_path())
-    form = window.median_form
-    assert form.column.currentText() == "wage"
-    assert (form.lower.text(), form.upper.text()) == ("", "")
-    assert not form.suggest_button.isEnabled()
-    window.load_public(demo_public_path())
-    assert form.suggest_button.isEnabled()
-    assert "hourly" in form.suggest_note.text()
-    qtbot.mouseClick(form.suggest_button, Qt.MouseButton.LeftButton)
-    assert float(form.lower.text()) < float(form.upper.text()) <= 100  # hourly wages of cps1985
 
 
 def test_the_total_budget_dialog_sets_and_confirms_a_raise(window: MainWindow, monkeypatch):

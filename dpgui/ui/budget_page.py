@@ -1,0 +1,142 @@
+"""The Budget page: this release's (ε, δ), what ε means as odds, the planner's rows and the ledger."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpgui.planner.plan import PlanRow
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import LedgerEntry
+from dpgui.ui.budget_panel import BudgetPanel, format_cost
+
+PLAN_COLUMNS = ("Algorithm", "Privacy", "Predicted error", "Unit", "Min n", "Feasible", "Auto")
+LEDGER_COLUMNS = ("Time", "Release", "Cost", "Status")
+
+
+def odds_text(epsilon: float) -> str:
+    """ε as odds: an observer's odds about any one person change by at most a factor e^ε."""
+    factor = math.exp(epsilon) if epsilon < 700 else math.inf
+    return (
+        f"ε = {epsilon:g}: an observer's odds about any one person change by at most × {factor:,.3g} "
+        f"(e^ε), whatever else they know."
+    )
+
+
+def _table(headers: tuple[str, ...], stretch: str) -> QTableWidget:
+    """A read-only table whose ``stretch`` column takes the spare width."""
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(list(headers))
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setSectionResizeMode(headers.index(stretch), QHeaderView.ResizeMode.Stretch)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            table.setItem(r, c, item)
+
+
+class BudgetPage(QWidget):
+    """The dataset's budget panel, this release's ε and δ, the planner table and the ledger table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.panel = BudgetPanel()
+        self.epsilon = QDoubleSpinBox()
+        self.epsilon.setRange(0.001, 100.0)
+        self.epsilon.setDecimals(3)
+        self.epsilon.setSingleStep(0.1)
+        self.epsilon.setValue(1.0)
+        self.delta = QLineEdit("0")
+        self.delta.setToolTip("0 for pure DP; approximate-DP algorithms need a small δ such as 1e-6.")
+        self.odds = QLabel()
+        self.odds.setWordWrap(True)
+        self.plan_status = QLabel()
+        self.plan_status.setWordWrap(True)
+        self.plan_table = _table(PLAN_COLUMNS, "Feasible")
+        self.ledger_table = _table(LEDGER_COLUMNS, "Release")
+
+        release = QGroupBox("This release")
+        fields = QFormLayout(release)
+        fields.addRow("Epsilon (ε):", self.epsilon)
+        fields.addRow("Delta (δ):", self.delta)
+        fields.addRow(self.odds)
+        top = QHBoxLayout()
+        top.addWidget(release, 1)
+        top.addWidget(self.panel, 1)
+        planner = QGroupBox("Planner: predicted accuracy before any data is read")
+        planner_layout = QVBoxLayout(planner)
+        planner_layout.addWidget(self.plan_status)
+        planner_layout.addWidget(self.plan_table)
+        ledger = QGroupBox("Ledger of this dataset")
+        QVBoxLayout(ledger).addWidget(self.ledger_table)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(planner, 3)
+        layout.addWidget(ledger, 2)
+        self.epsilon.valueChanged.connect(self._update_odds)
+        self._update_odds()
+
+    def cost(self) -> PrivacyCost:
+        """This release's (ε, δ) as typed; raises ValueError for a δ that is not a number in [0, 1)."""
+        try:
+            delta = float(self.delta.text().strip() or "0")
+        except ValueError:
+            raise ValueError(f"δ {self.delta.text()!r} is not a number.") from None
+        return PrivacyCost(self.epsilon.value(), delta)
+
+    def show_plan(self, rows: list[PlanRow] | None, problem: str = "") -> None:
+        """The planner's rows for the current spec and n, or why there are none."""
+        self.plan_status.setText(problem or "Errors are a-priori bounds for the declared domain and n.")
+        _fill(
+            self.plan_table,
+            [
+                (
+                    row.algorithm,
+                    "pure" if row.pure else "approx",
+                    f"{row.predicted_error:.4g}",
+                    row.error_unit,
+                    "—" if row.min_n is None else f"{row.min_n:,}",
+                    "yes" if row.feasible else f"no: {row.reason}",
+                    "✓" if row.auto else "",
+                )
+                for row in rows or []
+            ],
+        )
+
+    def show_ledger(self, entries: list[LedgerEntry]) -> None:
+        _fill(
+            self.ledger_table,
+            [
+                (
+                    f"{entry.time:%Y-%m-%d %H:%M:%S}",
+                    entry.description,
+                    format_cost(entry.cost),
+                    entry.status.value,
+                )
+                for entry in entries
+            ],
+        )
+
+    def _update_odds(self) -> None:
+        self.odds.setText(odds_text(self.epsilon.value()))

@@ -1,0 +1,384 @@
+"""The Task page: what to release — task, columns, declared domains, algorithm and its parameters.
+
+It builds the same :class:`TaskSpec` as the task's CLI subcommand (dpgui/cli/release_*.py). Domains are
+declared by the custodian or suggested from a PUBLIC sample; they are never read off the private data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDoubleValidator, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpgui.data import DataError
+from dpgui.data.domain import NumericDomain, default_granularity, suggest_domain
+from dpgui.data.public import PublicSample
+from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
+from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.ui.parameter_form import ParameterForm
+
+LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
+"""Tasks with a label column (and the label value that counts as positive)."""
+MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE)
+"""Tasks over several numeric columns, one declared domain each."""
+BOUNDS_RULE = (
+    "Bounds are public: declare them, or suggest them from a public sample — never from the private data."
+)
+
+
+def task_kinds() -> list[TaskKind]:
+    """Every task that has at least one registered algorithm, in TaskKind order."""
+    return [kind for kind in TaskKind if algorithms(kind)]
+
+
+def auto_parameters(infos: Sequence[AlgorithmInfo]) -> tuple[ParameterSpec, ...]:
+    """The union of the algorithms' parameters (first declaration of each name): what ``auto`` may use."""
+    seen: dict[str, ParameterSpec] = {}
+    for info in infos:
+        for parameter in info.parameters:
+            seen.setdefault(parameter.name, parameter)
+    return tuple(seen.values())
+
+
+def _number_edit(placeholder: str) -> QLineEdit:
+    edit = QLineEdit()
+    edit.setPlaceholderText(placeholder)
+    edit.setValidator(QDoubleValidator())
+    edit.setClearButtonEnabled(True)
+    return edit
+
+
+def _parse(text: str, what: str, column: str) -> float:
+    if not text.strip():
+        raise ValueError(f"Declare the {what} of {column}'s domain (it must not come from the private data).")
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"The {what} {text!r} of {column} is not a number.") from None
+
+
+class DomainRow:
+    """Lower, upper and granularity fields for one column, with its "Suggest from public sample" button."""
+
+    def __init__(self, column: str, texts: tuple[str, str, str]) -> None:
+        self.column = column
+        self.lower = _number_edit("e.g. 0")
+        self.upper = _number_edit("e.g. 20000")
+        self.granularity = _number_edit("auto")
+        for edit, text in zip((self.lower, self.upper, self.granularity), texts, strict=True):
+            edit.setText(text)
+        self.suggest = QPushButton("Suggest from public sample")
+
+    def texts(self) -> tuple[str, str, str]:
+        return self.lower.text(), self.upper.text(), self.granularity.text()
+
+    def set_domain(self, domain: NumericDomain) -> None:
+        self.lower.setText(f"{domain.lower:g}")
+        self.upper.setText(f"{domain.upper:g}")
+        self.granularity.setText(f"{domain.granularity:g}")
+
+    def domain(self) -> NumericDomain:
+        lower = _parse(self.lower.text(), "lower bound", self.column)
+        upper = _parse(self.upper.text(), "upper bound", self.column)
+        step = self.granularity.text()
+        granularity = _parse(step, "granularity", self.column) if step.strip() else None
+        return NumericDomain(lower, upper, granularity or default_granularity(lower, upper))
+
+
+class TaskPage(QWidget):
+    """Task picker, column pickers, declared domains, algorithm list and a generated parameter form."""
+
+    changed = Signal()
+    """Anything that changes the spec changed (the budget page re-plans)."""
+    error = Signal(str, str)
+    """A title and a message to show (a public suggestion that failed)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.task = QComboBox()
+        for kind in task_kinds():
+            self.task.addItem(kind.title, kind)
+        self.column = QComboBox()
+        self.columns_list = QListWidget()
+        self.columns_list.setMaximumHeight(110)
+        self.label = QComboBox()
+        self.positive = QLineEdit()
+        self.positive.setPlaceholderText("default: 1 / yes / true")
+        self.bounds_note = QLabel(BOUNDS_RULE)
+        note_font = QFont(self.bounds_note.font())
+        note_font.setItalic(True)
+        self.bounds_note.setFont(note_font)
+        self.bounds_note.setWordWrap(True)
+        self.public_note = QLabel()
+        self.public_note.setWordWrap(True)
+        self.algorithm = QListWidget()
+        self.algorithm.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.algorithm.setMinimumHeight(120)
+        self.algorithm.setWordWrap(True)
+        self.algorithm.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.algorithm.setSpacing(2)
+        self.parameters = ParameterForm()
+        self.domain_rows: dict[str, DomainRow] = {}
+        self._declared: dict[str, tuple[str, str, str]] = {}
+        self._numeric: list[str] = []
+        self._public: PublicSample | None = None
+        self._public_columns: frozenset[str] = frozenset()
+        self._public_notes: Mapping[str, str] = {}
+
+        self._columns_form = QFormLayout()
+        self._columns_form.addRow("Task:", self.task)
+        self._columns_form.addRow("Column:", self.column)
+        self._columns_form.addRow("Columns:", self.columns_list)
+        self._columns_form.addRow("Label column:", self.label)
+        self._columns_form.addRow("Positive label:", self.positive)
+        what = QGroupBox("Task and columns")
+        what.setLayout(self._columns_form)
+
+        self._domains_holder = QVBoxLayout()
+        domains = QGroupBox("Declared domains")
+        domains_layout = QVBoxLayout(domains)
+        domains_layout.addWidget(self.bounds_note)
+        domains_layout.addLayout(self._domains_holder)
+        domains_layout.addWidget(self.public_note)
+        self._domains_widget = QWidget()
+        self._domains_holder.addWidget(self._domains_widget)
+
+        algorithm_box = QGroupBox("Algorithm")
+        algorithm_layout = QVBoxLayout(algorithm_box)
+        algorithm_layout.addWidget(self.algorithm, 1)
+        parameters_box = QGroupBox("Parameters")
+        QVBoxLayout(parameters_box).addWidget(self.parameters)
+
+        left = QVBoxLayout()
+        left.addWidget(what)
+        left.addWidget(domains)
+        left.addStretch(1)
+        right = QVBoxLayout()
+        right.addWidget(algorithm_box, 1)
+        right.addWidget(parameters_box)
+        columns = QHBoxLayout()
+        columns.addLayout(left, 1)
+        columns.addLayout(right, 1)
+        inner = QWidget()
+        inner.setLayout(columns)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        self.task.currentIndexChanged.connect(self._task_changed)
+        self.column.currentTextChanged.connect(self._rebuild_domains)
+        self.columns_list.itemChanged.connect(self._rebuild_domains)
+        self.algorithm.currentRowChanged.connect(self._algorithm_changed)
+        self.label.currentTextChanged.connect(self.changed)
+        self.positive.textChanged.connect(self.changed)
+        self._task_changed()
+
+    # -- inputs from the window ----------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> TaskKind:
+        return self.task.currentData()
+
+    def set_columns(self, numeric: list[str], all_columns: list[str]) -> None:
+        """Offer the private dataset's column names (names only; declared bounds are forgotten)."""
+        self._declared.clear()
+        self._numeric = list(numeric)
+        self.column.blockSignals(True)
+        self.column.clear()
+        self.column.addItems(numeric)
+        self.column.blockSignals(False)
+        self.columns_list.blockSignals(True)
+        self.columns_list.clear()
+        for name in numeric:
+            item = QListWidgetItem(name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.columns_list.addItem(item)
+        self.columns_list.blockSignals(False)
+        self.label.blockSignals(True)
+        self.label.clear()
+        self.label.addItems(all_columns)
+        self.label.blockSignals(False)
+        self._rebuild_domains()
+
+    def set_public(self, sample: PublicSample | None, numeric: list[str], notes: Mapping[str, str]) -> None:
+        """The public sample (suggestions come only from it), its numeric columns and per-column caveats."""
+        self._public = sample
+        self._public_columns = frozenset(numeric)
+        self._public_notes = notes
+        self._rebuild_domains()
+
+    def select_task(self, kind: TaskKind) -> None:
+        self.task.setCurrentIndex(self.task.findData(kind))
+
+    def select_columns(self, names: Sequence[str]) -> None:
+        """Pick the column (one-column tasks) or check exactly ``names`` (several-column tasks)."""
+        if self.kind in MULTI_COLUMN_TASKS:
+            for row in range(self.columns_list.count()):
+                item = self.columns_list.item(row)
+                checked = item.text() in names
+                item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        else:
+            self.column.setCurrentText(names[0])
+
+    def declare(self, column: str, domain: NumericDomain) -> None:
+        """Fill in a declared domain for a selected column (the demo's, or a public suggestion)."""
+        self.domain_rows[column].set_domain(domain)
+
+    def select_algorithm(self, name: str) -> None:
+        for row in range(self.algorithm.count()):
+            if self.algorithm.item(row).data(Qt.ItemDataRole.UserRole) == name:
+                self.algorithm.setCurrentRow(row)
+
+    # -- the spec ------------------------------------------------------------------------------------------
+
+    def selected_columns(self) -> list[str]:
+        if self.kind in MULTI_COLUMN_TASKS:
+            return [
+                self.columns_list.item(row).text()
+                for row in range(self.columns_list.count())
+                if self.columns_list.item(row).checkState() == Qt.CheckState.Checked
+            ]
+        return [self.column.currentText()] if self.column.currentText() else []
+
+    def algorithm_name(self) -> str:
+        item = self.algorithm.currentItem()
+        return AUTO if item is None else item.data(Qt.ItemDataRole.UserRole)
+
+    def spec(self, epsilon: float, delta: float) -> TaskSpec:
+        """The page as a spec (as the task's CLI builds it); raises ValueError naming what is missing."""
+        columns = self.selected_columns()
+        if not columns:
+            raise ValueError("Open a private dataset and pick the task's numeric column(s) first.")
+        labelled = self.kind in LABELLED_TASKS
+        return TaskSpec(
+            kind=self.kind,
+            columns=tuple(columns),
+            domains=tuple(self.domain_rows[column].domain() for column in columns),
+            epsilon=epsilon,
+            delta=delta,
+            algorithm=self.algorithm_name(),
+            parameters=self.parameters.values(),
+            label=self.label.currentText() or None if labelled else None,
+            positive=self.positive.text().strip() or None if labelled else None,
+            public=self._public,
+        )
+
+    # -- reactions -----------------------------------------------------------------------------------------
+
+    def _task_changed(self) -> None:
+        kind = self.kind
+        multi = kind in MULTI_COLUMN_TASKS
+        labelled = kind in LABELLED_TASKS
+        self._columns_form.setRowVisible(self.column, not multi)
+        self._columns_form.setRowVisible(self.columns_list, multi)
+        self._columns_form.setRowVisible(self.label, labelled)
+        self._columns_form.setRowVisible(self.positive, labelled)
+        self._columns_form.labelForField(self.column).setText("Feature:" if labelled else "Column:")
+        self.algorithm.blockSignals(True)
+        self.algorithm.clear()
+        auto = QListWidgetItem("auto — the feasible algorithm with the smallest predicted error")
+        auto.setData(Qt.ItemDataRole.UserRole, AUTO)
+        auto.setToolTip("Chosen at run time from public quantities only (the spec and the row count).")
+        self.algorithm.addItem(auto)
+        for info in algorithms(kind):
+            item = QListWidgetItem(
+                f"[{info.guarantee.badge}]  {info.title}\n      {info.paper}, {info.section}"
+            )
+            item.setData(Qt.ItemDataRole.UserRole, info.name)
+            item.setToolTip(f"{info.name}: {info.summary}")
+            self.algorithm.addItem(item)
+        self.algorithm.blockSignals(False)
+        self.algorithm.setCurrentRow(0)
+        self._algorithm_changed()
+        self._rebuild_domains()
+
+    def _algorithm_changed(self) -> None:
+        name = self.algorithm_name()
+        infos = algorithms(self.kind)
+        chosen = [info for info in infos if info.name == name]
+        self.parameters.set_parameters(chosen[0].parameters if chosen else auto_parameters(infos))
+        self.changed.emit()
+
+    def show_preconditions(self, spec: TaskSpec | None, n: int | None) -> None:
+        """Add each algorithm's precondition check for the current spec and row count to its tooltip."""
+        for row in range(1, self.algorithm.count()):
+            item = self.algorithm.item(row)
+            info = next(i for i in algorithms(self.kind) if i.name == item.data(Qt.ItemDataRole.UserRole))
+            if spec is None or n is None:
+                status = "Preconditions: complete the task (and open a dataset) to check them."
+            else:
+                failures = info.preconditions(spec.with_algorithm(info.name), n)
+                status = (
+                    "Preconditions met."
+                    if not failures
+                    else "Refused: " + "; ".join(f.message for f in failures)
+                )
+            item.setToolTip(f"<p>{info.name}: {info.summary}</p><p>{status}</p>")
+
+    def _rebuild_domains(self) -> None:
+        for column, row in self.domain_rows.items():
+            self._declared[column] = row.texts()
+        self._domains_holder.removeWidget(self._domains_widget)
+        self._domains_widget.hide()
+        self._domains_widget.deleteLater()
+        self._domains_widget = QWidget()
+        grid = QGridLayout(self._domains_widget)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for position, title in enumerate(("Column", "Lower", "Upper", "Granularity")):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, position)
+        self.domain_rows = {}
+        for line, column in enumerate(self.selected_columns(), start=1):
+            row = DomainRow(column, self._declared.get(column, ("", "", "")))
+            for position, widget in enumerate((QLabel(column), row.lower, row.upper, row.granularity)):
+                grid.addWidget(widget, 2 * line - 1, position)
+            grid.addWidget(row.suggest, 2 * line, 1, 1, 3)
+            row.suggest.setEnabled(column in self._public_columns)
+            row.suggest.clicked.connect(lambda _=False, column=column: self._suggest_clicked(column))
+            for edit in (row.lower, row.upper, row.granularity):
+                edit.textChanged.connect(self.changed)
+            self.domain_rows[column] = row
+        self._domains_holder.addWidget(self._domains_widget)
+        self._update_public_note()
+        self.changed.emit()
+
+    def suggest(self, column: str) -> None:
+        """Declare ``column``'s domain from the public sample's values (raises DataError when impossible)."""
+        if self._public is None:
+            raise DataError("Load a public sample with this column first (File > Open public sample…).")
+        self.domain_rows[column].set_domain(suggest_domain(self._public.column_values(column)))
+
+    def _suggest_clicked(self, column: str) -> None:
+        try:
+            self.suggest(column)
+        except DataError as error:
+            self.error.emit("No suggestion", str(error))
+
+    def _update_public_note(self) -> None:
+        if self._public is None:
+            self.public_note.setText("No public sample is loaded: declare the bounds yourself.")
+            return
+        covered = [column for column in self.domain_rows if column in self._public_columns]
+        notes = " ".join(self._public_notes.get(column, "") for column in covered).strip()
+        text = f"Public sample {self._public.path.name}: check that its units match the private columns."
+        self.public_note.setText(f"{text} {notes}".strip())

@@ -1,0 +1,57 @@
+"""The generated parameter form: one editor per ParameterSpec, of its kind's widget, with its range."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLineEdit, QSpinBox
+
+from dpgui.tasks.registry import ParameterSpec, algorithms
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.parameter_form import ParameterForm
+
+SPECS = (
+    ParameterSpec("beta", float, 0.05, "failure probability", 1e-9, 0.5),
+    ParameterSpec("branching", int, 0, "tree branching", 0, 64),
+    ParameterSpec("q", str, "0.25,0.5,0.75", "quantiles"),
+    ParameterSpec("normalise", bool, False, "also fractions"),
+)
+
+
+@pytest.fixture
+def form(qtbot) -> ParameterForm:
+    form = ParameterForm()
+    qtbot.addWidget(form)
+    form.set_parameters(SPECS)
+    return form
+
+
+def test_one_editor_per_parameter_spec_of_the_kinds_widget(form: ParameterForm):
+    assert list(form.editors) == ["beta", "branching", "q", "normalise"]
+    kinds = (QDoubleSpinBox, QSpinBox, QLineEdit, QCheckBox)
+    assert all(isinstance(form.editors[name], kind) for name, kind in zip(form.editors, kinds, strict=True))
+    assert "failure probability" in form.editors["beta"].toolTip()
+
+
+def test_editors_carry_the_declared_bounds_and_clamp_to_them(form: ParameterForm):
+    beta, branching = form.editors["beta"], form.editors["branching"]
+    assert isinstance(beta, QDoubleSpinBox) and isinstance(branching, QSpinBox)
+    assert (beta.minimum(), beta.maximum()) == (pytest.approx(1e-9), 0.5)
+    assert (branching.minimum(), branching.maximum()) == (0, 64)
+    branching.setValue(1000)
+    beta.setValue(0.9)
+    assert dict(form.values())["branching"] == 64 and dict(form.values())["beta"] == 0.5
+
+
+def test_values_start_at_the_defaults_and_follow_edits(form: ParameterForm):
+    assert form.values() == (("beta", 0.05), ("branching", 0), ("q", "0.25,0.5,0.75"), ("normalise", False))
+    form.editors["q"].setText(" 0.1,0.9 ")
+    form.editors["normalise"].setChecked(True)
+    assert dict(form.values())["q"] == "0.1,0.9" and dict(form.values())["normalise"] is True
+
+
+def test_rebuilding_replaces_the_editors(form: ParameterForm):
+    form.set_parameters(())
+    assert form.editors == {} and form.values() == ()
+    (tree,) = [info for info in algorithms(TaskKind.CDF) if info.name == "tree-laplace"]
+    form.set_parameters(tree.parameters)
+    assert list(form.editors) == [p.name for p in tree.parameters]
