@@ -100,3 +100,29 @@ def test_public_assisted_scores_are_the_correct_label_counts() -> None:
     pos, neg = np.array([0, 2, 3]), np.array([2, 1, 0])
     quality = threshold_quality(values, pos, neg, 8, Direction.GE)
     assert quality.values_at([0, 2, 5, 8]).tolist() == [5, 7, 6, 3]
+
+
+def test_label_private_learner_at_its_proven_bound_on_concentrated_data() -> None:
+    """Spec 000 s7.1 at its explicit m (about 2.7e6 rows at alpha = beta = 0.05, eps = 1), on data packed
+    within 8 grid points of the target cut of a 64-bit grid; population error <= alpha w.p. >= 1 - beta."""
+    from dpgui.algorithms.learners.label_private import label_private_min_n, label_private_split
+
+    alpha = beta = 0.05
+    size = 2**64
+    m = label_private_min_n(alpha, beta, 1.0)
+    split = label_private_split(alpha, beta)
+    centre = 2**63
+    support = np.arange(centre - 4, centre + 4, dtype=np.uint64)
+    weights = np.array([1, 2, 1, 8, 8, 1, 2, 1], dtype=float) / 24
+    truth = support >= np.uint64(centre)
+    gen = np.random.default_rng(23)
+    rng = SeededRandom(23)
+    trials = 12
+    successes = 0
+    for _ in range(trials):
+        features = support[gen.choice(support.size, size=m, p=weights)]
+        labels = features >= np.uint64(centre)
+        release = run_to_end(label_private_threshold(features, labels, split, size, Direction.GE, 1.0, rng))
+        error = float(np.sum(weights[release.hypothesis.predict(support) != truth]))
+        successes += error <= alpha
+    assert successes >= trials * (1 - beta - 3 * math.sqrt(beta * (1 - beta) / trials))
