@@ -12,10 +12,11 @@ from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
+from dpgui.tasks.registry import REPLACE_ONE
 from dpgui.tasks.spec import Domain
 
 SCHEMA_VERSION = 1
-NEIGHBOURING = "replace one record; row count public"
+NEIGHBOURING = REPLACE_ONE
 ACCOUNTANT = "basic composition of (ε, δ) per dataset (sums of ε and of δ)"
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 
@@ -56,7 +57,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "columns_used": list(spec.columns),
         },
         "aggregation_backend": release.aggregation_backend,
-        "neighbouring_relation": NEIGHBOURING,
+        "neighbouring_relation": algorithm.neighbouring(spec),
         "task": spec.kind.value,
         "algorithm": {
             "name": algorithm.name,

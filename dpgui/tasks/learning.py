@@ -52,7 +52,14 @@ from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
-from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
+from dpgui.tasks.registry import (
+    REPLACE_ONE,
+    AlgorithmInfo,
+    Guarantee,
+    ParameterSpec,
+    PreconditionFailure,
+    register,
+)
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 ERROR_UNIT = "error rate α guaranteed at β"
@@ -261,6 +268,13 @@ def _run_label_private(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> 
     )
 
 
+def _label_private_neighbouring(spec: TaskSpec) -> str:
+    """Label privacy without a public sample (features public); the semi-private learner is replace-one."""
+    if spec.public is not None:
+        return REPLACE_ONE
+    return "change one label; features and row count public (label privacy only: features NOT protected)"
+
+
 LABEL_PRIVATE_THRESHOLD = register(
     AlgorithmInfo(
         name="label-private",
@@ -270,13 +284,14 @@ LABEL_PRIVATE_THRESHOLD = register(
         section="000 s6.1-6.2, Fig. 13 (spec 000 s7; REVIEW-000-002 s6)",
         guarantee=Guarantee.PURE,
         summary="Pure ε in the LABELS ONLY (" + LABEL_PRIVACY_NOTE + "): hypotheses from the first rows' "
-        "features, exponential mechanism on the other rows' labels . With "
+        "features, exponential mechanism on the other rows' labels. With "
         "a public sample it becomes the semi-private learner: full ε-DP for every labelled row.",
         cost=_pure_cost,
         predicted_error=_label_private_error,
         error_unit=ERROR_UNIT,
         run=_run_label_private,
         parameters=(BETA, DIRECTION, ALPHA),
+        neighbouring=_label_private_neighbouring,
     )
 )
 

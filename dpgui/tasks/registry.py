@@ -45,6 +45,13 @@ class PreconditionFailure:
 
 Runner = Callable[[TaskSpec, Aggregator, PrivateRandom], AlgorithmRun[ReleaseTable]]
 
+REPLACE_ONE = "replace one record; row count public"
+"""The neighbouring relation of every algorithm unless it declares another (the manifest states it)."""
+
+
+def replace_one(spec: TaskSpec) -> str:
+    return REPLACE_ONE
+
 
 @dataclass(frozen=True)
 class AlgorithmInfo:
@@ -63,6 +70,8 @@ class AlgorithmInfo:
     run: Runner
     parameters: tuple[ParameterSpec, ...] = ()
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
+    neighbouring: Callable[[TaskSpec], str] = replace_one
+    """The neighbouring relation the guarantee is stated for, given the spec."""
 
 
 _REGISTRY: dict[str, AlgorithmInfo] = {}

@@ -178,3 +178,18 @@ def test_label_private_learner_reads_text_labels(labelled_csv):
     release = run_to_end(execute(spec, dataset, ledger, SeededRandom(9)))
     assert release.table.columns[0] == "threshold"
     assert any(LABEL_PRIVACY_NOTE in note for note in release.table.notes)
+
+
+def test_label_private_manifest_states_the_label_only_relation(labelled_csv, tmp_path):
+    import json
+
+    from dpgui.release.export import export_release
+
+    dataset = open_dataset(labelled_csv)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(5.0))
+    spec = threshold_spec("label-private", delta=0.0)
+    export_release(run_to_end(execute(spec, dataset, ledger, SeededRandom(4))), tmp_path)
+    relation = json.loads((tmp_path / "manifest.json").read_text())["neighbouring_relation"]
+    assert "label" in relation and "NOT protected" in relation
