@@ -14,6 +14,7 @@ The order is the one ``dpgui.tasks.runner`` requires for privacy:
 from __future__ import annotations
 
 import threading
+import traceback
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
@@ -39,7 +40,7 @@ class ReleaseJob(QObject):
     released = Signal(object)
     """The committed :class:`Release` (the spend is already final when this is emitted)."""
     failed = Signal(str)
-    """A message for the user; the run is settled."""
+    """A message for the user; the run is settled (the traceback is in :attr:`error_details`)."""
     cancelled = Signal()
     """The user cancelled; the run is settled (still charged if it touched the data)."""
 
@@ -60,6 +61,8 @@ class ReleaseJob(QObject):
         self._budget_before = ledger.state(self._record.id)
         self._reservation = reserve(self.prepared, ledger, self._record)
         self._touched = threading.Event()
+        self.error_details = ""
+        """The traceback of the exception behind ``failed`` (for a dialog's "Show Details…")."""
         self._worker = GeneratorWorker(run_algorithm(self.prepared, dataset, self._rng, self._on_touch))
         self._worker.signals.progress.connect(self.progress)
         self._worker.signals.partial.connect(self.partial)
@@ -97,6 +100,7 @@ class ReleaseJob(QObject):
                 rng=self._rng,
             )
         except Exception as error:
+            self.error_details = "".join(traceback.format_exception(error))
             self.failed.emit(f"The release could not be committed: {error}")
             return
         self.released.emit(release)
@@ -106,4 +110,5 @@ class ReleaseJob(QObject):
         if isinstance(error, Cancelled):
             self.cancelled.emit()
         else:
+            self.error_details = "".join(traceback.format_exception(error))
             self.failed.emit(str(error) or type(error).__name__)

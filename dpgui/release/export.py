@@ -1,4 +1,5 @@
-"""Writing a release to a folder: release.csv and manifest.json, each written atomically."""
+"""Writing a release to a folder: release.csv (and release.parquet for tables of several rows), any
+attachments, report.html and manifest.json fingerprinting them, each written atomically."""
 
 from __future__ import annotations
 
@@ -8,14 +9,19 @@ import io
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from dpgui.release.manifest import build_manifest
 from dpgui.release.release import Release
+from dpgui.release.report import REPORT_HTML, build_report
 from dpgui.tasks.outputs import ReleaseTable
 
 RELEASE_CSV = "release.csv"
+RELEASE_PARQUET = "release.parquet"
 MANIFEST_JSON = "manifest.json"
 
 
@@ -33,6 +39,14 @@ def table_csv(table: ReleaseTable) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
+def table_parquet(table: ReleaseTable) -> bytes:
+    """The released table as Parquet (pyarrow), for tables of more than one row."""
+    buffer = io.BytesIO()
+    frame = pd.DataFrame(list(table.rows), columns=list(table.columns))
+    frame.to_parquet(buffer, index=False, engine="pyarrow")
+    return buffer.getvalue()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside ``path``, fsync it, then rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -48,10 +62,14 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def export_release(release: Release, folder: Path) -> ExportedFiles:
-    """Write the released values, any attachments and the manifest fingerprinting them into ``folder``."""
+def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | None = None) -> ExportedFiles:
+    """Write the released values, any attachments, the report (with ``plots``: caption -> PNG bytes) and
+    the manifest fingerprinting them into ``folder``."""
     contents = {RELEASE_CSV: table_csv(release.table)}
+    if len(release.table.rows) > 1:
+        contents[RELEASE_PARQUET] = table_parquet(release.table)
     contents.update((a.file_name, a.content) for a in release.table.attachments)
+    contents[REPORT_HTML] = build_report(release, plots)
     written = []
     for name, content in contents.items():
         write_atomic(folder / name, content)

@@ -12,11 +12,9 @@ from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
-from dpgui.tasks.registry import REPLACE_ONE
 from dpgui.tasks.spec import Domain
 
 SCHEMA_VERSION = 1
-NEIGHBOURING = REPLACE_ONE
 ACCOUNTANT = "basic composition of (ε, δ) per dataset (sums of ε and of δ)"
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 

@@ -6,11 +6,12 @@ public sample; the ledger is charged (in the GUI thread) before a released value
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QThreadPool
+from PySide6.QtCore import QCoreApplication, QSettings, QSize, Qt, QThreadPool
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -39,6 +40,15 @@ from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetNotSet, DatasetRecord, Ledger, LedgerError
 from dpgui.release.export import export_release
+from dpgui.release.project import (
+    PROJECT_SUFFIX,
+    FileRef,
+    Project,
+    ProjectError,
+    ReleaseRecord,
+    load_project,
+    save_project,
+)
 from dpgui.release.release import Release
 from dpgui.tasks.runner import PreconditionFailed
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -59,12 +69,23 @@ PAGES = ("Data", "Task", "Budget", "Run", "Review & export")
 DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
 
 _SHA_PREFIX = 12
+MAX_RECENT = 8
+_RECENT_KEY = "recent_files"
+_LOAD_HINT = (
+    "Check that the file is a data table with a header row (CSV, Parquet, Excel, …) and that you may read "
+    "it, or choose another file."
+)
 _REFUSALS = (LedgerError, PreconditionFailed, ValueError)  # DataError is a ValueError
 
 
 def _file_filter() -> str:
     patterns = " ".join(f"*{suffix}" for suffix in sorted(SUPPORTED_SUFFIXES))
     return f"Data files ({patterns});;All files (*)"
+
+
+def settings() -> QSettings:
+    """The app's settings (recent files, window state): organisation and application "dpgui"."""
+    return QSettings(QSettings.defaultFormat(), QSettings.Scope.UserScope, "dpgui", "dpgui")
 
 
 def _numeric_columns(frame: pd.DataFrame) -> list[str]:
@@ -94,6 +115,9 @@ class MainWindow(QMainWindow):
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
         self.release: Release | None = None
+        self.releases: list[ReleaseRecord] = []
+        """The session's releases (public facts only), saved in the project file."""
+        self.error_box: QMessageBox | None = None
 
         self.preview_model = DataFrameModel()
         self.task_page = TaskPage()
@@ -115,6 +139,9 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             "Open a private dataset to begin (File > Open private dataset…, or drop it)."
         )
+        stored = settings()
+        self.restoreGeometry(stored.value("geometry", b""))
+        self.restoreState(stored.value("window_state", b""))
 
     # -- building ------------------------------------------------------------------------------------------
 
@@ -193,12 +220,24 @@ class MainWindow(QMainWindow):
         self.run_action = self._action("&Run release", self._run_from_anywhere, "Ctrl+R")
         self.cancel_action = self._action("&Cancel run", self.cancel_release, "Ctrl+.")
         self.export_action = self._action("&Export release…", self.export, "Ctrl+E")
+        self.save_project_action = self._action("&Save project…", self._choose_project_to_save, "Ctrl+S")
+        self.open_project_action = self._action("Open pro&ject…", self._choose_project_to_open)
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         back = self._action("&Back", lambda: self.go_to(self.pages.currentIndex() - 1), "Alt+Left")
         forward = self._action("&Next", lambda: self.go_to(self.pages.currentIndex() + 1), "Alt+Right")
 
         file_menu = self.menuBar().addMenu("&File")
+        self._add(file_menu, self.open_private_action, self.open_public_action)
+        file_menu.addMenu(self.recent_menu)
         self._add(
-            file_menu, self.open_private_action, self.open_public_action, None, self.export_action, None
+            file_menu,
+            None,
+            self.open_project_action,
+            self.save_project_action,
+            None,
+            self.export_action,
+            None,
         )
         self._add(file_menu, self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
         self._add(self.menuBar().addMenu("&Release"), self.run_action, self.cancel_action)
@@ -266,6 +305,7 @@ class MainWindow(QMainWindow):
         self.rows_label.setText(f"{dataset.n_rows:,}")
         self.sha_label.setText(f"{dataset.sha256[:_SHA_PREFIX]}…")
         self.sha_label.setToolTip(dataset.sha256)
+        self.remember_recent(dataset.path)
         self.task_page.set_columns(_numeric_columns(dataset.frame), [str(c) for c in dataset.frame.columns])
         self.refresh_budget()
         changed = " (its bytes changed since last time; the budget continues)" if self.record.changed else ""
@@ -295,8 +335,96 @@ class MainWindow(QMainWindow):
     def _load(self, load: Callable[[Path], None], path: Path) -> None:
         try:
             load(path)
-        except (DataError, OSError) as error:
-            self._show_error("Cannot open the file", str(error))
+        except (DataError, ProjectError, OSError) as error:
+            self.show_failure("Cannot open the file", f"{Path(path).name}: {error}", _LOAD_HINT, error)
+
+    # -- recent files and projects -------------------------------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        """Recently opened private datasets and projects, newest first (at most MAX_RECENT)."""
+        value = settings().value(_RECENT_KEY, [], type=list)
+        return [str(item) for item in value][:MAX_RECENT]
+
+    def remember_recent(self, path: Path) -> None:
+        name = str(Path(path).resolve())
+        recent = [name, *(item for item in self.recent_files() if item != name)][:MAX_RECENT]
+        settings().setValue(_RECENT_KEY, recent)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for name in self.recent_files():
+            action = self.recent_menu.addAction(name)
+            action.triggered.connect(lambda _=False, name=name: self.open_recent(Path(name)))
+        self.recent_menu.setEnabled(bool(self.recent_files()))
+
+    def open_recent(self, path: Path) -> None:
+        """Reopen a recent entry: a project file as a project, anything else as the private dataset."""
+        self._load(self.open_project if path.name.endswith(PROJECT_SUFFIX) else self.load_private, path)
+
+    def project(self) -> Project:
+        """The session as a project: the files by path and SHA-256, the task's spec, the releases."""
+        try:
+            spec = self.current_spec()
+        except ValueError:
+            spec = None
+        private = None if self.dataset is None else FileRef(self.dataset.path, self.dataset.sha256)
+        public = None if self.public is None else FileRef(self.public.path, self.public.sha256)
+        return Project(private, public, spec, tuple(self.releases))
+
+    def save_project(self, path: Path) -> None:
+        save_project(self.project(), path)
+        self.remember_recent(path)
+        self.statusBar().showMessage(f"Saved the project to {path}.")
+
+    def open_project(self, path: Path) -> None:
+        """Restore a saved session: reopen both files (warning when their bytes changed), the task, the list
+        of releases. Raises ProjectError, DataError or OSError."""
+        project = load_project(path)
+        changed = []
+        if project.private is not None:
+            self.load_private(project.private.path)
+            if self.dataset is not None and self.dataset.sha256 != project.private.sha256:
+                changed.append(project.private.path.name)
+        if project.public is not None:
+            self.load_public(project.public.path)
+            if self.public is not None and self.public.sha256 != project.public.sha256:
+                changed.append(project.public.path.name)
+        if project.spec is not None:
+            self.task_page.restore(project.spec)
+            self.budget_page.epsilon.setValue(project.spec.epsilon)
+            self.budget_page.delta.setText(f"{project.spec.delta:g}")
+        self.releases = list(project.releases)
+        self.review_page.show_history(self.releases)
+        self.remember_recent(path)
+        self._spec_changed()
+        self.statusBar().showMessage(f"Opened the project {Path(path).name}.")
+        if changed:
+            QMessageBox.warning(
+                self,
+                "A file changed",
+                f"The bytes of {', '.join(changed)} changed since the project was saved (their SHA-256 "
+                "differs). The budget continues on the file as it is now; check it is the file you mean.",
+            )
+
+    def _choose_project_to_save(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Save project", f"project{PROJECT_SUFFIX}", f"dpgui projects (*{PROJECT_SUFFIX})"
+        )
+        if not name:
+            return
+        try:
+            self.save_project(Path(name))
+        except OSError as error:
+            self.show_failure(
+                "Cannot save the project", str(error), "Choose a folder you can write to.", error
+            )
+
+    def _choose_project_to_open(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Open project", "", f"dpgui projects (*{PROJECT_SUFFIX});;All files (*)"
+        )
+        if name:
+            self._load(self.open_project, Path(name))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if _dropped_file(event) is not None:
@@ -393,14 +521,29 @@ class MainWindow(QMainWindow):
 
     def _on_released(self, release: Release) -> None:
         self.release = release
+        self.releases.append(ReleaseRecord.of(release))
+        self.review_page.show_history(self.releases)
         self.review_page.show_release(release)
         self.export_action.setEnabled(True)
         self._job_ended("Released; the cost is committed in the ledger.")
         self.go_to(REVIEW)
 
     def _on_failed(self, message: str) -> None:
+        details = self.current_job.error_details if self.current_job is not None else ""
+        touched = self.current_job is not None and self.current_job.touched
         self._job_ended("The run failed.")
-        self._show_error("Release failed", message)
+        spent = (
+            "It had read the data, so its cost stays spent (see the ledger)."
+            if touched
+            else "It had not read the data: its cost was refunded."
+        )
+        self.show_failure(
+            "Release failed",
+            f"The run stopped with an error: {message}",
+            f"{spent} Earlier releases are kept. Check the task's settings and run again; if it fails "
+            "again, report the details below.",
+            details=details,
+        )
 
     def _on_cancelled(self) -> None:
         touched = self.current_job is not None and self.current_job.touched
@@ -418,7 +561,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(status)
 
     def export(self) -> None:
-        """Write the shown release (release.csv, manifest.json, attachments) into a chosen folder."""
+        """Write the shown release (release.csv/.parquet, attachments, report.html with the plot and
+        manifest.json) into a chosen folder."""
         if self.release is None:
             self._show_error("Nothing to export", "Run a release first.")
             return
@@ -426,10 +570,15 @@ class MainWindow(QMainWindow):
         if not folder:
             return
         try:
-            exported = export_release(self.release, Path(folder))
+            exported = export_release(self.release, Path(folder), self.review_page.plots())
         except OSError as error:
             self._show_error("Export failed", str(error))
             return
+        self.releases = [
+            ReleaseRecord.of(self.release, exported.folder) if r.release_id == self.release.release_id else r
+            for r in self.releases
+        ]
+        self.review_page.show_history(self.releases)
         names = ", ".join(path.name for path in exported.files)
         self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
 
@@ -497,6 +646,20 @@ class MainWindow(QMainWindow):
     def _show_error(self, title: str, message: str) -> None:
         QMessageBox.critical(self, title, message)
 
+    def show_failure(
+        self, title: str, what: str, todo: str, error: BaseException | None = None, details: str = ""
+    ) -> QMessageBox:
+        """A non-blocking error dialog: what went wrong, what to do, the traceback under "Show Details…"."""
+        box = QMessageBox(QMessageBox.Icon.Critical, title, what, QMessageBox.StandardButton.Ok, self)
+        box.setInformativeText(todo)
+        if error is not None and not details:
+            details = "".join(traceback.format_exception(error))
+        if details:
+            box.setDetailedText(details)
+        self.error_box = box
+        box.open()
+        return box
+
     def _about(self) -> None:
         QMessageBox.about(
             self,
@@ -512,4 +675,7 @@ class MainWindow(QMainWindow):
             self.current_job.cancel()
             QThreadPool.globalInstance().waitForDone()
             QCoreApplication.sendPostedEvents()
+        stored = settings()
+        stored.setValue("geometry", self.saveGeometry())
+        stored.setValue("window_state", self.saveState())
         super().closeEvent(event)

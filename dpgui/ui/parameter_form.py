@@ -84,6 +84,19 @@ class ParameterForm(QWidget):
         if not self._specs:
             self._layout.addRow(QLabel("This algorithm has no parameters."))
 
+    def set_values(self, values: Sequence[tuple[str, ParameterValue]]) -> None:
+        """Put saved (name, value) pairs into the editors of the same names (unknown names are ignored)."""
+        for name, value in values:
+            editor = self.editors.get(name)
+            if isinstance(editor, QCheckBox):
+                editor.setChecked(bool(value))
+            elif isinstance(editor, QSpinBox):
+                editor.setValue(int(value))
+            elif isinstance(editor, QDoubleSpinBox):
+                editor.setValue(float(value))
+            elif editor is not None:
+                editor.setText(str(value))
+
     def values(self) -> tuple[tuple[str, ParameterValue], ...]:
         """(name, value) pairs as a TaskSpec takes them; raises ValueError for text that is not a value."""
         return tuple((spec.name, _value(self.editors[spec.name], spec.kind)) for spec in self._specs)

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import pandas as pd
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QBuffer, QIODevice, Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
+from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
 from dpgui.ui.budget_panel import format_cost
@@ -65,8 +74,11 @@ class ReviewPage(QWidget):
         body = QHBoxLayout()
         body.addWidget(self.table, 2)
         body.addWidget(self.plot, 3)
+        self.history = QListWidget()
+        self.history.setMaximumHeight(90)
+        self.history.setToolTip("The releases made in this session (saved in the project file).")
         footer = QHBoxLayout()
-        footer.addStretch(1)
+        footer.addWidget(self.history, 1)
         footer.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.headline)
@@ -94,3 +106,23 @@ class ReviewPage(QWidget):
                 stepMode="right",
             )
         self.export_button.setEnabled(True)
+
+    def show_history(self, records: list[ReleaseRecord]) -> None:
+        """List the session's releases, newest first."""
+        self.history.clear()
+        for record in reversed(records):
+            cost = f"ε = {record.epsilon:g}" + (f", δ = {record.delta:g}" if record.delta else "")
+            exported = f" → {record.export_folder}" if record.export_folder else ""
+            self.history.addItem(
+                f"{record.created}  {record.task} ({record.algorithm}), {cost}  [{record.release_id[:8]}]"
+                f"{exported}"
+            )
+
+    def plots(self) -> dict[str, bytes]:
+        """The shown plot as PNG bytes for the report (caption -> PNG); empty when no plot is shown."""
+        if self.plot.isHidden():
+            return {}
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        self.plot.grab().save(buffer, "PNG")
+        return {self.plot.plotItem.titleLabel.text or "Released values": bytes(buffer.data())}

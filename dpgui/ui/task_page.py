@@ -250,6 +250,20 @@ class TaskPage(QWidget):
             if self.algorithm.item(row).data(Qt.ItemDataRole.UserRole) == name:
                 self.algorithm.setCurrentRow(row)
 
+    def restore(self, spec: TaskSpec) -> None:
+        """Show a saved spec: task, columns, declared domains, label, algorithm and its parameters."""
+        self.select_task(spec.kind)
+        self.select_columns(spec.columns)
+        for column, domain in zip(spec.columns, spec.domains, strict=True):
+            if isinstance(domain, NumericDomain) and column in self.domain_rows:
+                self.declare(column, domain)
+        if spec.label is not None:
+            self.label.setCurrentText(spec.label)
+        self.positive.setText(spec.positive or "")
+        self.select_algorithm(spec.algorithm)
+        self.parameters.set_values(spec.parameters)
+        self.changed.emit()
+
     # -- the spec ------------------------------------------------------------------------------------------
 
     def selected_columns(self) -> list[str]:

@@ -199,6 +199,8 @@ def test_a_cdf_release_plots_while_running_and_exports_with_the_ledgers_epsilon(
     assert (tmp_path / "release.csv").exists()
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["epsilon"] == entry.cost.epsilon == 1.0
+    assert {"release.parquet", "report.html"} <= {output["file"] for output in manifest["outputs"]}
+    assert "data:image/png;base64,iVBOR" in (tmp_path / "report.html").read_text(encoding="utf-8")
 
 
 def test_a_cancel_after_the_data_was_touched_stays_charged(qtbot, window: MainWindow, monkeypatch):

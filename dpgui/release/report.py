@@ -1,0 +1,153 @@
+"""The human-readable report of a release: one self-contained ``report.html`` (inline CSS, plots as base64).
+
+It states the same public facts as the manifest (dpgui/release/manifest.py) in plain words: the guarantee,
+the neighbouring relation, ε as odds, the dataset's fingerprint, the algorithm with its paper and section, the
+declared parameters, the released (DP) values, the notes and the budget before and after. It never holds a
+private value: only what the release table and the spec (public by construction) contain. Every string is
+escaped with :func:`html.escape`.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Iterable, Mapping
+
+from dpgui.data.domain import CategoricalDomain
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetState
+from dpgui.release.release import Release
+from dpgui.tasks.spec import Domain
+
+REPORT_HTML = "report.html"
+MAX_REPORT_ROWS = 200
+"""Rows of the released table shown in the report; the full table is in release.csv."""
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5em 0; } td, th { border: 1px solid #ccc; padding: 0.2em 0.6em; }
+th { background: #f2f2f2; text-align: left; } .warning { color: #a00; font-weight: bold; }
+code { font-size: 0.95em; } img { max-width: 100%; }
+"""
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _cost(cost: PrivacyCost | None) -> str:
+    if cost is None:
+        return "not set"
+    return f"ε = {cost.epsilon:g}" + (f", δ = {cost.delta:g}" if cost.delta else "")
+
+
+def _table(header: Iterable[object], rows: Iterable[Iterable[object]]) -> str:
+    head = "".join(f"<th>{_e(cell)}</th>" for cell in header)
+    body = "".join("<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _facts(pairs: Iterable[tuple[str, object]]) -> str:
+    body = "".join(f"<tr><th>{_e(name)}</th><td>{_e(value)}</td></tr>" for name, value in pairs)
+    return f"<table>{body}</table>"
+
+
+def guarantee_sentence(release: Release) -> str:
+    """The promise in plain words: pure or approximate DP, the neighbouring relation, ε as odds."""
+    cost = release.cost
+    odds = math.exp(cost.epsilon)
+    kind = (
+        f"pure ε-differential privacy with ε = {cost.epsilon:g}"
+        if cost.is_pure
+        else f"approximate (ε, δ)-differential privacy with ε = {cost.epsilon:g} and δ = {cost.delta:g} "
+        f"(the odds bound may fail with probability at most δ)"
+    )
+    relation = release.algorithm.neighbouring(release.spec)
+    return (
+        f"This release satisfies {kind}. Neighbouring datasets: {relation}. In plain words: an observer's "
+        f"odds about any one person change by at most ×e^ε = ×{odds:.3g}, whatever that person's record is."
+    )
+
+
+def _domain(domain: Domain) -> str:
+    if isinstance(domain, CategoricalDomain):
+        other = " plus 'other'" if domain.other else ""
+        return f"categories {', '.join(domain.categories)}{other}"
+    return (
+        f"[{domain.lower:g}, {domain.upper:g}] in steps of {domain.granularity:g} "
+        f"({domain.size:,} grid points; declared, not read from the data)"
+    )
+
+
+def _budget(state: BudgetState) -> list[str]:
+    return [_cost(state.total), _cost(state.spent), _cost(state.remaining)]
+
+
+def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> bytes:
+    """``report.html`` for ``release``; ``plots`` maps a caption to PNG bytes (drawn by the caller)."""
+    spec, algorithm, table = release.spec, release.algorithm, release.table
+    title = f"{spec.kind.title} of {', '.join(spec.columns)}"
+    parameters: list[tuple[str, object]] = [
+        (f"domain of {column}", _domain(domain))
+        for column, domain in zip(spec.columns, spec.domains, strict=True)
+    ]
+    parameters.append(("missing values", spec.missing.describe(spec.domains[0])))
+    parameters.append(("values outside the bounds", "clipped to the declared bounds"))
+    if spec.label is not None:
+        parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))
+    if spec.public is not None:
+        parameters.append(("public sample", f"{spec.public.path.name} (SHA-256 {spec.public.sha256})"))
+    parameters.extend(spec.parameters)
+    shown = table.rows[:MAX_REPORT_ROWS]
+    more = (
+        f"<p>Showing the first {MAX_REPORT_ROWS:,} of {len(table.rows):,} rows (release.csv has all).</p>"
+        if len(table.rows) > MAX_REPORT_ROWS
+        else ""
+    )
+    images = "".join(
+        f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,'
+        f'{base64.b64encode(png).decode("ascii")}"><figcaption>{_e(caption)}</figcaption></figure>'
+        for caption, png in (plots or {}).items()
+    )
+    warning = "" if release.private else f'<p class="warning">{_e(release.randomness)}</p>'
+    notes = "".join(f"<li>{_e(note)}</li>" for note in table.notes) or "<li>none</li>"
+    sections = [
+        f"<h1>{_e(title)}</h1>{warning}",
+        f"<h2>Guarantee</h2><p>{_e(guarantee_sentence(release))}</p>",
+        "<h2>Dataset</h2>"
+        + _facts(
+            [
+                ("file", release.dataset.file_name),
+                ("SHA-256", release.dataset.sha256),
+                ("rows (public)", f"{release.dataset.n_rows:,}"),
+            ]
+        ),
+        "<h2>Task and algorithm</h2>"
+        + _facts(
+            [
+                ("task", spec.kind.title),
+                ("columns", ", ".join(spec.columns)),
+                ("algorithm", f"{algorithm.title} ({algorithm.name})"),
+                ("paper", f"{algorithm.paper}, {algorithm.section}"),
+                ("guarantee", algorithm.guarantee.value),
+                ("chosen because", release.auto_reason or "picked by the custodian"),
+                ("release", release.release_id),
+                ("created", release.created.isoformat(timespec="seconds")),
+            ]
+        ),
+        "<h2>Parameters</h2>" + _facts(parameters),
+        f"<h2>Released values</h2>{_table(table.columns, shown)}{more}{images}",
+        f"<h2>Notes</h2><ul>{notes}</ul>",
+        "<h2>Budget</h2>"
+        + _table(
+            ["", "total", "spent", "remaining"],
+            [["before", *_budget(release.budget_before)], ["after", *_budget(release.budget_after)]],
+        ),
+    ]
+    document = (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
+        f"<style>{_CSS}</style></head><body>{''.join(sections)}</body></html>\n"
+    )
+    return document.encode("utf-8")
