@@ -62,6 +62,16 @@ def basic_composition(costs: Iterable[PrivacyCost]) -> PrivacyCost:
     return PrivacyCost(eps, min(delta, math.nextafter(1.0, 0.0)))
 
 
+def repeated(each: PrivacyCost, k: int) -> PrivacyCost:
+    """Basic composition of k copies of one cost, in O(1): (k eps, k delta), rounded up."""
+    if k < 1:
+        raise ValueError("k must be >= 1")
+    if k == 1:
+        return each
+    delta = min(round_up(k * each.delta), math.nextafter(1.0, 0.0))
+    return PrivacyCost(round_up(k * each.epsilon), delta)
+
+
 def advanced_composition(each: PrivacyCost, k: int, delta_slack: float) -> PrivacyCost:
     """k adaptive runs of an (eps, delta) mechanism: Dwork-Rothblum-Vadhan.
 
@@ -73,7 +83,7 @@ def advanced_composition(each: PrivacyCost, k: int, delta_slack: float) -> Priva
     if not 0 < delta_slack < 1:
         raise ValueError("delta_slack must be in (0, 1)")
     eps = each.epsilon
-    basic = basic_composition([each] * k)
+    basic = repeated(each, k)
     if eps >= math.log(2):  # k eps (e^eps - 1) >= k eps: advanced cannot win (and expm1 may overflow)
         return basic
     advanced = math.sqrt(2 * k * math.log(1 / delta_slack)) * eps + k * eps * math.expm1(eps)

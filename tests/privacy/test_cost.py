@@ -75,3 +75,12 @@ def test_add_remove_to_replace_one_doubles_epsilon():
 def test_advanced_composition_never_overflows_for_huge_epsilon():
     assert advanced_composition(PrivacyCost(2000.0), 3, 1e-6).epsilon == pytest.approx(6000.0)
     assert advanced_per_mechanism_epsilon(5000.0, 10, 1e-6) == pytest.approx(500.0, rel=1e-6)
+
+
+def test_repeated_equals_basic_composition_of_copies():
+    from dpgui.privacy.cost import repeated
+
+    each = PrivacyCost(0.013, 3e-9)
+    for k in (1, 2, 7, 1000):
+        assert repeated(each, k).epsilon == pytest.approx(basic_composition([each] * k).epsilon, rel=1e-12)
+        assert repeated(each, k).epsilon >= k * 0.013 * (1 - 1e-15)
