@@ -16,7 +16,14 @@ from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
-NAMES = {"cdf-route", "huang-roth-offline", "bourgain", "laplace-per-query", "gaussian-per-query"}
+NAMES = {
+    "cdf-route",
+    "huang-roth-offline",
+    "huang-roth-online",
+    "bourgain",
+    "laplace-per-query",
+    "gaussian-per-query",
+}
 
 
 def spec(queries: str = "", **extra) -> TaskSpec:
@@ -66,3 +73,23 @@ def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_
     assert np.allclose(answered, released["distance"].to_numpy(), rtol=0, atol=1e-12)
     structure = DistanceStructure.load(out)
     assert "noise" in structure.metadata and "counts" not in structure.to_json()
+
+
+def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path):
+    g = np.random.default_rng(1)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 200), "b": g.random(200)}).to_csv(data, index=False)
+    queries = tmp_path / "q.csv"
+    frame = pd.DataFrame({"a": [0.0, 5.0, 12.0, 3.0], "b": [0.5, 0.1, -1.0, 0.9]})
+    frame.to_csv(queries, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    out = tmp_path / "out"
+    arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--epsilon", "1", "--delta", "1e-6"]
+    arguments += ["--algorithm", "huang-roth-online", "--queries", str(queries), "--out", str(out)]
+    assert main(["release", "distance", "--data", str(data), *arguments]) == 0
+    released = pd.read_csv(out / "release.csv")
+    assert list(released.columns) == ["a", "b", "distance"] and len(released) == 4
+    assert np.array_equal(released[["a", "b"]].to_numpy(), frame.to_numpy())
+    assert not (out / STRUCTURE_FILE).exists()
+    with pytest.raises(PreconditionFailed, match="public queries"):
+        prepare(spec().with_algorithm("huang-roth-online"), 100)

@@ -30,7 +30,7 @@ Answers are in normalised units (cube units, as in cdf_route.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -238,11 +238,19 @@ def _noisy_tangent(
 
 @dataclass(frozen=True)
 class OnlineAnswer:
-    """One answered query: the answer (normalised units), whether it fired an update, the updates so far."""
+    """One answered query (DP outputs and public quantities only; a live plot can draw it).
 
-    value: float
-    fired: bool
-    updates: int
+    ``query`` is the public normalised query, ``answer`` the released average distance (normalised units),
+    ``updated`` whether the query fired an update, ``updates_used`` the FIREs so far (at most the cap M) and
+    ``halted`` whether the session has reached its cap (it then never reads the data again). Every field is a
+    function of the sparse-vector outputs and the released hypotheses, never of an unnoised statistic.
+    """
+
+    index: int
+    query: tuple[float, ...]
+    answer: float
+    updated: bool
+    updates_used: int
     halted: bool
 
 
@@ -266,6 +274,7 @@ class OnlineSession:
         )
         self._svt = SparseVector(params, rng)
         self.cost = spent(cal, oracle.n, True, delta)
+        self.answered = 0
 
     @property
     def updates(self) -> int:
@@ -286,24 +295,57 @@ class OnlineSession:
     def _hypothesis(self, inside: np.ndarray) -> float:
         return float(sum(learner(inside[j]) for j, learner in enumerate(self.learners)))
 
+    def _released(self, q: np.ndarray, value: float, updated: bool) -> OnlineAnswer:
+        self.answered += 1
+        query = tuple(float(x) for x in q)
+        return OnlineAnswer(self.answered - 1, query, value, updated, self.updates, self.halted)
+
     def answer(self, query: np.ndarray) -> OnlineAnswer:
         q = np.asarray(query, dtype=np.float64)
         inside = np.clip(q, 0.0, 1.0)
         extra = float(np.abs(q - inside).sum())
         guess = self._hypothesis(inside)
         if self.halted:
-            return OnlineAnswer(guess + extra, False, self.updates, True)
+            return self._released(q, guess + extra, False)
         grid = snap(inside)
         n = self._oracle.n
         truth = sum(float(self._oracle.value_sums(j, grid[[j]])[0]) for j in range(len(self.learners))) / (
             n * RESOLUTION
         )
         if not self._svt.is_above(abs(guess - truth) / self.calibration.test_sensitivity):
-            return OnlineAnswer(guess + extra, False, self.updates, self.halted)
+            return self._released(q, guess + extra, False)
         for j, learner in enumerate(self.learners):  # update every coordinate (safe, spec s2.2)
             value, slope = _noisy_tangent(self._oracle, j, int(grid[j]), self.calibration, self._rng)
             learner.add_tangent(grid[j] / RESOLUTION, value, slope)
-        return OnlineAnswer(self._hypothesis(inside) + extra, True, self.updates, self.halted)
+        return self._released(q, self._hypothesis(inside) + extra, True)
+
+
+def online_answers(
+    points: np.ndarray,
+    queries: Iterable[np.ndarray],
+    calibration: Calibration,
+    rng: PrivateRandom,
+    *,
+    delta: float = 0.0,
+) -> AlgorithmRun[tuple[OnlineAnswer, ...]]:
+    """Drive an :class:`OnlineSession` over ``queries`` (public, normalised) in order, one Progress each.
+
+    Each Progress's partial is the :class:`OnlineAnswer` just released, so an app shows (and a plot draws)
+    every answer as it is produced. The cost is the session's whole (eps, delta), fixed up front by the
+    sparse-vector accounting; ``delta`` only converts the zCDP cost (``calibration.gaussian``). After the cap
+    the session answers from its hypothesis without reading ``points``. Returns every answer in order.
+    ``queries`` may be any iterable (an unbounded stream): the fraction is then 0 until the end.
+    """
+    session = OnlineSession(SortedOracle(points), calibration, rng, delta)
+    total = len(queries) if isinstance(queries, Sized) else 0
+    answers = []
+    for query in queries:
+        answer = session.answer(query)
+        answers.append(answer)
+        state = "halted at the cap" if answer.halted else f"{answer.updates_used} of {calibration.cap}"
+        fraction = (answer.index + 1) / total if total else 0.0
+        yield Progress(fraction, f"answered query {answer.index + 1} (updates {state})", answer)
+    return tuple(answers)
 
 
 def _coarse_to_fine(points: int) -> np.ndarray:

@@ -12,6 +12,7 @@ from dpgui.algorithms.distance.cdf_route import (
     DistanceStructure,
     PrivacyBudget,
     cdf_route,
+    certified_max_error,
     masses_to_function,
     nearest_support,
     predicted_max_error,
@@ -168,3 +169,34 @@ def test_exact_privacy_of_the_per_coordinate_noisy_trees_on_tiny_neighbours():
     assert worst <= epsilon + 1e-9
     assert worst_wrong > epsilon  # control: half the noise breaks the guarantee
     assert math.isclose(worst, epsilon)
+
+
+def test_certified_bound_holds_for_every_query_in_every_run_and_a_four_times_smaller_noise_fails_control():
+    """REVIEW s1.2 (*) by noise-only Monte Carlo: all queries at once, including out-of-box ones."""
+    g = np.random.default_rng(11)
+    n = 300
+    points = np.clip(g.normal(0.4, 0.25, (n, 2)), 0, 1)
+    supports = [support_points(None, 256)] * 2
+    grid = np.stack(np.meshgrid(np.linspace(0, 1, 21), np.linspace(0, 1, 21)), -1).reshape(-1, 2)
+    queries = np.concatenate([g.random((200, 2)) * 1.4 - 0.2, grid])
+    truth = brute_force(points, queries)
+    errors = [
+        np.abs(structure(points, supports, PrivacyBudget(1.0), seed).answer(queries) - truth).max()
+        for seed in range(20)
+    ]
+    bound = certified_max_error(supports, np.ones(2), n, PrivacyBudget(1.0), 0.05)
+    assert max(errors) <= bound
+    assert max(errors) > certified_max_error(supports, np.ones(2), n, PrivacyBudget(4.0), 0.05)
+
+
+def test_certified_bound_never_grows_with_epsilon_or_n_and_is_exactly_one_over_n_in_its_noise_part():
+    supports = [support_points(None, 64)] * 2
+    bounds = [
+        certified_max_error(supports, np.ones(2), 1000, PrivacyBudget(e), 0.05) for e in (0.25, 0.5, 1, 2)
+    ]
+    assert bounds == sorted(bounds, reverse=True) and len(set(bounds)) == 4
+    binning = 2 * (1 / 128)
+    at = [
+        certified_max_error(supports, np.ones(2), n, PrivacyBudget(1.0), 0.05) - binning for n in (100, 1000)
+    ]
+    assert math.isclose(at[0], 10 * at[1], rel_tol=1e-9)

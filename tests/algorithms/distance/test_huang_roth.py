@@ -70,7 +70,7 @@ def test_online_session_halts_at_its_update_cap_and_stops_reading_the_data():
     cal = dataclasses.replace(cal, cap=3, threshold=-1.0)  # fires on every query
     oracle = hr.SortedOracle(data)
     session = hr.OnlineSession(oracle, cal, SeededRandom(0), 0.0)
-    fired = [session.answer(q).fired for q in g.random((10, 2))]
+    fired = [session.answer(q).updated for q in g.random((10, 2))]
     assert fired == [True] * 3 + [False] * 7
     assert session.halted and session.updates == 3
     calls = oracle.calls
@@ -85,7 +85,7 @@ def test_online_answers_within_alpha_at_huge_epsilon():
     cal = hr.calibrate(20, 2, 1e9, 0.0, 0.05, online=True)
     session = hr.OnlineSession(hr.SortedOracle(data), cal, SeededRandom(1), 0.0)
     queries = g.random((300, 2)) * 1.4 - 0.2
-    answers = np.array([session.answer(q).value for q in queries])
+    answers = np.array([session.answer(q).answer for q in queries])
     assert np.max(np.abs(answers - brute_force(data, queries))) <= cal.alpha
     assert session.updates <= cal.cap
 
@@ -119,3 +119,38 @@ def test_session_cost_is_charged_up_front_and_metered_per_instance(delta):
     cal = hr.calibrate(1000, 2, 1.0, delta, 0.05, online=True)
     session = hr.OnlineSession(hr.SortedOracle(np.full((1000, 2), 0.5)), cal, SeededRandom(0), delta)
     assert session.cost_so_far().epsilon <= session.cost.epsilon <= 1.0 + 1e-9
+
+
+def test_online_answers_halt_at_the_cap_and_match_the_session_on_a_seeded_rng():
+    g = np.random.default_rng(6)
+    data, queries = g.random((50, 2)), g.random((12, 2)) * 1.2 - 0.1
+    cal = dataclasses.replace(hr.calibrate(50, 2, 1e9, 0.0, 0.05, online=True), cap=4, threshold=-1.0)
+    run = hr.online_answers(data, queries, cal, SeededRandom(7))
+    progress = []
+    while True:
+        try:
+            progress.append(next(run))
+        except StopIteration as stop:
+            answers = stop.value
+            break
+    assert [p.partial for p in progress] == list(answers) and len(answers) == 12
+    assert [a.updated for a in answers] == [True] * 4 + [False] * 8
+    assert all(a.halted for a in answers[3:]) and not answers[2].halted
+    assert [a.updates_used for a in answers] == [1, 2, 3, 4] + [4] * 8
+    assert progress[-1].fraction == 1.0
+    session = hr.OnlineSession(hr.SortedOracle(data), cal, SeededRandom(7), 0.0)
+    assert [session.answer(q).answer for q in queries] == [a.answer for a in answers]
+
+
+def test_online_partials_carry_only_the_released_answer_and_the_public_query():
+    g = np.random.default_rng(8)
+    data, queries = g.random((200, 2)), g.random((30, 2))
+    cal = hr.calibrate(200, 2, 50.0, 0.0, 0.05, online=True)
+    answers = run_to_end(hr.online_answers(data, (q for q in queries), cal, SeededRandom(9)))
+    names = {f.name for f in dataclasses.fields(hr.OnlineAnswer)}
+    assert names == {"index", "query", "answer", "updated", "updates_used", "halted"}
+    assert [a.index for a in answers] == list(range(30))
+    assert all(np.array_equal(a.query, q) for a, q in zip(answers, queries, strict=True))
+    truth = brute_force(data, queries)
+    released = np.array([a.answer for a in answers])
+    assert not np.any(np.isclose(released, truth, rtol=0, atol=1e-9))  # control: no exact private value
