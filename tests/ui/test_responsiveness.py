@@ -15,11 +15,11 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
 from tests.ui.test_main_window import set_total
 
-ROWS = 2_000_000
+ROWS = 3_000_000
 DOMAIN = NumericDomain(0, 2**16 - 1, 1)
 TICK_MS = 10
 MAX_GAP_MS = 50
-MIN_RUN_S = 1.0
+MIN_RUN_S = 0.5
 
 
 @pytest.fixture
