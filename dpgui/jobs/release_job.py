@@ -18,7 +18,9 @@ import traceback
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from dpgui.data.dataset import Dataset
+from dpgui.data.aggregate import Aggregator, InMemoryAggregator
+from dpgui.data.backends import ScanCancelled, ScanMonitor
+from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.worker import Cancelled, GeneratorWorker
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
@@ -47,23 +49,36 @@ class ReleaseJob(QObject):
     def __init__(
         self,
         spec: TaskSpec,
-        dataset: Dataset,
+        dataset: Dataset | DatasetHandle,
         ledger: Ledger,
         rng: PrivateRandom | None = None,
         parent: QObject | None = None,
+        *,
+        aggregator: Aggregator | None = None,
+        monitor: ScanMonitor | None = None,
     ) -> None:
+        """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
+        ``Dataset``); a scanning one reports through ``monitor``, which this job then watches."""
         super().__init__(parent)
         self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
         self._dataset = dataset
         self._ledger = ledger
         self._rng = rng if rng is not None else SecureRandom()
+        if aggregator is None:
+            assert isinstance(dataset, Dataset), "a DatasetHandle needs the aggregator that reads it"
+            aggregator = InMemoryAggregator(dataset)
+        self._aggregator = aggregator
         self._record = ledger.open_dataset(dataset.path, dataset.sha256)
         self._budget_before = ledger.state(self._record.id)
         self._reservation = reserve(self.prepared, ledger, self._record)
         self._touched = threading.Event()
         self.error_details = ""
         """The traceback of the exception behind ``failed`` (for a dialog's "Show Details…")."""
-        self._worker = GeneratorWorker(run_algorithm(self.prepared, dataset, self._rng, self._on_touch))
+        self._worker = GeneratorWorker(
+            run_algorithm(self.prepared, dataset, self._rng, self._on_touch, aggregator=lambda _: aggregator)
+        )
+        if monitor is not None:
+            monitor.watch(self._scan_progress, self._worker.is_cancelled)
         self._worker.signals.progress.connect(self.progress)
         self._worker.signals.partial.connect(self.partial)
         self._worker.signals.finished.connect(self._on_finished)
@@ -82,6 +97,10 @@ class ReleaseJob(QObject):
         """Ask the run to stop before its next step (safe from any thread)."""
         self._worker.cancel()
 
+    def _scan_progress(self, fraction: float) -> None:
+        """Worker thread: a scanning engine read ``fraction`` of the file (queued to the GUI thread)."""
+        self._worker.signals.progress.emit(fraction, f"scanning {self._dataset.name}: {fraction:.0%}")
+
     def _on_touch(self) -> None:
         """Worker thread, before the first read: the fsynced ledger line comes first, then the flag."""
         self._ledger.mark_touched(self._reservation)
@@ -98,6 +117,7 @@ class ReleaseJob(QObject):
                 reservation=self._reservation,
                 budget_before=self._budget_before,
                 rng=self._rng,
+                aggregation_backend=self._aggregator.name,
             )
         except Exception as error:
             self.error_details = "".join(traceback.format_exception(error))
@@ -107,7 +127,7 @@ class ReleaseJob(QObject):
 
     def _on_failed(self, error: Exception) -> None:
         settle_failed_run(self._ledger, self._reservation, self.touched)
-        if isinstance(error, Cancelled):
+        if isinstance(error, Cancelled | ScanCancelled):
             self.cancelled.emit()
         else:
             self.error_details = "".join(traceback.format_exception(error))

@@ -6,35 +6,35 @@ public sample; the ledger is charged (in the GUI thread) before a released value
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, QSettings, QSize, Qt, QThreadPool
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QFont, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
-    QLabel,
     QListWidget,
     QMainWindow,
     QMenu,
     QMessageBox,
     QPushButton,
     QStackedWidget,
-    QTableView,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from dpgui import APP_NAME, __version__
-from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, DataError, Dataset, open_dataset, summarize_columns
+from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, DataError, Dataset, summarize_columns
+from dpgui.data.backends import Engine, OpenedData, ScanMonitor
+from dpgui.data.dataset import DatasetHandle
 from dpgui.data.public import PublicSample
+from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.release_job import ReleaseJob
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
@@ -54,7 +54,7 @@ from dpgui.tasks.runner import PreconditionFailed
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
-from dpgui.ui.dataframe_model import DataFrameModel
+from dpgui.ui.data_page import DataPage
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
 from dpgui.ui.run_page import RunPage
@@ -68,7 +68,6 @@ PUBLIC_UNIT_NOTES = {
 PAGES = ("Data", "Task", "Budget", "Run", "Review & export")
 DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
 
-_SHA_PREFIX = 12
 MAX_RECENT = 8
 _RECENT_KEY = "recent_files"
 _LOAD_HINT = (
@@ -110,7 +109,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.setAcceptDrops(True)
         self.ledger = ledger if ledger is not None else Ledger()
-        self.dataset: Dataset | None = None
+        self.dataset: Dataset | DatasetHandle | None = None
         self.record: DatasetRecord | None = None
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
@@ -119,7 +118,18 @@ class MainWindow(QMainWindow):
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
 
-        self.preview_model = DataFrameModel()
+        self.data_page = DataPage()
+        self.preview_model = self.data_page.preview_model
+        self.preview = self.data_page.preview
+        self.file_label = self.data_page.file_label
+        self.rows_label = self.data_page.rows_label
+        self.sha_label = self.data_page.sha_label
+        self.public_label = self.data_page.public_label
+        self.opened: OpenedData | None = None
+        """The private input's facts and the aggregator (in memory, out of core or Spark) that reads it."""
+        self.open_job: OpenJob | None = None
+        self.scan_monitor = ScanMonitor()
+        """Reports a scanning engine's progress to the job using it (opening, then each release)."""
         self.task_page = TaskPage()
         self.budget_page = BudgetPage()
         self.budget_panel = self.budget_page.panel
@@ -136,6 +146,7 @@ class MainWindow(QMainWindow):
         self.run_page.run_button.clicked.connect(self.start_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
+        self.data_page.cancel_requested.connect(self.cancel_opening)
         self.statusBar().showMessage(
             "Open a private dataset to begin (File > Open private dataset…, or drop it)."
         )
@@ -152,7 +163,7 @@ class MainWindow(QMainWindow):
         self.sidebar.setFixedWidth(self.sidebar.fontMetrics().horizontalAdvance("5. Review & export") + 40)
         self.pages = QStackedWidget()
         for page in (
-            self._build_data_page(),
+            self.data_page,
             self.task_page,
             self.budget_page,
             self.run_page,
@@ -179,44 +190,10 @@ class MainWindow(QMainWindow):
         self.go_to(DATA)
         return central
 
-    def _build_data_page(self) -> QWidget:
-        self.file_label = QLabel("—")
-        self.rows_label = QLabel("—")
-        self.sha_label = QLabel("—")
-        self.public_label = QLabel("none")
-        for label in (self.file_label, self.rows_label, self.sha_label, self.public_label):
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        facts = QFormLayout()
-        facts.addRow("Private file:", self.file_label)
-        facts.addRow("Rows:", self.rows_label)
-        facts.addRow("SHA-256:", self.sha_label)
-        facts.addRow("Public sample:", self.public_label)
-
-        warning = QLabel("Custodian-only preview — never exported")
-        warning_font = QFont(warning.font())
-        warning_font.setBold(True)
-        warning.setFont(warning_font)
-        table = QTableView()
-        table.setModel(self.preview_model)
-        table.setAlternatingRowColors(True)
-        table.setSelectionMode(QTableView.SelectionMode.NoSelection)
-        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
-        table.horizontalHeader().setStretchLastSection(True)
-        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        table.horizontalHeader().setResizeContentsPrecision(200)  # never scan a million rows for widths
-        self.preview = table
-
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        layout.addLayout(facts)
-        layout.addWidget(warning)
-        layout.addWidget(table, 1)
-        return page
-
     def _build_actions(self) -> None:
         self.open_private_action = self._action("&Open private dataset…", self._choose_private, "Ctrl+O")
         self.open_public_action = self._action("Open &public sample…", self._choose_public, "Ctrl+Shift+O")
+        self.open_table_action = self._action("Open Spark &table…", self._choose_spark_table)
         self.run_action = self._action("&Run release", self._run_from_anywhere, "Ctrl+R")
         self.cancel_action = self._action("&Cancel run", self.cancel_release, "Ctrl+.")
         self.export_action = self._action("&Export release…", self.export, "Ctrl+E")
@@ -228,7 +205,7 @@ class MainWindow(QMainWindow):
         forward = self._action("&Next", lambda: self.go_to(self.pages.currentIndex() + 1), "Alt+Right")
 
         file_menu = self.menuBar().addMenu("&File")
-        self._add(file_menu, self.open_private_action, self.open_public_action)
+        self._add(file_menu, self.open_private_action, self.open_public_action, self.open_table_action)
         file_menu.addMenu(self.recent_menu)
         self._add(
             file_menu,
@@ -294,22 +271,57 @@ class MainWindow(QMainWindow):
 
     # -- files ---------------------------------------------------------------------------------------------
 
-    def load_private(self, path: Path) -> None:
-        """Open the private dataset (raises DataError) and register it in the ledger."""
-        dataset = open_dataset(path)
+    def load_private(self, path: Path, engine: Engine | None = None) -> None:
+        """Open the private dataset in this thread (raises DataError) with ``engine`` (default: the Data
+        page's choice) and register it in the ledger. The GUI's own opens go through :meth:`open_private`."""
+        request = self.data_page.request(str(path))
+        if engine is not None:
+            request = dataclasses.replace(request, engine=engine)
+        self._show_private(open_private(request, self.scan_monitor))
+
+    def open_private(self, request: OpenRequest) -> None:
+        """Open the private data in a worker (progress and Cancel on the Data page), then show it."""
+        if self.open_job is not None or self.current_job is not None:
+            return
+        job = OpenJob(request, self.scan_monitor, parent=self)
+        job.progress.connect(self.data_page.show_progress)
+        job.opened.connect(self._show_private)
+        job.failed.connect(lambda error: self._open_failed(job, error))
+        job.cancelled.connect(lambda: self._open_ended(f"Opening {request.name} was cancelled."))
+        self.open_job = job
+        self.data_page.set_opening(request.name)
+        self.go_to(DATA)
+        job.start()
+
+    def cancel_opening(self) -> None:
+        if self.open_job is not None:
+            self.open_job.cancel()
+
+    def _open_failed(self, job: OpenJob, error: Exception) -> None:
+        self._open_ended(f"Could not open {job.request.name}.")
+        self.show_failure(
+            "Cannot open the file", f"{job.request.name}: {error}", _LOAD_HINT, details=job.details
+        )
+
+    def _open_ended(self, status: str) -> None:
+        self.open_job = None
+        self.data_page.set_opening(None)
+        self.statusBar().showMessage(status)
+
+    def _show_private(self, opened: OpenedData) -> None:
+        """Register the opened data in the ledger and show its facts, columns and preview."""
+        dataset = opened.dataset
         self.record = self.ledger.open_dataset(dataset.path, dataset.sha256)
+        self.opened = opened
         self.dataset = dataset
-        self.preview_model.set_frame(dataset.frame)
-        self.preview.resizeColumnsToContents()
-        self.file_label.setText(dataset.name)
-        self.rows_label.setText(f"{dataset.n_rows:,}")
-        self.sha_label.setText(f"{dataset.sha256[:_SHA_PREFIX]}…")
-        self.sha_label.setToolTip(dataset.sha256)
+        self.data_page.show_opened(opened)
         self.remember_recent(dataset.path)
-        self.task_page.set_columns(_numeric_columns(dataset.frame), [str(c) for c in dataset.frame.columns])
+        self.task_page.set_columns(
+            _numeric_columns(opened.preview()), [str(c) for c in dataset.header.columns]
+        )
         self.refresh_budget()
         changed = " (its bytes changed since last time; the budget continues)" if self.record.changed else ""
-        self.statusBar().showMessage(f"Opened {dataset.name}{changed}.")
+        self._open_ended(f"Opened {dataset.name} ({opened.aggregator.name} engine){changed}.")
 
     def load_public(self, path: Path) -> None:
         """Open a public sample: it may suggest domains and feed public-data algorithms (raises DataError)."""
@@ -322,7 +334,15 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Public sample {path.name} loaded.")
 
     def _choose_private(self) -> None:
-        self._choose_file("Open private dataset", self.load_private)
+        name, _ = QFileDialog.getOpenFileName(self, "Open private dataset", "", _file_filter())
+        if name:
+            self.open_private(self.data_page.request(name))
+
+    def _choose_spark_table(self) -> None:
+        """Open a table of the Spark catalog as the private data (the Spark engine, never loaded here)."""
+        name, ok = QInputDialog.getText(self, "Open Spark table", "Table name in the Spark catalog:")
+        if ok and name.strip():
+            self.open_private(self.data_page.request(name.strip(), table=True))
 
     def _choose_public(self) -> None:
         self._choose_file("Open public sample", self.load_public)
@@ -359,7 +379,10 @@ class MainWindow(QMainWindow):
 
     def open_recent(self, path: Path) -> None:
         """Reopen a recent entry: a project file as a project, anything else as the private dataset."""
-        self._load(self.open_project if path.name.endswith(PROJECT_SUFFIX) else self.load_private, path)
+        if path.name.endswith(PROJECT_SUFFIX):
+            self._load(self.open_project, path)
+        else:
+            self.open_private(self.data_page.request(str(path)))
 
     def project(self) -> Project:
         """The session as a project: the files by path and SHA-256, the task's spec, the releases."""
@@ -435,7 +458,7 @@ class MainWindow(QMainWindow):
         path = _dropped_file(event)
         if path is not None:
             event.acceptProposedAction()
-            self._load(self.load_private, path)
+            self.open_private(self.data_page.request(str(path)))
 
     # -- the spec and the planner --------------------------------------------------------------------------
 
@@ -482,7 +505,14 @@ class MainWindow(QMainWindow):
             return
         try:
             spec = self.current_spec()
-            job = ReleaseJob(spec, self.dataset, self.ledger, parent=self)
+            job = ReleaseJob(
+                spec,
+                self.dataset,
+                self.ledger,
+                parent=self,
+                aggregator=None if self.opened is None else self.opened.aggregator,
+                monitor=self.scan_monitor,
+            )
         except _REFUSALS as refusal:
             hint = (
                 "\n\nUse “Set total budget…” on the Budget page." if isinstance(refusal, BudgetNotSet) else ""
@@ -514,6 +544,7 @@ class MainWindow(QMainWindow):
         self.task_page.setEnabled(not running)
         self.budget_page.setEnabled(not running)
         self.open_private_action.setEnabled(not running)
+        self.open_table_action.setEnabled(not running)
 
     def _show_progress(self, fraction: float, message: str) -> None:
         self.run_page.show_progress(fraction, message)

@@ -105,7 +105,8 @@ def test_a_dropped_file_opens_as_the_private_dataset(qtbot, tmp_path: Path):
         Qt.KeyboardModifier.NoModifier,
     )
     window.dropEvent(event)
-    assert window.dataset is not None and window.file_label.text() == "cps1988.csv"
+    qtbot.waitUntil(lambda: window.dataset is not None, timeout=10_000)
+    assert window.file_label.text() == "cps1988.csv"
 
 
 def test_the_task_picker_offers_every_task_with_algorithms_and_auto_first(window: MainWindow):

@@ -12,6 +12,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends.embedded import (
     EMBEDDED_SUFFIXES,
@@ -22,11 +24,21 @@ from dpgui.data.backends.embedded import (
     ScanCancelled,
     physical_memory,
 )
+from dpgui.data.backends.monitor import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle, open_dataset
 from dpgui.data.errors import DataError
 from dpgui.data.fingerprint import sha256_file
 
-__all__ = ["Engine", "OpenedData", "ScanCancelled", "auto_threshold", "choose_engine", "open_aggregator"]
+__all__ = [
+    "PREVIEW_ROWS",
+    "Engine",
+    "OpenedData",
+    "ScanCancelled",
+    "ScanMonitor",
+    "auto_threshold",
+    "choose_engine",
+    "open_aggregator",
+]
 
 AUTO_MIN_BYTES = 1 << 30
 """``auto`` scans out of core files above min(1 GiB, a quarter of RAM)."""
@@ -47,12 +59,26 @@ class Engine(enum.Enum):
     AUTO = "auto"
 
 
+PREVIEW_ROWS = 1000
+"""Rows a scanning engine reads for the custodian's preview (the in-memory engine shows every row)."""
+
+
 @dataclass(frozen=True)
 class OpenedData:
     """The private input's public facts (``dataset``) and the aggregator that reads it."""
 
     dataset: Dataset | DatasetHandle
     aggregator: Aggregator
+
+    @property
+    def in_memory(self) -> bool:
+        return isinstance(self.dataset, Dataset)
+
+    def preview(self, rows: int = PREVIEW_ROWS) -> pd.DataFrame:
+        """Custodian-only rows to look at: the whole table in memory, else the first ``rows`` rows."""
+        if isinstance(self.dataset, Dataset):
+            return self.dataset.frame
+        return self.aggregator.head(rows)  # type: ignore[attr-defined]
 
 
 def auto_threshold() -> int:

@@ -246,6 +246,11 @@ class FileSource:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
         return tuple(str(name) for name in names)
 
+    @property
+    def format_is_arrow(self) -> bool:
+        """Parquet or Feather (row count from metadata), rather than delimited text."""
+        return self._format in ARROW_FORMATS
+
     @cached_property
     def n_rows(self) -> int:
         """Row count: Parquet metadata, or one pass of the CSV parser over the first column."""
@@ -261,6 +266,12 @@ class FileSource:
     def header(self) -> pd.DataFrame:
         """A zero-row frame naming the columns (what ``require_columns`` checks against)."""
         return pd.DataFrame(columns=list(self.columns))
+
+    def head(self, rows: int) -> pd.DataFrame:
+        """The first ``rows`` rows of every column, read as the in-memory loader would (custodian-only)."""
+        arrow = self._format in ARROW_FORMATS
+        frame = self._arrow.head(rows).to_pandas() if arrow else self._csv(nrows=rows)
+        return frame.set_axis(list(self.columns), axis=1)
 
     def batches(self, columns: Sequence[str]) -> Iterator[_Batch]:
         """Batches holding ``columns`` (unique, in that order) with their offsets and progress."""
@@ -315,6 +326,7 @@ class EmbeddedAggregator:
         self._progress = progress or _no_progress
         self._cancelled = cancelled or _never
         self._memory_limit = physical_memory() // 4 if memory_limit is None else memory_limit
+        self._rows: int | None = None
 
     @classmethod
     def open(cls, path: Path, **options: object) -> EmbeddedAggregator:
@@ -325,7 +337,25 @@ class EmbeddedAggregator:
         return self._source
 
     def count(self) -> int:
-        return self._source.n_rows
+        """The row count: Arrow metadata, or a CSV pass that reports progress and can be cancelled."""
+        if self._source.format_is_arrow:
+            return self._source.n_rows
+        if self._rows is None:
+            rows = 0
+
+            def consume(_: int, frame: pd.DataFrame) -> None:
+                nonlocal rows
+                rows += len(frame)
+
+            self._scan(self._source.columns[:1], consume)
+            if rows == 0:
+                raise DataError(f"{self._source.name}: the table has a header but no data rows")
+            self._rows = rows
+        return self._rows
+
+    def head(self, rows: int) -> pd.DataFrame:
+        """The file's first ``rows`` rows (the custodian's preview; never released)."""
+        return self._source.head(rows)
 
     def _scan(self, columns: Sequence[str], consume: Callable[[int, pd.DataFrame], None]) -> None:
         """Call ``consume(offset, frame)`` on every batch; report progress after each, check cancel between.

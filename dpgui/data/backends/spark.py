@@ -160,6 +160,10 @@ class SparkAggregator:
     def header(self) -> pd.DataFrame:
         return pd.DataFrame(columns=list(self.columns))
 
+    def head(self, rows: int) -> pd.DataFrame:
+        """The first ``rows`` rows Spark returns (the custodian's preview; never released)."""
+        return self._frame.limit(rows).toPandas()
+
     def _job(self, run: Callable[[], pd.DataFrame]) -> pd.DataFrame:
         """One Spark job, with cancel checked before it, progress after it, and UDF errors unwrapped."""
         if self._cancelled():

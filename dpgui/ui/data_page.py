@@ -1,0 +1,196 @@
+"""The Data page: the private file's public facts, the aggregation engine, and the custodian-only views.
+
+What is shown here about the private data (the preview, the column types and missing counts) is for the
+custodian's eyes only and is never exported. The engine decides where aggregates are computed: in memory,
+out of core by scanning the file (for files larger than memory), or in Spark (for data on a cluster); the
+aggregates, and so a release's privacy, are identical whichever runs (tests/data/test_backends.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dpgui.data import summarize_columns
+from dpgui.data.backends import Engine, OpenedData
+from dpgui.jobs.open_job import OpenRequest
+from dpgui.ui.dataframe_model import DataFrameModel
+
+SHA_PREFIX = 12
+PROGRESS_STEPS = 1000
+ENGINE_TITLES = {
+    Engine.AUTO: "Auto (out of core for large files)",
+    Engine.MEMORY: "In memory (pandas)",
+    Engine.EMBEDDED: "Out of core (scan the file in batches)",
+    Engine.SPARK: "Apache Spark (a cluster or local[*])",
+}
+ENGINE_HELP = (
+    "Where the aggregates (counts over the declared grid) are computed. Every engine gives identical "
+    "aggregates, so the privacy of a release does not depend on it; the manifest names the engine."
+)
+SUMMARY_COLUMNS = ("Column", "Type", "Missing")
+
+
+def _bold(label: QLabel) -> QLabel:
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class DataPage(QWidget):
+    """Facts, engine choice, opening progress, column summary and preview of the private data."""
+
+    cancel_requested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.file_label = QLabel("—")
+        self.rows_label = QLabel("—")
+        self.sha_label = QLabel("—")
+        self.public_label = QLabel("none")
+        self.engine_label = QLabel("—")
+        for label in (self.file_label, self.rows_label, self.sha_label, self.public_label, self.engine_label):
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.engine = QComboBox()
+        for engine, title in ENGINE_TITLES.items():
+            self.engine.addItem(title, engine)
+        self.engine.setToolTip(ENGINE_HELP)
+        self.spark_master = QLineEdit()
+        self.spark_master.setPlaceholderText("local[2]  (or spark://host:7077, yarn, …)")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, PROGRESS_STEPS)
+        self.progress_label = QLabel()
+        self.cancel_button = QPushButton("Cancel opening")
+        self.cancel_button.clicked.connect(self.cancel_requested)
+
+        facts = QFormLayout()
+        facts.addRow("Private file:", self.file_label)
+        facts.addRow("Rows (public):", self.rows_label)
+        facts.addRow("SHA-256:", self.sha_label)
+        facts.addRow("Engine used:", self.engine_label)
+        facts.addRow("Public sample:", self.public_label)
+        engine_box = QGroupBox("Aggregation engine (applies to the next file you open)")
+        engine_form = QFormLayout(engine_box)
+        engine_form.addRow("Engine:", self.engine)
+        engine_form.addRow("Spark master:", self.spark_master)
+        engine_note = QLabel(ENGINE_HELP)
+        engine_note.setWordWrap(True)
+        engine_form.addRow(engine_note)
+        self._engine_form = engine_form
+        top = QHBoxLayout()
+        top.addLayout(facts, 1)
+        top.addWidget(engine_box, 1)
+        opening = QHBoxLayout()
+        opening.addWidget(self.progress_label)
+        opening.addWidget(self.progress, 1)
+        opening.addWidget(self.cancel_button)
+
+        self.summary = QTableWidget(0, len(SUMMARY_COLUMNS))
+        self.summary.setHorizontalHeaderLabels(list(SUMMARY_COLUMNS))
+        self.summary.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.summary.verticalHeader().setVisible(False)
+        self.summary.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.summary.horizontalHeader().setStretchLastSection(True)
+        self.preview_model = DataFrameModel()
+        self.preview = QTableView()
+        self.preview.setModel(self.preview_model)
+        self.preview.setAlternatingRowColors(True)
+        self.preview.setSelectionMode(QTableView.SelectionMode.NoSelection)
+        self.preview.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.preview.verticalHeader().setDefaultSectionSize(self.preview.fontMetrics().height() + 8)
+        self.preview.horizontalHeader().setStretchLastSection(True)
+        self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.preview.horizontalHeader().setResizeContentsPrecision(200)  # never scan 10^6 rows for widths
+        self.preview_title = _bold(QLabel("Custodian-only preview — never exported"))
+        summary_box = QWidget()
+        summary_layout = QVBoxLayout(summary_box)
+        summary_layout.setContentsMargins(0, 0, 0, 0)
+        summary_layout.addWidget(_bold(QLabel("Columns (custodian-only)")))
+        summary_layout.addWidget(self.summary)
+        preview_box = QWidget()
+        preview_layout = QVBoxLayout(preview_box)
+        preview_layout.setContentsMargins(0, 0, 0, 0)
+        preview_layout.addWidget(self.preview_title)
+        preview_layout.addWidget(self.preview)
+        splitter = QSplitter()
+        splitter.addWidget(summary_box)
+        splitter.addWidget(preview_box)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 3)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(opening)
+        layout.addWidget(splitter, 1)
+        self.engine.currentIndexChanged.connect(self._engine_changed)
+        self._engine_changed()
+        self.set_opening(None)
+
+    def selected_engine(self) -> Engine:
+        return self.engine.currentData()
+
+    def select_engine(self, engine: Engine) -> None:
+        self.engine.setCurrentIndex(self.engine.findData(engine))
+
+    def request(self, path_or_table: str, *, table: bool = False) -> OpenRequest:
+        """An :class:`OpenRequest` for a file path (or a Spark table name) with the chosen engine."""
+        master = self.spark_master.text().strip() or None
+        if table:
+            return OpenRequest(None, Engine.SPARK, table=path_or_table, spark_master=master)
+        return OpenRequest(Path(path_or_table), self.selected_engine(), spark_master=master)
+
+    def set_opening(self, name: str | None) -> None:
+        """Show (``name``) or hide the opening progress row."""
+        for widget in (self.progress, self.progress_label, self.cancel_button):
+            widget.setVisible(name is not None)
+        if name is not None:
+            self.progress.setValue(0)
+            self.progress_label.setText(f"Opening {name}…")
+
+    def show_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(round(fraction * PROGRESS_STEPS))
+        self.progress_label.setText(message)
+
+    def show_opened(self, opened: OpenedData) -> None:
+        """The facts, the engine, the column summary and the preview of a newly opened private input."""
+        dataset = opened.dataset
+        self.file_label.setText(dataset.name)
+        self.rows_label.setText(f"{dataset.n_rows:,}")
+        self.sha_label.setText(f"{dataset.sha256[:SHA_PREFIX]}…")
+        self.sha_label.setToolTip(dataset.sha256)
+        self.engine_label.setText(opened.aggregator.name)
+        frame = opened.preview()
+        self.preview_model.set_frame(frame)
+        self.preview.resizeColumnsToContents()
+        shown = "every row" if opened.in_memory else f"the first {len(frame):,} rows"
+        self.preview_title.setText(f"Custodian-only preview ({shown}) — never exported")
+        counted = "" if opened.in_memory else f" (in the first {len(frame):,} rows)"
+        self.summary.setHorizontalHeaderLabels(["Column", "Type", f"Missing{counted}"])
+        columns = summarize_columns(frame)
+        self.summary.setRowCount(len(columns))
+        for row, column in enumerate(columns):
+            for position, text in enumerate((column.name, column.kind.value, f"{column.missing:,}")):
+                self.summary.setItem(row, position, QTableWidgetItem(text))
+
+    def _engine_changed(self) -> None:
+        self._engine_form.setRowVisible(self.spark_master, self.selected_engine() is Engine.SPARK)

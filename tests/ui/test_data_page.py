@@ -1,0 +1,169 @@
+"""The Data page: engine choice, opening in a worker with progress and cancel, scanning releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtWidgets import QInputDialog
+
+from dpgui.data import NumericDomain
+from dpgui.data.backends import Engine
+from dpgui.data.errors import DataError
+from dpgui.paths import demo_private_path
+from dpgui.privacy.ledger import ReservationStatus
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.main_window import MainWindow
+from tests.ui.test_main_window import set_total
+
+ROWS = 4_000_000
+VALUE_DOMAIN = NumericDomain(0, 1000, 1)
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    return window
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four record batches of the out-of-core engine (1,048,576 rows each), so a scan can be cancelled."""
+    path = tmp_path_factory.mktemp("big") / "big.csv"
+    values = np.random.default_rng(3).integers(0, 1001, size=ROWS)
+    pd.DataFrame({"value": values}).to_csv(path, index=False)
+    return path
+
+
+def open_and_wait(qtbot, window: MainWindow, path: Path, engine: Engine) -> None:
+    window.data_page.select_engine(engine)
+    window.open_private(window.data_page.request(str(path)))
+    assert window.open_job is not None and window.data_page.progress.isVisibleTo(window.data_page)
+    with qtbot.waitSignal(window.open_job.opened, timeout=20_000):
+        pass
+
+
+def test_the_embedded_engine_opens_in_a_worker_and_previews_only_the_first_rows(qtbot, window, tmp_path):
+    frame = pd.read_csv(demo_private_path())
+    parquet = tmp_path / "cps.parquet"
+    frame.to_parquet(parquet, index=False)
+    open_and_wait(qtbot, window, parquet, Engine.EMBEDDED)
+    assert window.opened is not None and not window.opened.in_memory
+    assert window.opened.aggregator.name == "embedded"
+    assert window.rows_label.text() == f"{len(frame):,}"
+    assert window.data_page.engine_label.text() == "embedded"
+    assert window.preview_model.rowCount() == 1000  # the first rows only, not the file
+    assert "first 1,000 rows" in window.data_page.preview_title.text()
+    summary = window.data_page.summary
+    kinds = {summary.item(r, 0).text(): summary.item(r, 1).text() for r in range(summary.rowCount())}
+    assert kinds["wage"] == "numeric" and kinds["region"] == "categorical"
+    assert not window.data_page.progress.isVisibleTo(window.data_page)
+
+
+def test_the_in_memory_engine_summarises_every_columns_missing_cells(qtbot, window, tmp_path):
+    path = tmp_path / "gaps.csv"
+    pd.DataFrame({"a": [1.0, None, 3.0, None], "b": ["x", "y", None, "z"]}).to_csv(path, index=False)
+    window.load_private(path, Engine.MEMORY)
+    summary = window.data_page.summary
+    missing = {summary.item(r, 0).text(): summary.item(r, 2).text() for r in range(summary.rowCount())}
+    assert missing == {"a": "2", "b": "1"}
+    assert window.preview_model.rowCount() == 4 and "every row" in window.data_page.preview_title.text()
+
+
+def test_a_release_on_the_embedded_engine_names_it_and_matches_the_in_memory_aggregates(qtbot, tmp_path):
+    parquet = tmp_path / "cps.parquet"
+    pd.read_csv(demo_private_path()).to_parquet(parquet, index=False)
+    histograms = []
+    for engine in (Engine.EMBEDDED, Engine.MEMORY):
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.load_private(parquet, engine)
+        set_total(window, 10.0)
+        page = window.task_page
+        page.select_task(TaskKind.CDF)
+        page.select_columns(["wage"])
+        page.declare("wage", NumericDomain(0, 20000, 20))
+        window.start_release()
+        job = window.current_job
+        assert job is not None
+        with qtbot.waitSignal(job.released, timeout=20_000):
+            pass
+        assert window.release is not None and window.release.aggregation_backend == engine.value
+        spec = window.release.spec
+        histograms.append(window.opened.aggregator.histogram("wage", spec.domain, spec.missing))
+    assert np.array_equal(histograms[0], histograms[1])
+
+
+def test_cancelling_an_opening_scan_leaves_no_dataset_open(qtbot, window, big_csv):
+    window.data_page.select_engine(Engine.EMBEDDED)
+    window.open_private(window.data_page.request(str(big_csv)))
+    job = window.open_job
+    assert job is not None
+    job.progress.connect(lambda *_: window.data_page.cancel_button.click())
+    with qtbot.waitSignal(job.cancelled, timeout=30_000):
+        pass
+    assert window.dataset is None and window.open_job is None
+    assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_cancelling_a_release_while_the_engine_scans_keeps_it_charged(qtbot, window, big_csv):
+    window.load_private(big_csv, Engine.EMBEDDED)
+    assert window.rows_label.text() == f"{ROWS:,}"
+    set_total(window, 5.0)
+    page = window.task_page
+    page.select_task(TaskKind.CDF)
+    page.select_columns(["value"])
+    page.declare("value", VALUE_DOMAIN)
+    page.select_algorithm("tree-laplace")
+    scanning: list[str] = []
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+
+    def on_progress(_: float, message: str) -> None:
+        if message.startswith("scanning") and not scanning:
+            scanning.append(message)
+            window.cancel_release()
+
+    job.progress.connect(on_progress)
+    with qtbot.waitSignal(job.cancelled, timeout=30_000):
+        pass
+    assert scanning and "big.csv" in scanning[0]
+    assert window.release is None
+    entries = window.ledger.entries(window.record.id)
+    assert [e.status for e in entries] == [ReservationStatus.COMMITTED]  # touched: stays spent
+    assert window.ledger.state(window.record.id).spent.epsilon == pytest.approx(1.0)
+
+
+def test_a_spark_table_is_opened_with_the_master_url_typed_on_the_data_page(qtbot, window, monkeypatch):
+    """The app's Spark wiring, without starting Spark (tests/data/test_backends_spark.py runs it for real)."""
+    seen: dict[str, object] = {}
+
+    def fake_open(path, engine, **options):
+        seen.update(path=path, engine=engine, **options)
+        raise DataError("no Spark here")
+
+    monkeypatch.setattr("dpgui.jobs.open_job.open_aggregator", fake_open)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("census.people", True))
+    window.data_page.select_engine(Engine.SPARK)
+    assert window.data_page.spark_master.isVisibleTo(window.data_page)
+    window.data_page.spark_master.setText("spark://cluster:7077")
+    window._choose_spark_table()
+    job = window.open_job
+    assert job is not None
+    with qtbot.waitSignal(job.failed, timeout=10_000):
+        pass
+    assert seen == {
+        "path": None,
+        "engine": Engine.SPARK,
+        "table": "census.people",
+        "spark_master": "spark://cluster:7077",
+        "progress": seen["progress"],
+        "cancelled": seen["cancelled"],
+    }
+    box = window.error_box
+    assert box is not None and "no Spark here" in box.text()
+    box.close()
