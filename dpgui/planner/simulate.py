@@ -18,6 +18,7 @@ from dpgui.algorithms.progress import run_to_end
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import Dataset
 from dpgui.privacy.random import SeededRandom, simulation_generator
+from dpgui.tasks.learning import NO_THRESHOLD
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -62,7 +63,9 @@ def _rank_error(sorted_values: np.ndarray, value: float, target_rank: float) -> 
     return float(max(below - target_rank, target_rank - at_or_below, 0)) / sorted_values.size
 
 
-def _error(spec: TaskSpec, table: ReleaseTable, values: np.ndarray, labels: np.ndarray | None) -> float:
+def release_error(
+    spec: TaskSpec, table: ReleaseTable, values: np.ndarray, labels: np.ndarray | None
+) -> float:
     """The task's error of one release against the simulated truth."""
     grid = spec.domain.from_grid(spec.domain.to_grid(values))
     ordered = np.sort(grid)
@@ -81,9 +84,11 @@ def _error(spec: TaskSpec, table: ReleaseTable, values: np.ndarray, labels: np.n
         value = float(table.column("value")[0])
         return float(not ordered[0] <= value <= ordered[-1])
     if spec.kind is TaskKind.THRESHOLD and labels is not None:
-        threshold = float(table.column("threshold")[0])
-        direction = str(table.column("direction")[0])
-        predicted = grid >= threshold if direction == "ge" else grid <= threshold
+        threshold, direction = table.column("threshold")[0], str(table.column("direction")[0])
+        if threshold == NO_THRESHOLD:  # the learner's "predict negative everywhere" hypothesis
+            predicted = np.zeros(grid.size, dtype=bool)
+        else:
+            predicted = grid >= float(threshold) if direction == "ge" else grid <= float(threshold)
         return float(np.mean(predicted != labels))
     raise ValueError(f"the {spec.kind.value} release has none of the columns the error measure reads")
 
@@ -106,5 +111,5 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulat
             frame[spec.label or SYNTHETIC_LABEL] = labels.astype(int)
         dataset = Dataset(Path("<simulated>"), "simulated", frame)
         table = run_to_end(info.run(spec, InMemoryAggregator(dataset), noise))
-        errors.append(_error(spec, table, values, labels))
+        errors.append(release_error(spec, table, values, labels))
     return Simulation(info.name, tuple(errors), ERROR_MEASURES[spec.kind], source)

@@ -77,6 +77,10 @@ MAX_HASH_BITS = 20
 """At most 2^20 hash buckets (a public cap on the hashing learner's k)."""
 
 
+NO_THRESHOLD = "none"
+"""The threshold cell of a hypothesis with no boundary (it predicts negative for every value)."""
+
+
 def _beta(spec: TaskSpec) -> float:
     return float(spec.parameter("beta", BETA.default))
 
@@ -112,7 +116,7 @@ def _describe(hypothesis: ThresholdHypothesis, spec: TaskSpec) -> ReleaseTable:
     if boundary is None:
         return ReleaseTable(
             ("threshold", "direction"),
-            (("none", direction),),
+            ((NO_THRESHOLD, direction),),
             (f"hypothesis: predict negative for every value of {feature}",),
         )
     value = spec.domain.value_of(boundary)

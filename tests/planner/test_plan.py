@@ -8,7 +8,9 @@ import pytest
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
 from dpgui.planner.plan import plan
-from dpgui.planner.simulate import simulate
+from dpgui.planner.simulate import release_error, simulate
+from dpgui.tasks.learning import NO_THRESHOLD
+from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import choose_auto
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -99,3 +101,13 @@ def test_every_prediction_and_precondition_answers_for_every_task_without_raisin
         spec = spec_for(kind, delta=delta)
         for row in plan(spec, 3000, target_error=0.1):
             assert row.predicted_error >= 0
+
+
+def test_a_released_no_threshold_hypothesis_is_scored_as_predicting_negative_everywhere():
+    spec = TaskSpec(TaskKind.THRESHOLD, ("x",), NumericDomain(0, 9, 1), 1.0, label="y")
+    values = np.arange(10.0)
+    labels = values >= 7
+    table = ReleaseTable(("threshold", "direction"), ((NO_THRESHOLD, "ge"),))
+    assert release_error(spec, table, values, labels) == pytest.approx(0.3)
+    at_seven = ReleaseTable(("threshold", "direction"), ((7.0, "ge"),))
+    assert release_error(spec, at_seven, values, labels) == 0.0
