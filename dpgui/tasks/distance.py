@@ -51,7 +51,9 @@ from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, Precon
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 METRIC = ParameterSpec("metric", str, "l1", "Distance: l1, l2, linf or hamming (on normalised columns).")
-QUERIES = ParameterSpec("queries", str, "", "CSV of PUBLIC query points (one column per task column).")
+QUERIES = ParameterSpec(
+    "queries", str, "", "CSV of PUBLIC query points (one column per task column).", path=True
+)
 QUERY_COUNT = ParameterSpec(
     "query_count",
     int,
@@ -88,7 +90,10 @@ def _bounds(spec: TaskSpec) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=16)
 def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
-    frame = pd.read_csv(path)
+    try:
+        frame = pd.read_csv(path)
+    except OSError as error:
+        raise ValueError(f"cannot read the queries file {path}: {error.strerror or error}") from error
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the queries file {path} lacks the columns {', '.join(missing)}")
@@ -99,13 +104,24 @@ def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
 
 
 def load_queries(path: Path | str, columns: tuple[str, ...]) -> np.ndarray:
-    """PUBLIC query points (original units), one row each, from a CSV with the task's column names."""
+    """PUBLIC query points (original units), one row each, from a CSV with the task's column names (raises
+    ValueError naming what is wrong with the file)."""
     return _read_queries(str(path), columns).copy()
 
 
-def _queries(spec: TaskSpec) -> np.ndarray | None:
+def _named_queries(spec: TaskSpec) -> np.ndarray | None:
+    """The queries file's points, None when no file is named; raises ValueError when it cannot be read."""
     path = str(spec.parameter("queries", QUERIES.default))
     return load_queries(path, spec.columns) if path else None
+
+
+def _queries(spec: TaskSpec) -> np.ndarray | None:
+    """The queries file's points, or None when none is named or it cannot be read (the preconditions say
+    why, so the planner's error predictions never raise)."""
+    try:
+        return _named_queries(spec)
+    except ValueError:
+        return None
 
 
 def _query_count(spec: TaskSpec) -> int:
@@ -178,6 +194,10 @@ def _numeric_preconditions(spec: TaskSpec) -> list[PreconditionFailure]:
         _metric(spec)
     except ValueError:
         failures.append(PreconditionFailure(f"unknown metric {spec.parameter('metric', '')!r}"))
+    try:
+        _named_queries(spec)
+    except ValueError as error:
+        failures.append(PreconditionFailure(str(error)))
     return failures
 
 

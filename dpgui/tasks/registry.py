@@ -33,6 +33,8 @@ class ParameterSpec:
     help: str
     minimum: float | None = None
     maximum: float | None = None
+    path: bool = False
+    """The value names a PUBLIC file (the GUI offers a file picker beside the text)."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import pytest
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
+from dpgui.planner.plan import plan
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -47,6 +48,18 @@ def test_auto_prefers_the_cdf_route_for_many_queries_and_needs_queries_for_bourg
         prepare(spec().with_algorithm("bourgain"), 100)
     with pytest.raises(PreconditionFailed, match="l1"):
         prepare(spec(metric="linf").with_algorithm("cdf-route"), 100)
+
+
+def test_an_unreadable_queries_file_is_a_precondition_failure_and_the_plan_still_forms(tmp_path):
+    missing = spec(str(tmp_path / "missing.csv"))
+    rows = plan(missing, 10_000)
+    assert not any(row.feasible for row in rows)
+    assert all("cannot read the queries file" in row.reason for row in rows)
+    with pytest.raises(PreconditionFailed, match="cannot read the queries file"):
+        prepare(missing.with_algorithm("huang-roth-online"), 100)
+    (tmp_path / "queries.csv").write_text("a,b\n1,0.5\n")
+    readable = spec(str(tmp_path / "queries.csv")).with_algorithm("huang-roth-online")
+    assert prepare(readable, 100).algorithm.name == "huang-roth-online"  # control: a readable file runs
 
 
 def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_path, capsys):

@@ -156,10 +156,15 @@ class DistanceStructure:
         return (json.dumps(self.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
 
     @classmethod
+    def from_bytes(cls, content: bytes) -> DistanceStructure:
+        """Parse ``distance_structure.json`` content (for example a release's attachment)."""
+        return cls.from_json(json.loads(content.decode("utf-8")))
+
+    @classmethod
     def load(cls, path: Path) -> DistanceStructure:
         """Load from a file, or from a release folder holding ``distance_structure.json``."""
         path = path / STRUCTURE_FILE if path.is_dir() else path
-        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+        return cls.from_bytes(path.read_bytes())
 
 
 def support_points(grid_points: np.ndarray | None, bins: int) -> np.ndarray:

@@ -242,8 +242,9 @@ class OnlineAnswer:
 
     ``query`` is the public normalised query, ``answer`` the released average distance (normalised units),
     ``updated`` whether the query fired an update, ``updates_used`` the FIREs so far (at most the cap M) and
-    ``halted`` whether the session has reached its cap (it then never reads the data again). Every field is a
-    function of the sparse-vector outputs and the released hypotheses, never of an unnoised statistic.
+    ``halted`` whether the session has reached its cap (it then never reads the data again), ``cap`` the
+    public cap M of the calibration. Every field is a function of the sparse-vector outputs, the released
+    hypotheses and public parameters, never of an unnoised statistic.
     """
 
     index: int
@@ -252,6 +253,7 @@ class OnlineAnswer:
     updated: bool
     updates_used: int
     halted: bool
+    cap: int
 
 
 class OnlineSession:
@@ -298,7 +300,9 @@ class OnlineSession:
     def _released(self, q: np.ndarray, value: float, updated: bool) -> OnlineAnswer:
         self.answered += 1
         query = tuple(float(x) for x in q)
-        return OnlineAnswer(self.answered - 1, query, value, updated, self.updates, self.halted)
+        return OnlineAnswer(
+            self.answered - 1, query, value, updated, self.updates, self.halted, self.calibration.cap
+        )
 
     def answer(self, query: np.ndarray) -> OnlineAnswer:
         q = np.asarray(query, dtype=np.float64)

@@ -80,6 +80,15 @@ def test_released_structure_answers_identically_after_save_and_load(tmp_path):
     assert loaded.columns == s.columns and loaded.metadata == s.metadata
 
 
+def test_a_structure_parses_from_its_bytes_as_an_attachment_holds_them():
+    g = np.random.default_rng(5)
+    s = structure(g.random((300, 2)), [support_points(None, 32)] * 2, PrivacyBudget(1.0))
+    parsed = DistanceStructure.from_bytes(s.to_bytes())
+    queries = g.random((50, 2)) * 2 - 0.5
+    assert np.array_equal(parsed.answer(queries), s.answer(queries))
+    assert parsed.columns == s.columns and parsed.metadata == s.metadata
+
+
 def test_realised_error_at_moderate_epsilon_is_below_the_prediction():
     g = np.random.default_rng(6)
     points = np.clip(g.normal(0.5, 0.2, (5000, 5)), 0, 1)

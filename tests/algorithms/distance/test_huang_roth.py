@@ -148,7 +148,8 @@ def test_online_partials_carry_only_the_released_answer_and_the_public_query():
     cal = hr.calibrate(200, 2, 50.0, 0.0, 0.05, online=True)
     answers = run_to_end(hr.online_answers(data, (q for q in queries), cal, SeededRandom(9)))
     names = {f.name for f in dataclasses.fields(hr.OnlineAnswer)}
-    assert names == {"index", "query", "answer", "updated", "updates_used", "halted"}
+    assert names == {"index", "query", "answer", "updated", "updates_used", "halted", "cap"}
+    assert {a.cap for a in answers} == {cal.cap}
     assert [a.index for a in answers] == list(range(30))
     assert all(np.array_equal(a.query, q) for a, q in zip(answers, queries, strict=True))
     truth = brute_force(data, queries)
