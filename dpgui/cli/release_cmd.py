@@ -11,7 +11,7 @@ from dpgui.algorithms.progress import run_to_end
 from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize
 from dpgui.cli.budget_cmd import format_state
 from dpgui.data.backends import Engine, open_aggregator
-from dpgui.data.domain import NumericDomain, default_granularity
+from dpgui.data.domain import NumericDomain, declared_grid
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 from dpgui.privacy.ledger import Ledger
@@ -93,10 +93,7 @@ def declared_domains(args: argparse.Namespace, columns: Sequence[str]) -> tuple[
             f"--bounds needs one LO HI pair per column: {len(columns)} columns, {len(args.bounds)} numbers"
         )
     pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
-    step = args.granularity
-    return tuple(
-        NumericDomain(lo, hi, step if step is not None else default_granularity(lo, hi)) for lo, hi in pairs
-    )
+    return tuple(declared_grid(lo, hi, granularity=args.granularity) for lo, hi in pairs)
 
 
 def public_sample(args: argparse.Namespace) -> PublicSample | None:

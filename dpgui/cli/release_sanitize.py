@@ -6,7 +6,7 @@ import argparse
 
 from dpgui.algorithms.approximate_quantiles import parse_quantiles
 from dpgui.cli import release_cmd
-from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.domain import CategoricalDomain, declared_grid, parse_categories
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import Domain, ParameterValue, TaskKind, TaskSpec
 
@@ -51,21 +51,13 @@ def _domain(args: argparse.Namespace) -> Domain:
             raise ValueError(
                 "--categories declares a categorical column: drop --bounds, --bins and --granularity"
             )
-        return CategoricalDomain(
-            tuple(c.strip() for c in categories.split(",") if c.strip()), other=args.other
-        )
+        return CategoricalDomain(parse_categories(categories), other=args.other)
     if args.bounds is None:
         raise ValueError(
             "declare --bounds LO HI for a numeric column (or --categories for a categorical one)"
         )
-    if args.bins is None:
-        return release_cmd.declared_domain(args)
-    if args.granularity is not None:
-        raise ValueError("give --bins or --granularity, not both")
-    if args.bins < 1:
-        raise ValueError("--bins must be >= 1")
     lower, upper = args.bounds
-    return NumericDomain(lower, upper, (upper - lower) / args.bins)
+    return declared_grid(lower, upper, granularity=args.granularity, bins=args.bins)
 
 
 def _parameters(args: argparse.Namespace, kind: TaskKind) -> tuple[tuple[str, ParameterValue], ...]:

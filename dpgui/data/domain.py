@@ -251,6 +251,29 @@ def default_granularity(lower: float, upper: float) -> float:
     return _nice((upper - lower) / DEFAULT_POINTS, at_least=False)
 
 
+def declared_grid(
+    lower: float, upper: float, *, granularity: float | None = None, bins: int | None = None
+) -> NumericDomain:
+    """The numeric domain declared by bounds and either a granularity or a number of bins (public inputs).
+
+    ``bins`` B gives the grid step (upper - lower) / B; with neither, the step is ``default_granularity``.
+    Raises DataError when both are given or B < 1.
+    """
+    if bins is None:
+        step = default_granularity(lower, upper) if granularity is None else granularity
+        return NumericDomain(lower, upper, step)
+    if granularity is not None:
+        raise DataError("give the number of bins or the granularity, not both")
+    if bins < 1:
+        raise DataError(f"the number of bins must be >= 1, got {bins}")
+    return NumericDomain(lower, upper, (upper - lower) / bins)
+
+
+def parse_categories(text: str) -> tuple[str, ...]:
+    """Declared categories from comma-separated text ("a, b,c" -> ("a", "b", "c")), blanks dropped."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
 @dataclass(frozen=True)
 class CategoricalDomain:
     """A declared list of categories; with ``other`` an extra last index counts every other value.

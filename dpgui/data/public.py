@@ -16,7 +16,7 @@ import pandas as pd
 from dpgui.data.dataset import Dataset, open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.data.errors import DataError
-from dpgui.data.validation import binary_labels, numeric_column
+from dpgui.data.validation import binary_labels, distinct_text, numeric_column, require_columns
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,12 @@ class PublicSample:
         if domain is not None:
             values = np.clip(values, domain.lower, domain.upper)
         return values
+
+    def column_categories(self, column: str) -> tuple[str, ...]:
+        """The column's distinct present values, sorted, as text (as a CategoricalDomain compares cells)."""
+        require_columns(self.frame, [column], file_name=self.path.name)
+        _, texts = distinct_text(self.frame[column])
+        return tuple(sorted(texts))
 
     def column_grid(self, column: str, domain: NumericDomain) -> np.ndarray:
         """The column's values as sorted uint64 grid indices of ``domain``."""

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpgui.data import CategoricalDomain, DataError, NumericDomain, suggest_domain
+from dpgui.data.domain import declared_grid, parse_categories
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
@@ -206,3 +207,17 @@ def test_suggested_domain_for_degenerate_samples_has_distinct_float_grid_points(
     points = domain.from_grid(np.arange(domain.size))
     assert np.all(np.diff(points) > 0)
     assert domain.lower <= min(values) and max(values) <= domain.upper
+
+
+def test_a_declared_grid_takes_a_granularity_or_a_number_of_bins_not_both():
+    assert declared_grid(0, 20000, bins=100) == NumericDomain(0, 20000, 200)
+    assert declared_grid(0, 10, granularity=0.5) == NumericDomain(0, 10, 0.5)
+    assert declared_grid(0, 10) == NumericDomain(0, 10, 1)  # the default granularity
+    with pytest.raises(DataError, match="not both"):
+        declared_grid(0, 10, granularity=1, bins=5)
+    with pytest.raises(DataError, match=">= 1"):
+        declared_grid(0, 10, bins=0)
+
+
+def test_declared_categories_are_split_on_commas_and_stripped():
+    assert parse_categories(" north, south ,, west ") == ("north", "south", "west")
