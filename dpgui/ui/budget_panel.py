@@ -8,9 +8,12 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QSize
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
+from dpgui.ui.theme import is_dark
 
 SEGMENT_COLOURS = (QColor("#5b6778"), QColor("#e8912d"), QColor("#cfe8cf"))
-"""Spent, this release, remaining."""
+"""Spent, this release, remaining (on a light palette)."""
+DARK_SEGMENT_COLOURS = (QColor("#46505f"), QColor("#a8560f"), QColor("#2f5d36"))
+"""The same on a dark palette, so the caption in the palette's text colour stays readable."""
 
 
 def format_cost(cost: PrivacyCost | None) -> str:
@@ -51,7 +54,8 @@ class BudgetBar(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         area = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
         left = area.left()
-        for fraction, colour in zip(self.fractions, SEGMENT_COLOURS, strict=True):
+        colours = DARK_SEGMENT_COLOURS if is_dark(self.palette()) else SEGMENT_COLOURS
+        for fraction, colour in zip(self.fractions, colours, strict=True):
             width = fraction * area.width()
             painter.fillRect(QRectF(left, area.top(), width, area.height()), colour)
             left += width

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator
 
+import pytest
 from PySide6.QtCore import QThreadPool
 
 from dpgui.algorithms.progress import Progress
-from dpgui.jobs.worker import Cancelled, GeneratorWorker
+from dpgui.jobs.worker import GUI_SWITCH_INTERVAL, Cancelled, GeneratorWorker
 
 
 def three_steps(log: list[str]) -> Generator[Progress, None, int]:
@@ -51,3 +53,15 @@ def test_a_cancel_before_the_start_never_runs_the_generator(qtbot, pool: QThread
     assert isinstance(failed.args[0], Cancelled)
     assert worker.is_cancelled()
     assert log == []
+
+
+def test_starting_a_worker_shortens_the_gil_switch_interval_for_the_gui_thread(qtbot, pool: QThreadPool):
+    original = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)  # Python's default
+    try:
+        worker = GeneratorWorker(three_steps([]))
+        with qtbot.waitSignal(worker.signals.finished, timeout=5000):
+            worker.start(pool)
+        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)
+    finally:
+        sys.setswitchinterval(original)
