@@ -1,9 +1,11 @@
-"""The Budget page: this release's (ε, δ), what ε means as odds, the planner's rows and the ledger."""
+"""The Budget page: this release's (ε, δ), what ε means as odds, the planner's rows, its error against ε, a
+simulation preview, and the ledger with its timeline."""
 
 from __future__ import annotations
 
 import math
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
@@ -12,8 +14,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -21,10 +25,16 @@ from PySide6.QtWidgets import (
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import LedgerEntry
+from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
+from dpgui.ui.budget_timeline import BudgetTimeline
+from dpgui.ui.error_curve_view import ErrorCurveView
+from dpgui.ui.simulation_view import SimulationView
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Predicted error", "Unit", "Min n", "Feasible", "Auto")
 LEDGER_COLUMNS = ("Time", "Release", "Cost", "Status")
+SPLIT_UNIT = 100
+"""The planner and the ledger share the page's height 3 : 2."""
 
 
 def odds_text(epsilon: float) -> str:
@@ -34,6 +44,19 @@ def odds_text(epsilon: float) -> str:
         f"ε = {epsilon:g}: an observer's odds about any one person change by at most × {factor:,.3g} "
         f"(e^ε), whatever else they know."
     )
+
+
+def best_error(rows: list[PlanRow] | None) -> float | None:
+    """The smallest predicted error among the feasible rows (None without one)."""
+    errors = [row.predicted_error for row in rows or [] if row.feasible]
+    return min(errors, default=None)
+
+
+def _tabs(pages: dict[str, QWidget]) -> QTabWidget:
+    tabs = QTabWidget()
+    for title, page in pages.items():
+        tabs.addTab(page, title)
+    return tabs
 
 
 def _table(headers: tuple[str, ...], stretch: str) -> QTableWidget:
@@ -57,7 +80,7 @@ def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
 
 
 class BudgetPage(QWidget):
-    """The dataset's budget panel, this release's ε and δ, the planner table and the ledger table."""
+    """The dataset's budget panel, this release's ε and δ, the planner's views and the ledger's views."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -75,6 +98,13 @@ class BudgetPage(QWidget):
         self.plan_status.setWordWrap(True)
         self.plan_table = _table(PLAN_COLUMNS, "Feasible")
         self.ledger_table = _table(LEDGER_COLUMNS, "Release")
+        self.curve = ErrorCurveView()
+        self.simulation = SimulationView()
+        self.timeline = BudgetTimeline()
+        self.planner_tabs = _tabs(
+            {"Planner table": self.plan_table, "Error vs ε": self.curve, "Simulation": self.simulation}
+        )
+        self.ledger_tabs = _tabs({"Ledger table": self.ledger_table, "Timeline": self.timeline})
 
         release = QGroupBox("This release")
         fields = QFormLayout(release)
@@ -87,13 +117,17 @@ class BudgetPage(QWidget):
         planner = QGroupBox("Planner: predicted accuracy before any data is read")
         planner_layout = QVBoxLayout(planner)
         planner_layout.addWidget(self.plan_status)
-        planner_layout.addWidget(self.plan_table)
+        planner_layout.addWidget(self.planner_tabs)
         ledger = QGroupBox("Ledger of this dataset")
-        QVBoxLayout(ledger).addWidget(self.ledger_table)
+        QVBoxLayout(ledger).addWidget(self.ledger_tabs)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(planner)
+        self.splitter.addWidget(ledger)
+        self.splitter.setSizes([3 * SPLIT_UNIT, 2 * SPLIT_UNIT])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(planner, 3)
-        layout.addWidget(ledger, 2)
+        layout.addWidget(self.splitter, 1)
         self.epsilon.valueChanged.connect(self._update_odds)
         self._update_odds()
 
@@ -123,8 +157,16 @@ class BudgetPage(QWidget):
                 for row in rows or []
             ],
         )
+        self.curve.show_best(best_error(rows))
 
-    def show_ledger(self, entries: list[LedgerEntry]) -> None:
+    def show_spec(self, spec: TaskSpec | None, n: int | None) -> None:
+        """The error curve and the simulation preview for the spec at the public row count n (or none)."""
+        self.curve.show_spec(spec, n)
+        self.simulation.show_spec(spec, n)
+
+    def show_ledger(self, entries: list[LedgerEntry], total: PrivacyCost | None = None) -> None:
+        """The dataset's reservations as a table and as a timeline of cumulative ε against ``total``."""
+        self.timeline.show_timeline(entries, total)
         _fill(
             self.ledger_table,
             [

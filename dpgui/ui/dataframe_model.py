@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,38 +21,55 @@ def format_cell(value: object) -> str:
     return str(value)
 
 
+def _no_cell(row: int, column: int) -> object:
+    return None
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float | np.number) and not isinstance(value, bool | np.bool_)
+
+
 class DataFrameModel(QAbstractTableModel):
-    """The frame's columns as numpy arrays; ``data`` formats one cell on demand (fast at 10^6 rows)."""
+    """A frame's columns (as numpy arrays) or a released table's rows, formatted one cell at a time on
+    demand: nothing is converted up front, so 10^6 preview rows or a 2^16-row CDF show at once."""
 
     def __init__(self, frame: pd.DataFrame | None = None) -> None:
         super().__init__()
         self._names: list[str] = []
-        self._columns: list[np.ndarray] = []
         self._rows = 0
+        self._cell: Callable[[int, int], object] = _no_cell
         if frame is not None:
             self.set_frame(frame)
 
     def set_frame(self, frame: pd.DataFrame) -> None:
         """Show another frame (the columns are referenced, not copied, where pandas allows)."""
+        columns = [frame[name].to_numpy() for name in frame.columns]
+        self._show(frame.columns, len(frame), lambda row, column: columns[column][row])
+
+    def set_table(self, names: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+        """Show rows of values as they are (a released table), without building a frame."""
+        self._show(names, len(rows), lambda row, column: rows[row][column])
+
+    def _show(self, names: Iterable[object], rows: int, cell: Callable[[int, int], object]) -> None:
         self.beginResetModel()
-        self._names = [str(name) for name in frame.columns]
-        self._columns = [frame[name].to_numpy() for name in frame.columns]
-        self._rows = len(frame)
+        self._names = [str(name) for name in names]
+        self._rows = rows
+        self._cell = cell
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._columns)
+        return 0 if parent.isValid() else len(self._names)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
-        column = self._columns[index.column()]
+        value = self._cell(index.row(), index.column())
         if role == Qt.ItemDataRole.DisplayRole:
-            return format_cell(column[index.row()])
-        if role == Qt.ItemDataRole.TextAlignmentRole and column.dtype.kind in "iuf":
+            return format_cell(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole and _is_number(value):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 

@@ -34,6 +34,7 @@ from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, DataError, Dataset, summa
 from dpgui.data.backends import Engine, OpenedData, ScanMonitor
 from dpgui.data.dataset import DatasetHandle
 from dpgui.data.public import PublicSample
+from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.release_job import ReleaseJob
 from dpgui.planner.plan import plan
@@ -51,9 +52,10 @@ from dpgui.release.project import (
 )
 from dpgui.release.release import Release
 from dpgui.tasks.runner import PreconditionFailed
-from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
+from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
@@ -62,8 +64,11 @@ from dpgui.ui.task_page import TaskPage
 
 PUBLIC_UNIT_NOTES = {
     ("cps1985.csv", "wage"): "cps1985 wage is hourly (the cps1988 demo wage is weekly): scale before use.",
+    ("cps1985.csv", "region"): "cps1985 region is south/other (cps1988 has northeast, midwest, south, west): "
+    "type the categories.",
+    ("cps1985.csv", "ethnicity"): "cps1985 ethnicity is cauc/hispanic/other (cps1988 has afam, cauc).",
 }
-"""Known unit differences between a public sample's column and the demo's private one."""
+"""Known unit or category differences between a public sample's column and the demo's private one."""
 
 PAGES = ("Data", "Task", "Budget", "Run", "Review & export")
 DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
@@ -135,6 +140,10 @@ class MainWindow(QMainWindow):
         self.budget_panel = self.budget_page.panel
         self.run_page = RunPage()
         self.review_page = ReviewPage()
+        self.planner = LatestCall(self)
+        """Runs the planner for the latest spec in the thread pool; older results are dropped."""
+        self.planner.done.connect(self.budget_page.show_plan)
+        self.planner.failed.connect(lambda error: self.budget_page.show_plan(None, f"No plan: {error}"))
         self.setCentralWidget(self._build_central())
         self._build_actions()
 
@@ -314,6 +323,8 @@ class MainWindow(QMainWindow):
         self.record = self.ledger.open_dataset(dataset.path, dataset.sha256)
         self.opened = opened
         self.dataset = dataset
+        custodian = CustodianSource(dataset.sha256, opened.aggregator) if opened.in_memory else None
+        self.review_page.set_custodian_source(custodian)
         self.data_page.show_opened(opened)
         self.remember_recent(dataset.path)
         self.task_page.set_columns(
@@ -472,18 +483,23 @@ class MainWindow(QMainWindow):
         try:
             spec = self.current_spec()
         except ValueError as problem:
+            self.planner.drop()
             self.budget_page.show_plan(None, f"No plan yet: {problem}")
+            self.budget_page.show_spec(None, None)
             self.task_page.show_preconditions(None, None)
             self.refresh_budget()
             return
         n = self.dataset.n_rows if self.dataset is not None else None
         self.task_page.show_preconditions(spec, n)
         if n is None:
+            self.planner.drop()
             self.budget_page.show_plan(
                 None, "No plan yet: open a private dataset (its row count n is public)."
             )
         else:
-            self.budget_page.show_plan(plan(spec, n))
+            self.budget_page.show_plan(None, "Planning…")
+            self.planner.submit(lambda: plan(spec, n))  # off the GUI thread: a bound can take 0.1 s
+        self.budget_page.show_spec(spec, n)
         self.run_page.summary.setText(
             f"{spec.kind.title} of {', '.join(spec.columns)} with {spec.algorithm} at "
             f"{format_cost(PrivacyCost(spec.epsilon, spec.delta))}"
@@ -526,7 +542,7 @@ class MainWindow(QMainWindow):
         job.cancelled.connect(self._on_cancelled)
         self.current_job = job
         summary = f"Running {job.prepared.algorithm.title} on {', '.join(spec.columns)}…"
-        self.run_page.prepare(summary, spec.domain if spec.kind is TaskKind.CDF else None)
+        self.run_page.prepare(summary, spec.domains)
         self._set_running(True)
         self.refresh_budget()
         job.start()
@@ -625,8 +641,9 @@ class MainWindow(QMainWindow):
             release = self.budget_page.cost() if self.current_job is None else None
         except ValueError:
             release = None
-        self.budget_panel.show_state(self.ledger.state(self.record.id), release)
-        self.budget_page.show_ledger(self.ledger.entries(self.record.id))
+        state = self.ledger.state(self.record.id)
+        self.budget_panel.show_state(state, release)
+        self.budget_page.show_ledger(self.ledger.entries(self.record.id), state.total)
 
     def _ask_total_budget(self) -> None:
         if self.record is None:

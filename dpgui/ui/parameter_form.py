@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from dpgui.tasks.registry import ParameterSpec
 from dpgui.tasks.spec import ParameterValue
@@ -52,6 +63,28 @@ def _editor(spec: ParameterSpec) -> Editor:
     return editor
 
 
+def _with_browse(editor: QLineEdit, title: str) -> QWidget:
+    """The path's text editor with a "Browse…" button that fills it from a file dialog."""
+    button = QPushButton("Browse…")
+    button.setObjectName(f"{editor.objectName()}-browse")
+    button.setToolTip("Choose a PUBLIC file (never the private dataset).")
+
+    def browse() -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            button, title, editor.text(), "CSV files (*.csv);;All files (*)"
+        )
+        if name:
+            editor.setText(name)
+
+    button.clicked.connect(browse)
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(editor, 1)
+    layout.addWidget(button)
+    return row
+
+
 def _value(editor: Editor, kind: type) -> ParameterValue:
     if isinstance(editor, QCheckBox):
         return editor.isChecked()
@@ -80,7 +113,12 @@ class ParameterForm(QWidget):
         for spec in self._specs:
             label = QLabel(f"{spec.name}:")
             label.setToolTip(spec.help)
-            self._layout.addRow(label, self.editors[spec.name])
+            editor = self.editors[spec.name]
+            if spec.path and isinstance(editor, QLineEdit):
+                editor.setPlaceholderText("path of a public CSV file")
+                self._layout.addRow(label, _with_browse(editor, f"Choose the public {spec.name} file"))
+            else:
+                self._layout.addRow(label, editor)
         if not self._specs:
             self._layout.addRow(QLabel("This algorithm has no parameters."))
 

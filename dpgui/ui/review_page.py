@@ -1,12 +1,12 @@
-"""The Review & export page: the released table, a CDF step plot for CDF releases, and the export."""
+"""The Review & export page: the released table, a plot of the release (and, on request, a custodian-only
+layer), and the export."""
 
 from __future__ import annotations
 
-import pandas as pd
-import pyqtgraph as pg
-from PySide6.QtCore import QBuffer, QIODevice, Qt, Signal
+from PySide6.QtCore import QBuffer, QIODevice, QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -20,10 +20,16 @@ from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
 from dpgui.ui.budget_panel import format_cost
+from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for
 from dpgui.ui.dataframe_model import DataFrameModel
-from dpgui.ui.run_page import cdf_plot
+from dpgui.ui.distance_explorer import DistanceExplorer
+from dpgui.ui.release_plots import Drawing, draw_release, release_plot
 
-CDF_COLUMNS = ("value", "cdf")
+EXPORT_PLOT_SIZE = QSize(900, 520)
+"""The size of the report's plot (whatever the window's size)."""
+_NO_SOURCE = "The private data is not held in memory, so the custodian-only layer cannot be drawn."
+_OTHER_FILE = "The open private file is not the one this release was made from."
+_CUSTODIAN_TIP = "Drawn from the private data for you only: never exported, never part of the report."
 
 
 def describe_release(release: Release) -> str:
@@ -64,16 +70,30 @@ class ReviewPage(QWidget):
         self.table.setModel(self.model)
         self.table.setAlternatingRowColors(True)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.plot = cdf_plot("Released CDF")
-        self.curve = self.plot.plot([], [], pen=pg.mkPen("#d62728", width=2))
+        self.table.horizontalHeader().setResizeContentsPrecision(50)  # a 2^16-row CDF: widths from 50 rows
+        self.plot = release_plot()
         self.plot.hide()
+        self.drawing: Drawing | None = None
+        """The DP items on the plot (by role); custodian-only items are in ``custodian_items``."""
+        self.custodian_items: dict[str, object] = {}
+        self._custodian_source: CustodianSource | None = None
+        self.custodian_box = QCheckBox()
+        self.custodian_box.setStyleSheet("color: #555;")
+        self.custodian_box.hide()
+        self.custodian_box.toggled.connect(self._redraw)
+        self.distance_explorer = DistanceExplorer()
+        self.distance_explorer.hide()
         self.export_button = QPushButton("Export release…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_requested)
 
         body = QHBoxLayout()
         body.addWidget(self.table, 2)
-        body.addWidget(self.plot, 3)
+        plot_column = QVBoxLayout()
+        plot_column.addWidget(self.plot, 1)
+        plot_column.addWidget(self.custodian_box)
+        plot_column.addWidget(self.distance_explorer, 1)
+        body.addLayout(plot_column, 3)
         self.history = QListWidget()
         self.history.setMaximumHeight(90)
         self.history.setToolTip("The releases made in this session (saved in the project file).")
@@ -95,17 +115,52 @@ class ReviewPage(QWidget):
             f"{release.algorithm.title} ({release.algorithm.name}) · {release.dataset.n_rows:,} rows · "
             f"release {release.release_id[:8]} · charged to the ledger before display{notes}"
         )
-        self.model.set_frame(pd.DataFrame(list(table.rows), columns=list(table.columns)))
+        self.model.set_table(table.columns, table.rows)
         self.table.resizeColumnsToContents()
-        is_cdf = tuple(table.columns[:2]) == CDF_COLUMNS
-        self.plot.setVisible(is_cdf)
-        if is_cdf:
-            self.curve.setData(
-                [float(v) for v in table.column("value")],
-                [float(v) for v in table.column("cdf")],
-                stepMode="right",
-            )
+        layer = custodian_layer_for(release)
+        self.custodian_box.blockSignals(True)
+        self.custodian_box.setChecked(False)  # custodian-only layers start hidden for every release
+        self.custodian_box.blockSignals(False)
+        self.custodian_box.setVisible(layer is not None)
+        self.custodian_box.setText(layer.checkbox if layer is not None else "")
+        self._check_custodian_source()
+        self._redraw()
+        self.distance_explorer.show_release(release)
         self.export_button.setEnabled(True)
+
+    def set_custodian_source(self, source: CustodianSource | None) -> None:
+        """Where custodian-only layers read the private data (the window's in-memory dataset), or None when
+        it is not held in memory: the check box is then disabled and says why."""
+        self._custodian_source = source
+        self._check_custodian_source()
+
+    def _usable_source(self) -> CustodianSource | None:
+        """The custodian source when it holds the very file the shown release was made from."""
+        source, release = self._custodian_source, self.release
+        same_file = source is not None and release is not None and source.sha256 == release.dataset.sha256
+        return source if same_file else None
+
+    def _check_custodian_source(self) -> None:
+        """Enable the check box only for a usable source (unchecking it otherwise) and say why not."""
+        usable = self._usable_source() is not None
+        self.custodian_box.setEnabled(usable)
+        self.custodian_box.setToolTip(
+            _CUSTODIAN_TIP if usable else _NO_SOURCE if self._custodian_source is None else _OTHER_FILE
+        )
+        if not usable:
+            self.custodian_box.setChecked(False)
+
+    def _redraw(self) -> None:
+        """Draw the release's DP plot, then the custodian-only layer when it is asked for."""
+        self.custodian_items = {}
+        if self.release is None:
+            return
+        self.drawing = draw_release(self.plot, self.release)
+        self.plot.setVisible(self.drawing is not None)
+        layer = custodian_layer_for(self.release)
+        source = self._usable_source()
+        if layer is not None and source is not None and self.custodian_box.isChecked():
+            self.custodian_items = dict(layer.draw(self.plot, self.release, source.aggregator))
 
     def show_history(self, records: list[ReleaseRecord]) -> None:
         """List the session's releases, newest first."""
@@ -119,10 +174,19 @@ class ReviewPage(QWidget):
             )
 
     def plots(self) -> dict[str, bytes]:
-        """The shown plot as PNG bytes for the report (caption -> PNG); empty when no plot is shown."""
-        if self.plot.isHidden():
+        """The release's DP plot as PNG bytes for the report (caption -> PNG); empty without a plot.
+
+        Rendered on a fresh, never-shown plot holding the DP drawing only, so no custodian-only layer can
+        reach the export whatever the check box says; the on-screen plot is left as it is.
+        """
+        if self.release is None:
+            return {}
+        export = release_plot()
+        export.resize(EXPORT_PLOT_SIZE)
+        drawing = draw_release(export, self.release)
+        if drawing is None:
             return {}
         buffer = QBuffer()
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        self.plot.grab().save(buffer, "PNG")
-        return {self.plot.plotItem.titleLabel.text or "Released values": bytes(buffer.data())}
+        export.grab().save(buffer, "PNG")
+        return {drawing.title or "Released values": bytes(buffer.data())}

@@ -1,7 +1,8 @@
 """The Run page: Run and Cancel, a progress bar, and a live view of the run's partial (DP) results.
 
-CDF runs (the tree engine's :class:`CdfSoFar` partials) draw the CDF as it forms, level by level; other
-tasks show their progress messages as a log. Partials are DP outputs or public quantities only.
+Each partial type with a view in :mod:`dpgui.ui.live_views` is drawn as it arrives (the CDF level by level,
+quantiles as lines, recursion steps, box edges, …); every run shows its progress messages as a log. Partials
+are DP outputs or public quantities only.
 """
 
 from __future__ import annotations
@@ -18,22 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpgui.algorithms.tree_cdf import CdfSoFar
-from dpgui.data.domain import NumericDomain
+from dpgui.algorithms.distance.huang_roth import OnlineAnswer
+from dpgui.tasks.spec import Domain
+from dpgui.ui.live_views import LivePlot, draw_partial
+from dpgui.ui.online_view import OnlineView
 
 PROGRESS_STEPS = 1000
-
-
-def cdf_plot(title: str) -> pg.PlotWidget:
-    """A white plot with a value axis and a CDF axis in [0, 1]."""
-    plot = pg.PlotWidget(background="w")
-    plot.setTitle(title, color="#333")
-    plot.setLabel("bottom", "value")
-    plot.setLabel("left", "P[X ≤ value]")
-    plot.setYRange(0.0, 1.0)
-    plot.showGrid(x=True, y=True, alpha=0.25)
-    plot.setMinimumHeight(220)
-    return plot
 
 
 class RunPage(QWidget):
@@ -51,12 +42,11 @@ class RunPage(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.progress = QProgressBar()
         self.progress.setRange(0, PROGRESS_STEPS)
-        self.plot = cdf_plot("The CDF as the tree's levels are released")
-        self.curve = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
+        self.plot = LivePlot()
+        self.online_view = OnlineView()
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setPlaceholderText("Progress messages of the run appear here.")
-        self._domain: NumericDomain | None = None
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)
@@ -66,17 +56,20 @@ class RunPage(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.plot, 3)
+        layout.addWidget(self.online_view, 3)
         layout.addWidget(self.log, 1)
         self.set_running(False)
 
-    def prepare(self, summary: str, cdf_domain: NumericDomain | None) -> None:
-        """A new run: the summary, an empty plot (shown for CDF runs over ``cdf_domain``) and log."""
+    @property
+    def curve(self) -> pg.PlotDataItem:
+        """The live plot's curve (the CDF, the recursion steps, the box edges, …)."""
+        return self.plot.curve
+
+    def prepare(self, summary: str, domains: tuple[Domain, ...]) -> None:
+        """A new run over the spec's declared ``domains``: the summary, an empty hidden plot and log."""
         self.summary.setText(summary)
-        self._domain = cdf_domain
-        self.plot.setVisible(cdf_domain is not None)
-        if cdf_domain is not None:
-            self.plot.setXRange(cdf_domain.lower, cdf_domain.upper)
-        self.curve.setData([], [])
+        self.plot.reset(domains)
+        self.online_view.reset()
         self.log.clear()
         self.progress.setValue(0)
 
@@ -89,6 +82,8 @@ class RunPage(QWidget):
         self.log.appendPlainText(f"{fraction:4.0%}  {message}")
 
     def show_partial(self, partial: object) -> None:
-        """Draw a CDF partial (other partials are reported by their messages only)."""
-        if isinstance(partial, CdfSoFar) and self._domain is not None:
-            self.curve.setData(self._domain.from_grid(partial.indices), partial.cdf, stepMode="right")
+        """Draw a partial with the view of its type (the plot appears with the first one drawn)."""
+        if isinstance(partial, OnlineAnswer):
+            self.online_view.add(partial)
+        else:
+            draw_partial(self.plot, partial)

@@ -6,10 +6,11 @@ declared by the custodian or suggested from a PUBLIC sample; they are never read
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDoubleValidator, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -21,25 +22,29 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from dpgui.data import DataError
-from dpgui.data.domain import NumericDomain, default_granularity, suggest_domain
+from dpgui.data.domain import CategoricalDomain, suggest_domain
 from dpgui.data.public import PublicSample
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
-from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
+from dpgui.ui.domain_rows import NUMERIC_HEADERS, CategoryRow, DomainRow
+from dpgui.ui.missing_box import MissingBox
 from dpgui.ui.parameter_form import ParameterForm
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 """Tasks with a label column (and the label value that counts as positive)."""
 MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE)
 """Tasks over several numeric columns, one declared domain each."""
+CATEGORICAL_TASKS = (TaskKind.HISTOGRAM,)
+"""Tasks whose column may be categorical (declared categories instead of bounds, CLI --categories)."""
 BOUNDS_RULE = (
-    "Bounds are public: declare them, or suggest them from a public sample — never from the private data."
+    "Bounds and categories are public: declare them, or suggest them from a public sample — never from the "
+    "private data."
 )
 
 
@@ -55,51 +60,6 @@ def auto_parameters(infos: Sequence[AlgorithmInfo]) -> tuple[ParameterSpec, ...]
         for parameter in info.parameters:
             seen.setdefault(parameter.name, parameter)
     return tuple(seen.values())
-
-
-def _number_edit(placeholder: str) -> QLineEdit:
-    edit = QLineEdit()
-    edit.setPlaceholderText(placeholder)
-    edit.setValidator(QDoubleValidator())
-    edit.setClearButtonEnabled(True)
-    return edit
-
-
-def _parse(text: str, what: str, column: str) -> float:
-    if not text.strip():
-        raise ValueError(f"Declare the {what} of {column}'s domain (it must not come from the private data).")
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"The {what} {text!r} of {column} is not a number.") from None
-
-
-class DomainRow:
-    """Lower, upper and granularity fields for one column, with its "Suggest from public sample" button."""
-
-    def __init__(self, column: str, texts: tuple[str, str, str]) -> None:
-        self.column = column
-        self.lower = _number_edit("e.g. 0")
-        self.upper = _number_edit("e.g. 20000")
-        self.granularity = _number_edit("auto")
-        for edit, text in zip((self.lower, self.upper, self.granularity), texts, strict=True):
-            edit.setText(text)
-        self.suggest = QPushButton("Suggest from public sample")
-
-    def texts(self) -> tuple[str, str, str]:
-        return self.lower.text(), self.upper.text(), self.granularity.text()
-
-    def set_domain(self, domain: NumericDomain) -> None:
-        self.lower.setText(f"{domain.lower:g}")
-        self.upper.setText(f"{domain.upper:g}")
-        self.granularity.setText(f"{domain.granularity:g}")
-
-    def domain(self) -> NumericDomain:
-        lower = _parse(self.lower.text(), "lower bound", self.column)
-        upper = _parse(self.upper.text(), "upper bound", self.column)
-        step = self.granularity.text()
-        granularity = _parse(step, "granularity", self.column) if step.strip() else None
-        return NumericDomain(lower, upper, granularity or default_granularity(lower, upper))
 
 
 class TaskPage(QWidget):
@@ -135,11 +95,14 @@ class TaskPage(QWidget):
         self.algorithm.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.algorithm.setSpacing(2)
         self.parameters = ParameterForm()
-        self.domain_rows: dict[str, DomainRow] = {}
-        self._declared: dict[str, tuple[str, str, str]] = {}
+        self.missing = MissingBox()
+        self.domain_rows: dict[str, DomainRow | CategoryRow] = {}
+        self._declared: dict[str, tuple[str, ...]] = {}
         self._numeric: list[str] = []
+        self._all_columns: list[str] = []
         self._public: PublicSample | None = None
         self._public_columns: frozenset[str] = frozenset()
+        self._public_all_columns: frozenset[str] = frozenset()
         self._public_notes: Mapping[str, str] = {}
 
         self._columns_form = QFormLayout()
@@ -169,6 +132,7 @@ class TaskPage(QWidget):
         left = QVBoxLayout()
         left.addWidget(what)
         left.addWidget(domains)
+        left.addWidget(self.missing)
         left.addStretch(1)
         right = QVBoxLayout()
         right.addWidget(algorithm_box, 1)
@@ -191,6 +155,7 @@ class TaskPage(QWidget):
         self.algorithm.currentRowChanged.connect(self._algorithm_changed)
         self.label.currentTextChanged.connect(self.changed)
         self.positive.textChanged.connect(self.changed)
+        self.missing.changed.connect(self.changed)
         self._task_changed()
 
     # -- inputs from the window ----------------------------------------------------------------------------
@@ -203,10 +168,8 @@ class TaskPage(QWidget):
         """Offer the private dataset's column names (names only; declared bounds are forgotten)."""
         self._declared.clear()
         self._numeric = list(numeric)
-        self.column.blockSignals(True)
-        self.column.clear()
-        self.column.addItems(numeric)
-        self.column.blockSignals(False)
+        self._all_columns = list(all_columns)
+        self._fill_column_picker()
         self.columns_list.blockSignals(True)
         self.columns_list.clear()
         for name in numeric:
@@ -225,6 +188,9 @@ class TaskPage(QWidget):
         """The public sample (suggestions come only from it), its numeric columns and per-column caveats."""
         self._public = sample
         self._public_columns = frozenset(numeric)
+        self._public_all_columns = (
+            frozenset() if sample is None else frozenset(map(str, sample.frame.columns))
+        )
         self._public_notes = notes
         self._rebuild_domains()
 
@@ -241,7 +207,7 @@ class TaskPage(QWidget):
         else:
             self.column.setCurrentText(names[0])
 
-    def declare(self, column: str, domain: NumericDomain) -> None:
+    def declare(self, column: str, domain: Domain) -> None:
         """Fill in a declared domain for a selected column (the demo's, or a public suggestion)."""
         self.domain_rows[column].set_domain(domain)
 
@@ -251,12 +217,15 @@ class TaskPage(QWidget):
                 self.algorithm.setCurrentRow(row)
 
     def restore(self, spec: TaskSpec) -> None:
-        """Show a saved spec: task, columns, declared domains, label, algorithm and its parameters."""
+        """Show a saved spec: task, columns, declared domains, missing-value policy, label, algorithm and
+        its parameters."""
         self.select_task(spec.kind)
         self.select_columns(spec.columns)
         for column, domain in zip(spec.columns, spec.domains, strict=True):
-            if isinstance(domain, NumericDomain) and column in self.domain_rows:
-                self.declare(column, domain)
+            if column in self.domain_rows:
+                with contextlib.suppress(ValueError):  # a CLI spec may declare a numeric column's categories
+                    self.declare(column, domain)
+        self.missing.set_policy(spec.missing)
         if spec.label is not None:
             self.label.setCurrentText(spec.label)
         self.positive.setText(spec.positive or "")
@@ -285,13 +254,21 @@ class TaskPage(QWidget):
         if not columns:
             raise ValueError("Open a private dataset and pick the task's numeric column(s) first.")
         labelled = self.kind in LABELLED_TASKS
+        domains = tuple(self.domain_rows[column].domain() for column in columns)
+        missing = self.missing.policy()
+        if missing.fill_value is not None and any(isinstance(d, CategoricalDomain) for d in domains):
+            raise ValueError(
+                "A categorical column counts a missing cell as 'other', not as a number: "
+                "clear the fill value."
+            )
         return TaskSpec(
             kind=self.kind,
             columns=tuple(columns),
-            domains=tuple(self.domain_rows[column].domain() for column in columns),
+            domains=domains,
             epsilon=epsilon,
             delta=delta,
             algorithm=self.algorithm_name(),
+            missing=missing,
             parameters=self.parameters.values(),
             label=self.label.currentText() or None if labelled else None,
             positive=self.positive.text().strip() or None if labelled else None,
@@ -301,6 +278,7 @@ class TaskPage(QWidget):
     # -- reactions -----------------------------------------------------------------------------------------
 
     def _task_changed(self) -> None:
+        self.blockSignals(True)  # `changed` once, when the columns, algorithms and domains all fit the task
         kind = self.kind
         multi = kind in MULTI_COLUMN_TASKS
         labelled = kind in LABELLED_TASKS
@@ -309,6 +287,7 @@ class TaskPage(QWidget):
         self._columns_form.setRowVisible(self.label, labelled)
         self._columns_form.setRowVisible(self.positive, labelled)
         self._columns_form.labelForField(self.column).setText("Feature:" if labelled else "Column:")
+        self._fill_column_picker()
         self.algorithm.blockSignals(True)
         self.algorithm.clear()
         auto = QListWidgetItem("auto — the feasible algorithm with the smallest predicted error")
@@ -326,6 +305,8 @@ class TaskPage(QWidget):
         self.algorithm.setCurrentRow(0)
         self._algorithm_changed()
         self._rebuild_domains()
+        self.blockSignals(False)
+        self.changed.emit()
 
     def _algorithm_changed(self) -> None:
         name = self.algorithm_name()
@@ -350,6 +331,17 @@ class TaskPage(QWidget):
                 )
             item.setToolTip(f"<p>{info.name}: {info.summary}</p><p>{status}</p>")
 
+    def _fill_column_picker(self) -> None:
+        """Offer the numeric columns, and for a categorical task every column; keep the pick if offered."""
+        offered = self._all_columns if self.kind in CATEGORICAL_TASKS else self._numeric
+        current = self.column.currentText()
+        self.column.blockSignals(True)
+        self.column.clear()
+        self.column.addItems(offered)
+        if current in offered:
+            self.column.setCurrentText(current)
+        self.column.blockSignals(False)
+
     def _rebuild_domains(self) -> None:
         for column, row in self.domain_rows.items():
             self._declared[column] = row.texts()
@@ -359,28 +351,33 @@ class TaskPage(QWidget):
         self._domains_widget = QWidget()
         grid = QGridLayout(self._domains_widget)
         grid.setContentsMargins(0, 0, 0, 0)
-        for position, title in enumerate(("Column", "Lower", "Upper", "Granularity")):
-            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, position)
+        columns = self.selected_columns()
+        if any(column in self._numeric for column in columns):
+            for position, title in enumerate(NUMERIC_HEADERS):
+                grid.addWidget(QLabel(f"<b>{title}</b>"), 0, position)
         self.domain_rows = {}
-        for line, column in enumerate(self.selected_columns(), start=1):
-            row = DomainRow(column, self._declared.get(column, ("", "", "")))
-            for position, widget in enumerate((QLabel(column), row.lower, row.upper, row.granularity)):
-                grid.addWidget(widget, 2 * line - 1, position)
-            grid.addWidget(row.suggest, 2 * line, 1, 1, 3)
-            row.suggest.setEnabled(column in self._public_columns)
+        for line, column in enumerate(columns, start=1):
+            numeric = column in self._numeric
+            row = (DomainRow if numeric else CategoryRow)(column, self._declared.get(column, ()))
+            row.place(grid, 2 * line - 1)
+            row.suggest.setEnabled(column in (self._public_columns if numeric else self._public_all_columns))
             row.suggest.clicked.connect(lambda _=False, column=column: self._suggest_clicked(column))
-            for edit in (row.lower, row.upper, row.granularity):
-                edit.textChanged.connect(self.changed)
+            row.connect(self.changed)
             self.domain_rows[column] = row
         self._domains_holder.addWidget(self._domains_widget)
         self._update_public_note()
         self.changed.emit()
 
     def suggest(self, column: str) -> None:
-        """Declare ``column``'s domain from the public sample's values (raises DataError when impossible)."""
+        """Declare ``column``'s domain from the PUBLIC sample: its range, or its distinct values for a
+        categorical column (raises DataError when impossible). Never from the private data."""
         if self._public is None:
             raise DataError("Load a public sample with this column first (File > Open public sample…).")
-        self.domain_rows[column].set_domain(suggest_domain(self._public.column_values(column)))
+        row = self.domain_rows[column]
+        if isinstance(row, CategoryRow):
+            row.categories.setText(", ".join(self._public.column_categories(column)))
+        else:
+            row.set_domain(suggest_domain(self._public.column_values(column)))
 
     def _suggest_clicked(self, column: str) -> None:
         try:
@@ -392,7 +389,7 @@ class TaskPage(QWidget):
         if self._public is None:
             self.public_note.setText("No public sample is loaded: declare the bounds yourself.")
             return
-        covered = [column for column in self.domain_rows if column in self._public_columns]
+        covered = [column for column in self.domain_rows if column in self._public_all_columns]
         notes = " ".join(self._public_notes.get(column, "") for column in covered).strip()
         text = f"Public sample {self._public.path.name}: check that its units match the private columns."
         self.public_note.setText(f"{text} {notes}".strip())

@@ -26,3 +26,16 @@ def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def drained_thread_pool() -> Iterator[None]:
     yield
     QThreadPool.globalInstance().waitForDone()
+
+
+@pytest.fixture
+def demo_window(qtbot):
+    """A main window on the demo files: cps1988 as the private dataset, cps1985 as the public sample."""
+    from dpgui.paths import demo_private_path, demo_public_path
+    from dpgui.ui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.load_private(demo_private_path())
+    window.load_public(demo_public_path())
+    return window

@@ -24,11 +24,8 @@ CDF_DOMAIN = NumericDomain(0, 20000, 20)
 
 
 @pytest.fixture
-def window(qtbot) -> MainWindow:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.load_private(demo_private_path())
-    window.load_public(demo_public_path())
+def window(demo_window: MainWindow) -> MainWindow:
+    window = demo_window
     window.task_page.select_columns(["wage"])
     window.task_page.declare("wage", WAGE_DOMAIN)
     return window
@@ -156,11 +153,12 @@ def test_bounds_start_empty_and_are_suggested_only_from_the_public_sample(qtbot)
     assert float(row.lower.text()) < float(row.upper.text()) <= 100  # hourly wages of cps1985
 
 
-def test_the_budget_page_explains_epsilon_and_plans(window: MainWindow):
+def test_the_budget_page_explains_epsilon_and_plans(qtbot, window: MainWindow):
     window.budget_page.epsilon.setValue(1.0)
     assert "× 2.72" in window.budget_page.odds.text()
     window.go_to(BUDGET)
     table = window.budget_page.plan_table
+    qtbot.waitUntil(lambda: table.rowCount() > 0)  # the planner runs in the thread pool
     assert table.rowCount() == 1 and table.item(0, 0).text() == "em" and table.item(0, 6).text() == "✓"
 
 
@@ -190,7 +188,8 @@ def test_a_cdf_release_plots_while_running_and_exports_with_the_ledgers_epsilon(
     assert x is not None and len(x) > 1 and y[-1] == pytest.approx(1.0)  # the partial CDF was drawn
     review = window.review_page
     assert review.model.rowCount() == CDF_DOMAIN.size and review.model.columnCount() == 2
-    assert review.plot.isVisibleTo(window) and len(review.curve.getData()[0]) == CDF_DOMAIN.size
+    assert review.drawing is not None and review.plot.isVisibleTo(window)
+    assert len(review.drawing.items["curve"].getData()[0]) == CDF_DOMAIN.size
     assert window.record is not None
     (entry,) = window.ledger.entries(window.record.id)
     assert entry.status is ReservationStatus.COMMITTED

@@ -1,0 +1,110 @@
+"""The Budget page's timeline: cumulative ε spent on the dataset over time, from its ledger entries.
+
+What counts as spent is what ``Ledger.state`` counts: committed and unresolved reservations (open in another
+process, or in one that crashed). Refunded ones never count; this process's open ones (pending, touched) are
+drawn but not yet counted, as in the budget bar.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import LedgerEntry, ReservationStatus
+from dpgui.ui.budget_panel import format_cost
+from dpgui.ui.lazy_plot import LazyPlotView
+from dpgui.ui.theme import ThemedPlotWidget, background_colour
+
+SPENT = frozenset({ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED})
+"""The statuses ``Ledger.state`` adds into ``spent``."""
+_STEP_PEN = pg.mkPen("#1f77b4", width=2)
+_TOTAL_PEN = pg.mkPen("#d62728", width=1.5, style=Qt.PenStyle.DashLine)
+
+
+@dataclass(frozen=True)
+class TimelinePoint:
+    """One reservation: when (POSIX seconds), cumulative ε spent after it, its label, whether it counts."""
+
+    time: float
+    epsilon: float
+    label: str
+    counted: bool
+
+
+def spend_timeline(entries: Sequence[LedgerEntry]) -> tuple[TimelinePoint, ...]:
+    """The entries in time order with the ε spent up to and including each one."""
+    points = []
+    spent = 0.0
+    for entry in sorted(entries, key=lambda e: e.time):
+        counted = entry.status in SPENT
+        spent += entry.cost.epsilon if counted else 0.0
+        label = f"{entry.description}\n{format_cost(entry.cost)}, {entry.status.value}"
+        points.append(TimelinePoint(entry.time.timestamp(), spent, label, counted))
+    return tuple(points)
+
+
+def step_xy(points: Sequence[TimelinePoint], end: float) -> tuple[np.ndarray, np.ndarray]:
+    """The cumulative-ε staircase from 0 at the first entry to ``end`` (rising at each counted entry)."""
+    if not points:
+        return np.array([]), np.array([])
+    xs, ys = [points[0].time], [0.0]
+    for point in points:
+        if point.counted:
+            xs += [point.time, point.time]
+            ys += [ys[-1], point.epsilon]
+    xs.append(max(end, points[-1].time))
+    ys.append(ys[-1])
+    return np.array(xs), np.array(ys)
+
+
+class BudgetTimeline(LazyPlotView):
+    """Step plot of cumulative ε over time (date axis), one point per reservation, and the total ε."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = pg.PlotDataItem([], [], pen=_STEP_PEN)
+        self.points = pg.ScatterPlotItem(hoverable=True, tip=lambda x, y, data: data, size=9)
+        self.total_line = pg.InfiniteLine(
+            angle=0, pen=_TOTAL_PEN, label="total", labelOpts={"position": 0.05, "color": "#d62728"}
+        )
+        self.timeline: tuple[TimelinePoint, ...] = ()
+        self.total: PrivacyCost | None = None
+
+    def show_timeline(self, entries: Sequence[LedgerEntry], total: PrivacyCost | None) -> None:
+        """The dataset's entries (hover a point for its release) and its total ε, if set."""
+        self.timeline = spend_timeline(entries)
+        self.total = total
+        self.refresh()
+
+    def make_plot(self) -> pg.PlotWidget:
+        plot = ThemedPlotWidget(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setLabel("left", "cumulative ε spent")
+        return plot
+
+    def render(self, plot: pg.PlotWidget) -> None:
+        plot.clear()
+        self.steps.setData(*step_xy(self.timeline, time.time()))
+        self.points.setData(
+            [
+                {
+                    "pos": (point.time, point.epsilon),
+                    "data": point.label,
+                    "brush": pg.mkBrush("#1f77b4" if point.counted else background_colour()),
+                    "pen": pg.mkPen("#1f77b4"),
+                }
+                for point in self.timeline
+            ]
+        )
+        plot.addItem(self.steps)
+        plot.addItem(self.points)
+        if self.total is not None:
+            self.total_line.setValue(self.total.epsilon)
+            self.total_line.label.setFormat(f"total ε = {self.total.epsilon:g}")
+            plot.addItem(self.total_line)

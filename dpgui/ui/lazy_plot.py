@@ -1,0 +1,54 @@
+"""A view whose plot is built and drawn only while the view is shown.
+
+The Budget page keeps its plots in tabs; a hidden tab should cost nothing when the spec or the ledger
+changes. A subclass keeps its state in attributes, calls :meth:`LazyPlotView.refresh` after changing it, and
+draws the whole state in :meth:`LazyPlotView.render`, which runs on each show and on refreshes while shown.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from dpgui.ui.theme import ThemedPlotWidget
+
+
+class LazyPlotView(QWidget):
+    """Widgets added to :attr:`layout_` (a caption, buttons), then the plot, made on the first show."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.setContentsMargins(0, 0, 0, 0)
+        self._plot: pg.PlotWidget | None = None
+
+    @property
+    def plot(self) -> pg.PlotWidget | None:
+        """The plot, once the view has been shown."""
+        return self._plot
+
+    def make_plot(self) -> pg.PlotWidget:
+        """The plot widget, built once (override for other axes)."""
+        plot = ThemedPlotWidget()
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        return plot
+
+    def render(self, plot: pg.PlotWidget) -> None:
+        """Draw the current state on ``plot`` (called only while the view is shown)."""
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        """Redraw now if the view is shown; otherwise the next show will."""
+        if self.isVisible():
+            self._render_now()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._render_now()
+
+    def _render_now(self) -> None:
+        if self._plot is None:
+            self._plot = self.make_plot()
+            self.layout_.addWidget(self._plot, 1)
+        self.render(self._plot)

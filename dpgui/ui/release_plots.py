@@ -1,0 +1,338 @@
+"""Plots of a committed release's DP outputs, one drawer per kind of release table.
+
+Everything drawn here comes from the release table, the spec and the algorithm's a-priori error bound: DP
+outputs, post-processing of them and public quantities only, so these plots may be exported. Custodian-only
+layers (drawn from the private data) live in :mod:`dpgui.ui.custodian_layers` and are never drawn here.
+Distance releases are not plotted here: the Review page hands them to its distance explorer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QPainter, QPainterPath
+from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
+
+from dpgui.algorithms.learners.thresholds import Direction
+from dpgui.data.domain import NumericDomain
+from dpgui.release.release import Release
+from dpgui.tasks.sanitize_papers import CDF_UNIT
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.step_display import display_points
+from dpgui.ui.theme import ThemedPlotWidget, legend_style, text_colour
+
+RED = (214, 39, 40)
+RELEASED = "#d62728"
+BAND = (*RED, 45)
+SYNTHETIC_BINS = 40
+"""The most bins of the synthetic records' histogram (fewer when the declared grid is smaller)."""
+QUANTILE_OF = {"median": 0.5}
+"""The quantile a one-value statistic estimates, where it has one (an interior point has none)."""
+_NO_VALUE = "no value released"
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What a drawer put on a plot: its title and its items by role (what tests and the export read)."""
+
+    title: str
+    items: Mapping[str, object]
+
+
+Drawer = Callable[[pg.PlotWidget, Release], Drawing]
+
+
+class BandSample(pg.ItemSample):
+    """A legend entry drawn as a filled square (for a band between two curves, which has no sample)."""
+
+    def __init__(self, edge: pg.PlotDataItem, brush: QBrush) -> None:
+        super().__init__(edge)
+        self._brush = brush
+
+    def paint(self, painter: QPainter, *args: object) -> None:
+        painter.setPen(pg.mkPen(self.item.opts["pen"]))
+        painter.setBrush(self._brush)
+        painter.drawRect(QRectF(2, 2, 18, 18))
+
+
+def release_plot() -> pg.PlotWidget:
+    """An empty white plot with a legend, ready for :func:`draw_release`."""
+    plot = ThemedPlotWidget()
+    plot.showGrid(x=True, y=True, alpha=0.25)
+    plot.setMinimumHeight(220)
+    plot.addLegend(offset=(10, 10), **legend_style())
+    return plot
+
+
+def reset(plot: pg.PlotWidget, title: str, bottom: str, left: str) -> None:
+    """Remove every item, legend entry and custom tick, and set the title and the axis labels."""
+    plot.clear()
+    plot.plotItem.legend.clear()
+    plot.getAxis("bottom").setTicks(None)
+    plot.setTitle(title, color=text_colour().name())
+    plot.setLabel("bottom", bottom)
+    plot.setLabel("left", left)
+    plot.enableAutoRange()
+
+
+def _number(value: object) -> float | None:
+    """A released cell as a float, or None for a textual one ('none', 'empty', 'hash bucket 3')."""
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _show_domain(plot: pg.PlotWidget, domain: object, axis: str = "x") -> None:
+    if isinstance(domain, NumericDomain):
+        (plot.setXRange if axis == "x" else plot.setYRange)(float(domain.lower), float(domain.upper))
+
+
+def _message(plot: pg.PlotWidget, text: str) -> pg.TextItem:
+    """A text item in the middle of the view (a release with nothing to draw says so)."""
+    item = pg.TextItem(text, color="#a00", anchor=(0.5, 0.5))
+    plot.addItem(item)
+    x_range, y_range = plot.viewRange()
+    item.setPos(sum(x_range) / 2, sum(y_range) / 2)
+    return item
+
+
+def cdf_error(release: Release) -> float | None:
+    """The algorithm's a-priori max |CDF error| at this spec and n, when it states one in those units."""
+    if release.algorithm.error_unit != CDF_UNIT:
+        return None
+    error = release.algorithm.predicted_error(release.spec, release.dataset.n_rows)
+    return error if math.isfinite(error) else None
+
+
+def band_path(x: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> QPainterPath:
+    """The region between two right-continuous step curves over ``x``, as one polygon (a FillBetweenItem
+    takes about a second on a 65,536-point grid, stalling the GUI thread; this takes milliseconds)."""
+    xs = np.repeat(x, 2)[1:]
+    ups, lows = np.repeat(upper, 2)[:-1], np.repeat(lower, 2)[:-1]
+    return pg.arrayToQPath(np.concatenate([xs, xs[::-1]]), np.concatenate([ups, lows[::-1]]), connect="all")
+
+
+def draw_cdf(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """The released CDF as a step plot, inside its a-priori error band (clipped to [0, 1])."""
+    column = release.spec.columns[0]
+    reset(plot, f"Released CDF of {column}", column, f"P[{column} ≤ value]")
+    x, y = display_points(
+        np.array(release.table.column("value"), dtype=float),
+        np.array(release.table.column("cdf"), dtype=float),
+    )
+    items: dict[str, object] = {}
+    error = cdf_error(release)
+    if error is not None:
+        band_pen = pg.mkPen((*RED, 90), width=1)
+        lower = plot.plot(x, np.clip(y - error, 0.0, 1.0), stepMode="right", pen=band_pen)
+        upper = plot.plot(x, np.clip(y + error, 0.0, 1.0), stepMode="right", pen=band_pen)
+        band = QGraphicsPathItem(band_path(x, lower.getData()[1], upper.getData()[1]))
+        band.setBrush(pg.mkBrush(BAND))
+        band.setPen(pg.mkPen(None))
+        plot.addItem(band)
+        plot.plotItem.legend.addItem(BandSample(upper, pg.mkBrush(BAND)), "a-priori error band (1 − β)")
+        items.update(band_lower=lower, band_upper=upper, band=band)
+    items["curve"] = plot.plot(x, y, stepMode="right", pen=pg.mkPen(RELEASED, width=2), name="released CDF")
+    plot.setYRange(0.0, 1.0)
+    return Drawing(plot.plotItem.titleLabel.text, items)
+
+
+def draw_histogram(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """Released counts (or frequencies) as bars; categories on a string axis."""
+    table, spec = release.table, release.spec
+    heights_name = "count" if "count" in table.columns else "frequency"
+    reset(plot, f"Released histogram of {spec.columns[0]}", spec.columns[0], f"released {heights_name}")
+    heights = np.array(table.column(heights_name), dtype=float)
+    labels = table.column(table.columns[0])
+    domain = spec.domains[0]
+    if isinstance(domain, NumericDomain):
+        x, width = np.array(labels, dtype=float), 0.8 * float(domain.granularity)
+    else:
+        x, width = np.arange(len(labels), dtype=float), 0.8
+        plot.getAxis("bottom").setTicks([[(float(i), str(label)) for i, label in enumerate(labels)]])
+    bars = pg.BarGraphItem(x=x, height=heights, width=width, brush=pg.mkBrush(RELEASED), pen=RELEASED)
+    plot.addItem(bars)
+    plot.plotItem.legend.addItem(bars, f"released {heights_name}")
+    return Drawing(plot.plotItem.titleLabel.text, {"bars": bars})
+
+
+def _quantile_rows(release: Release) -> list[tuple[str, float | None, float | None]]:
+    """(label, q or None, value or None) for each released quantile, median or interior point."""
+    table = release.table
+    if "q" in table.columns:
+        return [
+            (f"q = {q:g}", float(q), _number(value))
+            for q, value in zip(table.column("q"), table.column("value"), strict=True)
+        ]
+    return [
+        (str(statistic), QUANTILE_OF.get(str(statistic)), _number(value))
+        for statistic, value in zip(table.column("statistic"), table.column("value"), strict=True)
+    ]
+
+
+def _label_height(q: float | None) -> float:
+    """Where a quantile's label sits along its line: beside its marker, so near quantiles' labels part."""
+    return 0.5 if q is None else min(max(q, 0.1), 0.9)
+
+
+def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """Released quantiles (a median, an interior point) as labelled vertical lines on the declared domain,
+    with a marker at (value, q) where the value estimates a quantile."""
+    column = release.spec.columns[0]
+    reset(plot, f"Released {release.spec.kind.title.lower()} of {column}", column, "q")
+    plot.setYRange(0.0, 1.0)
+    _show_domain(plot, release.spec.domains[0])
+    rows = _quantile_rows(release)
+    lines = []
+    for label, q, value in rows:
+        if value is not None:
+            line = pg.InfiniteLine(
+                value,
+                angle=90,
+                pen=pg.mkPen(RELEASED, width=2),
+                label=f"{label}: {value:,.6g}",
+                labelOpts={"position": _label_height(q), "color": RELEASED, "fill": (255, 255, 255, 200)},
+            )
+            plot.addItem(line)
+            lines.append(line)
+    points = [(value, q) for _, q, value in rows if value is not None and q is not None]
+    items: dict[str, object] = {"lines": tuple(lines)}
+    if points:
+        xs, qs = zip(*points, strict=True)
+        items["markers"] = plot.plot(
+            list(xs), list(qs), pen=None, symbol="o", symbolBrush=RELEASED, name="released values"
+        )
+    if not lines:
+        items["message"] = _message(plot, _NO_VALUE)
+    return Drawing(plot.plotItem.titleLabel.text, items)
+
+
+def synthetic_edges(release: Release) -> np.ndarray:
+    """Bin edges for the synthetic records: from the declared grid (public), at most SYNTHETIC_BINS bins."""
+    domain = release.spec.domain
+    half = float(domain.granularity) / 2
+    last = float(domain.value_of(domain.size - 1))
+    return np.linspace(float(domain.lower) - half, last + half, min(domain.size, SYNTHETIC_BINS) + 1)
+
+
+def draw_synthetic(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """A histogram of the synthetic records (post-processing of a DP output)."""
+    column = release.spec.columns[0]
+    reset(plot, f"Synthetic records of {column}", column, "synthetic records")
+    values = np.array(release.table.column(column), dtype=float)
+    edges = synthetic_edges(release)
+    counts, _ = np.histogram(values, edges)
+    curve = plot.plot(
+        edges,
+        counts,
+        stepMode="center",
+        fillLevel=0,
+        brush=pg.mkBrush((*RED, 110)),
+        pen=pg.mkPen(RELEASED, width=1.5),
+        name=f"{len(values):,} synthetic records",
+    )
+    return Drawing(plot.plotItem.titleLabel.text, {"histogram": curve})
+
+
+def _hypothesis_line(plot: pg.PlotWidget, value: float, label: str) -> pg.InfiniteLine:
+    line = pg.InfiniteLine(
+        value,
+        angle=90,
+        pen=pg.mkPen(RELEASED, width=2.5),
+        label=label,
+        labelOpts={"position": 0.75, "color": RELEASED, "fill": (255, 255, 255, 220)},
+    )
+    line.setZValue(10)  # above any custodian-only bars
+    plot.addItem(line)
+    return line
+
+
+def _learned(plot: pg.PlotWidget, release: Release, cell: object, label: str) -> Drawing:
+    """A learned hypothesis on the feature's declared domain: a line at a value, or a message."""
+    spec = release.spec
+    reset(plot, f"{spec.kind.title}: {spec.columns[0]} → {spec.label}", spec.columns[0], "rows")
+    _show_domain(plot, spec.domains[0])
+    value = _number(cell)
+    if value is None:
+        notes = release.table.notes
+        message = notes[0] if cell == "none" and notes else f"{cell}: no value to draw (see the notes)"
+        return Drawing(plot.plotItem.titleLabel.text, {"message": _message(plot, message)})
+    shown = label.format(feature=spec.columns[0], value=f"{value:,.6g}")
+    return Drawing(plot.plotItem.titleLabel.text, {"hypothesis": _hypothesis_line(plot, value, shown)})
+
+
+def draw_threshold(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """The learned threshold as a vertical line, its direction (≥ or ≤) in its label."""
+    (threshold, direction), *_ = release.table.rows
+    sign = "≥" if Direction(direction) is Direction.GE else "≤"
+    return _learned(
+        plot, release, threshold, f"released threshold: positive when {{feature}} {sign} {{value}}"
+    )
+
+
+def draw_point(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """The learned point as a vertical line (an improper or empty hypothesis as a message)."""
+    ((point,), *_) = release.table.rows
+    return _learned(plot, release, point, "released point: positive when {feature} = {value}")
+
+
+def draw_rectangle(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """The learned box on the first two features' declared domains (one feature: an interval)."""
+    spec, table = release.spec, release.table
+    y_label = spec.columns[1] if len(spec.columns) > 1 else ""
+    more = f" (first 2 of {len(spec.columns)} features)" if len(spec.columns) > 2 else ""
+    reset(
+        plot,
+        f"Released rectangle: {' × '.join(spec.columns[:2])} → {spec.label}{more}",
+        spec.columns[0],
+        y_label,
+    )
+    _show_domain(plot, spec.domains[0])
+    if len(spec.columns) > 1:
+        _show_domain(plot, spec.domains[1], axis="y")
+    else:
+        plot.setYRange(0.0, 1.0)
+    bounds = [
+        (_number(lo), _number(hi))
+        for lo, hi in zip(table.column("lower"), table.column("upper"), strict=True)
+    ]
+    if any(None in pair for pair in bounds):
+        return Drawing(plot.plotItem.titleLabel.text, {"message": _message(plot, table.notes[0])})
+    (x0, x1), (y0, y1) = bounds[0], bounds[1] if len(bounds) > 1 else (0.0, 1.0)
+    box = QGraphicsRectItem(x0, y0, x1 - x0, y1 - y0)
+    box.setPen(pg.mkPen(RELEASED, width=2, cosmetic=True))
+    box.setBrush(pg.mkBrush((*RED, 60)))
+    plot.addItem(box)
+    return Drawing(plot.plotItem.titleLabel.text, {"box": box})
+
+
+_BY_KIND: dict[TaskKind, Drawer] = {
+    TaskKind.CDF: draw_cdf,
+    TaskKind.HISTOGRAM: draw_histogram,
+    TaskKind.QUANTILES: draw_quantiles,
+    TaskKind.MEDIAN: draw_quantiles,
+    TaskKind.INTERIOR_POINT: draw_quantiles,
+    TaskKind.SYNTHETIC: draw_synthetic,
+    TaskKind.THRESHOLD: draw_threshold,
+    TaskKind.POINT: draw_point,
+    TaskKind.RECTANGLE: draw_rectangle,
+}
+
+
+def drawer_for(release: Release) -> Drawer | None:
+    """The drawer of a release: any value/cdf table is a CDF; otherwise by task kind (None: no plot here)."""
+    if tuple(release.table.columns[:2]) == ("value", "cdf"):
+        return draw_cdf
+    return _BY_KIND.get(release.spec.kind)
+
+
+def draw_release(plot: pg.PlotWidget, release: Release) -> Drawing | None:
+    """Draw a release's DP outputs on ``plot``; None (and an empty plot) when it has no plot here."""
+    drawer = drawer_for(release)
+    if drawer is None:
+        reset(plot, "", "", "")
+        return None
+    return drawer(plot, release)

@@ -1,0 +1,98 @@
+"""Distance releases in the window: the Review page's explorer (offline) and the Run page's online view."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+
+from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
+from dpgui.paths import demo_public_path
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.main_window import MainWindow
+from dpgui.ui.online_view import UPDATE_BRUSH
+from tests.ui.test_main_window import WAGE_DOMAIN, run_and_wait, set_total
+from tests.ui.test_session import build
+
+COLUMNS = ["education", "experience"]
+
+
+@pytest.fixture
+def window(demo_window: MainWindow, monkeypatch) -> MainWindow:
+    monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
+    window = demo_window
+    build(window, TaskKind.DISTANCE)
+    set_total(window, 3.0)
+    return window
+
+
+def test_the_explorer_answers_a_clicked_point_from_the_released_structure(qtbot, window: MainWindow):
+    window.task_page.select_algorithm("cdf-route")
+    run_and_wait(qtbot, window)
+    explorer = window.review_page.distance_explorer
+    assert explorer.isVisibleTo(window) and not window.review_page.plot.isVisibleTo(window)
+    (attachment,) = [a for a in window.release.table.attachments if a.file_name == STRUCTURE_FILE]
+    structure = DistanceStructure.from_bytes(attachment.content)
+    assert explorer.query((12, 20)) == structure.answer(np.array([[12, 20]]))[0]
+
+    public = pd.read_csv(demo_public_path())[COLUMNS].to_numpy(dtype=np.float64)
+    x, y = explorer.background.getData()
+    assert np.array_equal(np.column_stack([x, y]), public)
+
+    window.resize(1200, 800)
+    window.show()  # a real click needs the plot's geometry
+    plot = explorer.plot
+    scene_point = plot.plotItem.vb.mapViewToScene(QPointF(12, 20))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=plot.mapFromScene(scene_point))
+    assert explorer.picked == pytest.approx((12, 20), abs=0.5)  # within a pixel of the clicked point
+    expected = structure.answer(np.array([explorer.picked]))[0]
+    assert f"= {expected:.4g} (answered from the released structure; no budget spent)" in (
+        explorer.answer_label.text()
+    )
+    assert explorer.marker.getData()[0].tolist() == [explorer.picked[0]]
+
+
+def test_columns_beyond_the_plotted_two_are_fixed_at_editable_values(qtbot, window: MainWindow):
+    window.task_page.select_columns([*COLUMNS, "wage"])
+    window.task_page.declare("wage", WAGE_DOMAIN)
+    window.task_page.select_algorithm("cdf-route")
+    run_and_wait(qtbot, window)
+    explorer = window.review_page.distance_explorer
+    structure = DistanceStructure.from_bytes(window.release.table.attachments[0].content)
+    assert structure.columns == ("wage", *COLUMNS)  # the data's column order: experience is fixed
+    (experience,) = explorer.fixed.values()
+    assert list(explorer.fixed) == ["experience"] and experience.value() == 32.5  # the domain's middle
+    assert explorer.query((600, 12)) == structure.answer(np.array([[600, 12, 32.5]]))[0]
+    explorer.pick((600, 12))
+    experience.setValue(20)
+    expected = structure.answer(np.array([[600, 12, 20]]))[0]
+    assert explorer.query((600, 12)) == expected
+    assert f"from (600, 12, 20) = {expected:.4g}" in explorer.answer_label.text()
+
+
+def test_the_online_session_draws_every_answer_as_it_is_released(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+):
+    queries = tmp_path / "queries.csv"
+    grid = np.random.default_rng(1).integers([0, -5], [21, 71], size=(20, 2))
+    pd.DataFrame(grid, columns=COLUMNS).to_csv(queries, index=False)
+    window.task_page.select_algorithm("huang-roth-online")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(queries), ""))
+    window.task_page.parameters.findChild(QPushButton, "queries-browse").click()
+    assert window.task_page.parameters.editors["queries"].text() == str(queries)
+
+    run_and_wait(qtbot, window)
+    view = window.run_page.online_view
+    x, y = view.answers()
+    assert x.tolist() == list(range(20))
+    assert y.tolist() == [float(v) for v in window.release.table.column("distance")]
+    used, cap = re.search(r"(\d+) of (\d+) updates used", " ".join(window.release.table.notes)).groups()
+    assert f"updates used {used} of {cap}" in view.status.text()
+    red = [brush.color() == UPDATE_BRUSH.color() for brush in view.points.data["brush"]]
+    assert sum(red) == int(used)
+    assert not window.review_page.distance_explorer.isVisibleTo(window)  # no structure in this release

@@ -1,0 +1,238 @@
+"""The Review page's plot of every kind of release, its custodian-only layers, and a DP-only export."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from dpgui.data import CategoricalDomain, NumericDomain
+from dpgui.paths import demo_private_path
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.release.release import Release
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.ui.custodian_layers import CUSTODIAN_ONLY
+from dpgui.ui.main_window import MainWindow
+from dpgui.ui.release_plots import cdf_error, synthetic_edges
+from dpgui.ui.review_page import ReviewPage
+from dpgui.ui.theme import muted_colour
+from tests.conftest import CANARY
+from tests.ui.test_session import EDUCATION, build
+
+WAGE = NumericDomain(0, 4000, 20)
+REGIONS = ("northeast", "midwest", "south", "west")
+
+
+@pytest.fixture
+def window(demo_window: MainWindow) -> MainWindow:
+    window = demo_window
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
+    return window
+
+
+def run(qtbot, window: MainWindow, kind: TaskKind, delta: float = 0.0, wage: bool = False) -> Release:
+    """Fill the Task page for ``kind`` (on wage over WAGE when ``wage``), run it and wait for the release."""
+    build(window, kind)
+    if wage:
+        window.task_page.select_columns(["wage"])
+        window.task_page.declare("wage", WAGE)
+    window.budget_page.delta.setText(f"{delta:g}")
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    with qtbot.waitSignal(job.released, timeout=15000):
+        pass
+    assert window.release is not None and window.review_page.release is window.release
+    return window.release
+
+
+def items(page: ReviewPage) -> dict[str, object]:
+    assert page.drawing is not None
+    return dict(page.drawing.items)
+
+
+def legend_names(page: ReviewPage) -> list[str]:
+    return [label.text for _, label in page.plot.plotItem.legend.items]
+
+
+def column(release: Release, name: str) -> np.ndarray:
+    return np.array(release.table.column(name), dtype=float)
+
+
+def test_a_cdf_is_drawn_with_its_a_priori_error_band(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.CDF, wage=True)
+    page = window.review_page
+    drawn = items(page)
+    x, y = drawn["curve"].getData()
+    assert np.array_equal(x, column(release, "value")) and np.array_equal(y, column(release, "cdf"))
+    error = release.algorithm.predicted_error(release.spec, release.dataset.n_rows)
+    assert error == cdf_error(release) and 0 < error < 0.5
+    upper, lower = drawn["band_upper"].getData()[1], drawn["band_lower"].getData()[1]
+    assert np.allclose(upper, np.clip(y + error, 0, 1)) and np.allclose(lower, np.clip(y - error, 0, 1))
+    inside = (y + error < 1) & (y - error > 0)
+    assert inside.any() and np.allclose((upper - lower)[inside] / 2, error)
+    assert drawn["band"] in page.plot.plotItem.items
+    assert legend_names(page) == ["a-priori error band (1 − β)", "released CDF"]
+
+
+def true_wage_cdf_at(values: np.ndarray) -> np.ndarray:
+    """P[snapped wage ≤ value] on the demo frame, computed here with numpy alone."""
+    wage = pd.read_csv(demo_private_path())["wage"].to_numpy(dtype=float)
+    snapped = np.sort(np.rint(np.clip(wage, WAGE.lower, WAGE.upper) / WAGE.granularity) * WAGE.granularity)
+    return np.searchsorted(snapped, values, side="right") / wage.size
+
+
+def test_the_true_cdf_is_off_by_default_and_when_on_is_the_empirical_cdf(qtbot, window: MainWindow):
+    run(qtbot, window, TaskKind.CDF, wage=True)
+    page = window.review_page
+    box = page.custodian_box
+    assert box.text() == f"Show the true CDF ({CUSTODIAN_ONLY})"
+    assert box.isEnabled() and not box.isChecked() and page.custodian_items == {}
+    assert len(page.plot.listDataItems()) == 3  # the band's two edges and the released CDF
+    box.setChecked(True)
+    curve = page.custodian_items["true_cdf"]
+    assert curve in page.plot.listDataItems() and curve.opts["pen"].color() == muted_colour()
+    x, y = curve.getData()
+    assert x[0] == WAGE.lower and y[0] == 0 and y[-1] == pytest.approx(1.0)
+    assert np.allclose(y[1:], true_wage_cdf_at(x[1:]))
+    assert (
+        "true CDF — not released" in legend_names(page)
+        and CUSTODIAN_ONLY in page.plot.plotItem.titleLabel.text
+    )
+    box.setChecked(False)
+    assert page.custodian_items == {} and curve not in page.plot.listDataItems()
+    assert "true CDF — not released" not in legend_names(page)
+
+
+def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path, wages_csv: Path
+):
+    window.load_private(wages_csv)  # holds the CANARY wage
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(5.0))
+    run(qtbot, window, TaskKind.CDF, wage=True)
+    page = window.review_page
+    dp_only = page.plots()
+    page.custodian_box.setChecked(True)
+    assert page.custodian_items and page.custodian_items["true_cdf"] in page.plot.listDataItems()
+    assert page.plots() == dp_only
+    assert page.custodian_items["true_cdf"] in page.plot.listDataItems()  # the screen keeps its overlay
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(tmp_path))
+    window.export_action.trigger()
+    report = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "987654" not in report and str(CANARY) in wages_csv.read_text()
+    assert CUSTODIAN_ONLY not in report and "true CDF" not in report
+    ((caption, png),) = dp_only.items()
+    assert caption == "Released CDF of wage" and base64.b64encode(png).decode() in report
+
+
+def test_threshold_learning_draws_the_released_threshold_and_custodian_histograms(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.THRESHOLD)
+    page = window.review_page
+    ((threshold, direction),) = release.table.rows
+    line = items(page)["hypothesis"]
+    assert line.value() == float(threshold)
+    sign = "≥" if direction == "ge" else "≤"
+    assert f"education {sign} {threshold}" in line.label.textItem.toPlainText()
+    assert not page.custodian_box.isChecked() and page.custodian_items == {}
+
+    page.custodian_box.setChecked(True)
+    frame = pd.read_csv(demo_private_path())
+    education = np.rint(np.clip(frame["education"].to_numpy(dtype=float), EDUCATION.lower, EDUCATION.upper))
+    positive = (frame["smsa"] == "yes").to_numpy()
+    for name, rows in (("positives", positive), ("negatives", ~positive)):
+        bars = page.custodian_items[name]
+        values, counts = np.unique(education[rows], return_counts=True)
+        centres = bars.opts["x"] + (1 if name == "positives" else -1) * bars.opts["width"] / 2
+        shown = dict(zip(np.rint(centres), bars.opts["height"], strict=True))
+        assert {v: shown.get(v, 0) for v in values} == dict(zip(values, counts, strict=True))
+        assert sum(shown.values()) == rows.sum()
+    assert all("not released" in name for name in legend_names(page)[:2])
+    assert CUSTODIAN_ONLY in page.plot.plotItem.titleLabel.text
+
+
+def test_a_histogram_is_drawn_as_bars_of_the_released_counts(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.HISTOGRAM)
+    bars = items(window.review_page)["bars"]
+    assert np.array_equal(bars.opts["x"], column(release, "value"))
+    assert np.array_equal(bars.opts["height"], column(release, "count"))
+    assert window.review_page.custodian_box.isHidden()
+
+
+def test_a_categorical_histogram_has_its_categories_on_the_axis(qtbot, window: MainWindow, monkeypatch):
+    spec = TaskSpec(TaskKind.HISTOGRAM, ("region",), (CategoricalDomain(REGIONS, other=True),), epsilon=1.0)
+    monkeypatch.setattr(window, "current_spec", lambda: spec)  # the Task page declares numeric domains only
+    window.start_release()
+    assert window.current_job is not None
+    with qtbot.waitSignal(window.current_job.released, timeout=15000):
+        pass
+    assert window.release is not None and window.release.table.columns[0] == "category"
+    bars = items(window.review_page)["bars"]
+    assert np.array_equal(bars.opts["x"], np.arange(len(REGIONS) + 1))
+    assert np.array_equal(bars.opts["height"], column(window.release, "count"))
+    ticks = window.review_page.plot.getAxis("bottom")._tickLevels
+    assert ticks == [[(float(i), name) for i, name in enumerate((*REGIONS, "other"))]]
+
+
+def test_quantiles_are_lines_and_markers_at_the_released_values(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.QUANTILES, wage=True)
+    drawn = items(window.review_page)
+    values, qs = column(release, "value"), column(release, "q")
+    assert [line.value() for line in drawn["lines"]] == list(values)
+    assert [line.label.textItem.toPlainText() for line in drawn["lines"]] == [
+        f"q = {q:g}: {v:,.6g}" for q, v in zip(qs, values, strict=True)
+    ]
+    x, y = drawn["markers"].getData()
+    assert np.array_equal(x, values) and np.array_equal(y, qs)
+
+
+def test_synthetic_records_are_drawn_as_their_histogram(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.SYNTHETIC, wage=True)
+    x, y = items(window.review_page)["histogram"].getData()
+    records = column(release, "wage")
+    edges = synthetic_edges(release)
+    assert np.array_equal(x, edges) and edges[0] < WAGE.lower and edges[-1] > WAGE.upper
+    assert np.array_equal(y, np.histogram(records, edges)[0]) and y.sum() == len(records) > 0
+
+
+def test_a_learned_point_is_a_line_at_the_released_point(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.POINT, delta=1e-6)
+    ((point,),) = release.table.rows
+    drawn = items(window.review_page)
+    if isinstance(point, str):
+        assert "message" in drawn
+    else:
+        assert drawn["hypothesis"].value() == float(point)
+
+
+def test_a_learned_rectangle_is_the_released_box(qtbot, window: MainWindow):
+    release = run(qtbot, window, TaskKind.RECTANGLE, delta=1e-6)
+    (_, x0, x1), (_, y0, y1) = release.table.rows
+    box = items(window.review_page)["box"].rect()
+    assert (box.left(), box.right(), box.top(), box.bottom()) == (x0, x1, y0, y1)
+    empty = ReleaseTable(("feature", "lower", "upper"), (("education", "empty", "empty"),), ("EMPTY box",))
+    window.review_page.show_release(dataclasses.replace(release, table=empty))
+    assert items(window.review_page)["message"].textItem.toPlainText() == "EMPTY box"
+
+
+def test_the_custodian_layer_needs_the_releases_own_file_in_memory(
+    qtbot, window: MainWindow, wages_csv: Path
+):
+    run(qtbot, window, TaskKind.CDF, wage=True)
+    page = window.review_page
+    page.custodian_box.setChecked(True)
+    assert page.custodian_items
+    window.load_private(wages_csv)  # another file: its data must not be drawn beside this release
+    assert not page.custodian_box.isEnabled() and not page.custodian_box.isChecked()
+    assert "not the one this release was made from" in page.custodian_box.toolTip()
+    assert page.custodian_items == {} and len(page.plot.listDataItems()) == 3
+    page.set_custodian_source(None)
+    assert not page.custodian_box.isEnabled() and "not held in memory" in page.custodian_box.toolTip()

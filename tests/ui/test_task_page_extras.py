@@ -1,0 +1,142 @@
+"""The Task page offers what the CLI offers: the missing-value policy, bins, categorical histogram columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpgui.data import NumericDomain
+from dpgui.data.domain import CategoricalDomain
+from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.paths import demo_private_path, demo_public_path
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.domain_rows import CategoryRow, DomainRow
+from dpgui.ui.main_window import MainWindow
+from tests.ui.test_main_window import WAGE_DOMAIN, errors, run_and_wait, set_total, window  # noqa: F401 (fixtures)
+
+REGIONS = CategoricalDomain(("northeast", "midwest", "south", "west"))
+
+
+def numeric_row(main: MainWindow, column: str) -> DomainRow:
+    row = main.task_page.domain_rows[column]
+    assert isinstance(row, DomainRow)
+    return row
+
+
+def pick_region_histogram(main: MainWindow) -> CategoryRow:
+    page = main.task_page
+    page.select_task(TaskKind.HISTOGRAM)
+    page.select_columns(["region"])
+    row = page.domain_rows["region"]
+    assert isinstance(row, CategoryRow)
+    return row
+
+
+def test_the_spec_carries_the_chosen_missing_value_policy(window: MainWindow):  # noqa: F811
+    page = window.task_page
+    assert window.current_spec().missing == MissingPolicy(MissingKind.IMPUTE, None)
+    page.missing.fill.setText("150")
+    assert window.current_spec().missing == MissingPolicy(MissingKind.IMPUTE, 150.0)
+    page.missing.fail.setChecked(True)
+    assert not page.missing.fill.isEnabled()
+    assert window.current_spec().missing == MissingPolicy(MissingKind.FAIL, None)
+
+
+def test_bins_set_the_granularity_and_exclude_it(window: MainWindow):  # noqa: F811
+    row = numeric_row(window, "wage")
+    row.granularity.clear()
+    row.bins.setText("100")
+    assert window.current_spec().domain == NumericDomain(0, 20000, 200)
+    row.granularity.setText("5")
+    with pytest.raises(ValueError, match="wage: give the number of bins or the granularity, not both"):
+        window.current_spec()
+    row.bins.setText("0")
+    row.granularity.clear()
+    with pytest.raises(ValueError, match="number of bins must be >= 1"):
+        window.current_spec()
+
+
+def test_a_histogram_offers_every_column_and_other_tasks_only_numeric_ones(window: MainWindow):  # noqa: F811
+    page = window.task_page
+    offered = [page.column.itemText(i) for i in range(page.column.count())]
+    assert "region" not in offered and "wage" in offered
+    pick_region_histogram(window)
+    offered = [page.column.itemText(i) for i in range(page.column.count())]
+    assert offered == [str(c) for c in pd.read_csv(demo_private_path(), nrows=1).columns]
+
+
+def test_categories_are_suggested_from_the_public_samples_distinct_values(window: MainWindow):  # noqa: F811
+    row = pick_region_histogram(window)
+    assert row.suggest.isEnabled()
+    window.task_page.suggest("region")
+    public = sorted(pd.read_csv(demo_public_path())["region"].dropna().unique())
+    assert public == ["other", "south"]  # cps1985 names regions unlike cps1988 (the public note says so)
+    assert row.categories.text() == ", ".join(public)
+    assert window.current_spec().domains == (CategoricalDomain(tuple(public)),)
+    assert "region" in window.task_page.public_note.text()
+    row.other.setChecked(True)  # 'other' is then both a category and the bucket
+    with pytest.raises(ValueError, match="rename the category or uncheck"):
+        window.current_spec()
+
+
+def test_a_categorical_histogram_runs_through_the_window(qtbot, window: MainWindow, errors):  # noqa: F811
+    set_total(window, 3.0)
+    row = pick_region_histogram(window)
+    row.categories.setText("northeast, midwest, south, west")
+    spec = window.current_spec()
+    assert spec.domains == (REGIONS,)
+    run_and_wait(qtbot, window)
+    assert errors == []
+    assert window.release is not None
+    assert window.release.table.column(window.release.table.columns[0]) == list(REGIONS.categories)
+
+
+def test_a_fill_value_is_refused_for_a_categorical_column(window: MainWindow):  # noqa: F811
+    row = pick_region_histogram(window)
+    with pytest.raises(ValueError, match="region is categorical"):
+        window.task_page.declare("region", WAGE_DOMAIN)
+    row.categories.setText("northeast, midwest, south, west")
+    window.task_page.missing.fill.setText("0")
+    with pytest.raises(ValueError, match="clear the fill value"):
+        window.current_spec()
+
+
+def test_a_saved_project_restores_the_missing_policy_and_the_categories(qtbot, tmp_path: Path):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.load_private(demo_private_path())
+    row = pick_region_histogram(first)
+    row.categories.setText("northeast, midwest, south")
+    row.other.setChecked(True)
+    first.task_page.missing.fail.setChecked(True)
+    saved = first.current_spec()
+    path = tmp_path / "histogram.dpgui.json"
+    first.save_project(path)
+
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_project(path)
+    assert reopened.task_page.missing.fail.isChecked()
+    restored = reopened.task_page.domain_rows["region"]
+    assert isinstance(restored, CategoryRow) and restored.other.isChecked()
+    assert restored.categories.text() == "northeast, midwest, south"
+    assert reopened.current_spec() == saved
+    assert saved.missing == MissingPolicy(MissingKind.FAIL) and saved.domains == (
+        CategoricalDomain(("northeast", "midwest", "south"), other=True),
+    )
+
+
+def test_a_saved_fill_value_is_restored(qtbot, tmp_path: Path, window: MainWindow):  # noqa: F811
+    window.task_page.missing.fill.setText("12.5")
+    numeric_row(window, "wage").granularity.clear()
+    numeric_row(window, "wage").bins.setText("100")
+    path = tmp_path / "median.dpgui.json"
+    window.save_project(path)
+    reopened = MainWindow()
+    qtbot.addWidget(reopened)
+    reopened.open_project(path)
+    assert reopened.task_page.missing.fill.text() == "12.5"
+    assert reopened.current_spec().missing == MissingPolicy(MissingKind.IMPUTE, 12.5)
+    assert reopened.current_spec().domain == NumericDomain(0, 20000, 200) == window.current_spec().domain
