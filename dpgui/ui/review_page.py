@@ -3,7 +3,9 @@ layer), and the export."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QBuffer, QIODevice, QSize, Qt, Signal
+import pyqtgraph as pg
+from pyqtgraph.exporters import ImageExporter
+from PySide6.QtCore import QBuffer, QIODevice, QPointF, QRectF, QSizeF, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,8 +26,33 @@ from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
+from dpgui.ui.theme import export_colours
 
-EXPORT_PLOT_SIZE = QSize(900, 520)
+EXPORT_SIZE = QSizeF(900, 520)
+"""The size a release's plot is laid out at for the report."""
+EXPORT_WIDTH = 900
+"""Pixels across an exported plot (pyqtgraph's ImageExporter keeps the plot's aspect ratio)."""
+
+
+def lay_out(plot: pg.PlotWidget) -> None:
+    """Give a never-shown plot the geometry of :data:`EXPORT_SIZE` (a shown one gets it from its window)."""
+    area = QRectF(QPointF(0, 0), EXPORT_SIZE)
+    plot.resize(EXPORT_SIZE.toSize())
+    plot.plotItem.setGeometry(area)
+    plot.setSceneRect(area)
+
+
+def plot_png(plot: pg.PlotWidget) -> bytes:
+    """A plot's scene rendered by pyqtgraph's ImageExporter at :data:`EXPORT_WIDTH`, as PNG bytes."""
+    exporter = ImageExporter(plot.scene())
+    exporter.parameters()["width"] = EXPORT_WIDTH
+    image = exporter.export(toBytes=True)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return bytes(buffer.data())
+
+
 """The size of the report's plot (whatever the window's size)."""
 _NO_SOURCE = "The private data is not held in memory, so the custodian-only layer cannot be drawn."
 _OTHER_FILE = "The open private file is not the one this release was made from."
@@ -174,19 +201,23 @@ class ReviewPage(QWidget):
             )
 
     def plots(self) -> dict[str, bytes]:
-        """The release's DP plot as PNG bytes for the report (caption -> PNG); empty without a plot.
+        """The release's DP plots as PNG bytes for the report (caption -> PNG), in light colours.
 
-        Rendered on a fresh, never-shown plot holding the DP drawing only, so no custodian-only layer can
-        reach the export whatever the check box says; the on-screen plot is left as it is.
+        The release's plot is drawn anew on a never-shown plot holding the DP drawing only, so no
+        custodian-only layer can reach the export whatever the check box says; the on-screen plot is left
+        as it is. A distance release adds the explorer's view (public points and released answers).
         """
         if self.release is None:
             return {}
-        export = release_plot()
-        export.resize(EXPORT_PLOT_SIZE)
-        drawing = draw_release(export, self.release)
-        if drawing is None:
-            return {}
-        buffer = QBuffer()
-        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        export.grab().save(buffer, "PNG")
-        return {drawing.title or "Released values": bytes(buffer.data())}
+        plots: dict[str, bytes] = {}
+        with export_colours():
+            export = release_plot()
+            drawing = draw_release(export, self.release)
+            lay_out(export)  # after drawing: the title and axis labels take their rows first
+        if drawing is not None:
+            plots[drawing.title or "Released values"] = plot_png(export)
+        if self.distance_explorer.isVisibleTo(self):
+            plots["Average distance answered from the released structure"] = plot_png(
+                self.distance_explorer.plot
+            )
+        return plots

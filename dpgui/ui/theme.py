@@ -2,35 +2,58 @@
 
 Qt's own widgets follow the platform's palette by themselves; pyqtgraph plots and the budget bar paint
 their own colours, so they take them from here: the plot background is the palette's Base colour, axes
-and text its Text colour, and the data series a qualitative palette chosen for the background's lightness.
-A :class:`ThemedPlotWidget` re-applies its colours when the palette changes at run time.
+and text its Text colour. A :class:`ThemedPlotWidget` re-applies them when the palette changes at run
+time; :func:`export_colours` draws a report's plots light whatever the screen shows.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
-LIGHT_SERIES = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
-"""Tableau-10 colours, readable on white."""
-DARK_SERIES = ("#6cb4f0", "#ff7b7b", "#7bd88f", "#ffb05c", "#c5a3ff", "#d9a58a", "#ff9ee0", "#5fe0ef")
-"""The same hues lightened, readable on a dark background."""
+_export_palette: QPalette | None = None
+"""Set while a plot is drawn for a report: exports are light whatever the screen's palette."""
 
 
 def palette() -> QPalette:
-    return QGuiApplication.palette()
+    """The palette plots are drawn in: the application's, or the light one while exporting."""
+    return _export_palette if _export_palette is not None else QGuiApplication.palette()
+
+
+def palette_with(colours: Mapping[QPalette.ColorRole, str]) -> QPalette:
+    """The application's palette with the given roles recoloured."""
+    result = QPalette(QGuiApplication.palette())
+    for role, colour in colours.items():
+        result.setColor(role, QColor(colour))
+    return result
+
+
+def light_palette() -> QPalette:
+    """Dark text on white: the colours of an exported (printed, e-mailed) plot."""
+    role = QPalette.ColorRole
+    return palette_with(
+        {role.Window: "#ffffff", role.Base: "#ffffff", role.Text: "#222222", role.WindowText: "#222222"}
+    )
+
+
+@contextmanager
+def export_colours() -> Iterator[None]:
+    """Within the block, plots are created and drawn in :func:`light_palette`'s colours."""
+    global _export_palette
+    _export_palette = light_palette()
+    try:
+        yield
+    finally:
+        _export_palette = None
 
 
 def is_dark(colours: QPalette | None = None) -> bool:
     """Whether the palette's window colour is dark (the system's dark mode, or a dark theme)."""
     return (colours or palette()).color(QPalette.ColorRole.Window).lightness() < 128
-
-
-def series_colour(index: int, colours: QPalette | None = None) -> QColor:
-    """The ``index``-th data colour for the current palette (cycles after eight)."""
-    series = DARK_SERIES if is_dark(colours) else LIGHT_SERIES
-    return QColor(series[index % len(series)])
 
 
 def muted_colour(colours: QPalette | None = None) -> QColor:

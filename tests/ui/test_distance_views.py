@@ -55,6 +55,7 @@ def test_the_explorer_answers_a_clicked_point_from_the_released_structure(qtbot,
         explorer.answer_label.text()
     )
     assert explorer.marker.getData()[0].tolist() == [explorer.picked[0]]
+    assert list(window.review_page.plots()) == ["Average distance answered from the released structure"]
 
 
 def test_columns_beyond_the_plotted_two_are_fixed_at_editable_values(qtbot, window: MainWindow):

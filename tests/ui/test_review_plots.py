@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from PySide6.QtGui import QImage, QPalette
 from PySide6.QtWidgets import QFileDialog
 
 from dpgui.data import CategoricalDomain, NumericDomain
@@ -20,10 +21,11 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.ui.custodian_layers import CUSTODIAN_ONLY
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.release_plots import cdf_error, synthetic_edges
-from dpgui.ui.review_page import ReviewPage
+from dpgui.ui.review_page import EXPORT_WIDTH, ReviewPage
 from dpgui.ui.theme import muted_colour
 from tests.conftest import CANARY
 from tests.ui.test_session import EDUCATION, build
+from tests.ui.test_theme import dark_palette
 
 WAGE = NumericDomain(0, 4000, 20)
 REGIONS = ("northeast", "midwest", "south", "west")
@@ -236,3 +238,18 @@ def test_the_custodian_layer_needs_the_releases_own_file_in_memory(
     assert page.custodian_items == {} and len(page.plot.listDataItems()) == 3
     page.set_custodian_source(None)
     assert not page.custodian_box.isEnabled() and "not held in memory" in page.custodian_box.toolTip()
+
+
+def test_the_exported_plot_is_light_even_when_the_screen_is_dark(qtbot, qapp, window: MainWindow):
+    run(qtbot, window, TaskKind.CDF, wage=True)
+    original = QPalette(qapp.palette())
+    qapp.setPalette(dark_palette())
+    try:
+        plot = window.review_page.plot
+        qtbot.waitUntil(lambda: plot.backgroundBrush().color().lightness() < 128)  # the screen is dark
+        ((_, png),) = window.review_page.plots().items()
+    finally:
+        qapp.setPalette(original)
+    image = QImage.fromData(png)
+    assert image.width() == EXPORT_WIDTH
+    assert image.pixelColor(image.width() - 3, image.height() // 2).name() == "#ffffff"
