@@ -1,8 +1,11 @@
-"""Render every page of the main window offscreen into docs/screenshots/<page>.png.
+"""Render every page of the main window offscreen into docs/screenshots/<name>.png.
 
-Run: ``python docs/screenshots/make_screenshots.py``. The demo (cps1988 private, cps1985 public) is opened
-with a throw-away ledger (DPGUI_HOME in a temporary folder), and one real CDF release of wage is made so the
-Run and Review pages show a release. main-window.png is what ``dpgui --demo --screenshot`` renders.
+Run: ``python docs/screenshots/make_screenshots.py [FOLDER]`` (default: this folder). The demo (cps1988
+private, cps1985 public) is opened with a throw-away ledger (DPGUI_HOME in a temporary folder), and real
+releases are made through the worker so the Run, Review and Budget pages show what a custodian sees: a CDF
+(with and without the custodian-only true CDF), threshold learning, a categorical histogram, the distance
+explorer and an online distance session. The last shot is the Review page in a dark palette.
+main-window.png is what ``dpgui --demo --screenshot`` renders.
 """
 
 from __future__ import annotations
@@ -10,54 +13,170 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PAGE_FILES = ("data", "task", "budget", "run", "review")
+SHOTS = (
+    "main-window",
+    "data",
+    "task",
+    "budget",
+    "budget-error-curve",
+    "budget-simulation",
+    "budget-timeline",
+    "run",
+    "review",
+    "review-true-cdf",
+    "review-threshold",
+    "task-histogram",
+    "review-histogram",
+    "review-distance",
+    "run-online",
+    "review-dark",
+)
+ONLINE_QUERIES = 150
 
 
-def main() -> int:
+def main(folder: Path = HERE) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["DPGUI_HOME"] = tempfile.mkdtemp(prefix="dpgui-screenshots-")
 
+    import pandas as pd
     from PySide6.QtCore import QCoreApplication, QThreadPool
+    from PySide6.QtGui import QPalette
 
-    from dpgui.data import NumericDomain
+    from dpgui.data import CategoricalDomain, NumericDomain
     from dpgui.paths import demo_private_path, demo_public_path
     from dpgui.tasks.spec import TaskKind
     from dpgui.ui.app import SCREENSHOT_SIZE, application, prepare_demo, run_gui
-    from dpgui.ui.main_window import RUN, MainWindow
+    from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
+    from dpgui.ui.theme import palette_with
 
-    if run_gui(demo_private_path(), demo_public_path(), HERE / "main-window.png", demo=True) != 0:
+    folder.mkdir(parents=True, exist_ok=True)
+    if run_gui(demo_private_path(), demo_public_path(), folder / "main-window.png", demo=True) != 0:
         return 1
     app = application()
     window = MainWindow()
     window.load_private(demo_private_path())
     window.load_public(demo_public_path())
     prepare_demo(window)
-    window.task_page.select_task(TaskKind.CDF)
-    window.task_page.select_columns(["wage"])
-    window.task_page.declare("wage", NumericDomain(0, 20000, 20))
     window.resize(*SCREENSHOT_SIZE)
     window.show()
-    window.go_to(RUN)
-    window.start_release()
-    while window.current_job is not None:  # the worker reports through queued signals
-        QThreadPool.globalInstance().waitForDone(50)
-        QCoreApplication.processEvents()
-    if window.release is None:
-        print("the demo release did not complete", file=sys.stderr)
-        return 1
-    for page, name in enumerate(PAGE_FILES):
-        window.go_to(page)
-        app.processEvents()
-        target = HERE / f"{name}.png"
+    task = window.task_page
+
+    def settle(until: Callable[[], bool] = lambda: True) -> None:
+        """Let queued signals (worker results, planner rows) arrive until ``until()`` holds."""
+        for _ in range(600):
+            QThreadPool.globalInstance().waitForDone(20)
+            QCoreApplication.processEvents()
+            if until() and QThreadPool.globalInstance().activeThreadCount() == 0:
+                return
+        raise RuntimeError("the app did not settle")
+
+    def shot(name: str, page: int | None = None) -> None:
+        if page is not None:
+            window.go_to(page)
+        settle()
+        target = folder / f"{name}.png"
         if not window.grab().save(str(target), "PNG"):
-            return 1
+            raise OSError(f"could not write {target}")
         print(f"wrote {target}")
+
+    def release() -> None:
+        window.go_to(RUN)
+        window.start_release()
+        settle(lambda: window.current_job is None)
+        if window.current_job is not None or window.release is None:
+            raise RuntimeError("the demo release did not complete")
+
+    shot("data", DATA)
+    task.select_task(TaskKind.CDF)
+    task.select_columns(["wage"])
+    task.declare("wage", NumericDomain(0, 4000, 20))
+    shot("task", TASK)
+    release()
+    shot("run", RUN)
+    shot("review", REVIEW)
+    window.review_page.custodian_box.setChecked(True)
+    shot("review-true-cdf")
+    window.review_page.custodian_box.setChecked(False)
+
+    budget = window.budget_page
+    shot("budget", BUDGET)
+    budget.planner_tabs.setCurrentWidget(budget.curve)
+    settle(lambda: bool(budget.curve.curves))
+    shot("budget-error-curve")
+    budget.planner_tabs.setCurrentWidget(budget.simulation)
+    budget.simulation.button.click()
+    settle(lambda: budget.simulation.simulation is not None)
+    shot("budget-simulation")
+
+    task.select_task(TaskKind.THRESHOLD)
+    task.select_columns(["experience"])
+    task.declare("experience", NumericDomain(0, 60, 1))
+    task.label.setCurrentText("parttime")
+    task.positive.setText("yes")
+    release()
+    window.review_page.custodian_box.setChecked(True)
+    shot("review-threshold")
+
+    task.select_task(TaskKind.HISTOGRAM)
+    task.select_columns(["region"])
+    task.declare("region", CategoricalDomain(("northeast", "midwest", "south", "west")))
+    shot("task-histogram", TASK)
+    release()
+    shot("review-histogram")
+
+    task.select_task(TaskKind.DISTANCE)
+    task.select_columns(["education", "experience"])
+    task.declare("education", NumericDomain(0, 20, 1))
+    task.declare("experience", NumericDomain(-5, 70, 1))
+    task.select_algorithm("cdf-route")
+    release()
+    window.review_page.distance_explorer.pick((12.0, 20.0))
+    shot("review-distance")
+
+    queries = Path(tempfile.mkdtemp(prefix="dpgui-queries-")) / "queries.csv"
+    public = pd.read_csv(demo_public_path())[["education", "experience"]]
+    public.sample(ONLINE_QUERIES, random_state=0).to_csv(queries, index=False)  # public data only
+    task.select_algorithm("huang-roth-online")
+    task.parameters.set_values((("queries", str(queries)),))
+    budget.delta.setText("1e-6")
+    budget.delta.editingFinished.emit()
+    release()
+    shot("run-online", RUN)
+
+    budget.ledger_tabs.setCurrentWidget(budget.timeline)
+    shot("budget-timeline", BUDGET)
+
+    task.select_task(TaskKind.CDF)
+    task.select_columns(["wage"])
+    task.declare("wage", NumericDomain(0, 4000, 20))
+    budget.delta.setText("0")
+    budget.delta.editingFinished.emit()
+    release()
+    original = QPalette(app.palette())
+    role = QPalette.ColorRole
+    dark = {
+        role.Window: "#2b2b2b",
+        role.WindowText: "#e8e8e8",
+        role.Base: "#1f1f1f",
+        role.AlternateBase: "#292929",
+        role.Text: "#ececec",
+        role.Button: "#3a3a3a",
+        role.ButtonText: "#e8e8e8",
+        role.Highlight: "#3d6fb4",
+        role.HighlightedText: "#ffffff",
+        role.ToolTipBase: "#2b2b2b",
+        role.ToolTipText: "#e8e8e8",
+    }
+    app.setPalette(palette_with(dark))
+    shot("review-dark", REVIEW)
+    app.setPalette(original)
     window.close()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE))

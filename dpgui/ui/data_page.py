@@ -137,6 +137,7 @@ class DataPage(QWidget):
         splitter.addWidget(preview_box)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([330, 870])  # the summary's three columns fit without a scroll bar
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)

@@ -73,6 +73,7 @@ def reset(plot: pg.PlotWidget, title: str, bottom: str, left: str) -> None:
     """Remove every item, legend entry and custom tick, and set the title and the axis labels."""
     plot.clear()
     plot.plotItem.legend.clear()
+    plot.plotItem.legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-10, 10))  # top right
     plot.getAxis("bottom").setTicks(None)
     plot.setTitle(title, color=text_colour().name())
     plot.setLabel("bottom", bottom)
@@ -136,6 +137,7 @@ def draw_cdf(plot: pg.PlotWidget, release: Release) -> Drawing:
         plot.plotItem.legend.addItem(BandSample(upper, pg.mkBrush(BAND)), "a-priori error band (1 − β)")
         items.update(band_lower=lower, band_upper=upper, band=band)
     items["curve"] = plot.plot(x, y, stepMode="right", pen=pg.mkPen(RELEASED, width=2), name="released CDF")
+    plot.plotItem.legend.anchor(itemPos=(1, 1), parentPos=(1, 1), offset=(-10, -10))  # a CDF leaves it empty
     plot.setYRange(0.0, 1.0)
     return Drawing(plot.plotItem.titleLabel.text, items)
 

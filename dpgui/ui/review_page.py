@@ -53,7 +53,6 @@ def plot_png(plot: pg.PlotWidget) -> bytes:
     return bytes(buffer.data())
 
 
-"""The size of the report's plot (whatever the window's size)."""
 _NO_SOURCE = "The private data is not held in memory, so the custodian-only layer cannot be drawn."
 _OTHER_FILE = "The open private file is not the one this release was made from."
 _CUSTODIAN_TIP = "Drawn from the private data for you only: never exported, never part of the report."
@@ -69,7 +68,13 @@ def describe_release(release: Release) -> str:
         )
         what = f"{statistic} of {column}: {shown}"
     else:
-        what = f"{release.spec.kind.title} of {', '.join(release.spec.columns)}: {len(table.rows):,} rows"
+        rows = len(table.rows)
+        size = (
+            "a structure that answers any query"
+            if rows == 0 and table.attachments
+            else f"{rows:,} row" + ("" if rows == 1 else "s")
+        )
+        what = f"{release.spec.kind.title} of {', '.join(release.spec.columns)}: {size}"
     guarantee = "pure DP" if release.algorithm.guarantee is Guarantee.PURE else "approximate DP"
     private = "" if release.private else " — NOT PRIVATE (seeded randomness)"
     return f"Released {what} ({format_cost(release.cost)}, {guarantee}){private}"
@@ -105,7 +110,6 @@ class ReviewPage(QWidget):
         self.custodian_items: dict[str, object] = {}
         self._custodian_source: CustodianSource | None = None
         self.custodian_box = QCheckBox()
-        self.custodian_box.setStyleSheet("color: #555;")
         self.custodian_box.hide()
         self.custodian_box.toggled.connect(self._redraw)
         self.distance_explorer = DistanceExplorer()
@@ -144,6 +148,7 @@ class ReviewPage(QWidget):
         )
         self.model.set_table(table.columns, table.rows)
         self.table.resizeColumnsToContents()
+        self.table.setVisible(bool(table.rows))  # a released structure alone has no rows to list
         layer = custodian_layer_for(release)
         self.custodian_box.blockSignals(True)
         self.custodian_box.setChecked(False)  # custodian-only layers start hidden for every release

@@ -85,6 +85,11 @@ class ThemedPlotWidget(pg.PlotWidget):
             axis = item.getAxis(name)
             axis.setPen(pg.mkPen(text))
             axis.setTextPen(pg.mkPen(text))
+        if item.legend is not None:
+            item.legend.setBrush(translucent_background())
+            item.legend.setLabelTextColor(text)
+            for _, label in item.legend.items:  # the labels already there keep their colour otherwise
+                label.setText(label.text, color=text.name())
         item.titleLabel.setAttr("color", text.name())
         if item.titleLabel.text:
             item.setTitle(item.titleLabel.text, color=text.name())

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from PySide6.QtGui import QImage
@@ -33,3 +37,26 @@ def test_the_demo_gets_a_budget_only_when_it_has_none(qapp, tmp_path: Path):
     assert [event.note for event in ledger.budget_events(record.id)] == ["demo default"]
     run_gui(demo_private_path(), None, tmp_path / "b.png", demo=True)
     assert len(Ledger().budget_events(record.id)) == 1
+
+
+def test_the_screenshot_script_renders_every_page_and_scene(tmp_path: Path):
+    """docs/screenshots/make_screenshots.py regenerates the README's pictures; each must be a real page."""
+    script = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "make_screenshots.py"
+    folder = tmp_path / "shots"
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, str(script), str(folder)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    names = importlib.util.spec_from_file_location("make_screenshots", script)
+    assert names is not None and names.loader is not None
+    module = importlib.util.module_from_spec(names)
+    names.loader.exec_module(module)
+    assert sorted(path.stem for path in folder.glob("*.png")) == sorted(module.SHOTS)
+    for path in folder.glob("*.png"):
+        image = QImage(str(path))
+        assert image.width() >= 1000 and distinct_colours(image) > 20, path.name
