@@ -48,6 +48,19 @@ BOUNDS_RULE = (
 )
 
 
+PRECONDITIONS_UNKNOWN = "preconditions: checked once the task is complete and a dataset is open"
+PRECONDITIONS_MET = "✓ preconditions met at this n"
+REFUSED_HERE = "✗ refused here"
+_STATUS_CHARACTERS = 110
+"""Longer refusals are cut in the list (the tooltip has them whole)."""
+
+
+def _algorithm_text(info: AlgorithmInfo, status: str) -> str:
+    """An algorithm's entry: badge and title, paper and section, and the state of its preconditions."""
+    shown = status if len(status) <= _STATUS_CHARACTERS else status[: _STATUS_CHARACTERS - 1] + "…"
+    return f"[{info.guarantee.badge}]  {info.title}\n      {info.paper}, {info.section}\n      {shown}"
+
+
 def task_kinds() -> list[TaskKind]:
     """Every task that has at least one registered algorithm, in TaskKind order."""
     return [kind for kind in TaskKind if algorithms(kind)]
@@ -295,9 +308,7 @@ class TaskPage(QWidget):
         auto.setToolTip("Chosen at run time from public quantities only (the spec and the row count).")
         self.algorithm.addItem(auto)
         for info in algorithms(kind):
-            item = QListWidgetItem(
-                f"[{info.guarantee.badge}]  {info.title}\n      {info.paper}, {info.section}"
-            )
+            item = QListWidgetItem(_algorithm_text(info, PRECONDITIONS_UNKNOWN))
             item.setData(Qt.ItemDataRole.UserRole, info.name)
             item.setToolTip(f"{info.name}: {info.summary}")
             self.algorithm.addItem(item)
@@ -316,19 +327,21 @@ class TaskPage(QWidget):
         self.changed.emit()
 
     def show_preconditions(self, spec: TaskSpec | None, n: int | None) -> None:
-        """Add each algorithm's precondition check for the current spec and row count to its tooltip."""
+        """Show under each algorithm whether its preconditions hold for the current spec and row count
+        (the whole refusal in its tooltip)."""
         for row in range(1, self.algorithm.count()):
             item = self.algorithm.item(row)
             info = next(i for i in algorithms(self.kind) if i.name == item.data(Qt.ItemDataRole.UserRole))
             if spec is None or n is None:
-                status = "Preconditions: complete the task (and open a dataset) to check them."
+                status = PRECONDITIONS_UNKNOWN
             else:
                 failures = info.preconditions(spec.with_algorithm(info.name), n)
                 status = (
-                    "Preconditions met."
+                    PRECONDITIONS_MET
                     if not failures
-                    else "Refused: " + "; ".join(f.message for f in failures)
+                    else f"{REFUSED_HERE}: " + "; ".join(f.message for f in failures)
                 )
+            item.setText(_algorithm_text(info, status))
             item.setToolTip(f"<p>{info.name}: {info.summary}</p><p>{status}</p>")
 
     def _fill_column_picker(self) -> None:

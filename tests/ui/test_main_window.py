@@ -17,7 +17,7 @@ from dpgui.privacy.ledger import ReservationStatus
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
-from dpgui.ui.task_page import task_kinds
+from dpgui.ui.task_page import PRECONDITIONS_MET, REFUSED_HERE, task_kinds
 
 WAGE_DOMAIN = NumericDomain(0, 20000, 1)
 CDF_DOMAIN = NumericDomain(0, 20000, 20)
@@ -261,3 +261,20 @@ def test_the_total_budget_dialog_sets_and_confirms_a_raise(window: MainWindow, m
     monkeypatch.setattr(QMessageBox, "question", lambda *args: QMessageBox.StandardButton.No)
     window.budget_panel.set_total_button.click()
     assert window.ledger.state(window.record.id).total == PrivacyCost(2.0, 1e-6)
+
+
+def test_each_algorithm_says_whether_its_preconditions_hold_at_this_n(window: MainWindow):
+    page = window.task_page
+    page.select_task(TaskKind.THRESHOLD)
+    page.select_columns(["education"])
+    page.declare("education", NumericDomain(0, 20, 1))
+    page.label.setCurrentText("smsa")
+    window.go_to(TASK)
+    texts = {
+        page.algorithm.item(row).data(Qt.ItemDataRole.UserRole): page.algorithm.item(row).text()
+        for row in range(1, page.algorithm.count())
+    }
+    assert texts["em-threshold"].endswith(PRECONDITIONS_MET)
+    assert REFUSED_HERE in texts["recconcave"]  # it needs a public direction (and about 4e7 rows)
+    refusal = page.algorithm.item(list(texts).index("recconcave") + 1).toolTip()
+    assert "RecConcave needs a public direction" in refusal
