@@ -4,10 +4,12 @@ What is shown here about the private data (the preview, the column types and mis
 custodian's eyes only and is never exported. The engine decides where aggregates are computed: in memory,
 out of core by scanning the file (for files larger than memory), or in Spark (for data on a cluster); the
 aggregates, and so a release's privacy, are identical whichever runs (tests/data/test_backends.py).
+The declared domains (dpgui/ui/domain_table.py) are public: typed, or suggested from the public sample.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -32,8 +34,11 @@ from PySide6.QtWidgets import (
 
 from dpgui.data import summarize_columns
 from dpgui.data.backends import Engine, OpenedData
+from dpgui.data.public import PublicSample
 from dpgui.jobs.open_job import OpenRequest
 from dpgui.ui.dataframe_model import DataFrameModel
+from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.domain_table import DomainTable
 
 SHA_PREFIX = 12
 PROGRESS_STEPS = 1000
@@ -58,12 +63,14 @@ def _bold(label: QLabel) -> QLabel:
 
 
 class DataPage(QWidget):
-    """Facts, engine choice, opening progress, column summary and preview of the private data."""
+    """Facts, engine choice, opening progress, column summary, preview and declared domains."""
 
     cancel_requested = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, declared: DeclaredDomains | None = None) -> None:
+        """``declared``: the domains shared with the Task page (a store of its own when not given)."""
         super().__init__()
+        self.domains = DomainTable(declared if declared is not None else DeclaredDomains())
         self.file_label = QLabel("—")
         self.rows_label = QLabel("—")
         self.sha_label = QLabel("—")
@@ -109,6 +116,7 @@ class DataPage(QWidget):
         self.summary.setHorizontalHeaderLabels(list(SUMMARY_COLUMNS))
         self.summary.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.summary.verticalHeader().setVisible(False)
+        self.summary.verticalHeader().setDefaultSectionSize(self.summary.fontMetrics().height() + 8)
         self.summary.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.summary.horizontalHeader().setStretchLastSection(True)
         self.preview_model = DataFrameModel()
@@ -138,11 +146,16 @@ class DataPage(QWidget):
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 3)
         splitter.setSizes([330, 870])  # the summary's three columns fit without a scroll bar
+        private_and_public = QSplitter(Qt.Orientation.Vertical)
+        private_and_public.addWidget(splitter)
+        private_and_public.addWidget(self.domains)
+        private_and_public.setChildrenCollapsible(False)
+        private_and_public.setSizes([240, 360])  # every demo column's domain shows without scrolling
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(opening)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(private_and_public, 1)
         self.engine.currentIndexChanged.connect(self._engine_changed)
         self._engine_changed()
         self.set_opening(None)
@@ -192,6 +205,11 @@ class DataPage(QWidget):
         for row, column in enumerate(columns):
             for position, text in enumerate((column.name, column.kind.value, f"{column.missing:,}")):
                 self.summary.setItem(row, position, QTableWidgetItem(text))
+        self.domains.set_columns(columns)
+
+    def set_public(self, sample: PublicSample | None, notes: Mapping[str, str]) -> None:
+        """The public sample that may suggest the declared domains, and its per-column caveats."""
+        self.domains.set_public(sample, notes)
 
     def _engine_changed(self) -> None:
         self._engine_form.setRowVisible(self.spark_master, self.selected_engine() is Engine.SPARK)

@@ -1,21 +1,52 @@
-"""The Task page's declared-domain rows: bounds with a granularity or a number of bins, or a category list.
+"""Declared-domain rows (Task and Data pages): bounds with a granularity or a number of bins, or categories.
 
 Each row turns what the custodian typed (or a public-sample suggestion) into a domain, as the CLI's
 ``--bounds/--granularity/--bins`` and ``--categories/--other`` do; nothing here reads the private data.
+A row's texts (``texts()``, ``show()``) are what the pages share through :class:`DeclaredDomains`.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import SignalInstance
-from PySide6.QtGui import QDoubleValidator, QIntValidator
-from PySide6.QtWidgets import QCheckBox, QGridLayout, QLabel, QLineEdit, QPushButton
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QDoubleValidator, QFont, QIntValidator
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+)
 
-from dpgui.data.domain import CategoricalDomain, NumericDomain, declared_grid, parse_categories
+from dpgui.data.domain import (
+    CategoricalDomain,
+    NumericDomain,
+    declared_grid,
+    parse_categories,
+    suggest_domain,
+)
+from dpgui.data.public import PublicSample
 from dpgui.tasks.spec import Domain
+from dpgui.ui.declared_domains import DeclaredDomains
 
 OTHER = "other"
 """The label of the extra bucket that counts undeclared values (dpgui/tasks/sanitize.py)."""
 NUMERIC_HEADERS = ("Column", "Lower", "Upper", "Granularity", "or Bins")
+BOUNDS_RULE = (
+    "Bounds and categories are public: declare them, or suggest them from a public sample — never from the "
+    "private data."
+)
+
+
+def rule_note() -> QLabel:
+    """The rule that domains are public, in italics, for above a page's declared domains."""
+    note = QLabel(BOUNDS_RULE)
+    font = QFont(note.font())
+    font.setItalic(True)
+    note.setFont(font)
+    note.setWordWrap(True)
+    return note
 
 
 def number_edit(placeholder: str) -> QLineEdit:
@@ -30,6 +61,34 @@ def number_edit(placeholder: str) -> QLineEdit:
 def number_text(value: float) -> str:
     """A number as the edits show it: up to 15 significant digits, so 1234567 stays 1234567."""
     return f"{value:.15g}"
+
+
+def declared_texts(column: str, numeric: bool, domain: Domain) -> tuple[str, ...]:
+    """A domain as its row's texts; a ValueError when its kind does not fit the column's."""
+    if isinstance(domain, CategoricalDomain):
+        if numeric:
+            raise ValueError(f"{column} is numeric: declare its bounds, not categories")
+        return ", ".join(domain.categories), OTHER if domain.other else ""
+    if not numeric:
+        raise ValueError(f"{column} is categorical: declare its categories, not bounds")
+    return number_text(domain.lower), number_text(domain.upper), number_text(domain.granularity), ""
+
+
+def suggested_texts(
+    public: PublicSample, column: str, numeric: bool, current: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The row texts a PUBLIC sample suggests for ``column``: its range, or its distinct values (keeping the
+    current 'other' choice). Raises DataError when the sample cannot suggest them; never the private data."""
+    if numeric:
+        return declared_texts(column, numeric, suggest_domain(public.column_values(column)))
+    return ", ".join(public.column_categories(column)), current[1] if len(current) > 1 else ""
+
+
+def _show_text(edit: QLineEdit, text: str) -> None:
+    """Set ``edit``'s text without signalling, and only when it differs (the cursor stays while typing)."""
+    if edit.text() != text:
+        with QSignalBlocker(edit):
+            edit.setText(text)
 
 
 def _parse_number(text: str, what: str, column: str) -> float:
@@ -65,8 +124,7 @@ class DomainRow:
         self.bins.setClearButtonEnabled(True)
         self.bins.setToolTip("B bins: grid step (upper − lower) / B, instead of a granularity (CLI --bins).")
         self.suggest = QPushButton("Suggest from public sample")
-        for edit, text in zip(self._edits(), texts, strict=False):
-            edit.setText(text)
+        self.show(texts)
 
     def _edits(self) -> tuple[QLineEdit, ...]:
         return self.lower, self.upper, self.granularity, self.bins
@@ -74,14 +132,10 @@ class DomainRow:
     def texts(self) -> tuple[str, ...]:
         return tuple(edit.text() for edit in self._edits())
 
-    def set_domain(self, domain: Domain) -> None:
-        """Show a numeric domain (a ValueError for categories: this column is numeric)."""
-        if not isinstance(domain, NumericDomain):
-            raise ValueError(f"{self.column} is numeric: declare its bounds, not categories")
-        self.lower.setText(number_text(domain.lower))
-        self.upper.setText(number_text(domain.upper))
-        self.granularity.setText(number_text(domain.granularity))
-        self.bins.clear()
+    def show(self, texts: tuple[str, ...]) -> None:
+        """Show declared texts (missing ones empty) without signalling an edit."""
+        for edit, text in zip(self._edits(), (*texts, "", "", "", ""), strict=False):
+            _show_text(edit, text)
 
     def domain(self) -> NumericDomain:
         """The declared grid; a ValueError naming the column when a field is missing or they conflict."""
@@ -101,10 +155,16 @@ class DomainRow:
             grid.addWidget(widget, line, position)
         grid.addWidget(self.suggest, line + 1, 1, 1, 4)
 
-    def connect(self, changed: SignalInstance) -> None:
-        """Forward every edit of the row to ``changed``."""
+    def place_cells(self, table: QTableWidget, line: int) -> None:
+        """Put the row's edits in ``table``'s line ``line`` (columns as NUMERIC_HEADERS)."""
+        _name_cell(table, line, self.column)
+        for position, edit in enumerate(self._edits(), start=1):
+            table.setCellWidget(line, position, edit)
+
+    def write_to(self, declared: DeclaredDomains) -> None:
+        """Store the row's texts in ``declared`` after every edit."""
         for edit in self._edits():
-            edit.textChanged.connect(changed)
+            edit.textChanged.connect(lambda _text: declared.set_texts(self.column, self.texts()))
 
 
 class CategoryRow:
@@ -113,24 +173,21 @@ class CategoryRow:
     def __init__(self, column: str, texts: tuple[str, ...]) -> None:
         self.column = column
         self.categories = QLineEdit()
-        self.categories.setPlaceholderText("e.g. northeast, midwest, south, west")
+        self.categories.setPlaceholderText("the categories, comma-separated")
         self.categories.setClearButtonEnabled(True)
         self.other = QCheckBox(f"count other values as '{OTHER}'")
         self.other.setToolTip("Undeclared values (and, when imputing, missing cells) go to one extra bucket.")
         self.suggest = QPushButton("Suggest from public sample")
-        if texts:
-            self.categories.setText(texts[0])
-            self.other.setChecked(texts[1:] == (OTHER,))
+        self.show(texts)
 
     def texts(self) -> tuple[str, ...]:
         return self.categories.text(), OTHER if self.other.isChecked() else ""
 
-    def set_domain(self, domain: Domain) -> None:
-        """Show declared categories (a ValueError for bounds: this column is categorical)."""
-        if not isinstance(domain, CategoricalDomain):
-            raise ValueError(f"{self.column} is categorical: declare its categories, not bounds")
-        self.categories.setText(", ".join(domain.categories))
-        self.other.setChecked(domain.other)
+    def show(self, texts: tuple[str, ...]) -> None:
+        """Show declared texts (none: no categories, no 'other') without signalling an edit."""
+        _show_text(self.categories, texts[0] if texts else "")
+        with QSignalBlocker(self.other):
+            self.other.setChecked(texts[1:2] == (OTHER,))
 
     def domain(self) -> CategoricalDomain:
         """The declared categories; a ValueError naming the column when there are none or they clash."""
@@ -158,7 +215,21 @@ class CategoryRow:
         grid.addWidget(self.other, line + 1, 1, 1, 2)
         grid.addWidget(self.suggest, line + 1, 3, 1, 2)
 
-    def connect(self, changed: SignalInstance) -> None:
-        """Forward every edit of the row to ``changed``."""
-        self.categories.textChanged.connect(changed)
-        self.other.toggled.connect(changed)
+    def place_cells(self, table: QTableWidget, line: int) -> None:
+        """Put the categories across the bounds' columns of ``table``'s line ``line``, 'other' last."""
+        _name_cell(table, line, self.column)
+        table.setSpan(line, 1, 1, 3)
+        table.setCellWidget(line, 1, self.categories)
+        table.setCellWidget(line, 4, self.other)
+
+    def write_to(self, declared: DeclaredDomains) -> None:
+        """Store the row's texts in ``declared`` after every edit."""
+        self.categories.textChanged.connect(lambda _text: declared.set_texts(self.column, self.texts()))
+        self.other.toggled.connect(lambda _checked: declared.set_texts(self.column, self.texts()))
+
+
+def _name_cell(table: QTableWidget, line: int, column: str) -> None:
+    """The column's name, read-only, in the first cell of ``table``'s line ``line``."""
+    item = QTableWidgetItem(column)
+    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    table.setItem(line, 0, item)

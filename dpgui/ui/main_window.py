@@ -57,6 +57,7 @@ from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
+from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
 from dpgui.ui.run_page import RunPage
@@ -123,7 +124,9 @@ class MainWindow(QMainWindow):
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
 
-        self.data_page = DataPage()
+        self.declared = DeclaredDomains()
+        """The declared domains, shared by the Data and Task pages."""
+        self.data_page = DataPage(self.declared)
         self.preview_model = self.data_page.preview_model
         self.preview = self.data_page.preview
         self.file_label = self.data_page.file_label
@@ -135,7 +138,7 @@ class MainWindow(QMainWindow):
         self.open_job: OpenJob | None = None
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
-        self.task_page = TaskPage()
+        self.task_page = TaskPage(self.declared)
         self.budget_page = BudgetPage()
         self.budget_panel = self.budget_page.panel
         self.run_page = RunPage()
@@ -325,6 +328,7 @@ class MainWindow(QMainWindow):
         self.dataset = dataset
         custodian = CustodianSource(dataset.sha256, opened.aggregator) if opened.in_memory else None
         self.review_page.set_custodian_source(custodian)
+        self.declared.clear()  # a new private file: its domains are declared afresh
         self.data_page.show_opened(opened)
         self.remember_recent(dataset.path)
         self.task_page.set_columns(
@@ -341,6 +345,7 @@ class MainWindow(QMainWindow):
         notes = {column: note for (name, column), note in PUBLIC_UNIT_NOTES.items() if name == path.name}
         self.public = sample
         self.task_page.set_public(sample, _numeric_columns(sample.frame), notes)
+        self.data_page.set_public(sample, notes)
         self.public_label.setText(f"{path.name} ({sample.n_rows:,} rows, public)")
         self.statusBar().showMessage(f"Public sample {path.name} loaded.")
 

@@ -10,7 +10,6 @@ import contextlib
 from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,11 +27,19 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui.data import DataError
-from dpgui.data.domain import CategoricalDomain, suggest_domain
+from dpgui.data.domain import CategoricalDomain
 from dpgui.data.public import PublicSample
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
 from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
-from dpgui.ui.domain_rows import NUMERIC_HEADERS, CategoryRow, DomainRow
+from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.domain_rows import (
+    NUMERIC_HEADERS,
+    CategoryRow,
+    DomainRow,
+    declared_texts,
+    rule_note,
+    suggested_texts,
+)
 from dpgui.ui.missing_box import MissingBox
 from dpgui.ui.parameter_form import ParameterForm
 
@@ -42,10 +49,6 @@ MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE)
 """Tasks over several numeric columns, one declared domain each."""
 CATEGORICAL_TASKS = (TaskKind.HISTOGRAM,)
 """Tasks whose column may be categorical (declared categories instead of bounds, CLI --categories)."""
-BOUNDS_RULE = (
-    "Bounds and categories are public: declare them, or suggest them from a public sample — never from the "
-    "private data."
-)
 
 
 PRECONDITIONS_UNKNOWN = "preconditions: checked once the task is complete and a dataset is open"
@@ -83,7 +86,8 @@ class TaskPage(QWidget):
     error = Signal(str, str)
     """A title and a message to show (a public suggestion that failed)."""
 
-    def __init__(self) -> None:
+    def __init__(self, declared: DeclaredDomains | None = None) -> None:
+        """``declared``: the domains shared with the Data page (a store of its own when not given)."""
         super().__init__()
         self.task = QComboBox()
         for kind in task_kinds():
@@ -94,11 +98,7 @@ class TaskPage(QWidget):
         self.label = QComboBox()
         self.positive = QLineEdit()
         self.positive.setPlaceholderText("default: 1 / yes / true")
-        self.bounds_note = QLabel(BOUNDS_RULE)
-        note_font = QFont(self.bounds_note.font())
-        note_font.setItalic(True)
-        self.bounds_note.setFont(note_font)
-        self.bounds_note.setWordWrap(True)
+        self.bounds_note = rule_note()
         self.public_note = QLabel()
         self.public_note.setWordWrap(True)
         self.algorithm = QListWidget()
@@ -110,7 +110,7 @@ class TaskPage(QWidget):
         self.parameters = ParameterForm()
         self.missing = MissingBox()
         self.domain_rows: dict[str, DomainRow | CategoryRow] = {}
-        self._declared: dict[str, tuple[str, ...]] = {}
+        self._declared = declared if declared is not None else DeclaredDomains()
         self._numeric: list[str] = []
         self._all_columns: list[str] = []
         self._public: PublicSample | None = None
@@ -169,6 +169,7 @@ class TaskPage(QWidget):
         self.label.currentTextChanged.connect(self.changed)
         self.positive.textChanged.connect(self.changed)
         self.missing.changed.connect(self.changed)
+        self._declared.changed.connect(self._declared_changed)
         self._task_changed()
 
     # -- inputs from the window ----------------------------------------------------------------------------
@@ -178,8 +179,7 @@ class TaskPage(QWidget):
         return self.task.currentData()
 
     def set_columns(self, numeric: list[str], all_columns: list[str]) -> None:
-        """Offer the private dataset's column names (names only; declared bounds are forgotten)."""
-        self._declared.clear()
+        """Offer the private dataset's column names (names only)."""
         self._numeric = list(numeric)
         self._all_columns = list(all_columns)
         self._fill_column_picker()
@@ -221,8 +221,10 @@ class TaskPage(QWidget):
             self.column.setCurrentText(names[0])
 
     def declare(self, column: str, domain: Domain) -> None:
-        """Fill in a declared domain for a selected column (the demo's, or a public suggestion)."""
-        self.domain_rows[column].set_domain(domain)
+        """Fill in a declared domain for a selected column (the demo's, or a public suggestion); a ValueError
+        when its kind does not fit the column's."""
+        row = self.domain_rows[column]
+        self._declared.set_texts(column, declared_texts(column, isinstance(row, DomainRow), domain))
 
     def select_algorithm(self, name: str) -> None:
         for row in range(self.algorithm.count()):
@@ -355,9 +357,14 @@ class TaskPage(QWidget):
             self.column.setCurrentText(current)
         self.column.blockSignals(False)
 
+    def _declared_changed(self, column: str) -> None:
+        """Show a column's declaration, typed here or elsewhere, in its row (if it has one) in place."""
+        row = self.domain_rows.get(column)
+        if row is not None:
+            row.show(self._declared.texts(column))
+            self.changed.emit()
+
     def _rebuild_domains(self) -> None:
-        for column, row in self.domain_rows.items():
-            self._declared[column] = row.texts()
         self._domains_holder.removeWidget(self._domains_widget)
         self._domains_widget.hide()
         self._domains_widget.deleteLater()
@@ -371,11 +378,11 @@ class TaskPage(QWidget):
         self.domain_rows = {}
         for line, column in enumerate(columns, start=1):
             numeric = column in self._numeric
-            row = (DomainRow if numeric else CategoryRow)(column, self._declared.get(column, ()))
+            row = (DomainRow if numeric else CategoryRow)(column, self._declared.texts(column))
             row.place(grid, 2 * line - 1)
             row.suggest.setEnabled(column in (self._public_columns if numeric else self._public_all_columns))
             row.suggest.clicked.connect(lambda _=False, column=column: self._suggest_clicked(column))
-            row.connect(self.changed)
+            row.write_to(self._declared)
             self.domain_rows[column] = row
         self._domains_holder.addWidget(self._domains_widget)
         self._update_public_note()
@@ -386,11 +393,9 @@ class TaskPage(QWidget):
         categorical column (raises DataError when impossible). Never from the private data."""
         if self._public is None:
             raise DataError("Load a public sample with this column first (File > Open public sample…).")
-        row = self.domain_rows[column]
-        if isinstance(row, CategoryRow):
-            row.categories.setText(", ".join(self._public.column_categories(column)))
-        else:
-            row.set_domain(suggest_domain(self._public.column_values(column)))
+        numeric = isinstance(self.domain_rows[column], DomainRow)
+        texts = suggested_texts(self._public, column, numeric, self._declared.texts(column))
+        self._declared.set_texts(column, texts)
 
     def _suggest_clicked(self, column: str) -> None:
         try:
