@@ -723,9 +723,11 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop a running job and let it settle in the ledger before the window goes."""
-        if self.current_job is not None:
-            self.current_job.cancel()
+        """Stop a running release (or opening) and let it settle in the ledger before the window goes."""
+        running = [job for job in (self.current_job, self.open_job) if job is not None]
+        for job in running:
+            job.cancel()
+        if running:
             QThreadPool.globalInstance().waitForDone()
             QCoreApplication.sendPostedEvents()
         stored = settings()

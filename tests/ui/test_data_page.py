@@ -167,3 +167,15 @@ def test_a_spark_table_is_opened_with_the_master_url_typed_on_the_data_page(qtbo
     box = window.error_box
     assert box is not None and "no Spark here" in box.text()
     box.close()
+
+
+def test_closing_the_window_while_a_file_opens_cancels_the_scan(qtbot, window, big_csv):
+    window.data_page.select_engine(Engine.EMBEDDED)
+    window.open_private(window.data_page.request(str(big_csv)))
+    job = window.open_job
+    assert job is not None
+    outcomes: list[str] = []
+    job.cancelled.connect(lambda: outcomes.append("cancelled"))
+    job.opened.connect(lambda _: outcomes.append("opened"))
+    window.close()  # waits for the pool, then delivers the outcome
+    assert outcomes == ["cancelled"] and window.dataset is None
