@@ -67,10 +67,6 @@ def curve_series(spec: TaskSpec, n: int, epsilons: tuple[float, ...]) -> tuple[C
     return tuple(series)
 
 
-def _label(position: float) -> dict[str, object]:
-    return label_style(position)
-
-
 class DecadeAxis(pg.AxisItem):
     """A log axis with text at the powers of ten only (0.01, 0.1, 1, 10); the other ticks stay bare."""
 
@@ -94,8 +90,8 @@ class ErrorCurveView(LazyPlotView):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.layout_.addWidget(self.status)
-        self.epsilon_line = pg.InfiniteLine(angle=90, pen=_MARKER_PEN, label="ε", labelOpts=_label(0.95))
-        self.best_line = pg.InfiniteLine(angle=0, pen=_BEST_PEN, label="best", labelOpts=_label(0.05))
+        self.epsilon_line = pg.InfiniteLine(angle=90, pen=_MARKER_PEN, label="ε", labelOpts=label_style(0.95))
+        self.best_line = pg.InfiniteLine(angle=0, pen=_BEST_PEN, label="best", labelOpts=label_style(0.05))
         self.curves: dict[str, pg.PlotDataItem] = {}
         """The drawn curves by algorithm."""
         self.series: tuple[CurveSeries, ...] = ()

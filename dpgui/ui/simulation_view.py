@@ -27,11 +27,8 @@ QUANTILES = (0.5, 0.95)
 _BARS_PEN = pg.mkPen("#1f77b4", width=1.5)
 _BARS_BRUSH = pg.mkBrush(31, 119, 180, 90)
 NO_SPEC = "No simulation yet: choose a task with its columns' bounds and open a dataset."
-_QUANTILE_PEN = pg.mkPen("#d62728", width=1.5, style=Qt.PenStyle.DashLine)
-
-
-def _label_options(position: float) -> dict[str, object]:
-    return label_style(position, "#d62728")
+QUANTILE_COLOUR = "#d62728"
+_QUANTILE_PEN = pg.mkPen(QUANTILE_COLOUR, width=1.5, style=Qt.PenStyle.DashLine)
 
 
 def simulated_spec(spec: TaskSpec, n: int) -> TaskSpec:
@@ -82,7 +79,12 @@ class SimulationView(LazyPlotView):
             [0.0, 1.0], [0.0], stepMode="center", fillLevel=0, pen=_BARS_PEN, brush=_BARS_BRUSH
         )
         self.quantile_lines = [
-            pg.InfiniteLine(angle=90, pen=_QUANTILE_PEN, label=f"{q:.0%}", labelOpts=_label_options(position))
+            pg.InfiniteLine(
+                angle=90,
+                pen=_QUANTILE_PEN,
+                label=f"{q:.0%}",
+                labelOpts=label_style(position, QUANTILE_COLOUR),
+            )
             for q, position in zip(QUANTILES, (0.92, 0.75), strict=True)
         ]
         self.simulation: Simulation | None = None
