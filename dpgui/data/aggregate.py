@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 import numpy as np
+import pandas as pd
 
 from dpgui.data.dataset import Dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
@@ -29,6 +30,10 @@ class Aggregator(Protocol):
 
     def count(self) -> int:
         """The row count n (public)."""
+        ...
+
+    def head(self, rows: int) -> pd.DataFrame:
+        """The table's first ``rows`` rows, for the custodian's preview only (never released)."""
         ...
 
     def sorted_distinct_counts(
@@ -112,6 +117,9 @@ class InMemoryAggregator:
 
     def count(self) -> int:
         return self._dataset.n_rows
+
+    def head(self, rows: int) -> pd.DataFrame:
+        return self._dataset.frame.head(rows)
 
     def _grid(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> np.ndarray:
         """uint64 grid indices of the column after the missing policy, clipping and snapping."""

@@ -218,7 +218,11 @@ def test_unsupported_and_empty_files_are_refused(tmp_path: Path) -> None:
     empty = tmp_path / "empty.csv"
     empty.write_text("x,y\n")
     with pytest.raises(DataError, match="no data rows"):
-        FileSource(empty).n_rows  # noqa: B018
+        EmbeddedAggregator(FileSource(empty)).count()
+    empty_parquet = tmp_path / "empty.parquet"
+    pd.DataFrame({"x": pd.Series([], dtype=float)}).to_parquet(empty_parquet)
+    with pytest.raises(DataError, match="no data rows"):
+        EmbeddedAggregator(FileSource(empty_parquet)).count()
 
 
 def test_open_aggregator_embedded_streams_without_pandas_loading(

@@ -76,9 +76,7 @@ class OpenedData:
 
     def preview(self, rows: int = PREVIEW_ROWS) -> pd.DataFrame:
         """Custodian-only rows to look at: the whole table in memory, else the first ``rows`` rows."""
-        if isinstance(self.dataset, Dataset):
-            return self.dataset.frame
-        return self.aggregator.head(rows)  # type: ignore[attr-defined]
+        return self.dataset.frame if isinstance(self.dataset, Dataset) else self.aggregator.head(rows)
 
 
 def auto_threshold() -> int:

@@ -252,15 +252,10 @@ class FileSource:
         return self._format in ARROW_FORMATS
 
     @cached_property
-    def n_rows(self) -> int:
-        """Row count: Parquet metadata, or one pass of the CSV parser over the first column."""
-        if self._format in ARROW_FORMATS:
-            n = self._arrow.count_rows()
-        else:
-            n = sum(len(chunk) for chunk in self._csv(usecols=[0], chunksize=self.batch_rows))
-        if n == 0:
-            raise DataError(f"{self.name}: the table has a header but no data rows")
-        return n
+    def arrow_rows(self) -> int:
+        """The row count in a Parquet or Feather file's metadata (delimited text needs a scan to count:
+        ``EmbeddedAggregator.count``)."""
+        return self._arrow.count_rows()
 
     @cached_property
     def header(self) -> pd.DataFrame:
@@ -269,8 +264,7 @@ class FileSource:
 
     def head(self, rows: int) -> pd.DataFrame:
         """The first ``rows`` rows of every column, read as the in-memory loader would (custodian-only)."""
-        arrow = self._format in ARROW_FORMATS
-        frame = self._arrow.head(rows).to_pandas() if arrow else self._csv(nrows=rows)
+        frame = self._arrow.head(rows).to_pandas() if self.format_is_arrow else self._csv(nrows=rows)
         return frame.set_axis(list(self.columns), axis=1)
 
     def batches(self, columns: Sequence[str]) -> Iterator[_Batch]:
@@ -290,7 +284,7 @@ class FileSource:
                 frame = pa.Table.from_batches([batch]).to_pandas()
                 frame.columns = wanted
                 offset += batch.num_rows
-                yield _Batch(offset - batch.num_rows, frame, offset / self.n_rows)
+                yield _Batch(offset - batch.num_rows, frame, offset / self.arrow_rows)
             return
         positions = [self.columns.index(column) for column in wanted]
         size = max(self.path.stat().st_size, 1)
@@ -337,21 +331,24 @@ class EmbeddedAggregator:
         return self._source
 
     def count(self) -> int:
-        """The row count: Arrow metadata, or a CSV pass that reports progress and can be cancelled."""
-        if self._source.format_is_arrow:
-            return self._source.n_rows
+        """The row count: Arrow metadata, or a pass over delimited text that reports progress and can be
+        cancelled (counted once); a table without data rows is refused."""
         if self._rows is None:
-            rows = 0
-
-            def consume(_: int, frame: pd.DataFrame) -> None:
-                nonlocal rows
-                rows += len(frame)
-
-            self._scan(self._source.columns[:1], consume)
+            rows = self._source.arrow_rows if self._source.format_is_arrow else self._scanned_rows()
             if rows == 0:
                 raise DataError(f"{self._source.name}: the table has a header but no data rows")
             self._rows = rows
         return self._rows
+
+    def _scanned_rows(self) -> int:
+        rows = 0
+
+        def consume(_: int, frame: pd.DataFrame) -> None:
+            nonlocal rows
+            rows += len(frame)
+
+        self._scan(self._source.columns[:1], consume)
+        return rows
 
     def head(self, rows: int) -> pd.DataFrame:
         """The file's first ``rows`` rows (the custodian's preview; never released)."""
