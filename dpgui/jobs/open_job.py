@@ -13,11 +13,11 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 from dpgui.algorithms.progress import Progress
-from dpgui.data.backends import Engine, OpenedData, ScanCancelled, ScanMonitor, open_aggregator
-from dpgui.jobs.worker import Cancelled, GeneratorWorker
+from dpgui.data.backends import Engine, OpenedData, ScanMonitor, open_aggregator
+from dpgui.jobs.pool_job import PoolJob, stopped_by_user
 
 
 @dataclass(frozen=True)
@@ -52,10 +52,9 @@ def _opening(request: OpenRequest, monitor: ScanMonitor) -> Generator[Progress, 
     return opened
 
 
-class OpenJob(QObject):
+class OpenJob(PoolJob):
     """Open the private data in the thread pool; exactly one of ``opened``, ``failed``, ``cancelled``."""
 
-    progress = Signal(float, str)
     opened = Signal(object)
     """The :class:`OpenedData`."""
     failed = Signal(object)
@@ -66,23 +65,12 @@ class OpenJob(QObject):
         super().__init__(parent)
         self.request = request
         self.details = ""
-        self._worker = GeneratorWorker(_opening(request, monitor))
-        monitor.watch(self._scan_progress, self._worker.is_cancelled)
-        self._worker.signals.progress.connect(self.progress)
-        self._worker.signals.finished.connect(self.opened)
-        self._worker.signals.failed.connect(self._on_failed)
-
-    def start(self, pool: QThreadPool | None = None) -> None:
-        self._worker.start(pool)
-
-    def cancel(self) -> None:
-        self._worker.cancel()
-
-    def _scan_progress(self, fraction: float) -> None:
-        self._worker.signals.progress.emit(fraction, f"reading {self.request.name}: {fraction:.0%}")
+        worker = self._run_in_pool(_opening(request, monitor), monitor, f"reading {request.name}")
+        worker.signals.finished.connect(self.opened)
+        worker.signals.failed.connect(self._on_failed)
 
     def _on_failed(self, error: Exception) -> None:
-        if isinstance(error, Cancelled | ScanCancelled):
+        if stopped_by_user(error):
             self.cancelled.emit()
             return
         self.details = "".join(traceback.format_exception(error))

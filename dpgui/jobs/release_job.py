@@ -16,12 +16,12 @@ from __future__ import annotations
 import threading
 import traceback
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
-from dpgui.data.backends import ScanCancelled, ScanMonitor
+from dpgui.data.backends import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle
-from dpgui.jobs.worker import Cancelled, GeneratorWorker
+from dpgui.jobs.pool_job import PoolJob, stopped_by_user
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.release import Release
@@ -30,14 +30,13 @@ from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algori
 from dpgui.tasks.spec import TaskSpec
 
 
-class ReleaseJob(QObject):
+class ReleaseJob(PoolJob):
     """Prepare, reserve, run and settle one release; create it, connect its signals, then :meth:`start`.
 
     A job is used once. Once constructed its cost is reserved: not starting it leaves the reservation
     open, which the ledger counts against the budget (the safe side).
     """
 
-    progress = Signal(float, str)
     partial = Signal(object)
     released = Signal(object)
     """The committed :class:`Release` (the spend is already final when this is emitted)."""
@@ -74,32 +73,19 @@ class ReleaseJob(QObject):
         self._touched = threading.Event()
         self.error_details = ""
         """The traceback of the exception behind ``failed`` (for a dialog's "Show Details…")."""
-        self._worker = GeneratorWorker(
-            run_algorithm(self.prepared, dataset, self._rng, self._on_touch, aggregator=lambda _: aggregator)
+        worker = self._run_in_pool(
+            run_algorithm(self.prepared, dataset, self._rng, self._on_touch, aggregator=lambda _: aggregator),
+            monitor,
+            f"scanning {dataset.name}",
         )
-        if monitor is not None:
-            monitor.watch(self._scan_progress, self._worker.is_cancelled)
-        self._worker.signals.progress.connect(self.progress)
-        self._worker.signals.partial.connect(self.partial)
-        self._worker.signals.finished.connect(self._on_finished)
-        self._worker.signals.failed.connect(self._on_failed)
+        worker.signals.partial.connect(self.partial)
+        worker.signals.finished.connect(self._on_finished)
+        worker.signals.failed.connect(self._on_failed)
 
     @property
     def touched(self) -> bool:
         """Whether the run has started reading the private data (its cost is then spent)."""
         return self._touched.is_set()
-
-    def start(self, pool: QThreadPool | None = None) -> None:
-        """Run the algorithm in ``pool`` (default: the global thread pool)."""
-        self._worker.start(pool)
-
-    def cancel(self) -> None:
-        """Ask the run to stop before its next step (safe from any thread)."""
-        self._worker.cancel()
-
-    def _scan_progress(self, fraction: float) -> None:
-        """Worker thread: a scanning engine read ``fraction`` of the file (queued to the GUI thread)."""
-        self._worker.signals.progress.emit(fraction, f"scanning {self._dataset.name}: {fraction:.0%}")
 
     def _on_touch(self) -> None:
         """Worker thread, before the first read: the fsynced ledger line comes first, then the flag."""
@@ -127,7 +113,7 @@ class ReleaseJob(QObject):
 
     def _on_failed(self, error: Exception) -> None:
         settle_failed_run(self._ledger, self._reservation, self.touched)
-        if isinstance(error, Cancelled | ScanCancelled):
+        if stopped_by_user(error):
             self.cancelled.emit()
         else:
             self.error_details = "".join(traceback.format_exception(error))
