@@ -14,9 +14,8 @@ from dpgui.data.backends import Engine
 from dpgui.data.errors import DataError
 from dpgui.paths import demo_private_path
 from dpgui.privacy.ledger import ReservationStatus
-from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import set_total
+from tests.ui.test_main_window import pick_cdf, set_total
 
 ROWS = 4_000_000
 VALUE_DOMAIN = NumericDomain(0, 1000, 1)
@@ -82,10 +81,7 @@ def test_a_release_on_the_embedded_engine_names_it_and_matches_the_in_memory_agg
         qtbot.addWidget(window)
         window.load_private(parquet, engine)
         set_total(window, 10.0)
-        page = window.task_page
-        page.select_task(TaskKind.CDF)
-        page.select_columns(["wage"])
-        page.declare("wage", NumericDomain(0, 20000, 20))
+        pick_cdf(window)
         window.start_release()
         job = window.current_job
         assert job is not None
@@ -113,11 +109,7 @@ def test_cancelling_a_release_while_the_engine_scans_keeps_it_charged(qtbot, win
     window.load_private(big_csv, Engine.EMBEDDED)
     assert window.rows_label.text() == f"{ROWS:,}"
     set_total(window, 5.0)
-    page = window.task_page
-    page.select_task(TaskKind.CDF)
-    page.select_columns(["value"])
-    page.declare("value", VALUE_DOMAIN)
-    page.select_algorithm("tree-laplace")
+    pick_cdf(window, "value", VALUE_DOMAIN, "tree-laplace")
     scanning: list[str] = []
     window.start_release()
     job = window.current_job

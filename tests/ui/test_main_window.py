@@ -53,10 +53,26 @@ def run_and_wait(qtbot, window: MainWindow) -> None:
         pass
 
 
-def pick_cdf(window: MainWindow) -> None:
-    window.task_page.select_task(TaskKind.CDF)
-    window.task_page.select_columns(["wage"])
-    window.task_page.declare("wage", CDF_DOMAIN)
+def pick_cdf(
+    window: MainWindow, column: str = "wage", domain: NumericDomain = CDF_DOMAIN, algorithm: str | None = None
+) -> None:
+    """A CDF of ``column`` over ``domain`` (by ``algorithm``, else auto) on the Task page."""
+    page = window.task_page
+    page.select_task(TaskKind.CDF)
+    page.select_columns([column])
+    page.declare(column, domain)
+    if algorithm is not None:
+        page.select_algorithm(algorithm)
+
+
+def pick_threshold(window: MainWindow) -> None:
+    """Learn smsa from education (positive label "yes") on the Task page."""
+    page = window.task_page
+    page.select_task(TaskKind.THRESHOLD)
+    page.select_columns(["education"])
+    page.declare("education", NumericDomain(0, 20, 1))
+    page.label.setCurrentText("smsa")
+    page.positive.setText("yes")
 
 
 def test_shows_the_dataset_facts_and_the_custodian_only_preview(window: MainWindow):
@@ -119,11 +135,7 @@ def test_the_task_picker_offers_every_task_with_algorithms_and_auto_first(window
 
 def test_labelled_and_multi_column_tasks_build_the_clis_spec(window: MainWindow):
     page = window.task_page
-    page.select_task(TaskKind.THRESHOLD)
-    page.select_columns(["education"])
-    page.declare("education", NumericDomain(0, 20, 1))
-    page.label.setCurrentText("smsa")
-    page.positive.setText("yes")
+    pick_threshold(window)
     spec = window.current_spec()
     assert (spec.kind, spec.columns, spec.label, spec.positive) == (
         TaskKind.THRESHOLD,
@@ -265,10 +277,7 @@ def test_the_total_budget_dialog_sets_and_confirms_a_raise(window: MainWindow, m
 
 def test_each_algorithm_says_whether_its_preconditions_hold_at_this_n(window: MainWindow):
     page = window.task_page
-    page.select_task(TaskKind.THRESHOLD)
-    page.select_columns(["education"])
-    page.declare("education", NumericDomain(0, 20, 1))
-    page.label.setCurrentText("smsa")
+    pick_threshold(window)
     window.go_to(TASK)
     texts = {
         page.algorithm.item(row).data(Qt.ItemDataRole.UserRole): page.algorithm.item(row).text()

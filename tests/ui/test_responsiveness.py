@@ -11,9 +11,8 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QTimer
 
 from dpgui.data import NumericDomain
-from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import set_total
+from tests.ui.test_main_window import pick_cdf, set_total
 
 ROWS = 3_000_000
 DOMAIN = NumericDomain(0, 2**16 - 1, 1)
@@ -37,11 +36,7 @@ def worst_gap_during_a_release(qtbot, private: Path) -> tuple[float, float, int]
     window.show()
     window.load_private(private)
     set_total(window, 10.0)
-    page = window.task_page
-    page.select_task(TaskKind.CDF)
-    page.select_columns(["value"])
-    page.declare("value", DOMAIN)
-    page.select_algorithm("tree-laplace")
+    pick_cdf(window, "value", DOMAIN, "tree-laplace")
 
     ticks: list[int] = []
     clock = QElapsedTimer()
