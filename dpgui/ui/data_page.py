@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dpgui.data import summarize_columns
+from dpgui.data import ColumnSummary, summarize_columns
 from dpgui.data.backends import Engine, OpenedData
 from dpgui.data.public import PublicSample
 from dpgui.jobs.open_job import OpenRequest
@@ -185,8 +185,9 @@ class DataPage(QWidget):
         self.progress.setValue(round(fraction * PROGRESS_STEPS))
         self.progress_label.setText(message)
 
-    def show_opened(self, opened: OpenedData) -> None:
-        """The facts, the engine, the column summary and the preview of a newly opened private input."""
+    def show_opened(self, opened: OpenedData) -> list[ColumnSummary]:
+        """Show the facts, the engine, the column summary and the preview of a newly opened private input;
+        return the column summary (read once: a Spark preview is a job)."""
         dataset = opened.dataset
         self.file_label.setText(dataset.name)
         self.rows_label.setText(f"{dataset.n_rows:,}")
@@ -206,6 +207,7 @@ class DataPage(QWidget):
             for position, text in enumerate((column.name, column.kind.value, f"{column.missing:,}")):
                 self.summary.setItem(row, position, QTableWidgetItem(text))
         self.domains.set_columns(columns)
+        return columns
 
     def set_public(self, sample: PublicSample | None, notes: Mapping[str, str]) -> None:
         """The public sample that may suggest the declared domains, and its per-column caveats."""

@@ -11,7 +11,6 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd
 from PySide6.QtCore import QCoreApplication, QSettings, QSize, Qt, QThreadPool
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui import APP_NAME, __version__
-from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, DataError, Dataset, summarize_columns
+from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, ColumnSummary, DataError, Dataset, summarize_columns
 from dpgui.data.backends import Engine, OpenedData, ScanMonitor
 from dpgui.data.dataset import DatasetHandle
 from dpgui.data.public import PublicSample
@@ -93,8 +92,8 @@ def settings() -> QSettings:
     return QSettings(QSettings.defaultFormat(), QSettings.Scope.UserScope, "dpgui", "dpgui")
 
 
-def _numeric_columns(frame: pd.DataFrame) -> list[str]:
-    return [column.name for column in summarize_columns(frame) if column.kind is ColumnKind.NUMERIC]
+def _numeric_columns(columns: list[ColumnSummary]) -> list[str]:
+    return [column.name for column in columns if column.kind is ColumnKind.NUMERIC]
 
 
 def _dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
@@ -115,7 +114,6 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self.setAcceptDrops(True)
         self.ledger = ledger if ledger is not None else Ledger()
-        self.dataset: Dataset | DatasetHandle | None = None
         self.record: DatasetRecord | None = None
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
@@ -127,12 +125,6 @@ class MainWindow(QMainWindow):
         self.declared = DeclaredDomains()
         """The declared domains, shared by the Data and Task pages."""
         self.data_page = DataPage(self.declared)
-        self.preview_model = self.data_page.preview_model
-        self.preview = self.data_page.preview
-        self.file_label = self.data_page.file_label
-        self.rows_label = self.data_page.rows_label
-        self.sha_label = self.data_page.sha_label
-        self.public_label = self.data_page.public_label
         self.opened: OpenedData | None = None
         """The private input's facts and the aggregator (in memory, out of core or Spark) that reads it."""
         self.open_job: OpenJob | None = None
@@ -165,6 +157,11 @@ class MainWindow(QMainWindow):
         stored = settings()
         self.restoreGeometry(stored.value("geometry", b""))
         self.restoreState(stored.value("window_state", b""))
+
+    @property
+    def dataset(self) -> Dataset | DatasetHandle | None:
+        """The open private input's public facts (its rows stay behind the aggregator)."""
+        return None if self.opened is None else self.opened.dataset
 
     # -- building ------------------------------------------------------------------------------------------
 
@@ -325,15 +322,12 @@ class MainWindow(QMainWindow):
         dataset = opened.dataset
         self.record = self.ledger.open_dataset(dataset.path, dataset.sha256)
         self.opened = opened
-        self.dataset = dataset
         custodian = CustodianSource(dataset.sha256, opened.aggregator) if opened.in_memory else None
         self.review_page.set_custodian_source(custodian)
         self.declared.clear()  # a new private file: its domains are declared afresh
-        self.data_page.show_opened(opened)
+        columns = self.data_page.show_opened(opened)
         self.remember_recent(dataset.path)
-        self.task_page.set_columns(
-            _numeric_columns(opened.preview()), [str(c) for c in dataset.header.columns]
-        )
+        self.task_page.set_columns(_numeric_columns(columns), [str(c) for c in dataset.header.columns])
         self.refresh_budget()
         changed = " (its bytes changed since last time; the budget continues)" if self.record.changed else ""
         self._open_ended(f"Opened {dataset.name} ({opened.aggregator.name} engine){changed}.")
@@ -344,9 +338,9 @@ class MainWindow(QMainWindow):
         sample = PublicSample.from_file(path)
         notes = {column: note for (name, column), note in PUBLIC_UNIT_NOTES.items() if name == path.name}
         self.public = sample
-        self.task_page.set_public(sample, _numeric_columns(sample.frame), notes)
+        self.task_page.set_public(sample, _numeric_columns(summarize_columns(sample.frame)), notes)
         self.data_page.set_public(sample, notes)
-        self.public_label.setText(f"{path.name} ({sample.n_rows:,} rows, public)")
+        self.data_page.public_label.setText(f"{path.name} ({sample.n_rows:,} rows, public)")
         self.statusBar().showMessage(f"Public sample {path.name} loaded.")
 
     def _choose_private(self) -> None:

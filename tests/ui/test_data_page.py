@@ -52,9 +52,9 @@ def test_the_embedded_engine_opens_in_a_worker_and_previews_only_the_first_rows(
     open_and_wait(qtbot, window, parquet, Engine.EMBEDDED)
     assert window.opened is not None and not window.opened.in_memory
     assert window.opened.aggregator.name == "embedded"
-    assert window.rows_label.text() == f"{len(frame):,}"
+    assert window.data_page.rows_label.text() == f"{len(frame):,}"
     assert window.data_page.engine_label.text() == "embedded"
-    assert window.preview_model.rowCount() == 1000  # the first rows only, not the file
+    assert window.data_page.preview_model.rowCount() == 1000  # the first rows only, not the file
     assert "first 1,000 rows" in window.data_page.preview_title.text()
     summary = window.data_page.summary
     kinds = {summary.item(r, 0).text(): summary.item(r, 1).text() for r in range(summary.rowCount())}
@@ -69,7 +69,10 @@ def test_the_in_memory_engine_summarises_every_columns_missing_cells(qtbot, wind
     summary = window.data_page.summary
     missing = {summary.item(r, 0).text(): summary.item(r, 2).text() for r in range(summary.rowCount())}
     assert missing == {"a": "2", "b": "1"}
-    assert window.preview_model.rowCount() == 4 and "every row" in window.data_page.preview_title.text()
+    assert (
+        window.data_page.preview_model.rowCount() == 4
+        and "every row" in window.data_page.preview_title.text()
+    )
 
 
 def test_a_release_on_the_embedded_engine_names_it_and_matches_the_in_memory_aggregates(qtbot, tmp_path):
@@ -107,7 +110,7 @@ def test_cancelling_an_opening_scan_leaves_no_dataset_open(qtbot, window, big_cs
 
 def test_cancelling_a_release_while_the_engine_scans_keeps_it_charged(qtbot, window, big_csv):
     window.load_private(big_csv, Engine.EMBEDDED)
-    assert window.rows_label.text() == f"{ROWS:,}"
+    assert window.data_page.rows_label.text() == f"{ROWS:,}"
     set_total(window, 5.0)
     pick_cdf(window, "value", VALUE_DOMAIN, "tree-laplace")
     scanning: list[str] = []

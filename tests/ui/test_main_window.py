@@ -77,11 +77,13 @@ def pick_threshold(window: MainWindow) -> None:
 
 def test_shows_the_dataset_facts_and_the_custodian_only_preview(window: MainWindow):
     assert window.windowTitle() == "dpgui"
-    assert window.file_label.text() == "cps1988.csv"
-    assert window.rows_label.text() == "28,155"
-    assert window.dataset is not None and window.sha_label.text().startswith(window.dataset.sha256[:12])
-    assert "cps1985.csv" in window.public_label.text()
-    assert window.preview_model.rowCount() == 28_155
+    assert window.data_page.file_label.text() == "cps1988.csv"
+    assert window.data_page.rows_label.text() == "28,155"
+    assert window.dataset is not None and window.data_page.sha_label.text().startswith(
+        window.dataset.sha256[:12]
+    )
+    assert "cps1985.csv" in window.data_page.public_label.text()
+    assert window.data_page.preview_model.rowCount() == 28_155
 
 
 def test_the_pages_are_navigable_both_ways(window: MainWindow):
@@ -119,7 +121,7 @@ def test_a_dropped_file_opens_as_the_private_dataset(qtbot, tmp_path: Path):
     )
     window.dropEvent(event)
     qtbot.waitUntil(lambda: window.dataset is not None, timeout=10_000)
-    assert window.file_label.text() == "cps1988.csv"
+    assert window.data_page.file_label.text() == "cps1988.csv"
 
 
 def test_the_task_picker_offers_every_task_with_algorithms_and_auto_first(window: MainWindow):
