@@ -288,12 +288,13 @@ def aim_table(
         used += record.cost
     model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
     cliques = [(j,) for j in range(d)]
-    t = 0
-    while used < rho:
+    t, last = 0, False
+    while not last:
         t += 1
         remaining = rho - used
         measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
-        if remaining <= 2 * (measure_rho + select_rho) or t >= rounds:
+        last = remaining <= 2 * (measure_rho + select_rho) or t >= rounds
+        if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
             measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining
             sigma, eps = gaussian_sigma(measure_rho), selection_epsilon(select_rho)
