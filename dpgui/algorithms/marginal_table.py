@@ -190,22 +190,86 @@ def independent_table(
 # --- MST ---------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Compression:
+    """MST's domain compression (McKenna et al. 2021, s4): the cells of a column whose noisy 1-way count is
+    below 3 sigma merge into one rare cell. Post-processing of the 1-way measurement."""
+
+    mapping: np.ndarray
+    """Compressed index of every original cell."""
+    size: int
+    rare: np.ndarray
+    """The original cells merged into the rare (last) cell; empty when nothing merged."""
+    rare_weights: np.ndarray
+    """How a rare cell is spread back over its original cells (the clipped noisy counts, or uniform)."""
+
+
+def compress(noisy: np.ndarray, sigma: float) -> Compression:
+    keep = noisy >= 3 * sigma
+    if keep.all():
+        return Compression(np.arange(noisy.size), noisy.size, np.zeros(0, np.int64), np.zeros(0))
+    mapping = np.full(noisy.size, int(keep.sum()))
+    mapping[keep] = np.arange(int(keep.sum()))
+    rare = np.flatnonzero(~keep)
+    weights = np.maximum(noisy[rare], 0).astype(np.float64)
+    weights = weights / weights.sum() if weights.sum() > 0 else np.full(rare.size, 1 / rare.size)
+    return Compression(mapping, int(keep.sum()) + 1, rare, weights)
+
+
+def _compressed(counts: np.ndarray, clique: Clique, compressions: Sequence[Compression]) -> np.ndarray:
+    """A marginal's counts over the compressed cells (merged cells added up)."""
+    out = counts
+    for axis, j in enumerate(clique):
+        c = compressions[j]
+        moved = np.moveaxis(out, axis, 0)
+        summed = np.zeros((c.size, *moved.shape[1:]), dtype=np.float64)
+        np.add.at(summed, c.mapping, moved)
+        out = np.moveaxis(summed, 0, axis)
+    return out
+
+
+def _decompress(rows: np.ndarray, compressions: Sequence[Compression], rng: PrivateRandom) -> np.ndarray:
+    """Original cells of compressed rows: a kept cell is itself, a rare one is drawn from ``rare_weights``."""
+    out = np.empty_like(rows)
+    for j, c in enumerate(compressions):
+        if not c.rare.size:
+            out[:, j] = rows[:, j]
+            continue
+        kept = np.append(np.flatnonzero(c.mapping < c.size - 1), -1)
+        out[:, j] = kept[rows[:, j]]
+        in_rare = np.flatnonzero(rows[:, j] == c.size - 1)
+        cdf = conditional_cdfs(c.rare_weights[None, :])
+        out[in_rare, j] = c.rare[stratified_draw(cdf, np.zeros(in_rare.size, np.intp), rng)]
+    return out
+
+
 def mst_table(
     sizes: Sequence[int], marginals: Marginals, n: int, rho: float, rows: int, rng: PrivateRandom
 ) -> AlgorithmRun[TableRelease]:
-    """rho-zCDP MST: rho/3 on the 1-way marginals, rho/3 choosing d - 1 tree edges, rho/3 measuring them."""
+    """rho-zCDP MST: rho/3 on the 1-way marginals, rho/3 choosing d - 1 tree edges, rho/3 measuring them.
+
+    After the 1-way measurements each column's domain is compressed (``compress``); the tree is chosen,
+    measured and modelled on the compressed cells, and drawn rows are spread back over the original ones.
+    """
     d = len(sizes)
     ones = [(j,) for j in range(d)]
     pairs = list(itertools.combinations(range(d), 2))
     yield Progress(0.05, "counting the 1- and 2-way marginals")
     true = dict(zip(ones + pairs, marginals(ones + pairs), strict=True))
-    measurements, measured = [], []
+    measurements, measured, compressions = [], [], []
     for clique in ones:
         noisy, record = _measure_gaussian(true[clique], clique, rho / 3 / d, rng)
-        measurements.append(noisy)
+        c = compress(noisy.values, noisy.stddev)
+        compressions.append(c)
+        values = _compressed(noisy.values, clique, compressions)
+        weights = np.ones(c.size)
+        if c.rare.size:
+            weights[-1] = 1 / math.sqrt(c.rare.size)
+        measurements.append(NoisyMarginal(clique, values, noisy.stddev, weights))
         measured.append(record)
-    model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
-    yield Progress(0.3, "1-way marginals measured")
+    small = [c.size for c in compressions]
+    model = GraphicalModel(small).fit(measurements, n, FIT_ITERS)
+    yield Progress(0.3, "1-way marginals measured, domains compressed")
     selected: list[Selected] = []
     if d > 1:
         pick_rho = rho / 3 / (d - 1)
@@ -217,7 +281,8 @@ def mst_table(
                 i = component[i]
             return i
 
-        scores = {p: float(np.abs(true[p] - model.marginal(p)).sum()) for p in pairs}
+        packed = {p: _compressed(true[p], p, compressions) for p in pairs}
+        scores = {p: float(np.abs(packed[p] - model.marginal(p)).sum()) for p in pairs}
         for _ in range(d - 1):
             candidates = [p for p in pairs if root(p[0]) != root(p[1])]
             choice = candidates[
@@ -228,14 +293,15 @@ def mst_table(
             component[root(choice[0])] = root(choice[1])
             selected.append(Selected(choice, eps, pick_rho))
         for s in selected:
-            noisy, record = _measure_gaussian(true[s.clique], s.clique, rho / 3 / (d - 1), rng)
+            noisy, record = _measure_gaussian(packed[s.clique], s.clique, rho / 3 / (d - 1), rng)
             measurements.append(noisy)
             measured.append(record)
         yield Progress(0.6, "spanning tree chosen and measured; fitting the model")
         model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
+    fit = _tv_fit(table, small, [NoisyMarginal(m.clique, m.values, m.stddev) for m in measurements])
     yield Progress(1.0, "rows drawn")
-    return TableRelease(table, tuple(measured), tuple(selected), _tv_fit(table, sizes, measurements), "zcdp")
+    return TableRelease(_decompress(table, compressions, rng), tuple(measured), tuple(selected), fit, "zcdp")
 
 
 # --- AIM ---------------------------------------------------------------------------------------------

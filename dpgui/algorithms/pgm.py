@@ -51,11 +51,15 @@ def _names(clique: Clique) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class NoisyMarginal:
-    """A DP measurement: the counts over ``clique`` plus noise of standard deviation ``stddev``."""
+    """A DP measurement: the counts over ``clique`` plus noise of standard deviation ``stddev``.
+
+    With ``weights`` (one per cell, flattened) the cell i was measured with standard deviation
+    ``stddev / weights[i]`` (e.g. a sum of merged cells), and the fit compares weights * counts."""
 
     clique: Clique
     values: np.ndarray
     stddev: float
+    weights: np.ndarray | None = None
 
 
 class GraphicalModel:
@@ -73,10 +77,14 @@ class GraphicalModel:
     def fit(self, measurements: Sequence[NoisyMarginal], total: float, iters: int) -> GraphicalModel:
         """A model whose marginals agree with the measurements (warm-started from this one)."""
         mbi = _mbi()
-        linear = [
-            mbi.LinearMeasurement(np.asarray(m.values, np.float64).ravel(), _names(m.clique), m.stddev)
-            for m in measurements
-        ]
+        linear = []
+        for m in measurements:
+            values = np.asarray(m.values, np.float64).ravel()
+            if m.weights is None:
+                linear.append(mbi.LinearMeasurement(values, _names(m.clique), m.stddev))
+            else:
+                query = mbi.WeightedQuery(np.asarray(m.weights, np.float64))
+                linear.append(mbi.LinearMeasurement(values * m.weights, _names(m.clique), m.stddev, query))
         model = mbi.estimation.MirrorDescent().estimate(
             self._domain(), linear, known_total=float(total), iters=iters, warm_start=self._model
         )
