@@ -143,6 +143,17 @@ def tv_errors(true: np.ndarray, synthetic: np.ndarray, sizes: list[int]) -> dict
     return out
 
 
+def _rows(path: Path) -> dict[tuple[float, str], str]:
+    """The result rows of an earlier run, by (ε, algorithm)."""
+    rows = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            if line.startswith("| ") and cells[0] not in ("ε",):
+                rows[(float(cells[0]), cells[1])] = line
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -152,6 +163,8 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=HERE / "synthetic_table.md")
     parser.add_argument("--seeds", type=int, default=1, help="runs per (algorithm, epsilon)")
+    parser.add_argument("--only", nargs="+", metavar="ALGORITHM", help="re-run these rows; keep the others")
+    parser.add_argument("--epsilons", nargs="+", type=float, default=list(EPSILONS), help="ε values to run")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a run is abandoned")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--algorithm", help=argparse.SUPPRESS)
@@ -168,7 +181,8 @@ def main() -> None:
     work.mkdir(exist_ok=True)
     codes_file = work / "codes.csv"
     np.savetxt(codes_file, codes, fmt="%d", delimiter=",", header=",".join(columns), comments="")
-    algorithms = list(OURS) + (list(THEIRS) if args.smartnoise_python else [])
+    every = list(OURS) + (list(THEIRS) if args.smartnoise_python else [])
+    algorithms = [a for a in every if args.only is None or a in args.only]
     header = [
         "# Synthetic table benchmark (spec 005 s6)",
         "",
@@ -184,8 +198,14 @@ def main() -> None:
         "| ε | algorithm | 1-way TV | 2-way TV | 3-way TV | seconds | peak MB |",
         "|---|---|---|---|---|---|---|",
     ]
-    lines: list[str] = []
-    for epsilon in EPSILONS:
+    kept = _rows(args.out) if args.only else {}
+
+    def write(rows: dict[tuple[float, str], str]) -> None:
+        order = {a: i for i, a in enumerate(OURS + THEIRS)}
+        ranked = sorted(rows.items(), key=lambda kv: (EPSILONS.index(kv[0][0]), order[kv[0][1]]))
+        args.out.write_text("\n".join(header + [line for _, line in ranked]) + "\n", encoding="utf-8")
+
+    for epsilon in args.epsilons:
         for algorithm in algorithms:
             python = str(args.smartnoise_python) if algorithm in THEIRS else sys.executable
             errors, seconds, peaks = [], [], []
@@ -208,8 +228,8 @@ def main() -> None:
                 seconds.append(stats["seconds"])
                 peaks.append(stats["peak_mb"])
             if not errors:
-                lines.append(f"| {epsilon:g} | {algorithm} | failed or timed out | | | | |")
-                args.out.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
+                kept[(epsilon, algorithm)] = f"| {epsilon:g} | {algorithm} | failed or timed out | | | | |"
+                write(kept)
                 continue
             mean = {w: np.mean([e[w] for e in errors]) for w in (1, 2, 3)}
             row = (
@@ -217,8 +237,8 @@ def main() -> None:
                 f"| {np.mean(seconds):.1f} | {max(peaks):.0f} |"
             )
             print(row, flush=True)
-            lines.append(row)
-            args.out.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
+            kept[(epsilon, algorithm)] = row
+            write(kept)
 
 
 if __name__ == "__main__":

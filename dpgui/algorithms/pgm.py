@@ -91,12 +91,24 @@ class GraphicalModel:
         return GraphicalModel(self.sizes, model, total)
 
     def marginal(self, clique: Clique) -> np.ndarray:
-        """The model's counts over ``clique`` (uniform before any fit), shaped by the clique's sizes."""
+        """The model's counts over ``clique`` (uniform before any fit), shaped by the clique's sizes.
+
+        Variable elimination in numpy on the model's log-potentials (what ``mbi``'s
+        ``variable_elimination`` computes, without compiling a JAX program per query and model)."""
         shape = tuple(self.sizes[i] for i in clique)
         if self._model is None:
             return np.full(shape, self.total / math.prod(shape))
-        values = self._model.project(_names(clique)).datavector(flatten=False)
-        return np.asarray(values, dtype=np.float64).reshape(shape)
+        log = _eliminate(self._log_potentials, tuple(clique), self.sizes)
+        log -= log.max()
+        values = np.exp(log)
+        return values * (self.total / values.sum())
+
+    @functools.cached_property
+    def _log_potentials(self) -> list[tuple[Clique, np.ndarray]]:
+        return [
+            (tuple(int(a[1:]) for a in factor.domain.attributes), np.asarray(factor.values, np.float64))
+            for factor in self._model.potentials.tables.values()
+        ]
 
     def size_mb(self, cliques: Sequence[Clique]) -> float:
         """Megabytes of the junction tree a model over these cliques would hold (public arithmetic)."""
@@ -132,6 +144,50 @@ class GraphicalModel:
             out[:, column] = _conditional_draw(joint, keys, rng)
             used.append(name)
         return out
+
+
+def _aligned(variables: Clique, table: np.ndarray, target: Clique, sizes: Sequence[int]) -> np.ndarray:
+    """``table`` (axes in ``variables`` order) transposed and reshaped to broadcast over ``target``."""
+    order = sorted(range(len(variables)), key=lambda k: target.index(variables[k]))
+    shape = [1] * len(target)
+    for v in variables:
+        shape[target.index(v)] = sizes[v]
+    return np.transpose(table, order).reshape(shape)
+
+
+def _combine(
+    factors: Sequence[tuple[Clique, np.ndarray]], target: Clique, sizes: Sequence[int]
+) -> np.ndarray:
+    """The sum of log-factors over the variables ``target`` (a full array in ``target`` order)."""
+    out = np.zeros(tuple(sizes[v] for v in target))
+    for variables, table in factors:
+        out = out + _aligned(variables, table, target, sizes)
+    return out
+
+
+def _width(factors: Sequence[tuple[Clique, np.ndarray]], z: int, sizes: Sequence[int]) -> int:
+    """Cells of the factor that summing out ``z`` would build."""
+    return math.prod(sizes[v] for v in set().union(*(set(v) for v, _ in factors if z in v)))
+
+
+def _eliminate(
+    factors: Sequence[tuple[Clique, np.ndarray]], query: Clique, sizes: Sequence[int]
+) -> np.ndarray:
+    """Unnormalised log-marginal over ``query`` (in its order) of exp(sum of the log-factors): variables
+    are summed out one by one, each time the one whose factors' union is smallest (greedy order)."""
+    factors = list(factors)
+    remaining = set().union(*(set(v) for v, _ in factors)) - set(query)
+    while remaining:
+        z = min(sorted(remaining), key=lambda z, factors=factors: _width(factors, z, sizes))
+        involved = [f for f in factors if z in f[0]]
+        union = tuple(sorted(set().union(*(set(v) for v, _ in involved))))
+        joint = _combine(involved, union, sizes)
+        axis = union.index(z)
+        top = joint.max(axis=axis, keepdims=True)
+        summed = np.log(np.exp(joint - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+        factors = [f for f in factors if z not in f[0]] + [(union[:axis] + union[axis + 1 :], summed)]
+        remaining.discard(z)
+    return _combine(factors, query, sizes)
 
 
 def _conditional_draw(joint: np.ndarray, keys: np.ndarray, rng: PrivateRandom) -> np.ndarray:
