@@ -45,14 +45,14 @@ OURS = ("aim", "mst", "independent")
 THEIRS = ("smartnoise-aim", "smartnoise-mst")
 
 
-def _codes() -> tuple[np.ndarray, list[int], list[str]]:
+def _codes(domains_file: Path = DOMAINS) -> tuple[np.ndarray, list[int], list[str]]:
     """(n, 7) cell indices of the demo data on the public grid, the domain sizes and the columns."""
     from dpgui.cli.release_table import read_domains
     from dpgui.data.aggregate import cell_indices
     from dpgui.data.dataset import open_dataset
     from dpgui.data.missing import MissingPolicy
 
-    columns, domains = read_domains(DOMAINS)
+    columns, domains = read_domains(domains_file)
     dataset = open_dataset(DATA)
     codes = np.stack(
         [
@@ -64,13 +64,13 @@ def _codes() -> tuple[np.ndarray, list[int], list[str]]:
     return codes, [int(d.size) for d in domains], list(columns)
 
 
-def _ours(algorithm: str, epsilon: float, seed: int) -> tuple[np.ndarray, float]:
+def _ours(algorithm: str, epsilon: float, seed: int, domains_file: Path) -> tuple[np.ndarray, float]:
     from dpgui.algorithms import marginal_table as mt
     from dpgui.algorithms.progress import run_to_end
     from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
     from dpgui.privacy.random import SeededRandom
 
-    codes, sizes, _ = _codes()
+    codes, sizes, _ = _codes(domains_file)
     n = codes.shape[0]
 
     def marginals(cliques: list[tuple[int, ...]]) -> list[np.ndarray]:
@@ -116,7 +116,7 @@ def _theirs(algorithm: str, epsilon: float, seed: int, codes_file: Path) -> tupl
 
 def _worker(args: argparse.Namespace) -> None:
     if args.algorithm in OURS:
-        rows, seconds = _ours(args.algorithm, args.epsilon, args.seed)
+        rows, seconds = _ours(args.algorithm, args.epsilon, args.seed, args.domains)
     else:
         rows, seconds = _theirs(args.algorithm, args.epsilon, args.seed, args.codes)
     np.save(args.result, rows)
@@ -162,6 +162,7 @@ def main() -> None:
         "--smartnoise-python", type=Path, help="python of an environment with smartnoise-synth"
     )
     parser.add_argument("--out", type=Path, default=HERE / "synthetic_table.md")
+    parser.add_argument("--domains", type=Path, default=DOMAINS, help="the public discretisation (JSON)")
     parser.add_argument("--seeds", type=int, default=1, help="runs per (algorithm, epsilon)")
     parser.add_argument("--only", nargs="+", metavar="ALGORITHM", help="re-run these rows; keep the others")
     parser.add_argument("--epsilons", nargs="+", type=float, default=list(EPSILONS), help="ε values to run")
@@ -176,8 +177,8 @@ def main() -> None:
     if args.worker:
         _worker(args)
         return
-    codes, sizes, columns = _codes()
-    work = Path("/tmp") / "dpgui_synthetic_table_bench"
+    codes, sizes, columns = _codes(args.domains)
+    work = Path("/tmp") / f"dpgui_synthetic_table_bench_{args.domains.stem}"
     work.mkdir(exist_ok=True)
     codes_file = work / "codes.csv"
     np.savetxt(codes_file, codes, fmt="%d", delimiter=",", header=",".join(columns), comments="")
@@ -187,7 +188,7 @@ def main() -> None:
         "# Synthetic table benchmark (spec 005 s6)",
         "",
         f"Data: `resources/cps1988.csv`, n = {codes.shape[0]}, all 7 columns on the public grid of "
-        "`benchmarks/cps1988_domains.json` (domain sizes " + ", ".join(map(str, sizes)) + ").",
+        f"`benchmarks/{args.domains.name}` (domain sizes " + ", ".join(map(str, sizes)) + ").",
         f"δ = {DELTA:g} for AIM and MST (zCDP converted to (ε, δ)); independent is pure ε-DP (δ = 0). "
         f"{args.seeds} run(s) per row; rows drawn = n.",
         "Error: average total-variation distance between the true and the synthetic marginals over all "
@@ -213,6 +214,7 @@ def main() -> None:
                 result = work / f"{algorithm}_{epsilon}_{seed}.npy"
                 command = [python, __file__, "--worker", "--algorithm", algorithm, "--epsilon", str(epsilon)]
                 command += ["--seed", str(seed), "--codes", str(codes_file), "--result", str(result)]
+                command += ["--domains", str(args.domains)]
                 try:
                     done = subprocess.run(
                         command, capture_output=True, text=True, check=False, timeout=args.timeout

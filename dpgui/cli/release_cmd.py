@@ -8,13 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import (
-    release_distance,
-    release_learning,
-    release_rectangle,
-    release_sanitize,
-    release_table,
-)
+from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize
 from dpgui.cli.budget_cmd import format_state
 from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, declared_grid
@@ -42,6 +36,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     release_sanitize.add_parsers(tasks)
     release_rectangle.add_parsers(tasks)
     release_distance.add_parsers(tasks)
+    from dpgui.cli import release_table  # the synthetic-table task (issue 16)
+
     release_table.add_parsers(tasks)
 
 
