@@ -26,6 +26,7 @@ add/remove, L2 = 1).
 
 from __future__ import annotations
 
+import enum
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -98,6 +99,13 @@ class Selected:
     cost: float
 
 
+class Accounting(enum.Enum):
+    """How a table release's costs add up: rho of zCDP, or epsilon of pure DP."""
+
+    ZCDP = "rho"
+    PURE = "ε"
+
+
 @dataclass(frozen=True)
 class TableRelease:
     """A synthetic table (cell indices) with what was measured to make it (all DP or public)."""
@@ -107,8 +115,7 @@ class TableRelease:
     selected: tuple[Selected, ...]
     fit: tuple[tuple[Clique, float], ...]
     """Per measurement: total-variation distance between the synthetic table's and the NOISY marginal."""
-    accounting: str
-    """'zcdp' (costs are rho) or 'pure' (costs are epsilon)."""
+    accounting: Accounting
 
     @property
     def total_cost(self) -> float:
@@ -130,7 +137,9 @@ def cells(sizes: Sequence[int], clique: Clique) -> int:
     return math.prod(int(sizes[i]) for i in clique)
 
 
-def _tv_fit(rows: np.ndarray, sizes: Sequence[int], measurements: Sequence[NoisyMarginal]) -> tuple:
+def _tv_fit(
+    rows: np.ndarray, sizes: Sequence[int], measurements: Sequence[NoisyMarginal]
+) -> tuple[tuple[Clique, float], ...]:
     """Total-variation distance of the synthetic rows' marginals from the noisy ones (clipped at 0)."""
     fits = []
     for m in measurements:
@@ -184,7 +193,7 @@ def independent_table(
         cdf = conditional_cdfs(project_to_simplex(values, float(n))[None, :])
         out[:, j] = stratified_draw(cdf, np.zeros(rows, dtype=np.intp), rng)
         yield Progress(0.1 + 0.9 * (j + 1) / d, f"column {j + 1} of {d} measured and drawn")
-    return TableRelease(out, tuple(measured), (), _tv_fit(out, sizes, noisy), "pure")
+    return TableRelease(out, tuple(measured), (), _tv_fit(out, sizes, noisy), Accounting.PURE)
 
 
 # --- MST ---------------------------------------------------------------------------------------------
@@ -301,7 +310,8 @@ def mst_table(
     table = model.sample(rows, rng)
     fit = _tv_fit(table, small, [NoisyMarginal(m.clique, m.values, m.stddev) for m in measurements])
     yield Progress(1.0, "rows drawn")
-    return TableRelease(_decompress(table, compressions, rng), tuple(measured), tuple(selected), fit, "zcdp")
+    rows_out = _decompress(table, compressions, rng)
+    return TableRelease(rows_out, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
 
 
 # --- AIM ---------------------------------------------------------------------------------------------
@@ -390,7 +400,8 @@ def aim_table(
     model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
-    return TableRelease(table, tuple(measured), tuple(selected), _tv_fit(table, sizes, measurements), "zcdp")
+    fit = _tv_fit(table, sizes, measurements)
+    return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
 
 
 def _select(

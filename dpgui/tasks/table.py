@@ -21,6 +21,7 @@ import pandas as pd
 
 from dpgui.algorithms.marginal_table import (
     MAX_MODEL_MB,
+    Accounting,
     Marginals,
     TableRelease,
     aim_table,
@@ -168,7 +169,7 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
     csv_bytes = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False, engine="pyarrow")
-    unit = "rho" if release.accounting == "zcdp" else "ε"
+    unit = release.accounting.value
     fit = dict(release.fit)
     rows: list[tuple[float | int | str, ...]] = []
     for s in release.selected:
@@ -183,7 +184,7 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
     notes = (
         f"{algorithm}: {len(release.measured)} marginals measured, {len(release.selected)} chosen by the "
         f"exponential mechanism; shares are of the total {unit} = {total:.6g}"
-        + (" (from ε, δ by the zCDP conversion)" if release.accounting == "zcdp" else ""),
+        + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else ""),
         "neighbouring relation: replace one record, row count public (marginals move by L1 = 2, L2 = √2)",
         "TV vs noisy: total-variation distance between the synthetic table's marginal and the noisy "
         "measurement (clipped at 0, normalised); never compared with the true data",

@@ -117,7 +117,7 @@ def test_independent_is_pure_epsilon_with_scale_2d_over_epsilon():
     release = run_to_end(mt.independent_table(sizes, _marginals(rows, sizes), len(rows), 0.8, 100, rng))
     assert rng.scales == [pytest.approx(2 * 4 / 0.8)] * 4 and not rng.sigmas
     assert math.fsum(2 / scale for scale in rng.scales) == pytest.approx(0.8)  # L1 sensitivity 2 each
-    assert release.accounting == "pure" and release.total_cost == pytest.approx(0.8)
+    assert release.accounting is mt.Accounting.PURE and release.total_cost == pytest.approx(0.8)
 
 
 def _neighbours(rows: np.ndarray, sizes: list[int]):
