@@ -2,8 +2,13 @@
 
 A release goes through ``reserve`` (before the run; refused if the budget would be exceeded),
 ``mark_touched`` (fsynced when the run first reads private data), then ``commit`` (the spend is final) or
-``refund`` (only if never touched: the private data was not read, so nothing was spent). Costs compose by
-basic composition (epsilons add, deltas add).
+``refund`` (only if never touched: the private data was not read, so nothing was spent).
+
+Costs compose through the accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the
+release's (epsilon, delta) and, where its mechanism has one, its privacy curve (noise or zCDP rho); the spent
+budget is the tight composition of those curves, reported as epsilon at the dataset's delta and never more
+than basic composition (epsilons add, deltas add). It is recomputed from the recorded lines on every
+read, and an overspend is refused on that figure. Lines without a curve count as their (epsilon, delta).
 
 Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
 file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
@@ -17,6 +22,7 @@ every budget, and someone who edits it can recompute the chain.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -27,7 +33,9 @@ from pathlib import Path
 from uuid import uuid4
 
 from dpgui.paths import dpgui_home
+from dpgui.privacy.accountant import BookedRelease, Composition, compose
 from dpgui.privacy.cost import PrivacyCost, basic_composition
+from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger_store import (
     DatasetSeen,
     EventType,
@@ -104,6 +112,8 @@ class Reservation:
     dataset_id: str
     cost: PrivacyCost
     description: str
+    curve: PrivacyCurve | None = None
+    """The release's privacy curve, when its mechanism knows more than its (epsilon, delta)."""
 
 
 @dataclass(frozen=True)
@@ -111,12 +121,23 @@ class BudgetState:
     """A dataset's budget. ``spent`` is committed plus unresolved; ``pending`` is this process's open runs.
 
     ``total`` and ``remaining`` are None until the custodian sets a total; ``remaining`` is never negative.
+    ``spent`` is the accountant's figure (epsilon at the total's delta when that beats basic composition);
+    ``spent_basic`` is basic composition of the same releases, to show the saving. ``pending`` is what the
+    open runs add to the spent figure.
     """
 
     total: PrivacyCost | None
     spent: PrivacyCost
     pending: PrivacyCost
     remaining: PrivacyCost | None
+    spent_basic: PrivacyCost | None = None
+
+    @property
+    def saving(self) -> float:
+        """Epsilon saved on the spent budget by the accountant, against basic composition."""
+        if self.spent_basic is None or self.spent_basic.delta > self.spent.delta * (1 + TOLERANCE):
+            return 0.0
+        return max(0.0, self.spent_basic.epsilon - self.spent.epsilon)
 
 
 @dataclass(frozen=True)
@@ -129,6 +150,7 @@ class LedgerEntry:
     cost: PrivacyCost
     status: ReservationStatus
     release_id: str | None
+    curve: PrivacyCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +193,15 @@ _AXES = (("ε", "epsilon"), ("δ", "delta"))
 
 def _exceeds(amount: float, limit: float) -> bool:
     return amount > limit * (1 + TOLERANCE)
+
+
+def _accountant_note(added: float, composed: float) -> str:
+    """Says what the accountant charges when that is not the plain sum."""
+    return (
+        ""
+        if math.isclose(added, composed, rel_tol=TOLERANCE)
+        else f"; with it the accountant charges {composed:.6g}"
+    )
 
 
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
@@ -231,8 +262,15 @@ class Ledger:
 
     # -- the life of a reservation -------------------------------------------------------------------------
 
-    def reserve(self, dataset_id: str, cost: PrivacyCost, description: str) -> Reservation:
-        """Set aside ``cost`` for a release; raises :class:`BudgetNotSet` or :class:`BudgetExceeded`."""
+    def reserve(
+        self, dataset_id: str, cost: PrivacyCost, description: str, curve: PrivacyCurve | None = None
+    ) -> Reservation:
+        """Set aside ``cost`` for a release; raises :class:`BudgetNotSet` or :class:`BudgetExceeded`.
+
+        ``curve`` is the release's privacy curve (recorded in the line, composed by the accountant).
+        The release fits when the accountant's figure for everything spent, pending and this release stays
+        within the total.
+        """
         with self._transaction():
             dataset = self._dataset(dataset_id)
             total = dataset.total
@@ -242,20 +280,29 @@ class Ledger:
                     f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
                     "[--delta D]`."
                 )
-            used = self._used(dataset.bookings)
+            used = self._used(dataset.bookings, total).spent
+            after = self._compose([*self._live(dataset.bookings), BookedRelease(cost, curve)], total).spent
             for symbol, axis in _AXES:
-                need, spent, limit = (getattr(c, axis) for c in (cost, used, total))
-                if _exceeds(spent + need, limit):
+                need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
+                if _exceeds(composed, limit):
                     left = max(0.0, limit - spent)
                     raise BudgetExceeded(
                         f"This release needs {symbol}={need:.6g} but only {symbol}={left:.6g}"
                         f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}' "
-                        f"(spent {spent:.6g}). Lower {axis} or raise the total with `dpgui budget set`."
+                        f"(spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
+                        "raise the total with `dpgui budget set`."
                     )
-            reservation = Reservation(uuid4().hex, dataset_id, cost, description)
+            reservation = Reservation(uuid4().hex, dataset_id, cost, description, curve)
             self._append(
                 EventType.RESERVED,
-                Reserved(reservation.id, dataset_id, cost.epsilon, cost.delta, description),
+                Reserved(
+                    reservation.id,
+                    dataset_id,
+                    cost.epsilon,
+                    cost.delta,
+                    description,
+                    None if curve is None else curve.to_json(),
+                ),
             )
             self._own.add(reservation.id)
             return reservation
@@ -288,21 +335,33 @@ class Ledger:
         """The dataset's total, spent, pending and remaining budget."""
         with self._transaction():
             dataset = self._dataset(dataset_id)
-            statuses = [(booking, self._status(booking)) for booking in dataset.bookings]
-            spent = self._used(
-                b for b, s in statuses if s in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
-            )
-            pending = self._used(
-                b for b, s in statuses if s in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
-            )
             total = dataset.total
+            spent_bookings = [
+                b
+                for b in dataset.bookings
+                if self._status(b) in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
+            ]
+            spent = self._used(spent_bookings, total)
+            composed = self._used(dataset.bookings, total)
+            used = composed.spent
+            if used == composed.basic and spent.spent == spent.basic:  # plain sums: as booked
+                pending = basic_composition(
+                    b.reservation.cost
+                    for b in dataset.bookings
+                    if self._status(b) in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
+                )
+            else:  # what the open runs add to the accountant's figure
+                pending = PrivacyCost(
+                    max(0.0, used.epsilon - spent.spent.epsilon), max(0.0, used.delta - spent.spent.delta)
+                )
             if total is None:
-                return BudgetState(None, spent, pending, None)
-            used = self._used(dataset.bookings)
+                return BudgetState(None, spent.spent, pending, None, spent.basic)
+            # Remaining delta is the part of the total not yet booked by any release (the accountant measures
+            # epsilon at the total's delta, so this is for information: releases fit on epsilon).
             remaining = PrivacyCost(
-                max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - used.delta)
+                max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - composed.basic.delta)
             )
-            return BudgetState(total, spent, pending, remaining)
+            return BudgetState(total, spent.spent, pending, remaining, spent.basic)
 
     def entries(self, dataset_id: str) -> list[LedgerEntry]:
         """One row per reservation of the dataset, oldest first."""
@@ -315,6 +374,7 @@ class Ledger:
                     b.reservation.cost,
                     self._status(b),
                     b.release_id,
+                    b.reservation.curve,
                 )
                 for b in self._dataset(dataset_id).bookings
             ]
@@ -364,15 +424,16 @@ class Ledger:
                 case TotalSet() as set_total:
                     dataset = self._datasets[set_total.dataset_id]
                     total = PrivacyCost(set_total.epsilon, set_total.delta)
-                    exhausted = not _fits(self._used(dataset.bookings), total)
+                    exhausted = not _fits(self._used(dataset.bookings, total).spent, total)
                     dataset.budget_events.append(
                         BudgetEvent(event.time, total, dataset.total, set_total.note, exhausted)
                     )
                     dataset.total = total
                 case Reserved() as reserved:
                     cost = PrivacyCost(reserved.epsilon, reserved.delta)
+                    curve = None if reserved.curve is None else PrivacyCurve.from_json(reserved.curve)
                     reservation = Reservation(
-                        reserved.reservation_id, reserved.dataset_id, cost, reserved.description
+                        reserved.reservation_id, reserved.dataset_id, cost, reserved.description, curve
                     )
                     booking = _Booking(reservation, event.time)
                     self._datasets[reserved.dataset_id].bookings.append(booking)
@@ -436,6 +497,19 @@ class Ledger:
         return ReservationStatus.TOUCHED if booking.touched else ReservationStatus.PENDING
 
     @staticmethod
-    def _used(bookings: Iterable[_Booking]) -> PrivacyCost:
+    def _live(bookings: Iterable[_Booking]) -> list[BookedRelease]:
+        """The bookings that were not refunded, as the accountant sees them."""
+        return [
+            BookedRelease(b.reservation.cost, b.reservation.curve)
+            for b in bookings
+            if b.outcome is not EventType.REFUNDED
+        ]
+
+    @staticmethod
+    def _compose(releases: list[BookedRelease], total: PrivacyCost | None) -> Composition:
+        """The releases composed at the total's delta (basic composition alone without a total)."""
+        return compose(releases, total.delta if total is not None else 0.0)
+
+    def _used(self, bookings: Iterable[_Booking], total: PrivacyCost | None) -> Composition:
         """Composed cost of the bookings that were not refunded."""
-        return basic_composition(b.reservation.cost for b in bookings if b.outcome is not EventType.REFUNDED)
+        return self._compose(self._live(bookings), total)

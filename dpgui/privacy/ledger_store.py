@@ -80,6 +80,9 @@ class Reserved:
     epsilon: float
     delta: float
     description: str
+    curve: dict[str, object] | None = None
+    """The release's privacy curve (``PrivacyCurve.to_json``); absent from lines written before it existed,
+    and from lines of releases that only have their (epsilon, delta)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,14 @@ def canonical_json(record: dict[str, object]) -> bytes:
 def record_hash(record: dict[str, object]) -> str:
     """SHA-256 hex of the canonical JSON of ``record`` (which must not contain ``hash``)."""
     return hashlib.sha256(canonical_json(record)).hexdigest()
+
+
+def _fields(payload: Payload) -> dict[str, object]:
+    """The payload's fields; an absent curve is left out, so such lines read as they did before curves."""
+    fields = asdict(payload)
+    if isinstance(payload, Reserved) and payload.curve is None:
+        del fields["curve"]
+    return fields
 
 
 def _parses(raw: bytes) -> bool:
@@ -170,7 +181,7 @@ class LedgerFile:
             "time": datetime.now(UTC).isoformat(),
             "type": event_type.value,
             "prev": self._last_hash,
-            **asdict(payload),
+            **_fields(payload),
         }
         record["hash"] = record_hash(record)
         raw = canonical_json(record)
