@@ -28,6 +28,7 @@ from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, Reservation
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
@@ -62,6 +63,8 @@ class PreparedRun:
     cost: PrivacyCost
     n: int
     auto_reason: str | None = None
+    curve: PrivacyCurve | None = None
+    """The privacy curve the ledger records beside ``cost`` (see ``AlgorithmInfo.curve``)."""
 
 
 def prepare(spec: TaskSpec, n: int) -> PreparedRun:
@@ -76,7 +79,14 @@ def prepare(spec: TaskSpec, n: int) -> PreparedRun:
     failures = algorithm.preconditions(spec, n)
     if failures:
         raise PreconditionFailed(failures)
-    return PreparedRun(spec=spec, algorithm=algorithm, cost=algorithm.cost(spec), n=n, auto_reason=reason)
+    return PreparedRun(
+        spec=spec,
+        algorithm=algorithm,
+        cost=algorithm.cost(spec),
+        n=n,
+        auto_reason=reason,
+        curve=algorithm.curve(spec),
+    )
 
 
 def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
@@ -111,7 +121,7 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
     spec = prepared.spec
     description = f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
-    return ledger.reserve(record.id, prepared.cost, description)
+    return ledger.reserve(record.id, prepared.cost, description, prepared.curve)
 
 
 def run_algorithm(
