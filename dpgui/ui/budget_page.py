@@ -173,7 +173,7 @@ class BudgetPage(QWidget):
                 (
                     f"{entry.time:%Y-%m-%d %H:%M:%S}",
                     entry.description,
-                    format_cost(entry.cost),
+                    format_cost(entry.cost) + (f"  [{entry.curve.form}]" if entry.curve is not None else ""),
                     entry.status.value,
                 )
                 for entry in entries
