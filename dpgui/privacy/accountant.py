@@ -17,13 +17,15 @@ zCDP rho). :func:`compose` reports the spent budget as epsilon at the dataset's 
 
 PLD composition is valid under adaptive composition (Zhu, Dong, Wang 2022: dominating pairs compose).
 The answer is a pure function of the booked releases, so replaying the ledger reproduces it to the last
-digit. ``dp-accounting`` is imported on first use (about 0.3 s over numpy and scipy): a ledger with a pure
-total (delta 0) never needs it, since no accountant beats the sum of pure epsilons at delta 0.
+digit. ``dp-accounting`` is imported on first use (about 1 s, mostly scipy.stats; benchmarks/accounting.md):
+a ledger with a pure total (delta 0) never needs it, since no accountant beats the sum of pure epsilons at
+delta 0. The GUI starts the import in a background thread (:func:`preload_in_background`).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,6 +105,17 @@ class Composition:
     def saving(self) -> float:
         """How much less epsilon than basic composition is charged (0 when basic wins)."""
         return max(0.0, self.basic.epsilon - self.spent.epsilon) if self.basic_fits else 0.0
+
+
+def preload_in_background() -> threading.Thread:
+    """Import dp-accounting in a daemon thread, so that the GUI thread's first composition does not wait."""
+
+    def load() -> None:
+        from dp_accounting.pld import privacy_loss_distribution  # noqa: F401
+
+    thread = threading.Thread(target=load, name="dp-accounting preload", daemon=True)
+    thread.start()
+    return thread
 
 
 def compose(releases: Iterable[BookedRelease], delta: float) -> Composition:
