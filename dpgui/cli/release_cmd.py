@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize
+from dpgui.cli import batch_cmd, release_distance, release_learning, release_rectangle, release_sanitize
 from dpgui.cli.budget_cmd import format_state
 from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, declared_grid
@@ -36,6 +36,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     release_sanitize.add_parsers(tasks)
     release_rectangle.add_parsers(tasks)
     release_distance.add_parsers(tasks)
+    batch_cmd.add_release_parser(tasks)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -62,6 +62,7 @@ __all__ = [
     "LedgerError",
     "LedgerTampered",
     "Reservation",
+    "ReservationRequest",
     "ReservationStatus",
 ]
 
@@ -114,6 +115,15 @@ class Reservation:
     description: str
     curve: PrivacyCurve | None = None
     """The release's privacy curve, when its mechanism knows more than its (epsilon, delta)."""
+
+
+@dataclass(frozen=True)
+class ReservationRequest:
+    """What :meth:`Ledger.reserve_all` books for one release."""
+
+    cost: PrivacyCost
+    description: str
+    curve: PrivacyCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +281,14 @@ class Ledger:
         The release fits when the accountant's figure for everything spent, pending and this release stays
         within the total.
         """
+        return self.reserve_all(dataset_id, [ReservationRequest(cost, description, curve)])[0]
+
+    def reserve_all(self, dataset_id: str, requests: Sequence[ReservationRequest]) -> list[Reservation]:
+        """Set aside every request at once (a release plan): all fit together or none is booked.
+
+        One reservation line per request, written in one transaction; each is then touched, committed or
+        refunded on its own.
+        """
         with self._transaction():
             dataset = self._dataset(dataset_id)
             total = dataset.total
@@ -281,31 +299,39 @@ class Ledger:
                     "[--delta D]`."
                 )
             used = self._used(dataset.bookings, total).spent
-            after = self._compose([*self._live(dataset.bookings), BookedRelease(cost, curve)], total).spent
+            adding = [BookedRelease(r.cost, r.curve) for r in requests]
+            after = self._compose([*self._live(dataset.bookings), *adding], total).spent
+            cost = basic_composition(r.cost for r in requests)
+            what = "This release needs" if len(requests) == 1 else f"These {len(requests)} releases need"
             for symbol, axis in _AXES:
                 need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
                 if _exceeds(composed, limit):
                     left = max(0.0, limit - spent)
                     raise BudgetExceeded(
-                        f"This release needs {symbol}={need:.6g} but only {symbol}={left:.6g}"
+                        f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
                         f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}' "
                         f"(spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
                         "raise the total with `dpgui budget set`."
                     )
-            reservation = Reservation(uuid4().hex, dataset_id, cost, description, curve)
-            self._append(
-                EventType.RESERVED,
-                Reserved(
-                    reservation.id,
-                    dataset_id,
-                    cost.epsilon,
-                    cost.delta,
-                    description,
-                    None if curve is None else curve.to_json(),
-                ),
-            )
-            self._own.add(reservation.id)
-            return reservation
+            reservations = []
+            for request in requests:
+                reservation = Reservation(
+                    uuid4().hex, dataset_id, request.cost, request.description, request.curve
+                )
+                self._append(
+                    EventType.RESERVED,
+                    Reserved(
+                        reservation.id,
+                        dataset_id,
+                        request.cost.epsilon,
+                        request.cost.delta,
+                        request.description,
+                        None if request.curve is None else request.curve.to_json(),
+                    ),
+                )
+                self._own.add(reservation.id)
+                reservations.append(reservation)
+            return reservations
 
     def mark_touched(self, reservation: Reservation) -> None:
         """Record (fsynced) that the run is about to read private data; later calls are no-ops."""

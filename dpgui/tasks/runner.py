@@ -117,11 +117,15 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
     return best, reason
 
 
+def describe(prepared: PreparedRun) -> str:
+    """The run as the ledger lists it: 'cdf of wage by tree-laplace'."""
+    spec = prepared.spec
+    return f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
+
+
 def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Reservation:
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
-    spec = prepared.spec
-    description = f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
-    return ledger.reserve(record.id, prepared.cost, description, prepared.curve)
+    return ledger.reserve(record.id, prepared.cost, describe(prepared), prepared.curve)
 
 
 def run_algorithm(
