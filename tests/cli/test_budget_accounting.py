@@ -39,3 +39,14 @@ def test_budget_show_text_states_the_saving(wages_csv, tmp_path, capsys):
     assert main(["budget", "show", "--data", str(wages_csv)]) == 0
     out = capsys.readouterr().out
     assert "basic composition: ε=1" in out and "saved ε=" in out and "[pld]" in out
+
+
+def test_the_manifest_states_the_curve_the_ledger_recorded(wages_csv, tmp_path, capsys):
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2", "--delta", "1e-6"])
+    assert gaussian_cdf(wages_csv, tmp_path / "a") == 0
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    capsys.readouterr()
+    main(["budget", "show", "--data", str(wages_csv), "--json"])
+    (entry,) = json.loads(capsys.readouterr().out)["entries"]
+    assert manifest["privacy_curve"] == entry["curve"] is not None
+    assert manifest["budget_after"]["spent_basic_composition"]["epsilon"] == pytest.approx(0.5)
