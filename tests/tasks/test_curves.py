@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -10,9 +12,10 @@ from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.accountant import VALUE_DISCRETIZATION, BookedRelease, compose
+from dpgui.privacy.cost import zcdp_epsilon
 from dpgui.privacy.curve import NoiseKind
 from dpgui.privacy.random import SeededRandom
-from dpgui.tasks.registry import algorithms
+from dpgui.tasks.registry import algorithms, get_algorithm
 from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -87,3 +90,16 @@ def test_the_curve_describes_the_noise_the_algorithm_draws(kind: TaskKind, name:
 def test_algorithms_without_a_curve_record_none() -> None:
     prepared = prepare(TaskSpec(TaskKind.QUANTILES, ("wage",), (GRID,), 1.0, 0.0, "aq"), 2000)
     assert prepared.curve is None
+
+
+@pytest.mark.parametrize("name", ["cdf-route", "bourgain", "gaussian-per-query"])
+def test_gaussian_distance_releases_record_the_rho_they_are_calibrated_to(name: str) -> None:
+    from dpgui.tasks.distance import _budget
+
+    info = get_algorithm(name)
+    two = (NumericDomain(0, 100, 1), NumericDomain(0, 100, 1))
+    spec = TaskSpec(TaskKind.DISTANCE, ("x", "y"), two, 1.0, 1e-6, name)
+    curve = info.curve(spec)
+    assert curve is not None and curve.rho == _budget(spec).rho
+    assert zcdp_epsilon(curve.rho, 1e-6) <= info.cost(spec).epsilon
+    assert info.curve(dataclasses.replace(spec, delta=0.0)) is None
