@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache, reduce
@@ -119,9 +118,12 @@ def preload_in_background() -> threading.Thread:
 
 
 def compose(releases: Iterable[BookedRelease], delta: float) -> Composition:
-    """Compose ``releases`` and report epsilon at ``delta`` (the dataset's total delta)."""
-    items = tuple(sorted(releases, key=repr))  # order-free, so equal multisets share the cache
-    return _compose(items, delta)
+    """Compose ``releases`` (in the order given: the ledger's) and report epsilon at ``delta``.
+
+    The PLDs are folded left to right, one release at a time, whatever is cached, so the answer for the
+    same releases in the same order is the same to the last digit in any process.
+    """
+    return _compose(tuple(releases), delta)
 
 
 @lru_cache(maxsize=256)
@@ -142,19 +144,38 @@ def _compose(items: tuple[BookedRelease, ...], delta: float) -> Composition:
 def _pld_epsilon(items: tuple[BookedRelease, ...], delta: float) -> float:
     """PLD composition of the releases with a PLD, zCDP composition of the rest, delta split between them."""
     rho = math.fsum(item.curve.rho for item in items if item.zcdp_only)  # type: ignore[union-attr, misc]
-    with_pld = Counter(item for item in items if not item.zcdp_only)
+    with_pld = tuple(item for item in items if not item.zcdp_only)
     if not with_pld:
         return zcdp_epsilon(rho, delta)
-    pld = reduce(
-        lambda a, b: a.compose(b),
-        (_self_composed(_release_pld(item), k) for item, k in sorted(with_pld.items(), key=repr)),
-    )
+    pld = _composed_pld(with_pld)
     if rho == 0:
         return round_up(_epsilon_for_delta(pld, delta))
     best = math.inf
     for share in DELTA_SPLITS:
         best = min(best, _epsilon_for_delta(pld, share * delta) + zcdp_epsilon(rho, (1 - share) * delta))
     return round_up(best)
+
+
+_PREFIXES: list[tuple[tuple[BookedRelease, ...], Any]] = []
+"""The last few composed PLDs with their releases: a ledger that grows by one release extends its prefix."""
+_PREFIX_MEMOS = 4
+_PREFIX_LOCK = threading.Lock()
+
+
+def _composed_pld(items: tuple[BookedRelease, ...]) -> Any:
+    """The left fold of the releases' PLDs, continued from the longest remembered prefix."""
+    start, pld = 0, None
+    with _PREFIX_LOCK:
+        for known, known_pld in _PREFIXES:
+            if start < len(known) <= len(items) and items[: len(known)] == known:
+                start, pld = len(known), known_pld
+    for item in items[start:]:
+        single = _release_pld(item)
+        pld = single if pld is None else pld.compose(single)
+    with _PREFIX_LOCK:
+        _PREFIXES.append((items, pld))
+        del _PREFIXES[:-_PREFIX_MEMOS]
+    return pld
 
 
 def _epsilon_for_delta(pld: Any, delta: float) -> float:
@@ -165,6 +186,7 @@ def _self_composed(pld: Any, times: int) -> Any:
     return pld if times == 1 else pld.self_compose(times)
 
 
+@lru_cache(maxsize=512)
 def _release_pld(item: BookedRelease) -> Any:
     """The release's noise PLD, or the worst-case PLD of an (epsilon, delta)-DP mechanism."""
     from dp_accounting.pld import common

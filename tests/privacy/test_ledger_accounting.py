@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,16 @@ def test_replaying_the_ledger_gives_the_same_spent_budget_to_the_last_digit(tmp_
     replayed = Ledger(path).state(dataset)
     assert replayed == before
     assert repr(replayed.spent.epsilon) == repr(before.spent.epsilon)
+    # ... and in a fresh process, with nothing cached: the same digits.
+    code = (
+        "import sys; from pathlib import Path; from dpgui.privacy.ledger import Ledger; "
+        "state = Ledger(Path(sys.argv[1])).state(sys.argv[2]); print(repr(state.spent.epsilon))"
+    )
+    fresh = subprocess.run(
+        [sys.executable, "-c", code, str(path), dataset],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    assert fresh.stdout.strip() == repr(before.spent.epsilon)
     assert [e.curve for e in Ledger(path).entries(dataset)] == [e.curve for e in ledger.entries(dataset)]
 
 
