@@ -73,16 +73,29 @@ def run_scenario(name: str, specs: list[TaskSpec], home: Path) -> Outcome:
     entries = ledger.entries(record.id)
     composition = compose([BookedRelease(e.cost, e.curve) for e in entries], TOTAL.delta)
     assert state.spent == composition.spent and state.spent_basic == composition.basic
-    replayed = Ledger(ledger.path).state(record.id)  # a new process reading the file from scratch
+    replayed = replay_in_a_new_process(ledger.path, record.id)
     return Outcome(
         name,
         len(entries),
         composition.basic,
         composition.zcdp_epsilon,
         state.spent,
-        replayed == state and repr(replayed.spent.epsilon) == repr(state.spent.epsilon),
-        repr(replayed.spent.epsilon),
+        replayed == repr(state.spent.epsilon),
+        replayed,
     )
+
+
+def replay_in_a_new_process(path: Path, dataset_id: str) -> str:
+    """repr of the spent epsilon as a fresh interpreter, with nothing cached, reads it from the file."""
+    code = (
+        "import sys; from pathlib import Path; from dpgui.privacy.ledger import Ledger; "
+        "print(repr(Ledger(Path(sys.argv[1])).state(sys.argv[2]).spent.epsilon))"
+    )
+    root = str(HERE.parent)
+    environment = {**os.environ, "PYTHONPATH": root}
+    return subprocess.check_output(
+        [sys.executable, "-c", code, str(path), dataset_id], text=True, cwd=root, env=environment
+    ).strip()
 
 
 def import_seconds(trials: int = 5) -> float:
@@ -106,7 +119,8 @@ def install_bytes() -> dict[str, int]:
 
 
 def accountant_seconds() -> tuple[float, float]:
-    """Time to compose the twenty releases' curves at delta 1e-6 (cold: no cache) and a cached repeat."""
+    """Time to compose the twenty releases' curves at delta 1e-6 (cold: no cache) and with one more release
+    (the ledger's common case: the previous composition is extended)."""
     from dpgui.privacy import accountant
 
     home = Path(tempfile.mkdtemp())
@@ -119,11 +133,13 @@ def accountant_seconds() -> tuple[float, float]:
         run_to_end(execute(spec, dataset, ledger, SeededRandom(i)))
     releases = [BookedRelease(e.cost, e.curve) for e in ledger.entries(record.id)]
     accountant._compose.cache_clear()
+    accountant._release_pld.cache_clear()
+    accountant._PREFIXES.clear()
     started = time.perf_counter()
     compose(releases, TOTAL.delta)
     cold = time.perf_counter() - started
     started = time.perf_counter()
-    compose(releases, TOTAL.delta)
+    compose([*releases, releases[0]], TOTAL.delta)
     return cold, time.perf_counter() - started
 
 
@@ -156,7 +172,7 @@ def main() -> None:
         f"total ε {TOTAL.epsilon:g}, δ {TOTAL.delta:g}. Spent ε at the dataset's δ = {TOTAL.delta:g}.",
         "",
         "| scenario | releases | basic composition | zCDP (CKS 2020) | ledger's accountant "
-        "| accountant / basic | replayed from the file |",
+        "| accountant / basic | replayed from the file in a new process |",
         "|---|---|---|---|---|---|---|",
         *rows,
         "",
@@ -179,8 +195,9 @@ def main() -> None:
         "is worse than basic for them, which is why the ledger takes the minimum.",
         "",
         "Cost:",
-        f"* composing the twenty curves: {cold * 1000:.0f} ms cold (no cache), {warm * 1e6:.0f} µs cached "
-        "(the ledger recomputes on every read; results are memoised by the multiset of releases);",
+        f"* composing the twenty curves: {cold * 1000:.0f} ms cold (nothing cached), then a twenty-first "
+        f"release {warm * 1000:.0f} ms (the ledger recomputes on every read: answers are memoised, and the "
+        "last compositions are extended release by release, in ledger order, which gives the same digits);",
         f"* `import dp_accounting.pld.privacy_loss_distribution` over numpy: {imported:.2f} s, most of it "
         "scipy.stats (median of 5 fresh interpreters on this shared 2-core machine; imported lazily, on "
         "the first composition at a total with δ > 0, so pure budgets and the CLI's other commands never "
