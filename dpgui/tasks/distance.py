@@ -44,7 +44,7 @@ from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
-from dpgui.privacy.random import PrivateRandom
+from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
@@ -210,10 +210,28 @@ def _cdf_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...
     return tuple(failures)
 
 
+def _noise_scale_failures(largest_scale: float, what: str) -> list[PreconditionFailure]:
+    """Refuse before the charge a run whose noise scale could reach the 64-bit integer bound."""
+    if largest_scale <= MAX_NOISE_SCALE:
+        return []
+    return [
+        PreconditionFailure(
+            f"{what} would draw noise at scale {largest_scale:.3g}, above the {MAX_NOISE_SCALE:.3g} that "
+            "64-bit integer noise allows safely; raise epsilon or declare fewer queries or columns",
+            parameter=True,
+        )
+    ]
+
+
 def _huang_roth_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     failures = _numeric_preconditions(spec)
     if not failures and _metric(spec) is not Metric.L1:
         failures.append(PreconditionFailure("the Huang-Roth structure answers l1 only"))
+    if not failures:
+        calibration = huang_roth.calibrate(
+            n, len(spec.columns), spec.epsilon, spec.delta, _beta(spec), online=False
+        )
+        failures += _noise_scale_failures(huang_roth.noise_scales(calibration, n).largest(), "Huang-Roth")
     return tuple(failures)
 
 
@@ -231,6 +249,9 @@ def _baseline_preconditions(gaussian: bool):
         failures = list(_needs_queries(spec, n))
         if gaussian and spec.delta == 0:
             failures.append(PreconditionFailure("the Gaussian baseline needs delta > 0"))
+        if not failures:
+            scale = _per_query_noise(spec, gaussian).scale
+            failures += _noise_scale_failures(scale, "the per-query baseline")
         return tuple(failures)
 
     return check
@@ -359,6 +380,9 @@ def _online_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, 
     failures = list(_needs_queries(spec, n))
     if not failures and _metric(spec) is not Metric.L1:
         failures.append(PreconditionFailure("the Huang-Roth session answers l1 only"))
+    if not failures:
+        largest = huang_roth.noise_scales(_online_calibration(spec, n), n).largest()
+        failures += _noise_scale_failures(largest, "the Huang-Roth session")
     return tuple(failures)
 
 

@@ -43,6 +43,8 @@ class PreconditionFailure:
 
     message: str
     min_n: int | None = None
+    parameter: bool = False
+    """The parameters themselves are unusable (the CLI's usage error, exit 2), whatever n is."""
 
 
 Runner = Callable[[TaskSpec, Aggregator, PrivateRandom], AlgorithmRun[ReleaseTable]]

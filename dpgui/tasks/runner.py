@@ -44,6 +44,11 @@ class PreconditionFailed(Exception):
         super().__init__("; ".join(f.message for f in failures))
 
     @property
+    def parameters_unusable(self) -> bool:
+        """Every failure is about the chosen parameters, not the row count."""
+        return all(failure.parameter for failure in self.failures)
+
+    @property
     def min_n(self) -> int | None:
         needs = [f.min_n for f in self.failures if f.min_n is not None]
         return max(needs) if needs else None
