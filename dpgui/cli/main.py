@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from dpgui import __version__
-from dpgui.cli import algorithms_cmd, budget_cmd, plan_cmd, query_cmd, release_cmd
+from dpgui.cli import algorithms_cmd, budget_cmd, fingerprint_cmd, plan_cmd, query_cmd, release_cmd
 from dpgui.cli.errors import run_guarded
 
 
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     algorithms_cmd.add_parser(commands)
     plan_cmd.add_parser(commands)
     query_cmd.add_parser(commands)
+    fingerprint_cmd.add_parser(commands)
     return parser
 
 

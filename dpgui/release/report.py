@@ -99,7 +99,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))
     if spec.public is not None:
         parameters.append(("public sample", f"{spec.public.path.name} (SHA-256 {spec.public.sha256})"))
-    parameters.extend(spec.parameters)
+    parameters.extend(release.exported_parameters())
     shown = table.rows[:MAX_REPORT_ROWS]
     more = (
         f"<p>Showing the first {MAX_REPORT_ROWS:,} of {len(table.rows):,} rows (release.csv has all).</p>"
@@ -120,7 +120,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         + _facts(
             [
                 ("file", release.dataset.file_name),
-                ("SHA-256", release.dataset.sha256),
+                ("keyed fingerprint", release.dataset.fingerprint),
                 ("rows (public)", f"{release.dataset.n_rows:,}"),
             ]
         ),

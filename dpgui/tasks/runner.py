@@ -26,6 +26,7 @@ from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, Reservation
@@ -162,7 +163,7 @@ def finish(
         created=datetime.now(UTC),
         app=APP_NAME,
         app_version=__version__,
-        dataset=DatasetInfo(dataset.name, dataset.sha256, dataset.n_rows),
+        dataset=DatasetInfo(dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows),
         spec=prepared.spec,
         algorithm=prepared.algorithm,
         cost=prepared.cost,

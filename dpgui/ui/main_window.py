@@ -395,13 +395,13 @@ class MainWindow(QMainWindow):
             self.open_private(self.data_page.request(str(path)))
 
     def project(self) -> Project:
-        """The session as a project: the files by path and SHA-256, the task's spec, the releases."""
+        """The session as a project: files by path and keyed fingerprint, the task's spec, the releases."""
         try:
             spec = self.current_spec()
         except ValueError:
             spec = None
-        private = None if self.dataset is None else FileRef(self.dataset.path, self.dataset.sha256)
-        public = None if self.public is None else FileRef(self.public.path, self.public.sha256)
+        private = None if self.dataset is None else FileRef.of(self.dataset.path, self.dataset.sha256)
+        public = None if self.public is None else FileRef.of(self.public.path, self.public.sha256)
         return Project(private, public, spec, tuple(self.releases))
 
     def save_project(self, path: Path) -> None:
@@ -416,11 +416,11 @@ class MainWindow(QMainWindow):
         changed = []
         if project.private is not None:
             self.load_private(project.private.path)
-            if self.dataset is not None and self.dataset.sha256 != project.private.sha256:
+            if self.dataset is not None and not project.private.matches(self.dataset.sha256):
                 changed.append(project.private.path.name)
         if project.public is not None:
             self.load_public(project.public.path)
-            if self.public is not None and self.public.sha256 != project.public.sha256:
+            if self.public is not None and not project.public.matches(self.public.sha256):
                 changed.append(project.public.path.name)
         if project.spec is not None:
             self.task_page.restore(project.spec)

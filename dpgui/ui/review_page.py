@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
@@ -169,8 +170,9 @@ class ReviewPage(QWidget):
     def _usable_source(self) -> CustodianSource | None:
         """The custodian source when it holds the very file the shown release was made from."""
         source, release = self._custodian_source, self.release
-        same_file = source is not None and release is not None and source.sha256 == release.dataset.sha256
-        return source if same_file else None
+        if source is None or release is None:
+            return None
+        return source if keyed_fingerprint(source.sha256) == release.dataset.fingerprint else None
 
     def _check_custodian_source(self) -> None:
         """Enable the check box only for a usable source (unchecking it otherwise) and say why not."""

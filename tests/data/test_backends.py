@@ -23,6 +23,7 @@ from dpgui.data import dataset as dataset_module
 from dpgui.data.backends import Engine, ScanCancelled, choose_engine, embedded, open_aggregator
 from dpgui.data.backends.embedded import EmbeddedAggregator, FileSource
 from dpgui.data.dataset import DatasetHandle, open_dataset
+from dpgui.data.fingerprint import keyed_fingerprint
 
 BATCH = 7
 """Rows per batch in these tests: every file spans several batches, with a short last one."""
@@ -255,7 +256,9 @@ def test_cli_release_with_the_embedded_engine_records_it(tmp_path: Path, wages_c
     assert main(argv) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["aggregation_backend"] == "embedded"
-    assert manifest["dataset"]["sha256"] == hashlib.sha256(wages_csv.read_bytes()).hexdigest()
+    assert manifest["dataset"]["fingerprint"] == keyed_fingerprint(
+        hashlib.sha256(wages_csv.read_bytes()).hexdigest()
+    )
     assert manifest["dataset"]["row_count"] == 2001
 
 
