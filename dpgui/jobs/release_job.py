@@ -68,7 +68,7 @@ class ReleaseJob(PoolJob):
             aggregator = InMemoryAggregator(dataset)
         self._aggregator = aggregator
         self._record = ledger.open_dataset(dataset.path, dataset.sha256)
-        self._budget_before = ledger.state(self._record.id)
+        self._budget_before = ledger.state(self._record.id, self.prepared.account)
         self._reservation = reserve(self.prepared, ledger, self._record)
         self._touched = threading.Event()
         self.error_details = ""

@@ -80,6 +80,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "epsilon": release.cost.epsilon,
         "delta": release.cost.delta,
         "accountant": ACCOUNTANT,
+        "budget_account": release.algorithm.account(spec).value,
         "budget_before": _budget(release.budget_before),
         "budget_after": _budget(release.budget_after),
         "notes": list(release.table.notes),

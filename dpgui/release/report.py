@@ -140,7 +140,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         "<h2>Parameters</h2>" + _facts(parameters),
         f"<h2>Released values</h2>{_table(table.columns, shown)}{more}{images}",
         f"<h2>Notes</h2><ul>{notes}</ul>",
-        "<h2>Budget</h2>"
+        f"<h2>Budget ({_e(release.algorithm.account(spec).value)} account)</h2>"
         + _table(
             ["", "total", "spent", "remaining"],
             [["before", *_budget(release.budget_before)], ["after", *_budget(release.budget_after)]],

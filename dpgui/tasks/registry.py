@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
@@ -76,6 +77,8 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE
+    """The ledger account the cost is booked on: anything but replace-one is never picked by ``auto``."""
 
 
 _REGISTRY: dict[str, AlgorithmInfo] = {}

@@ -29,7 +29,7 @@ from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, Reservation
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
@@ -69,6 +69,11 @@ class PreparedRun:
     n: int
     auto_reason: str | None = None
 
+    @property
+    def account(self) -> Account:
+        """The ledger account this run is booked on (dpgui.privacy.ledger.Account)."""
+        return self.algorithm.account(self.spec)
+
 
 def prepare(spec: TaskSpec, n: int) -> PreparedRun:
     """Resolve ``auto``, price the run and enforce preconditions. Reads nothing private."""
@@ -92,6 +97,8 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
             continue
+        if info.account(concrete) is not Account.REPLACE_ONE:
+            continue  # a weaker guarantee is an explicit choice, never auto's
         if info.preconditions(concrete, n):
             continue
         candidates.append((info.predicted_error(concrete, n), info))
@@ -117,7 +124,7 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
     spec = prepared.spec
     description = f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
-    return ledger.reserve(record.id, prepared.cost, description)
+    return ledger.reserve(record.id, prepared.cost, description, prepared.account)
 
 
 def run_algorithm(
@@ -171,7 +178,7 @@ def finish(
         private=rng.is_private,
         randomness=rng.description,
         budget_before=budget_before,
-        budget_after=ledger.state(record.id),
+        budget_after=ledger.state(record.id, prepared.account),
         auto_reason=prepared.auto_reason,
         aggregation_backend=aggregation_backend,
     )
@@ -202,7 +209,7 @@ def execute(
     factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
-    budget_before = ledger.state(record.id)
+    budget_before = ledger.state(record.id, prepared.account)
     reservation = reserve(prepared, ledger, record)
     touched = False
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import LedgerEntry
+from dpgui.privacy.ledger import Account, BudgetState, LedgerEntry
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
@@ -32,7 +32,7 @@ from dpgui.ui.error_curve_view import ErrorCurveView
 from dpgui.ui.simulation_view import SimulationView
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Predicted error", "Unit", "Min n", "Feasible", "Auto")
-LEDGER_COLUMNS = ("Time", "Release", "Cost", "Status")
+LEDGER_COLUMNS = ("Time", "Release", "Cost", "Account", "Status")
 SPLIT_UNIT = 100
 """The planner and the ledger share the page's height 3 : 2."""
 
@@ -118,8 +118,13 @@ class BudgetPage(QWidget):
         planner_layout = QVBoxLayout(planner)
         planner_layout.addWidget(self.plan_status)
         planner_layout.addWidget(self.planner_tabs)
+        self.labels_only = QLabel()
+        self.labels_only.setWordWrap(True)
+        self.labels_only.setVisible(False)
         ledger = QGroupBox("Ledger of this dataset")
-        QVBoxLayout(ledger).addWidget(self.ledger_tabs)
+        ledger_layout = QVBoxLayout(ledger)
+        ledger_layout.addWidget(self.ledger_tabs)
+        ledger_layout.addWidget(self.labels_only)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(planner)
@@ -164,9 +169,15 @@ class BudgetPage(QWidget):
         self.curve.show_spec(spec, n)
         self.simulation.show_spec(spec, n)
 
-    def show_ledger(self, entries: list[LedgerEntry], total: PrivacyCost | None = None) -> None:
-        """The dataset's reservations as a table and as a timeline of cumulative ε against ``total``."""
-        self.timeline.show_timeline(entries, total)
+    def show_ledger(
+        self,
+        entries: list[LedgerEntry],
+        total: PrivacyCost | None = None,
+        labels_only: BudgetState | None = None,
+    ) -> None:
+        """The dataset's reservations as a table, the replace-one account's as a timeline of cumulative ε
+        against ``total``, and the labels-only account's spend apart (shown once it has any entry)."""
+        self.timeline.show_timeline([e for e in entries if e.account is Account.REPLACE_ONE], total)
         _fill(
             self.ledger_table,
             [
@@ -174,11 +185,20 @@ class BudgetPage(QWidget):
                     f"{entry.time:%Y-%m-%d %H:%M:%S}",
                     entry.description,
                     format_cost(entry.cost),
+                    entry.account.value,
                     entry.status.value,
                 )
                 for entry in entries
             ],
         )
+        shown = labels_only is not None and any(e.account is Account.LABELS_ONLY for e in entries)
+        self.labels_only.setVisible(shown)
+        if shown:
+            self.labels_only.setText(
+                f"Labels-only account (the label-private learner; a change of one row's features is not "
+                f"protected, so it is counted apart from the total above): spent "
+                f"{format_cost(labels_only.spent)}."
+            )
 
     def _update_odds(self) -> None:
         self.odds.setText(odds_text(self.epsilon.value()))

@@ -38,7 +38,7 @@ from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.release_job import ReleaseJob
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetNotSet, DatasetRecord, Ledger, LedgerError
+from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
 from dpgui.release.export import export_release
 from dpgui.release.project import (
     PROJECT_SUFFIX,
@@ -642,7 +642,11 @@ class MainWindow(QMainWindow):
             release = None
         state = self.ledger.state(self.record.id)
         self.budget_panel.show_state(state, release)
-        self.budget_page.show_ledger(self.ledger.entries(self.record.id), state.total)
+        self.budget_page.show_ledger(
+            self.ledger.entries(self.record.id),
+            state.total,
+            self.ledger.state(self.record.id, Account.LABELS_ONLY),
+        )
 
     def _ask_total_budget(self) -> None:
         if self.record is None:
