@@ -64,7 +64,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "title": algorithm.title,
             "paper": algorithm.paper,
             "section": algorithm.section,
-            "guarantee": algorithm.guarantee.value,
+            "guarantee": algorithm.guarantee_for(spec).value,
             "auto_reason": release.auto_reason,
         },
         "parameters": {

@@ -131,7 +131,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
                 ("columns", ", ".join(spec.columns)),
                 ("algorithm", f"{algorithm.title} ({algorithm.name})"),
                 ("paper", f"{algorithm.paper}, {algorithm.section}"),
-                ("guarantee", algorithm.guarantee.value),
+                ("guarantee", algorithm.guarantee_for(spec).value),
                 ("chosen because", release.auto_reason or "picked by the custodian"),
                 ("release", release.release_id),
                 ("created", release.created.isoformat(timespec="seconds")),

@@ -416,7 +416,7 @@ CDF_ROUTE = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004); spec 004 s7 [beyond the paper]",
         section="004 s3.1 decomposition; spec 004 s5.2, s7; REVIEW-001-003-004 s1",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="One private tree CDF per (embedded) coordinate answers every l1 query at once: the average "
         "distance is a sum of integrals of the coordinate CDFs. Pure ε-DP at δ = 0, zCDP (discrete Gaussian) "
         "when δ > 0. l2 goes through a public random projection. For l1 the shown error is certified for "
@@ -437,7 +437,7 @@ HUANG_ROTH_OFFLINE = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004)",
         section="004 Thm 2, Fig. 1, Lemmas 3-6; spec 004 s4",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="Noisy tangent learners per coordinate on a public grid, updated through sparse vector with "
         "a hard cap. Pure ε-DP at δ = 0, zCDP when δ > 0. Far less accurate than cdf-route below n ≈ 10^6.",
         cost=_cost,
@@ -456,7 +456,7 @@ HUANG_ROTH_ONLINE = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004)",
         section="004 Thm 1, Fig. 1, Lemmas 3-6; spec 004 s3; REVIEW-001-003-004 s6.4",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="Answers the public queries in order, each released as it is produced: a noisy tangent "
         "hypothesis answers, and sparse vector updates it when it is off. The cost, the session's full "
         "(ε, δ), is fixed up front by the sparse-vector accounting; the session halts (stops reading the "
@@ -477,7 +477,7 @@ BOURGAIN = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004)",
         section="004 Fig. 3, Thm 11, Thm 15; spec 004 s5.3",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="Embeds into l1 with a 1-sensitive Bourgain map built from the public queries, then runs "
         "the CDF route. Offline only; answers underestimate by the embedding's contraction (O(log k)). "
         "Pure at δ = 0.",

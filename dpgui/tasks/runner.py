@@ -162,7 +162,9 @@ def finish(
     rng: PrivateRandom,
     aggregation_backend: str = InMemoryAggregator.name,
 ) -> Release:
-    """Commit the spend, then wrap the outputs into a Release (the commit comes first)."""
+    """Commit the spend, then wrap the outputs into a Release (the commit comes first).
+
+    ``aggregation_backend`` is the engine as the custodian chose it (``auto`` stays ``auto``)."""
     release_id = uuid.uuid4().hex
     ledger.commit(reservation, release_id)
     return Release(
@@ -200,11 +202,13 @@ def execute(
     *,
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Aggregator | None = None,
+    engine_choice: str | None = None,
 ) -> Generator[Progress, None, Release]:
     """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads).
 
     ``aggregator`` (from ``dpgui.data.backends.open_aggregator``) reads the data; by default the
-    in-memory one over ``dataset``, which must then be a loaded ``Dataset``.
+    in-memory one over ``dataset``, which must then be a loaded ``Dataset``. ``engine_choice`` is the engine
+    as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest.
     """
     factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
@@ -232,5 +236,5 @@ def execute(
         reservation=reservation,
         budget_before=budget_before,
         rng=rng,
-        aggregation_backend=(aggregator or InMemoryAggregator).name,
+        aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
     )

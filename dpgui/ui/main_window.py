@@ -527,6 +527,7 @@ class MainWindow(QMainWindow):
                 parent=self,
                 aggregator=None if self.opened is None else self.opened.aggregator,
                 monitor=self.scan_monitor,
+                engine_choice=None if self.opened is None else self.opened.engine_choice,
             )
         except _REFUSALS as refusal:
             hint = (

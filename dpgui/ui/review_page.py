@@ -23,7 +23,7 @@ from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
 from dpgui.ui.budget_panel import format_cost
-from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for
+from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remove_export_action
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
@@ -76,7 +76,8 @@ def describe_release(release: Release) -> str:
             else f"{rows:,} row" + ("" if rows == 1 else "s")
         )
         what = f"{release.spec.kind.title} of {', '.join(release.spec.columns)}: {size}"
-    guarantee = "pure DP" if release.algorithm.guarantee is Guarantee.PURE else "approximate DP"
+    pure = release.algorithm.guarantee_for(release.spec) is Guarantee.PURE
+    guarantee = "pure DP" if pure else "approximate DP"
     private = "" if release.private else " — NOT PRIVATE (seeded randomness)"
     return f"Released {what} ({format_cost(release.cost)}, {guarantee}){private}"
 
@@ -105,6 +106,7 @@ class ReviewPage(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setResizeContentsPrecision(50)  # a 2^16-row CDF: widths from 50 rows
         self.plot = release_plot()
+        remove_export_action(self.plot)  # it could write the custodian-only layers to a file
         self.plot.hide()
         self.drawing: Drawing | None = None
         """The DP items on the plot (by role); custodian-only items are in ``custodian_items``."""

@@ -277,3 +277,13 @@ def test_labelled_rows_are_identical_in_file_order(tricky: Path) -> None:
         expected = memory.labelled_rows("x", domain, IMPUTE, "flag", "7")
         got = scanned.labelled_rows("x", domain, IMPUTE, "flag", "7")
         assert np.array_equal(expected[0], got[0]) and np.array_equal(expected[1], got[1])
+
+
+def test_the_manifest_records_auto_as_chosen_not_the_engine_the_files_size_picked(tmp_path, wages_csv):
+    out = tmp_path / "out"
+    argv = ["release", "median", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "5000"]
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    assert main([*argv, "--epsilon", "1", "--out", str(out)]) == 0
+    assert json.loads((out / "manifest.json").read_text())["aggregation_backend"] == "auto"
+    assert open_aggregator(wages_csv, "auto").engine_choice == "auto"
+    assert open_aggregator(wages_csv, "memory").engine_choice == "memory"
