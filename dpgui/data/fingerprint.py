@@ -14,10 +14,10 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 from pathlib import Path
 
 from dpgui.paths import dpgui_home
+from dpgui.privacy.random import secret_bytes
 
 CHUNK_BYTES = 1 << 20
 KEY_FILE_NAME = "fingerprint.key"
@@ -50,11 +50,11 @@ def installation_key(home: Path | None = None) -> bytes:
 
 def _create_key(path: Path) -> None:
     """Write a fresh key to a private temporary file, then link it into place (first writer wins)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secret_bytes(4).hex()}")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(descriptor, "w", encoding="ascii") as handle:
-            handle.write(secrets.token_bytes(KEY_BYTES).hex())
+            handle.write(secret_bytes(KEY_BYTES).hex())
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(FileExistsError):  # another process made the key first: use theirs

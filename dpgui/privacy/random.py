@@ -203,3 +203,9 @@ def discrete_laplace_tail(k: int, scale: float) -> float:
         raise ValueError("the tail formula holds for k >= 0")
     r = math.exp(-1 / scale)
     return r**k / (1 + r)
+
+
+def secret_bytes(count: int) -> bytes:
+    """``count`` bytes from the operating system's CSPRNG, for keys (never for noise: that is a
+    :class:`PrivateRandom`'s job)."""
+    return secrets.token_bytes(count)
