@@ -36,6 +36,7 @@ from dpgui.data.public import PublicSample
 from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.release_job import ReleaseJob
+from dpgui.paths import dpgui_home
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
@@ -75,6 +76,9 @@ DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
 
 MAX_RECENT = 8
 _RECENT_KEY = "recent_files"
+SETTINGS_FILE = "settings.ini"
+SCREEN_FRACTION = 0.8
+"""A first start opens the window at this fraction of the screen's width and height (later: as left)."""
 _LOAD_HINT = (
     "Check that the file is a data table with a header row (CSV, Parquet, Excel, …) and that you may read "
     "it, or choose another file."
@@ -88,8 +92,9 @@ def _file_filter() -> str:
 
 
 def settings() -> QSettings:
-    """The app's settings (recent files, window state): organisation and application "dpgui"."""
-    return QSettings(QSettings.defaultFormat(), QSettings.Scope.UserScope, "dpgui", "dpgui")
+    """The app's settings (recent files, window state) in ``settings.ini`` under the user data folder, beside
+    the ledger (``DPGUI_HOME`` moves both)."""
+    return QSettings(str(dpgui_home() / SETTINGS_FILE), QSettings.Format.IniFormat)
 
 
 def _numeric_columns(columns: list[ColumnSummary]) -> list[str]:
@@ -155,8 +160,16 @@ class MainWindow(QMainWindow):
             "Open a private dataset to begin (File > Open private dataset…, or drop it)."
         )
         stored = settings()
-        self.restoreGeometry(stored.value("geometry", b""))
+        if not self.restoreGeometry(stored.value("geometry", b"")):
+            self.fit_to_screen()
         self.restoreState(stored.value("window_state", b""))
+
+    def fit_to_screen(self, fraction: float = SCREEN_FRACTION) -> None:
+        """Size the window to ``fraction`` of its screen's available area, centred (the first start)."""
+        area = self.screen().availableGeometry()
+        width, height = int(area.width() * fraction), int(area.height() * fraction)
+        left, top = area.x() + (area.width() - width) // 2, area.y() + (area.height() - height) // 2
+        self.setGeometry(left, top, width, height)
 
     @property
     def dataset(self) -> Dataset | DatasetHandle | None:
