@@ -4,6 +4,7 @@ simulation preview, and the ledger with its timeline."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetState, LedgerEntry
+from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
@@ -77,6 +78,20 @@ def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
             item = QTableWidgetItem(text)
             item.setToolTip(text)
             table.setItem(r, c, item)
+
+
+def _total_row(event: BudgetEvent) -> tuple[str, ...]:
+    """A change of the dataset's total as a ledger-table row."""
+    change = "set" if event.previous is None else f"changed from {format_cost(event.previous)}"
+    note = f" ({event.note})" if event.note else ""
+    status = "exhausted: no more releases" if event.exhausted else "total"
+    return (
+        f"{event.time:%Y-%m-%d %H:%M:%S}",
+        f"total budget {change}{note}",
+        format_cost(event.total),
+        "",
+        status,
+    )
 
 
 class BudgetPage(QWidget):
@@ -174,23 +189,26 @@ class BudgetPage(QWidget):
         entries: list[LedgerEntry],
         total: PrivacyCost | None = None,
         labels_only: BudgetState | None = None,
+        budget_events: Sequence[BudgetEvent] = (),
     ) -> None:
-        """The dataset's reservations as a table, the replace-one account's as a timeline of cumulative ε
-        against ``total``, and the labels-only account's spend apart (shown once it has any entry)."""
+        """The dataset's reservations and changes of its total as a table (oldest first), the replace-one
+        account's reservations as a timeline of cumulative ε against ``total``, and the labels-only
+        account's spend apart (shown once it has any entry)."""
         self.timeline.show_timeline([e for e in entries if e.account is Account.REPLACE_ONE], total)
-        _fill(
-            self.ledger_table,
-            [
+        rows = [
+            (
+                entry.time,
                 (
                     f"{entry.time:%Y-%m-%d %H:%M:%S}",
                     entry.description,
                     format_cost(entry.cost),
                     entry.account.value,
                     entry.status.value,
-                )
-                for entry in entries
-            ],
-        )
+                ),
+            )
+            for entry in entries
+        ] + [(event.time, _total_row(event)) for event in budget_events]
+        _fill(self.ledger_table, [row for _, row in sorted(rows, key=lambda pair: pair[0])])
         shown = labels_only is not None and any(e.account is Account.LABELS_ONLY for e in entries)
         self.labels_only.setVisible(shown)
         if shown:

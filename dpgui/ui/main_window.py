@@ -660,6 +660,7 @@ class MainWindow(QMainWindow):
             self.ledger.entries(self.record.id),
             state.total,
             self.ledger.state(self.record.id, Account.LABELS_ONLY),
+            self.ledger.budget_events(self.record.id),
         )
 
     def _ask_total_budget(self) -> None:

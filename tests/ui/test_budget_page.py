@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetState, LedgerEntry, ReservationStatus
+from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry, ReservationStatus
 from dpgui.ui.budget_page import LEDGER_COLUMNS, BudgetPage, odds_text
 from dpgui.ui.budget_panel import BudgetBar
 
@@ -53,3 +53,22 @@ def test_the_labels_only_account_is_shown_apart_and_kept_off_the_replace_one_tim
     assert page.ledger_table.item(1, LEDGER_COLUMNS.index("Account")).text() == "labels-only"
     page.show_ledger([entry(Account.REPLACE_ONE, 0.5)], None, labels_only)
     assert page.labels_only.isHidden()
+
+
+def test_changes_of_the_total_budget_appear_in_the_ledger_table_in_time_order(qtbot):
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    release = LedgerEntry(
+        "r", start.replace(hour=2), "median of wage", PrivacyCost(1.0), ReservationStatus.COMMITTED, "id"
+    )
+    events = [
+        BudgetEvent(start.replace(hour=1), PrivacyCost(2.0), None, "first", False),
+        BudgetEvent(start.replace(hour=3), PrivacyCost(0.5), PrivacyCost(2.0), "", True),
+    ]
+    page.show_ledger([release], None, None, events)
+    column = LEDGER_COLUMNS.index("Release")
+    texts = [page.ledger_table.item(row, column).text() for row in range(page.ledger_table.rowCount())]
+    assert texts == ["total budget set (first)", "median of wage", "total budget changed from ε = 2"]
+    status = page.ledger_table.item(2, LEDGER_COLUMNS.index("Status")).text()
+    assert status == "exhausted: no more releases"

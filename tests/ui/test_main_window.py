@@ -186,7 +186,7 @@ def test_a_median_release_is_shown_and_charged(qtbot, window: MainWindow, errors
     assert window.record is not None
     assert window.ledger.state(window.record.id).spent == PrivacyCost(1.0)
     assert window.budget_panel.remaining_label.text() == "ε = 2"
-    assert window.budget_page.ledger_table.rowCount() == 1
+    assert window.budget_page.ledger_table.rowCount() == 2  # the total set, then the release
     assert window.run_page.run_button.isEnabled()
 
 
