@@ -123,7 +123,10 @@ class MainWindow(QMainWindow):
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
         self.release: Release | None = None
+        """The release shown on the Review page, which Export writes."""
         self.releases: list[ReleaseRecord] = []
+        self.session_releases: dict[str, Release] = {}
+        """This session's releases by id, so the Review page's list can show and export any of them."""
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
 
@@ -155,6 +158,7 @@ class MainWindow(QMainWindow):
         self.run_page.run_button.clicked.connect(self.start_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
+        self.review_page.release_chosen.connect(self.choose_release)
         self.data_page.cancel_requested.connect(self.cancel_opening)
         self.statusBar().showMessage(
             "Open a private dataset to begin (File > Open private dataset…, or drop it)."
@@ -581,12 +585,28 @@ class MainWindow(QMainWindow):
 
     def _on_released(self, release: Release) -> None:
         self.release = release
+        self.session_releases[release.release_id] = release
         self.releases.append(ReleaseRecord.of(release))
-        self.review_page.show_history(self.releases)
         self.review_page.show_release(release)
+        self.review_page.show_history(self.releases)
         self.export_action.setEnabled(True)
         self._job_ended("Released; the cost is committed in the ledger.")
         self.go_to(REVIEW)
+
+    def choose_release(self, release_id: str) -> None:
+        """Show (and let Export write) a release picked in the Review page's list."""
+        release = self.session_releases.get(release_id)
+        if release is None:
+            record = next((r for r in self.releases if r.release_id == release_id), None)
+            folder = record.export_folder if record is not None and record.export_folder else None
+            where = f"; its exported files are in {folder}" if folder else ""
+            self.statusBar().showMessage(
+                f"Release {release_id[:8]} was made in an earlier session and is not held in memory{where}."
+            )
+            return
+        self.release = release
+        self.review_page.show_release(release)
+        self.export_action.setEnabled(True)
 
     def _on_failed(self, message: str) -> None:
         details = self.current_job.error_details if self.current_job is not None else ""

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -86,6 +87,8 @@ class ReviewPage(QWidget):
     """Shows one committed :class:`Release`; ``export_requested`` asks the window for a folder."""
 
     export_requested = Signal()
+    release_chosen = Signal(str)
+    """The custodian picked a release (by id) in the session's list: show it, and export it on request."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -130,7 +133,10 @@ class ReviewPage(QWidget):
         body.addLayout(plot_column, 3)
         self.history = QListWidget()
         self.history.setMaximumHeight(90)
-        self.history.setToolTip("The releases made in this session (saved in the project file).")
+        self.history.setToolTip(
+            "The releases made in this session (saved in the project file): pick one to show and export it."
+        )
+        self.history.currentItemChanged.connect(self._on_history_choice)
         footer = QHBoxLayout()
         footer.addWidget(self.history, 1)
         footer.addWidget(self.export_button)
@@ -199,15 +205,25 @@ class ReviewPage(QWidget):
             self.custodian_items = dict(layer.draw(self.plot, self.release, source.aggregator))
 
     def show_history(self, records: list[ReleaseRecord]) -> None:
-        """List the session's releases, newest first."""
+        """List the session's releases, newest first, the one shown selected."""
+        self.history.blockSignals(True)
         self.history.clear()
         for record in reversed(records):
             cost = f"ε = {record.epsilon:g}" + (f", δ = {record.delta:g}" if record.delta else "")
             exported = f" → {record.export_folder}" if record.export_folder else ""
-            self.history.addItem(
+            item = QListWidgetItem(
                 f"{record.created}  {record.task} ({record.algorithm}), {cost}  [{record.release_id[:8]}]"
                 f"{exported}"
             )
+            item.setData(Qt.ItemDataRole.UserRole, record.release_id)
+            self.history.addItem(item)
+            if self.release is not None and record.release_id == self.release.release_id:
+                self.history.setCurrentItem(item)
+        self.history.blockSignals(False)
+
+    def _on_history_choice(self, item: QListWidgetItem | None) -> None:
+        if item is not None:
+            self.release_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def plots(self) -> dict[str, bytes]:
         """The release's DP plots as PNG bytes for the report (caption -> PNG), in light colours.
