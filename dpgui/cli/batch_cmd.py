@@ -90,7 +90,14 @@ def run_release_batch(args: argparse.Namespace) -> int:
     print_plan(batch)
     runs = [NamedRun(r.name, r.prepared) for r in batch.releases]
     releases = run_to_end(
-        execute_batch(runs, dataset, Ledger(), SecureRandom(), aggregator=opened.aggregator)
+        execute_batch(
+            runs,
+            dataset,
+            Ledger(),
+            SecureRandom(),
+            aggregator=opened.aggregator,
+            engine_choice=opened.engine_choice,
+        )
     )
     named = [
         NamedRelease(r.name, release, f"{r.predicted_error:.4g} {r.error_unit}")

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from dpgui.data.fingerprint import sha256_file
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, LedgerEntry
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -88,14 +88,28 @@ def run_show(args: argparse.Namespace) -> int:
     ledger = Ledger()
     record = open_record(ledger, args.data, sys.stderr if args.json else None)
     state = ledger.state(record.id)
+    entries = ledger.entries(record.id)
+    labels_only = (
+        ledger.state(record.id, Account.LABELS_ONLY)
+        if any(entry.account is Account.LABELS_ONLY for entry in entries)
+        else None
+    )
     if args.json:
-        print(json.dumps(state_json(record.name, state, ledger.entries(record.id)), indent=2))
+        document = state_json(record.name, state, entries)
+        document["labels_only_spent"] = _cost_json(labels_only.spent if labels_only is not None else None)
+        print(json.dumps(document, indent=2))
         return 0
     print(format_state(record.name, state))
-    for entry in ledger.entries(record.id):
+    if labels_only is not None:
+        print(
+            f"  labels-only account (label-private learner; features not protected): "
+            f"spent {labels_only.spent}"
+        )
+    for entry in entries:
         when = entry.time.isoformat(timespec="seconds")
         form = f"[{entry.curve.form}] " if entry.curve is not None else ""
-        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {form}{entry.description}")
+        account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
+        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {form}{entry.description}{account}")
     return 0
 
 

@@ -136,7 +136,16 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     )
     dataset = opened.dataset
     ledger = Ledger()
-    result = run_to_end(execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator))
+    result = run_to_end(
+        execute(
+            spec,
+            dataset,
+            ledger,
+            SecureRandom(),
+            aggregator=opened.aggregator,
+            engine_choice=opened.engine_choice,
+        )
+    )
     exported = export_release(result, args.out)
     for row in result.table.rows:
         print(",".join(str(value) for value in row))

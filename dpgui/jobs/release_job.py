@@ -22,6 +22,7 @@ from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
+from dpgui.privacy.cancellable import CancellableRandom
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.release import Release
@@ -55,6 +56,7 @@ class ReleaseJob(PoolJob):
         *,
         aggregator: Aggregator | None = None,
         monitor: ScanMonitor | None = None,
+        engine_choice: str | None = None,
     ) -> None:
         """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
         ``Dataset``); a scanning one reports through ``monitor``, which this job then watches."""
@@ -67,14 +69,21 @@ class ReleaseJob(PoolJob):
             assert isinstance(dataset, Dataset), "a DatasetHandle needs the aggregator that reads it"
             aggregator = InMemoryAggregator(dataset)
         self._aggregator = aggregator
+        self._engine_choice = engine_choice or aggregator.name
         self._record = ledger.open_dataset(dataset.path, dataset.sha256)
-        self._budget_before = ledger.state(self._record.id)
+        self._budget_before = ledger.state(self._record.id, self.prepared.account)
         self._reservation = reserve(self.prepared, ledger, self._record)
         self._touched = threading.Event()
         self.error_details = ""
         """The traceback of the exception behind ``failed`` (for a dialog's "Show Details…")."""
         worker = self._run_in_pool(
-            run_algorithm(self.prepared, dataset, self._rng, self._on_touch, aggregator=lambda _: aggregator),
+            run_algorithm(
+                self.prepared,
+                dataset,
+                CancellableRandom(self._rng, lambda: self._worker.is_cancelled()),
+                self._on_touch,
+                aggregator=lambda _: aggregator,
+            ),
             monitor,
             f"scanning {dataset.name}",
         )
@@ -103,7 +112,7 @@ class ReleaseJob(PoolJob):
                 reservation=self._reservation,
                 budget_before=self._budget_before,
                 rng=self._rng,
-                aggregation_backend=self._aggregator.name,
+                aggregation_backend=self._engine_choice,
             )
         except Exception as error:
             self.error_details = "".join(traceback.format_exception(error))

@@ -167,7 +167,7 @@ def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> 
 def _uses_delta(release: PlannedRelease) -> bool:
     if release.spec.algorithm == AUTO:
         return True
-    return get_algorithm(release.spec.algorithm).guarantee is Guarantee.APPROXIMATE
+    return get_algorithm(release.spec.algorithm).guarantee is not Guarantee.PURE
 
 
 def _with_budget(release: PlannedRelease, epsilon: float, delta: float) -> TaskSpec:

@@ -39,10 +39,10 @@ VALUE_DISCRETIZATION = 1e-4
 TOLERANCE = 1e-9
 """Relative slack when comparing basic composition's delta with the dataset's (the ledger's, so that ten
 deltas of 1e-7 fit in 1e-6 despite rounding up)."""
-MATERIAL_SAVING = 1e-4
-"""The accountant's epsilon replaces basic composition's only when it is smaller by this fraction or more.
-A pure release measured at delta > 0 saves about delta in epsilon; charging that would swap a clean
-(epsilon, 0) for (epsilon - 1e-6, delta) and help nobody."""
+MATERIAL_SAVING = 0.01
+"""The accountant's epsilon replaces basic composition's only when it is smaller by this fraction (1 %) or
+more. A pure release measured at delta > 0 saves about delta (1 + e^-epsilon) in epsilon; charging that
+would swap a clean (epsilon, 0) for (epsilon - 1e-3, delta) and help nobody."""
 DELTA_SPLITS = tuple(10.0 ** (-k / 4) for k in range(1, 25))
 """Shares of the dataset's delta tried for the PLD part when PLD and zCDP parts are mixed."""
 

@@ -4,11 +4,14 @@ A release goes through ``reserve`` (before the run; refused if the budget would 
 ``mark_touched`` (fsynced when the run first reads private data), then ``commit`` (the spend is final) or
 ``refund`` (only if never touched: the private data was not read, so nothing was spent).
 
-Costs compose through the accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the
-release's (epsilon, delta) and, where its mechanism has one, its privacy curve (noise or zCDP rho); the spent
-budget is the tight composition of those curves, reported as epsilon at the dataset's delta and never more
-than basic composition (epsilons add, deltas add). It is recomputed from the recorded lines on every
-read, and an overspend is refused on that figure. Lines without a curve count as their (epsilon, delta).
+Costs compose within one :class:`Account` of the dataset: replace-one releases on one, the label-private
+learner's labels-only releases on another, each refused beyond the dataset's total on its own (guarantees
+under different neighbouring relations do not add up). Within an account, costs compose through the
+accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the release's (epsilon, delta)
+and, where its mechanism has one, its privacy curve (noise or zCDP rho); the spent budget is the tight
+composition of those curves, reported as epsilon at the dataset's delta and never more than basic
+composition (epsilons add, deltas add). It is recomputed from the recorded lines on every read, and an
+overspend is refused on that figure. Lines without a curve count as their (epsilon, delta).
 
 Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
 file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
@@ -37,6 +40,7 @@ from dpgui.privacy.accountant import BookedRelease, Composition, compose
 from dpgui.privacy.cost import PrivacyCost, basic_composition
 from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger_store import (
+    Account,
     DatasetSeen,
     EventType,
     LedgerError,
@@ -52,6 +56,7 @@ from dpgui.privacy.ledger_store import (
 __all__ = [
     "LEDGER_FILENAME",
     "TOLERANCE",
+    "Account",
     "BudgetEvent",
     "BudgetExceeded",
     "BudgetNotSet",
@@ -113,6 +118,7 @@ class Reservation:
     dataset_id: str
     cost: PrivacyCost
     description: str
+    account: Account = Account.REPLACE_ONE
     curve: PrivacyCurve | None = None
     """The release's privacy curve, when its mechanism knows more than its (epsilon, delta)."""
 
@@ -123,6 +129,7 @@ class ReservationRequest:
 
     cost: PrivacyCost
     description: str
+    account: Account = Account.REPLACE_ONE
     curve: PrivacyCurve | None = None
 
 
@@ -160,6 +167,7 @@ class LedgerEntry:
     cost: PrivacyCost
     status: ReservationStatus
     release_id: str | None
+    account: Account = Account.REPLACE_ONE
     curve: PrivacyCurve | None = None
 
 
@@ -212,6 +220,10 @@ def _accountant_note(added: float, composed: float) -> str:
         if math.isclose(added, composed, rel_tol=TOLERANCE)
         else f"; with it the accountant charges {composed:.6g}"
     )
+
+
+def _on(bookings: Iterable[_Booking], account: Account) -> list[_Booking]:
+    return [booking for booking in bookings if booking.reservation.account is account]
 
 
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
@@ -273,21 +285,28 @@ class Ledger:
     # -- the life of a reservation -------------------------------------------------------------------------
 
     def reserve(
-        self, dataset_id: str, cost: PrivacyCost, description: str, curve: PrivacyCurve | None = None
+        self,
+        dataset_id: str,
+        cost: PrivacyCost,
+        description: str,
+        account: Account = Account.REPLACE_ONE,
+        *,
+        curve: PrivacyCurve | None = None,
     ) -> Reservation:
-        """Set aside ``cost`` for a release; raises :class:`BudgetNotSet` or :class:`BudgetExceeded`.
+        """Set aside ``cost`` on one of the dataset's accounts; raises :class:`BudgetNotSet` or
+        :class:`BudgetExceeded`.
 
         ``curve`` is the release's privacy curve (recorded in the line, composed by the accountant).
         The release fits when the accountant's figure for everything spent, pending and this release stays
         within the total.
         """
-        return self.reserve_all(dataset_id, [ReservationRequest(cost, description, curve)])[0]
+        return self.reserve_all(dataset_id, [ReservationRequest(cost, description, account, curve)])[0]
 
     def reserve_all(self, dataset_id: str, requests: Sequence[ReservationRequest]) -> list[Reservation]:
         """Set aside every request at once (a release plan): all fit together or none is booked.
 
         One reservation line per request, written in one transaction; each is then touched, committed or
-        refunded on its own.
+        refunded on its own. Each account's releases must fit the total on their own.
         """
         with self._transaction():
             dataset = self._dataset(dataset_id)
@@ -298,25 +317,12 @@ class Ledger:
                     f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
                     "[--delta D]`."
                 )
-            used = self._used(dataset.bookings, total).spent
-            adding = [BookedRelease(r.cost, r.curve) for r in requests]
-            after = self._compose([*self._live(dataset.bookings), *adding], total).spent
-            cost = basic_composition(r.cost for r in requests)
-            what = "This release needs" if len(requests) == 1 else f"These {len(requests)} releases need"
-            for symbol, axis in _AXES:
-                need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
-                if _exceeds(composed, limit):
-                    left = max(0.0, limit - spent)
-                    raise BudgetExceeded(
-                        f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
-                        f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}' "
-                        f"(spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
-                        "raise the total with `dpgui budget set`."
-                    )
+            for account in dict.fromkeys(r.account for r in requests):
+                self._check_fits(dataset, total, account, [r for r in requests if r.account is account])
             reservations = []
             for request in requests:
                 reservation = Reservation(
-                    uuid4().hex, dataset_id, request.cost, request.description, request.curve
+                    uuid4().hex, dataset_id, request.cost, request.description, request.account, request.curve
                 )
                 self._append(
                     EventType.RESERVED,
@@ -326,12 +332,35 @@ class Ledger:
                         request.cost.epsilon,
                         request.cost.delta,
                         request.description,
+                        request.account.value,
                         None if request.curve is None else request.curve.to_json(),
                     ),
                 )
                 self._own.add(reservation.id)
                 reservations.append(reservation)
             return reservations
+
+    def _check_fits(
+        self, dataset: _Dataset, total: PrivacyCost, account: Account, requests: Sequence[ReservationRequest]
+    ) -> None:
+        """Raise :class:`BudgetExceeded` unless the account's releases and ``requests`` fit the total."""
+        bookings = _on(dataset.bookings, account)
+        used = self._used(bookings, total).spent
+        adding = [BookedRelease(r.cost, r.curve) for r in requests]
+        after = self._compose([*self._live(bookings), *adding], total).spent
+        cost = basic_composition(r.cost for r in requests)
+        what = "This release needs" if len(requests) == 1 else f"These {len(requests)} releases need"
+        where = "" if account is Account.REPLACE_ONE else f" on its {account.value} account"
+        for symbol, axis in _AXES:
+            need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
+            if _exceeds(composed, limit):
+                left = max(0.0, limit - spent)
+                raise BudgetExceeded(
+                    f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
+                    f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
+                    f"{where} (spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
+                    "raise the total with `dpgui budget set`."
+                )
 
     def mark_touched(self, reservation: Reservation) -> None:
         """Record (fsynced) that the run is about to read private data; later calls are no-ops."""
@@ -357,23 +386,24 @@ class Ledger:
 
     # -- queries -------------------------------------------------------------------------------------------
 
-    def state(self, dataset_id: str) -> BudgetState:
-        """The dataset's total, spent, pending and remaining budget."""
+    def state(self, dataset_id: str, account: Account = Account.REPLACE_ONE) -> BudgetState:
+        """The total, spent, pending and remaining budget of one of the dataset's accounts."""
         with self._transaction():
             dataset = self._dataset(dataset_id)
             total = dataset.total
+            bookings = _on(dataset.bookings, account)
             spent_bookings = [
                 b
-                for b in dataset.bookings
+                for b in bookings
                 if self._status(b) in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
             ]
             spent = self._used(spent_bookings, total)
-            composed = self._used(dataset.bookings, total)
+            composed = self._used(bookings, total)
             used = composed.spent
             if used == composed.basic and spent.spent == spent.basic:  # plain sums: as booked
                 pending = basic_composition(
                     b.reservation.cost
-                    for b in dataset.bookings
+                    for b in bookings
                     if self._status(b) in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
                 )
             else:  # what the open runs add to the accountant's figure
@@ -400,6 +430,7 @@ class Ledger:
                     b.reservation.cost,
                     self._status(b),
                     b.release_id,
+                    b.reservation.account,
                     b.reservation.curve,
                 )
                 for b in self._dataset(dataset_id).bookings
@@ -450,7 +481,8 @@ class Ledger:
                 case TotalSet() as set_total:
                     dataset = self._datasets[set_total.dataset_id]
                     total = PrivacyCost(set_total.epsilon, set_total.delta)
-                    exhausted = not _fits(self._used(dataset.bookings, total).spent, total)
+                    replace_one = _on(dataset.bookings, Account.REPLACE_ONE)
+                    exhausted = not _fits(self._used(replace_one, total).spent, total)
                     dataset.budget_events.append(
                         BudgetEvent(event.time, total, dataset.total, set_total.note, exhausted)
                     )
@@ -459,7 +491,12 @@ class Ledger:
                     cost = PrivacyCost(reserved.epsilon, reserved.delta)
                     curve = None if reserved.curve is None else PrivacyCurve.from_json(reserved.curve)
                     reservation = Reservation(
-                        reserved.reservation_id, reserved.dataset_id, cost, reserved.description, curve
+                        reserved.reservation_id,
+                        reserved.dataset_id,
+                        cost,
+                        reserved.description,
+                        Account(reserved.account),
+                        curve,
                     )
                     booking = _Booking(reservation, event.time)
                     self._datasets[reserved.dataset_id].bookings.append(booking)

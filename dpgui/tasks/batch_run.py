@@ -48,18 +48,27 @@ def execute_batch(
     *,
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Aggregator | None = None,
+    engine_choice: str | None = None,
 ) -> Generator[Progress, None, list[Release]]:
-    """Reserve the whole plan, then run each release in order; returns the releases (module doc)."""
+    """Reserve the whole plan, then run each release in order; returns the releases (module doc).
+
+    ``engine_choice`` is the engine as the custodian chose it, recorded in each manifest (as ``execute``).
+    """
     factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
     record = ledger.open_dataset(dataset.path, dataset.sha256)
     requests = [
-        ReservationRequest(run.prepared.cost, f"{run.name}: {describe(run.prepared)}", run.prepared.curve)
+        ReservationRequest(
+            run.prepared.cost,
+            f"{run.name}: {describe(run.prepared)}",
+            account=run.prepared.account,
+            curve=run.prepared.curve,
+        )
         for run in runs
     ]
     reservations = ledger.reserve_all(record.id, requests)
     releases: list[Release] = []
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
-        budget_before = ledger.state(record.id)
+        budget_before = ledger.state(record.id, run.prepared.account)
         touch = _Touch(ledger, reservation)
         try:
             table = yield from run_algorithm(run.prepared, dataset, rng, touch, cancelled, factory)
@@ -78,7 +87,7 @@ def execute_batch(
                 reservation=reservation,
                 budget_before=budget_before,
                 rng=rng,
-                aggregation_backend=(aggregator or InMemoryAggregator).name,
+                aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
             )
         )
     return releases

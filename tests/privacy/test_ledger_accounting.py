@@ -35,7 +35,7 @@ def ledger_with_total(path: Path, total: PrivacyCost = TOTAL) -> tuple[Ledger, s
 def test_gaussian_releases_fit_where_basic_composition_refuses(tmp_path: Path) -> None:
     ledger, dataset = ledger_with_total(tmp_path / "ledger.jsonl")
     for _ in range(10):  # basic composition: 10 x 0.5 = 5 > 2, and 10 x 1e-7 = the whole delta
-        ledger.commit(ledger.reserve(dataset, GAUSSIAN_COST, "gaussian CDF", gaussian_curve()))
+        ledger.commit(ledger.reserve(dataset, GAUSSIAN_COST, "gaussian CDF", curve=gaussian_curve()))
     state = ledger.state(dataset)
     assert state.spent_basic is not None
     assert state.spent_basic.epsilon == pytest.approx(5.0)
@@ -50,7 +50,7 @@ def test_overspend_is_refused_on_the_tight_figure(tmp_path: Path) -> None:
     ledger, dataset = ledger_with_total(tmp_path / "ledger.jsonl", PrivacyCost(1.0, 1e-6))
     with pytest.raises(BudgetExceeded, match="accountant charges"):
         for _ in range(100):
-            ledger.commit(ledger.reserve(dataset, GAUSSIAN_COST, "gaussian CDF", gaussian_curve()))
+            ledger.commit(ledger.reserve(dataset, GAUSSIAN_COST, "gaussian CDF", curve=gaussian_curve()))
     state = ledger.state(dataset)
     assert state.spent.epsilon <= 1.0 * (1 + 1e-9)
     assert 2 < len(ledger.entries(dataset)) < 100
@@ -62,7 +62,7 @@ def test_replaying_the_ledger_gives_the_same_spent_budget_to_the_last_digit(tmp_
     for i in range(6):
         curve = gaussian_curve(height=4 + i % 3) if i % 2 else None
         cost = GAUSSIAN_COST if i % 2 else PrivacyCost(0.1)
-        ledger.commit(ledger.reserve(dataset, cost, f"release {i}", curve))
+        ledger.commit(ledger.reserve(dataset, cost, f"release {i}", curve=curve))
     before = ledger.state(dataset)
     replayed = Ledger(path).state(dataset)
     assert replayed == before
@@ -84,7 +84,7 @@ def test_the_curve_is_stored_in_the_reservation_line(tmp_path: Path) -> None:
     path = tmp_path / "ledger.jsonl"
     ledger, dataset = ledger_with_total(path)
     curve = gaussian_curve()
-    ledger.reserve(dataset, GAUSSIAN_COST, "gaussian CDF", curve)
+    ledger.reserve(dataset, GAUSSIAN_COST, "gaussian CDF", curve=curve)
     ledger.reserve(dataset, PrivacyCost(0.1), "pure count")
     lines = [json.loads(line) for line in path.read_text().splitlines() if '"reserved"' in line]
     assert PrivacyCurve.from_json(lines[0]["curve"]) == curve
@@ -111,7 +111,8 @@ def test_a_malformed_curve_is_reported_as_tampering(tmp_path: Path) -> None:
     store = LedgerFile(path)
     with store.locked():
         store.append(
-            EventType.RESERVED, Reserved("bad", dataset, 0.5, 1e-7, "bad", {"noise": [{"noise": "cauchy"}]})
+            EventType.RESERVED,
+            Reserved("bad", dataset, 0.5, 1e-7, "bad", curve={"noise": [{"noise": "cauchy"}]}),
         )
     with pytest.raises(LedgerTampered, match="inconsistent event"):
         Ledger(path)

@@ -21,7 +21,7 @@ def ledger_and_dataset(tmp_path: Path) -> tuple[Ledger, str]:
     record = ledger.open_dataset(tmp_path / "data.csv", "a" * 64)
     ledger.set_total(record.id, TOTAL)
     for _ in range(4):
-        ledger.commit(ledger.reserve(record.id, GAUSSIAN_COST, "gaussian CDF", gaussian_curve()))
+        ledger.commit(ledger.reserve(record.id, GAUSSIAN_COST, "gaussian CDF", curve=gaussian_curve()))
     return ledger, record.id
 
 
