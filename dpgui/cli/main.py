@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from dpgui import __version__
 from dpgui.cli import algorithms_cmd, budget_cmd, plan_cmd, query_cmd, release_cmd
+from dpgui.cli.arguments import NumberFriendlyParser, split_negative_assignments
 from dpgui.cli.errors import run_guarded
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = NumberFriendlyParser(
         prog="dpgui",
         description="Differentially private releases of a sensitive dataset. Without a command: the GUI.",
     )
@@ -30,7 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser().parse_args(split_negative_assignments(argv))
     if args.command is None:
         return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
