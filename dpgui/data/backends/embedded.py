@@ -45,6 +45,7 @@ import pyarrow.dataset as pa_dataset
 from dpgui.data.aggregate import DENSE_LIMIT, _distinct_counts, _refuse_large
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
+from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
@@ -244,6 +245,8 @@ class FileSource:
                 ) from exc
         if len(names) == 0:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
+        refuse_duplicate_header(self.path)
+        refuse_duplicate_names(names, self.name)
         return tuple(str(name) for name in names)
 
     @property
