@@ -61,6 +61,10 @@ class OutFolder:
         return f"staged in {self.staging}, moved to {self.target}"
 
 
+def _move(source: Path, destination: Path) -> None:
+    os.replace(source, destination)
+
+
 def _reason(error: OSError) -> str:
     return error.strerror or str(error) or type(error).__name__
 
@@ -135,7 +139,7 @@ def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
         moved = []
         for path in staged.files:
             destination = out.target / path.name
-            os.replace(path, destination)
+            _move(path, destination)
             moved.append(destination)
         out.staging.rmdir()
     except OSError as error:
