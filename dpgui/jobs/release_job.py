@@ -2,8 +2,9 @@
 
 The order is the one ``dpgui.tasks.runner`` requires for privacy:
 
-1. The constructor (GUI thread) prepares and reserves; a refusal (``PreconditionFailed``,
-   ``BudgetExceeded``, ``BudgetNotSet``, ``ValueError``) is raised to the caller and nothing starts.
+1. The constructor (GUI thread) runs the pre-flight (``dpgui.tasks.preflight`` and, for data in memory,
+   ``dpgui.data.checks``), prepares and reserves; a refusal (``PreconditionFailed``, ``BudgetExceeded``,
+   ``BudgetNotSet``, ``ValueError`` such as ``DataError``) is raised to the caller and nothing starts.
 2. :meth:`ReleaseJob.start` runs ``run_algorithm`` in a pool thread. Its ``on_touch`` callback writes the
    fsynced "touched" line synchronously in that thread, before the first read of the private data.
 3. Back in the GUI thread, a finished run is committed by ``finish`` before ``released`` carries the values
@@ -20,12 +21,14 @@ from PySide6.QtCore import QObject, Signal
 
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends import ScanMonitor
+from dpgui.data.checks import DataCheck, check_data
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.preflight import Limits, preflight
 from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algorithm, settle_failed_run
 from dpgui.tasks.spec import TaskSpec
 
@@ -55,11 +58,29 @@ class ReleaseJob(PoolJob):
         *,
         aggregator: Aggregator | None = None,
         monitor: ScanMonitor | None = None,
+        limits: Limits | None = None,
     ) -> None:
         """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
-        ``Dataset``); a scanning one reports through ``monitor``, which this job then watches."""
+        ``Dataset``); a scanning one reports through ``monitor``, which this job then watches. Before the
+        reservation, the spec's parameters and predicted memory and work (within ``limits``) and, for data
+        in memory, every cell the task reads are checked: a refusal raises and nothing is reserved."""
         super().__init__(parent)
+        preflight(spec, dataset.n_rows, limits)
         self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
+        self.data_check: DataCheck | None = None
+        """The custodian-only counts of the data's problems (in-memory data: checked before the reservation;
+        a scanning engine checks while it aggregates)."""
+        if isinstance(dataset, Dataset):
+            self.data_check = check_data(
+                dataset,
+                aggregator or InMemoryAggregator(dataset),
+                spec.columns,
+                spec.domains,
+                spec.missing,
+                label=spec.label,
+                positive=spec.positive,
+            )
+            self.data_check.raise_if_refused()
         self._dataset = dataset
         self._ledger = ledger
         self._rng = rng if rng is not None else SecureRandom()

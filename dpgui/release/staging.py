@@ -20,12 +20,14 @@ import json
 import os
 import shutil
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from dpgui.data.errors import DataError
 from dpgui.release import export
-from dpgui.release.export import MANIFEST_JSON, RELEASE_CSV, RELEASE_PARQUET, ExportedFiles
+from dpgui.release.export import MANIFEST_JSON, RELEASE_CSV, RELEASE_PARQUET, ExportedFiles, export_release
+from dpgui.release.release import Release
 from dpgui.release.report import REPORT_HTML
 
 RELEASE_FILES = (RELEASE_CSV, RELEASE_PARQUET, REPORT_HTML, MANIFEST_JSON)
@@ -36,6 +38,10 @@ _SPARE_BYTES = 1 << 20
 
 class OutFolderError(DataError):
     """``--out`` cannot take this release (exit 2, before anything is charged)."""
+
+
+class EarlierRelease(OutFolderError):
+    """``--out`` holds an earlier release and replacing it was not asked for."""
 
 
 class PublishFailed(OSError):
@@ -95,7 +101,7 @@ def prepare_out(out: Path, *, overwrite: bool = False, needed_bytes: int = 0) ->
     earlier = earlier_release(out)
     if earlier and not overwrite:
         names = ", ".join(path.name for path in earlier)
-        raise OutFolderError(
+        raise EarlierRelease(
             f"--out {out} holds an earlier release ({names}); choose a new folder, or pass --overwrite to "
             "replace it (its files are removed once the new release is committed)"
         )
@@ -149,3 +155,17 @@ def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
             out.staging,
         ) from error
     return ExportedFiles(out.target, tuple(moved))
+
+
+def export_staged(
+    release: Release, folder: Path, plots: Mapping[str, bytes] | None = None, *, overwrite: bool = False
+) -> ExportedFiles:
+    """Export an already committed release (the app's Export): check ``folder``, write every file into a
+    staging folder beside it, then move them in, so a failed export leaves no half-written release."""
+    out = prepare_out(folder, overwrite=overwrite)
+    try:
+        staged = export_release(release, out.staging, plots)
+    except BaseException:
+        discard(out)
+        raise
+    return publish(out, staged)
