@@ -114,8 +114,11 @@ class Stager:
     ledger: Ledger
     plots: Callable[[Release], dict[str, bytes]] | None = None
     staged: ExportedFiles | None = field(default=None, init=False)
+    started: bool = field(default=False, init=False)
+    """Whether the run got as far as writing its outputs (it is then charged, written or not)."""
 
     def __call__(self, release: Release) -> str:
+        self.started = True
         plots = self.plots(release) if self.plots is not None else None
         head = self.ledger.head()
         self.staged = export_release(

@@ -148,10 +148,16 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
             execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator, stage=stager)
         )
     except BaseException:
-        if stager.staged is None:
-            discard(out)
-        else:
+        if stager.staged is not None:
             print(f"dpgui: the run is charged; its files are in {out.staging}", file=sys.stderr)
+            raise
+        discard(out)
+        if stager.started:
+            print(
+                "dpgui: the run read the data and is charged, but its outputs could not be written; the "
+                "ledger's commit line records it",
+                file=sys.stderr,
+            )
         raise
     assert stager.staged is not None
     exported = publish(out, stager.staged)

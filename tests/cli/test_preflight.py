@@ -287,3 +287,25 @@ def test_a_closed_stdout_after_a_release_is_not_an_error(wages_csv, tmp_path, is
     assert process.wait(timeout=120) == 0, err
     assert "Traceback" not in err and "BrokenPipe" not in err
     assert (out / "manifest.json").exists() and (out / "release.csv").exists()
+
+
+def test_a_write_failing_after_the_run_says_the_run_is_charged_and_the_ledger_records_it(
+    wages_csv, tmp_path, isolated_home, monkeypatch, capsys
+):
+    """The pre-flight probe passed but the disk filled up during the run: charged, and said so."""
+    budget(wages_csv)
+    real = export.write_atomic
+
+    def full_for_releases(path: Path, data: bytes) -> None:
+        if path.name != ".dpgui-probe":
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, data)
+
+    monkeypatch.setattr(export, "write_atomic", full_for_releases)
+    out = tmp_path / "out"
+    assert median(wages_csv, out) == 2
+    err = capsys.readouterr().err
+    assert "is charged" in err and "No space left on device" in err and "Traceback" not in err
+    commit = [json.loads(x) for x in (isolated_home / "ledger.jsonl").read_text().splitlines()][-1]
+    assert commit["type"] == "committed" and commit["files"].startswith("none: writing the outputs failed")
+    assert not out.exists() and not list(tmp_path.glob(".out.staging-*"))
