@@ -5,7 +5,7 @@ whoever holds the data, on stderr or in the app, and never enter a release or it
 every row of the columns a task uses, with the same parsing as the aggregators
 (``dpgui.data.validation``), so a file the aggregation would refuse is refused here, before the ledger
 reserves anything; every engine gives the same verdict on the same file (a row with more fields than the
-header is refused by all of them).
+header is refused by all of them when they count the rows).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from dpgui.data.aggregate import Aggregator
-from dpgui.data.backends.embedded import CSV_SEPARATORS, EmbeddedAggregator
+from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
@@ -203,25 +203,11 @@ def _verdict(
 def _embedded_frames(
     aggregator: EmbeddedAggregator, columns: list[str]
 ) -> Iterator[tuple[int, pd.DataFrame]]:
-    """Every row of ``columns``; delimited text is parsed whole, so a ragged row is refused as in memory."""
-    source = aggregator.source
-    if source.format_is_arrow:
-        for batch in source.batches(columns):
-            yield batch.offset, batch.frame
-        return
-    separator = CSV_SEPARATORS[source.path.suffix.lower()]
-    offset = 0
-    try:
-        for chunk in pd.read_csv(source.path, sep=separator, chunksize=source.batch_rows):
-            chunk = chunk.set_axis(list(source.columns), axis=1)
-            yield offset, chunk[columns].reset_index(drop=True)
-            offset += len(chunk)
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        raise DataError(
-            f"{source.name}: could not be read as {source.path.suffix.lower()} "
-            f"({type(exc).__name__}: {exc}); check that the file is not damaged and that its suffix matches "
-            "its format"
-        ) from exc
+    """Every row of ``columns``, batch by batch (a row with more fields than the header was refused by the
+    engine's row count, which parses every field, as the in-memory loader does)."""
+    aggregator.count()
+    for batch in aggregator.source.batches(columns):
+        yield batch.offset, batch.frame
 
 
 def check_data(
