@@ -24,6 +24,8 @@ from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 GIB = 1 << 30
 DEFAULT_MAX_MEMORY = 4 * GIB
 DEFAULT_MAX_SECONDS = 600.0
+MIN_EPSILON = 1e-6
+"""Below ε = 10^-6 the noise scales of some mechanisms stop being finite numbers."""
 MAX_EPSILON = 100.0
 """Beyond ε = 100 a guarantee says nothing (odds ×e^100) and the report's arithmetic overflows."""
 MAX_ABS_BOUND = float(1 << 63)
@@ -75,8 +77,10 @@ class Estimate:
 
 def check_parameters(spec: TaskSpec) -> None:
     """ε, δ, β, the declared domains and every algorithm parameter within range; raises PreflightError."""
-    if not (math.isfinite(spec.epsilon) and 0 < spec.epsilon <= MAX_EPSILON):
-        raise PreflightError(f"epsilon must be a number in (0, {MAX_EPSILON:g}], got {spec.epsilon:g}")
+    if not (math.isfinite(spec.epsilon) and MIN_EPSILON <= spec.epsilon <= MAX_EPSILON):
+        raise PreflightError(
+            f"epsilon must be a number in [{MIN_EPSILON:g}, {MAX_EPSILON:g}], got {spec.epsilon:g}"
+        )
     if not (math.isfinite(spec.delta) and 0 <= spec.delta < 1):
         raise PreflightError(f"delta must be a number in [0, 1), got {spec.delta:g}")
     for column, domain in zip(spec.columns, spec.domains, strict=True):
