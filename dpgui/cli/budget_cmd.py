@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dpgui.data.fingerprint import sha256_file
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, LedgerReadOnly
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerReadOnly
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -59,9 +59,17 @@ def run_show(args: argparse.Namespace) -> int:
     if ledger.read_only:
         print(f"note: {ledger.path.parent} is read-only: budgets can be shown, no release can run.")
     print(format_state(record.name, ledger.state(record.id)))
-    for entry in ledger.entries(record.id):
+    entries = ledger.entries(record.id)
+    if any(entry.account is Account.LABELS_ONLY for entry in entries):
+        labels_only = ledger.state(record.id, Account.LABELS_ONLY)
+        print(
+            f"  labels-only account (label-private learner; features not protected): "
+            f"spent {labels_only.spent}"
+        )
+    for entry in entries:
         when = entry.time.isoformat(timespec="seconds")
-        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {entry.description}")
+        account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
+        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {entry.description}{account}")
     return 0
 
 

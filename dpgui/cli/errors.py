@@ -37,7 +37,7 @@ def run_guarded(command: Callable[[], int]) -> int:
     except PreconditionFailed as failure:
         needed = f" (minimum n: {failure.min_n})" if failure.min_n is not None else ""
         print(f"dpgui: refused before reading the data: {failure}{needed}", file=sys.stderr)
-        return EXIT_PRECONDITION
+        return EXIT_USAGE if failure.parameters_unusable else EXIT_PRECONDITION
     except LedgerReadOnly as refusal:
         print(f"dpgui: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE

@@ -145,7 +145,15 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     stager = preflight.Stager(out, ledger)
     try:
         result = run_to_end(
-            execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator, stage=stager)
+            execute(
+                spec,
+                dataset,
+                ledger,
+                SecureRandom(),
+                aggregator=opened.aggregator,
+                engine_choice=opened.engine_choice,
+                stage=stager,
+            )
         )
     except BaseException:
         if stager.staged is not None:

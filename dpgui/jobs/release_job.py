@@ -58,6 +58,7 @@ class ReleaseJob(PoolJob):
         *,
         aggregator: Aggregator | None = None,
         monitor: ScanMonitor | None = None,
+        engine_choice: str | None = None,
         limits: Limits | None = None,
     ) -> None:
         """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
@@ -88,8 +89,9 @@ class ReleaseJob(PoolJob):
             assert isinstance(dataset, Dataset), "a DatasetHandle needs the aggregator that reads it"
             aggregator = InMemoryAggregator(dataset)
         self._aggregator = aggregator
+        self._engine_choice = engine_choice or aggregator.name
         self._record = ledger.open_dataset(dataset.path, dataset.sha256)
-        self._budget_before = ledger.state(self._record.id)
+        self._budget_before = ledger.state(self._record.id, self.prepared.account)
         self._reservation = reserve(self.prepared, ledger, self._record)
         self._touched = threading.Event()
         self.error_details = ""
@@ -124,7 +126,7 @@ class ReleaseJob(PoolJob):
                 reservation=self._reservation,
                 budget_before=self._budget_before,
                 rng=self._rng,
-                aggregation_backend=self._aggregator.name,
+                aggregation_backend=self._engine_choice,
             )
         except Exception as error:
             self.error_details = "".join(traceback.format_exception(error))

@@ -62,6 +62,18 @@ class EventType(StrEnum):
     REFUNDED = "refunded"
 
 
+class Account(StrEnum):
+    """Which budget of a dataset a reservation is booked on.
+
+    Guarantees under different neighbouring relations do not compose into one figure: a labels-only
+    guarantee says nothing when one record's features change. Such releases are therefore booked on an
+    account of their own, so the replace-one account's total still bounds every replace-one loss.
+    """
+
+    REPLACE_ONE = "replace-one"
+    LABELS_ONLY = "labels-only"
+
+
 @dataclass(frozen=True)
 class DatasetSeen:
     """A dataset registered (``DATASET_ADDED``), or seen under a new name, path or hash (``DATASET_SEEN``)."""
@@ -92,6 +104,8 @@ class Reserved:
     epsilon: float
     delta: float
     description: str
+    account: str = Account.REPLACE_ONE.value
+    """An :class:`Account` value (lines written before accounts existed are replace-one)."""
 
 
 @dataclass(frozen=True)

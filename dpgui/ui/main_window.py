@@ -36,9 +36,10 @@ from dpgui.data.public import PublicSample
 from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.release_job import ReleaseJob
+from dpgui.paths import dpgui_home
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetNotSet, DatasetRecord, Ledger, LedgerError
+from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
 from dpgui.release.project import (
     PROJECT_SUFFIX,
     FileRef,
@@ -75,6 +76,9 @@ DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
 
 MAX_RECENT = 8
 _RECENT_KEY = "recent_files"
+SETTINGS_FILE = "settings.ini"
+SCREEN_FRACTION = 0.8
+"""A first start opens the window at this fraction of the screen's width and height (later: as left)."""
 _LOAD_HINT = (
     "Check that the file is a data table with a header row (CSV, Parquet, Excel, …) and that you may read "
     "it, or choose another file."
@@ -88,8 +92,9 @@ def _file_filter() -> str:
 
 
 def settings() -> QSettings:
-    """The app's settings (recent files, window state): organisation and application "dpgui"."""
-    return QSettings(QSettings.defaultFormat(), QSettings.Scope.UserScope, "dpgui", "dpgui")
+    """The app's settings (recent files, window state) in ``settings.ini`` under the user data folder, beside
+    the ledger (``DPGUI_HOME`` moves both)."""
+    return QSettings(str(dpgui_home() / SETTINGS_FILE), QSettings.Format.IniFormat)
 
 
 def _numeric_columns(columns: list[ColumnSummary]) -> list[str]:
@@ -118,7 +123,10 @@ class MainWindow(QMainWindow):
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
         self.release: Release | None = None
+        """The release shown on the Review page, which Export writes."""
         self.releases: list[ReleaseRecord] = []
+        self.session_releases: dict[str, Release] = {}
+        """This session's releases by id, so the Review page's list can show and export any of them."""
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
 
@@ -150,13 +158,22 @@ class MainWindow(QMainWindow):
         self.run_page.run_button.clicked.connect(self.start_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
+        self.review_page.release_chosen.connect(self.choose_release)
         self.data_page.cancel_requested.connect(self.cancel_opening)
         self.statusBar().showMessage(
             "Open a private dataset to begin (File > Open private dataset…, or drop it)."
         )
         stored = settings()
-        self.restoreGeometry(stored.value("geometry", b""))
+        if not self.restoreGeometry(stored.value("geometry", b"")):
+            self.fit_to_screen()
         self.restoreState(stored.value("window_state", b""))
+
+    def fit_to_screen(self, fraction: float = SCREEN_FRACTION) -> None:
+        """Size the window to ``fraction`` of its screen's available area, centred (the first start)."""
+        area = self.screen().availableGeometry()
+        width, height = int(area.width() * fraction), int(area.height() * fraction)
+        left, top = area.x() + (area.width() - width) // 2, area.y() + (area.height() - height) // 2
+        self.setGeometry(left, top, width, height)
 
     @property
     def dataset(self) -> Dataset | DatasetHandle | None:
@@ -395,13 +412,13 @@ class MainWindow(QMainWindow):
             self.open_private(self.data_page.request(str(path)))
 
     def project(self) -> Project:
-        """The session as a project: the files by path and SHA-256, the task's spec, the releases."""
+        """The session as a project: files by path and keyed fingerprint, the task's spec, the releases."""
         try:
             spec = self.current_spec()
         except ValueError:
             spec = None
-        private = None if self.dataset is None else FileRef(self.dataset.path, self.dataset.sha256)
-        public = None if self.public is None else FileRef(self.public.path, self.public.sha256)
+        private = None if self.dataset is None else FileRef.of(self.dataset.path, self.dataset.sha256)
+        public = None if self.public is None else FileRef.of(self.public.path, self.public.sha256)
         return Project(private, public, spec, tuple(self.releases))
 
     def save_project(self, path: Path) -> None:
@@ -416,11 +433,11 @@ class MainWindow(QMainWindow):
         changed = []
         if project.private is not None:
             self.load_private(project.private.path)
-            if self.dataset is not None and self.dataset.sha256 != project.private.sha256:
+            if self.dataset is not None and not project.private.matches(self.dataset.sha256):
                 changed.append(project.private.path.name)
         if project.public is not None:
             self.load_public(project.public.path)
-            if self.public is not None and self.public.sha256 != project.public.sha256:
+            if self.public is not None and not project.public.matches(self.public.sha256):
                 changed.append(project.public.path.name)
         if project.spec is not None:
             self.task_page.restore(project.spec)
@@ -527,6 +544,7 @@ class MainWindow(QMainWindow):
                 parent=self,
                 aggregator=None if self.opened is None else self.opened.aggregator,
                 monitor=self.scan_monitor,
+                engine_choice=None if self.opened is None else self.opened.engine_choice,
             )
         except _REFUSALS as refusal:
             hint = (
@@ -569,12 +587,28 @@ class MainWindow(QMainWindow):
 
     def _on_released(self, release: Release) -> None:
         self.release = release
+        self.session_releases[release.release_id] = release
         self.releases.append(ReleaseRecord.of(release))
-        self.review_page.show_history(self.releases)
         self.review_page.show_release(release)
+        self.review_page.show_history(self.releases)
         self.export_action.setEnabled(True)
         self._job_ended("Released; the cost is committed in the ledger.")
         self.go_to(REVIEW)
+
+    def choose_release(self, release_id: str) -> None:
+        """Show (and let Export write) a release picked in the Review page's list."""
+        release = self.session_releases.get(release_id)
+        if release is None:
+            record = next((r for r in self.releases if r.release_id == release_id), None)
+            folder = record.export_folder if record is not None and record.export_folder else None
+            where = f"; its exported files are in {folder}" if folder else ""
+            self.statusBar().showMessage(
+                f"Release {release_id[:8]} was made in an earlier session and is not held in memory{where}."
+            )
+            return
+        self.release = release
+        self.review_page.show_release(release)
+        self.export_action.setEnabled(True)
 
     def _on_failed(self, message: str) -> None:
         details = self.current_job.error_details if self.current_job is not None else ""
@@ -657,7 +691,12 @@ class MainWindow(QMainWindow):
             release = None
         state = self.ledger.state(self.record.id)
         self.budget_panel.show_state(state, release)
-        self.budget_page.show_ledger(self.ledger.entries(self.record.id), state.total)
+        self.budget_page.show_ledger(
+            self.ledger.entries(self.record.id),
+            state.total,
+            self.ledger.state(self.record.id, Account.LABELS_ONLY),
+            self.ledger.budget_events(self.record.id),
+        )
 
     def _ask_total_budget(self) -> None:
         if self.record is None:

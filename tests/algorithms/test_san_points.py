@@ -57,6 +57,14 @@ def test_plan_composes_2I_mechanisms_within_the_target_and_beats_the_spec_closed
     assert plan.mechanism_epsilon >= spec_closed_form_epsilon(epsilon, delta, plan.iterations)
 
 
+def test_the_cost_books_delta_only_on_the_choosing_runs():
+    """The I Laplace releases are pure: delta'' = I delta_t + delta' (3/5 of the request), not 2I delta_t."""
+    plan = SanPointsPlan.for_target(1.0, 1e-6, 0.05)
+    booked = plan.iterations * plan.mechanism_delta + plan.delta_slack
+    assert plan.cost.delta == pytest.approx(booked, rel=1e-9)
+    assert plan.cost.delta < 0.65e-6
+
+
 def test_guarantee_bound_is_9e5_with_the_spec_split_and_the_indicator_flips_there():
     """REVIEW-000-002 s2b: the choosing step needs m >= 9.0e5 at eps 1, delta 1e-6, alpha = beta = 0.05."""
     iterations, delta = 40, 1e-6

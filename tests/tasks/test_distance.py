@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -13,7 +14,7 @@ from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructur
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
 from dpgui.planner.plan import plan
-from dpgui.tasks.registry import algorithms
+from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -106,3 +107,15 @@ def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path
     assert not (out / STRUCTURE_FILE).exists()
     with pytest.raises(PreconditionFailed, match="public queries"):
         prepare(spec().with_algorithm("huang-roth-online"), 100)
+
+
+@pytest.mark.parametrize("name", ["cdf-route", "huang-roth-offline", "huang-roth-online", "bourgain"])
+def test_distance_algorithms_under_zcdp_are_not_badged_pure(name):
+    info = get_algorithm(name)
+    approximate, pure = (
+        spec().with_algorithm(name),
+        dataclasses.replace(spec(), delta=0.0).with_algorithm(name),
+    )
+    assert info.guarantee_for(approximate) is Guarantee.APPROXIMATE
+    assert info.guarantee_for(pure) is Guarantee.PURE
+    assert info.guarantee.badge == "pure/zCDP"
