@@ -10,7 +10,7 @@ header is refused by all of them when they count the rows).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -144,6 +144,41 @@ def _label_column(counter: _Counter, values: pd.Series, positive: str | None, of
         counter.problem(_first(name, offset, unknown, values, why))
 
 
+class FrameChecker:
+    """Counts the problems of ``columns`` (and ``label``) batch by batch: :meth:`add` each (row offset,
+    frame) covering the file once, then :meth:`result`."""
+
+    def __init__(
+        self,
+        file_name: str,
+        columns: tuple[str, ...],
+        domains: tuple[NumericDomain | CategoricalDomain, ...],
+        missing: MissingPolicy,
+        *,
+        label: str | None = None,
+        positive: str | None = None,
+    ) -> None:
+        self._file_name = file_name
+        self._domains = dict(zip(columns, domains, strict=True))
+        self._missing = missing
+        self._positive = positive
+        self._values = {c: _Counter(ColumnCheck(c, "value")) for c in columns}
+        self._label = (label, _Counter(ColumnCheck(label, "label"))) if label is not None else None
+
+    def add(self, offset: int, frame: pd.DataFrame) -> None:
+        for column, domain in self._domains.items():
+            _value_column(self._values[column], frame[column], domain, offset, self._file_name)
+        if self._label is not None:
+            label, counter = self._label
+            _label_column(counter, frame[label], self._positive, offset, self._file_name)
+
+    def result(self) -> DataCheck:
+        checks = [counter.check for counter in self._values.values()]
+        if self._label is not None:
+            checks.append(self._label[1].check)
+        return _verdict(self._file_name, tuple(checks), self._domains, self._missing)
+
+
 def check_frames(
     file_name: str,
     frames: Iterable[tuple[int, pd.DataFrame]],
@@ -155,17 +190,10 @@ def check_frames(
     positive: str | None = None,
 ) -> DataCheck:
     """Count every column's problems over ``frames`` ((row offset, frame) pairs covering the file)."""
-    value_counters = {c: _Counter(ColumnCheck(c, "value")) for c in columns}
-    label_counter = _Counter(ColumnCheck(label, "label")) if label is not None else None
+    checker = FrameChecker(file_name, columns, domains, missing, label=label, positive=positive)
     for offset, frame in frames:
-        for column, domain in zip(columns, domains, strict=True):
-            _value_column(value_counters[column], frame[column], domain, offset, file_name)
-        if label_counter is not None:
-            _label_column(label_counter, frame[label], positive, offset, file_name)
-    checks = [counter.check for counter in value_counters.values()]
-    if label_counter is not None:
-        checks.append(label_counter.check)
-    return _verdict(file_name, tuple(checks), dict(zip(columns, domains, strict=True)), missing)
+        checker.add(offset, frame)
+    return checker.result()
 
 
 def _verdict(
@@ -200,16 +228,6 @@ def _verdict(
     return DataCheck(file_name, checks, tuple(refusals), tuple(warnings))
 
 
-def _embedded_frames(
-    aggregator: EmbeddedAggregator, columns: list[str]
-) -> Iterator[tuple[int, pd.DataFrame]]:
-    """Every row of ``columns``, batch by batch (a row with more fields than the header was refused by the
-    engine's row count, which parses every field, as the in-memory loader does)."""
-    aggregator.count()
-    for batch in aggregator.source.batches(columns):
-        yield batch.offset, batch.frame
-
-
 def check_data(
     dataset: Dataset | DatasetHandle,
     aggregator: Aggregator,
@@ -223,11 +241,11 @@ def check_data(
     """The problems of ``columns`` (and ``label``) in the private data, read in one pass ahead of a run."""
     wanted = list(dict.fromkeys([*columns, *([label] if label is not None else [])]))
     require_columns(dataset.header, wanted, file_name=dataset.name)
-    frames: Iterable[tuple[int, pd.DataFrame]]
+    checker = FrameChecker(dataset.name, columns, domains, missing, label=label, positive=positive)
     if isinstance(dataset, Dataset):
-        frames = [(0, dataset.frame)]
+        checker.add(0, dataset.frame)
     elif isinstance(aggregator, EmbeddedAggregator):
-        frames = _embedded_frames(aggregator, wanted)
+        aggregator.scan(wanted, checker.add)  # with the engine's progress and cancel
     else:
         return DataCheck(dataset.name, (), checked=False)
-    return check_frames(dataset.name, frames, columns, domains, missing, label=label, positive=positive)
+    return checker.result()

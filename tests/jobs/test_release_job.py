@@ -113,3 +113,21 @@ def test_refusals_are_raised_before_anything_starts(ledger, wages_csv, total, re
     with pytest.raises(refusal):
         ReleaseJob(median_spec(epsilon=1.0), dataset, ledger)
     assert ledger.entries(dataset_id) == []
+
+
+def test_a_scanning_engines_data_pass_refuses_in_the_worker_before_the_touch_and_refunds(
+    qtbot, pool: QThreadPool, ledger, tmp_path
+):
+    from dpgui.data.backends import open_aggregator
+
+    path = tmp_path / "wages.csv"
+    path.write_text("wage\n" + "100\n" * 500 + "inf\n")
+    opened = open_aggregator(path, "embedded")
+    record = ledger.open_dataset(opened.dataset.path, opened.dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(2.0))
+    job = ReleaseJob(median_spec(), opened.dataset, ledger, aggregator=opened.aggregator)
+    with qtbot.waitSignal(job.failed, timeout=5000) as failed:
+        job.start(pool)
+    assert "row 501, column 'wage': 'inf' is not a finite number" in failed.args[0]
+    assert not job.touched
+    assert statuses(ledger, record.id) == [ReservationStatus.REFUNDED]

@@ -372,6 +372,11 @@ class EmbeddedAggregator:
         """The file's first ``rows`` rows (the custodian's preview; never released)."""
         return self._source.head(rows)
 
+    def scan(self, columns: Sequence[str], consume: Callable[[int, pd.DataFrame], None]) -> None:
+        """Every batch of ``columns`` to ``consume(offset, frame)``, with progress and cancel: for the
+        custodian-only check before a release (``dpgui.data.checks``), never for DP code."""
+        self._scan(columns, consume)
+
     def _scan(
         self,
         columns: Sequence[str],
