@@ -4,9 +4,9 @@ The sequence (``dpgui.cli.release_cmd`` and the app follow it):
 
 1. :func:`prepare_out` before anything is reserved: ``--out`` is created if missing and must be a folder
    dpgui can write; one holding an earlier release is refused unless ``overwrite``; a staging folder
-   ``.<out>.staging-<id>`` is made beside it and a probe is written through the exporter's own writer, and
-   the free space is compared with the predicted size of the exports. Any failure here: exit 2, nothing
-   charged.
+   ``.<out>.staging-<id>`` is made beside it (inside it when its parent is read-only), a probe is written
+   through the exporter's own writer, and the free space is compared with the predicted size of the
+   exports. Any failure here: exit 2, nothing charged.
 2. After the run, every output is written into the staging folder (``export_release``).
 3. The ledger commits the release (the commit line names the staging folder and the target).
 4. :func:`publish` removes the earlier release's files (with ``overwrite``) and moves the new files into
@@ -105,10 +105,9 @@ def prepare_out(out: Path, *, overwrite: bool = False, needed_bytes: int = 0) ->
             f"--out {out} holds an earlier release ({names}); choose a new folder, or pass --overwrite to "
             "replace it (its files are removed once the new release is committed)"
         )
-    staging = out.parent / f".{out.name}.staging-{uuid.uuid4().hex[:12]}"
-    checked = OutFolder(out, staging, earlier, created)
+    checked = OutFolder(out, _make_staging(out), earlier, created)
+    staging = checked.staging
     try:
-        staging.mkdir()
         for folder in (staging, out):
             export.write_atomic(folder / _PROBE, b"dpgui")
             (folder / _PROBE).unlink()
@@ -123,6 +122,25 @@ def prepare_out(out: Path, *, overwrite: bool = False, needed_bytes: int = 0) ->
             f"{(needed_bytes + _SPARE_BYTES) / 2**20:.0f} MiB; free some space or choose another disk"
         )
     return checked
+
+
+def _make_staging(out: Path) -> Path:
+    """``.<out>.staging-<id>`` beside ``out``, or ``.staging-<id>`` inside it when its parent cannot be
+    written (same file system either way, so the final moves are renames)."""
+    suffix = uuid.uuid4().hex[:12]
+    beside = out.parent / f".{out.name}.staging-{suffix}"
+    try:
+        beside.mkdir()
+        return beside
+    except PermissionError:
+        inside = out / f".staging-{suffix}"
+        try:
+            inside.mkdir()
+        except OSError as error:
+            raise OutFolderError(f"--out {out}: cannot write there ({_reason(error)})") from error
+        return inside
+    except OSError as error:
+        raise OutFolderError(f"--out {out}: cannot write there ({_reason(error)})") from error
 
 
 def discard(out: OutFolder) -> None:

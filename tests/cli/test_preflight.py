@@ -311,3 +311,20 @@ def test_a_write_failing_after_the_run_says_the_run_is_charged_and_the_ledger_re
     commit = [json.loads(x) for x in (isolated_home / "ledger.jsonl").read_text().splitlines()][-1]
     assert commit["type"] == "committed" and commit["files"].startswith("none: writing the outputs failed")
     assert not out.exists() and not list(tmp_path.glob(".out.staging-*"))
+
+
+def test_a_read_only_parent_stages_inside_out(wages_csv, tmp_path, isolated_home, monkeypatch):
+    """Only the parent refuses new entries: the staging folder goes inside --out and is removed after."""
+    budget(wages_csv)
+    out = tmp_path / "out"
+    out.mkdir()
+    make = Path.mkdir
+
+    def refuse_beside(self: Path, *args, **kwargs) -> None:
+        if self.parent == tmp_path and self.name.startswith(".out.staging-"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", refuse_beside)
+    assert median(wages_csv, out) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "release.csv", "report.html"]
