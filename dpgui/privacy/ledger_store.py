@@ -297,7 +297,8 @@ class LedgerFile:
             raise LedgerTampered(
                 f"{self.path} ends at line {ours.seq + 1} but {self.head_path.name} records line "
                 f"{recorded.seq + 1}: lines were removed from the end of the ledger (truncated). It refuses "
-                "all operations until it is restored from a backup (with the ledger.head of the same backup)."
+                f"all operations until it is restored from a backup (with the {self.head_path.name} of the "
+                "same backup)."
             )
         if recorded.seq == ours.seq and recorded.hash != ours.hash:
             raise LedgerTampered(
