@@ -28,6 +28,7 @@ from dpgui.data.backends import ScanMonitor
 from dpgui.data.checks import DataCheck, check_data
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
+from dpgui.privacy.cancellable import CancellableRandom
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.release import Release
@@ -93,7 +94,11 @@ class ReleaseJob(PoolJob):
         self.error_details = ""
         """The traceback of the exception behind ``failed`` (for a dialog's "Show Details…")."""
         run = run_algorithm(
-            self.prepared, dataset, self._rng, self._on_touch, aggregator=lambda _: aggregator
+            self.prepared,
+            dataset,
+            CancellableRandom(self._rng, lambda: self._worker.is_cancelled()),
+            self._on_touch,
+            aggregator=lambda _: aggregator,
         )
         worker = self._run_in_pool(
             run if self.data_check is not None else self._checked_first(aggregator, run),

@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, QSize, Qt, QThreadPool
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -136,6 +136,8 @@ class MainWindow(QMainWindow):
         self.opened: OpenedData | None = None
         """The private input's facts and the aggregator (in memory, out of core or Spark) that reads it."""
         self.open_job: OpenJob | None = None
+        self._closing = False
+        """The custodian closed the window while a job ran: close once it has settled."""
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
         self.task_page = TaskPage(self.declared)
@@ -333,6 +335,7 @@ class MainWindow(QMainWindow):
         self.open_job = None
         self.data_page.set_opening(None)
         self.statusBar().showMessage(status)
+        self._close_if_asked()
 
     def _show_private(self, opened: OpenedData) -> None:
         """Register the opened data in the ledger and show its facts, columns and preview."""
@@ -641,6 +644,24 @@ class MainWindow(QMainWindow):
         self.refresh_budget()
         self.run_page.summary.setText(status)
         self.statusBar().showMessage(status)
+        self._close_if_asked()
+
+    def confirm_cancel_on_close(self) -> bool:
+        """Ask whether to cancel the running release and close (the default keeps it running)."""
+        answer = QMessageBox.question(
+            self,
+            "A release is running",
+            "Cancel the running release and close dpgui? If it has read the private data, its cost stays "
+            "spent in the ledger.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _close_if_asked(self) -> None:
+        """After a job's end: close the window if the custodian asked to while it ran."""
+        if self._closing and self.current_job is None and self.open_job is None:
+            QTimer.singleShot(0, self.close)
 
     def export(self) -> None:
         """Write the shown release (release.csv/.parquet, attachments, report.html with the plot and
@@ -771,13 +792,21 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop a running release (or opening) and let it settle in the ledger before the window goes."""
+        """With a release running, ask whether to cancel it; cancel it (or an opening) and close once it has
+        settled in the ledger. The GUI thread never waits for a worker: the window closes itself when the
+        job reports its end (:meth:`_close_if_asked`)."""
         running = [job for job in (self.current_job, self.open_job) if job is not None]
-        for job in running:
-            job.cancel()
         if running:
-            QThreadPool.globalInstance().waitForDone()
-            QCoreApplication.sendPostedEvents()
+            event.ignore()
+            if self._closing:
+                return
+            if self.current_job is not None and not self.confirm_cancel_on_close():
+                return
+            self._closing = True
+            for job in running:
+                job.cancel()
+            self.statusBar().showMessage("Cancelling, then closing…")
+            return
         stored = settings()
         stored.setValue("geometry", self.saveGeometry())
         stored.setValue("window_state", self.saveState())

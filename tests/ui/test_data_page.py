@@ -173,5 +173,8 @@ def test_closing_the_window_while_a_file_opens_cancels_the_scan(qtbot, window, b
     outcomes: list[str] = []
     job.cancelled.connect(lambda: outcomes.append("cancelled"))
     job.opened.connect(lambda _: outcomes.append("opened"))
-    window.close()  # waits for the pool, then delivers the outcome
+    window.show()
+    window.close()  # cancels the scan; the window closes once the job has ended
+    assert window.isVisible()  # the GUI thread did not wait for the worker
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10_000)
     assert outcomes == ["cancelled"] and window.dataset is None
