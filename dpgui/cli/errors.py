@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 
 from dpgui.data.errors import DataError
-from dpgui.privacy.ledger import LedgerError, LedgerReadOnly
+from dpgui.privacy.ledger import LedgerError, LedgerReadOnly, LedgerTampered
 from dpgui.tasks.runner import PreconditionFailed
 
 EXIT_OK = 0
@@ -41,6 +41,9 @@ def run_guarded(command: Callable[[], int]) -> int:
     except LedgerReadOnly as refusal:
         print(f"dpgui: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE
+    except LedgerTampered as damage:
+        print(f"dpgui: the ledger cannot be trusted: {damage}", file=sys.stderr)
+        return EXIT_BUDGET
     except LedgerError as refusal:
         print(f"dpgui: budget refused: {refusal}", file=sys.stderr)
         return EXIT_BUDGET
