@@ -32,10 +32,12 @@ from dpgui.paths import dpgui_home
 from dpgui.privacy.cost import PrivacyCost, basic_composition
 from dpgui.privacy.ledger_store import (
     Account,
+    ChainHead,
     DatasetSeen,
     EventType,
     LedgerError,
     LedgerFile,
+    LedgerReadOnly,
     LedgerTampered,
     Payload,
     ReservationUpdate,
@@ -52,10 +54,12 @@ __all__ = [
     "BudgetExceeded",
     "BudgetNotSet",
     "BudgetState",
+    "ChainHead",
     "DatasetRecord",
     "Ledger",
     "LedgerEntry",
     "LedgerError",
+    "LedgerReadOnly",
     "LedgerTampered",
     "Reservation",
     "ReservationStatus",
@@ -209,6 +213,16 @@ class Ledger:
     def path(self) -> Path:
         return self._file.path
 
+    @property
+    def read_only(self) -> bool:
+        """Whether the ledger's folder cannot be written (budgets readable, every charge refused)."""
+        return self._file.read_only
+
+    def head(self) -> ChainHead:
+        """The chain head (last line's seq and hash) after reading what others appended."""
+        with self._transaction():
+            return self._file.head
+
     # -- datasets and totals -------------------------------------------------------------------------------
 
     def open_dataset(self, path: Path, sha256: str, *, new_dataset: bool = False) -> DatasetRecord:
@@ -281,11 +295,13 @@ class Ledger:
             if not self._open_booking(reservation).touched:
                 self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))
 
-    def commit(self, reservation: Reservation, release_id: str | None = None) -> None:
-        """Make the spend final."""
+    def commit(
+        self, reservation: Reservation, release_id: str | None = None, files: str | None = None
+    ) -> None:
+        """Make the spend final; ``files`` says where the release's outputs are (when not where asked)."""
         with self._transaction():
             self._open_booking(reservation)
-            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id))
+            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id, files))
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""
