@@ -54,6 +54,7 @@ from dpgui.privacy.cost import (
     advanced_composition_with_some_deltas,
     advanced_per_mechanism_epsilon,
 )
+from dpgui.privacy.noise_batch import BatchedLaplace
 from dpgui.privacy.random import PrivateRandom
 
 GUARANTEE_MET = "guarantee met"
@@ -189,14 +190,14 @@ def san_points(
     available = counts > 0
     released: list[int] = []
     frequencies: list[float] = []
-    scale = 1 / plan.mechanism_epsilon
+    noise = BatchedLaplace(rng, 1 / plan.mechanism_epsilon, limit=plan.iterations)
     for step in range(plan.iterations):
         candidates = np.flatnonzero(available)
         chosen = choosing_mechanism(counts[candidates], plan.choosing, rng)
         if chosen is not None:
             index = int(candidates[chosen])
             available[index] = False
-            noisy = int(counts[index]) + int(rng.discrete_laplace(scale, 1)[0])  # sensitivity 1
+            noisy = int(counts[index]) + noise.next()  # sensitivity 1
             released.append(int(values[index]))
             frequencies.append(min(1.0, max(0.0, noisy / max(m, 1))))
         partial = PointFrequencies(tuple(released), tuple(frequencies), plan.iterations)

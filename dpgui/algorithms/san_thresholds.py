@@ -65,6 +65,7 @@ from dpgui.privacy.cost import (
     advanced_per_mechanism_epsilon,
 )
 from dpgui.privacy.exponential import exponential_mechanism
+from dpgui.privacy.noise_batch import BatchedLaplace
 from dpgui.privacy.random import PrivateRandom
 
 MECHANISMS_PER_CALL = 4
@@ -215,14 +216,14 @@ def san_thresholds(
     data = _Data(values, counts)
     m = int(data.cum[-1])
     alpha, eps = plan.alpha, plan.mechanism_epsilon
-    scale = 1 / eps
     released: dict[int, float] = {}
     stack = [(0, domain_size - 1)]
     calls = plan.cap
+    noise = BatchedLaplace(rng, 1 / eps, limit=2 * plan.cap)  # at most two noisy counts per range
     while stack and calls > 0:
         calls -= 1
         first, last = stack.pop()
-        noisy_total = data.count(first, last) + int(rng.discrete_laplace(scale, 1)[0])
+        noisy_total = data.count(first, last) + noise.next()
         if noisy_total < alpha * m / 8:
             released[last] = float(noisy_total)
         else:
@@ -238,7 +239,7 @@ def san_thresholds(
                 scores, intervals = data.blocks(first, last, z)
             chosen = choosing_mechanism(scores, plan.choosing, rng)
             a, b = (first, last) if chosen is None else intervals[chosen]
-            released[b] = float(data.count(a, b) + int(rng.discrete_laplace(scale, 1)[0]))
+            released[b] = float(data.count(a, b) + noise.next())
             if b < last:
                 stack.append((b + 1, last))
             if a > first:

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from dpgui.data.fingerprint import sha256_file
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -34,10 +34,24 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def open_record(ledger: Ledger, data: Path, notes: TextIO | None = None) -> DatasetRecord:
+    if ledger.read_only:
+        return known_record(ledger, data)
     record = ledger.open_dataset(data.resolve(), sha256_file(data))
     if record.changed:
         print(f"note: {data.name} changed since the ledger last saw it; its budget continues.", file=notes)
     return record
+
+
+def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
+    """The dataset of ``data`` as the ledger knows it, without writing (a read-only ledger)."""
+    sha256, path = sha256_file(data), data.resolve()
+    records = ledger.datasets()
+    for candidates in ([r for r in records if r.sha256 == sha256], [r for r in records if r.path == path]):
+        if candidates:
+            return candidates[-1]
+    raise LedgerReadOnly(
+        f"{data.name} has no budget in the ledger, and {ledger.path.parent} cannot be written"
+    )
 
 
 def format_state(name: str, state: BudgetState) -> str:
@@ -87,6 +101,11 @@ def state_json(name: str, state: BudgetState, entries: list[LedgerEntry]) -> dic
 def run_show(args: argparse.Namespace) -> int:
     ledger = Ledger()
     record = open_record(ledger, args.data, sys.stderr if args.json else None)
+    if ledger.read_only:
+        print(
+            f"note: {ledger.path.parent} is read-only: budgets can be shown, no release can run.",
+            file=sys.stderr if args.json else None,
+        )
     state = ledger.state(record.id)
     entries = ledger.entries(record.id)
     labels_only = (

@@ -9,11 +9,12 @@ from pathlib import Path
 
 from dpgui import __version__
 from dpgui.cli import algorithms_cmd, budget_cmd, fingerprint_cmd, plan_cmd, query_cmd, release_cmd
+from dpgui.cli.arguments import NumberFriendlyParser, split_negative_assignments
 from dpgui.cli.errors import run_guarded
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = NumberFriendlyParser(
         prog="dpgui",
         description="Differentially private releases of a sensitive dataset. Without a command: the GUI.",
     )
@@ -41,7 +42,7 @@ def build_open_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
+    arguments = split_negative_assignments(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if arguments and not arguments[0].startswith("-") and arguments[0] not in _commands(parser):
         opened = build_open_parser().parse_args(arguments)

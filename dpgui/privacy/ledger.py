@@ -41,10 +41,12 @@ from dpgui.privacy.cost import PrivacyCost, basic_composition
 from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger_store import (
     Account,
+    ChainHead,
     DatasetSeen,
     EventType,
     LedgerError,
     LedgerFile,
+    LedgerReadOnly,
     LedgerTampered,
     Payload,
     ReservationUpdate,
@@ -61,10 +63,12 @@ __all__ = [
     "BudgetExceeded",
     "BudgetNotSet",
     "BudgetState",
+    "ChainHead",
     "DatasetRecord",
     "Ledger",
     "LedgerEntry",
     "LedgerError",
+    "LedgerReadOnly",
     "LedgerTampered",
     "Reservation",
     "ReservationRequest",
@@ -252,6 +256,16 @@ class Ledger:
     def path(self) -> Path:
         return self._file.path
 
+    @property
+    def read_only(self) -> bool:
+        """Whether the ledger's folder cannot be written (budgets readable, every charge refused)."""
+        return self._file.read_only
+
+    def head(self) -> ChainHead:
+        """The chain head (last line's seq and hash) after reading what others appended."""
+        with self._transaction():
+            return self._file.head
+
     # -- datasets and totals -------------------------------------------------------------------------------
 
     def open_dataset(self, path: Path, sha256: str, *, new_dataset: bool = False) -> DatasetRecord:
@@ -368,11 +382,13 @@ class Ledger:
             if not self._open_booking(reservation).touched:
                 self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))
 
-    def commit(self, reservation: Reservation, release_id: str | None = None) -> None:
-        """Make the spend final."""
+    def commit(
+        self, reservation: Reservation, release_id: str | None = None, files: str | None = None
+    ) -> None:
+        """Make the spend final; ``files`` says where the release's outputs are (when not where asked)."""
         with self._transaction():
             self._open_booking(reservation)
-            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id))
+            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id, files))
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""
@@ -386,16 +402,28 @@ class Ledger:
 
     # -- queries -------------------------------------------------------------------------------------------
 
-    def state(self, dataset_id: str, account: Account = Account.REPLACE_ONE) -> BudgetState:
-        """The total, spent, pending and remaining budget of one of the dataset's accounts."""
+    def state(
+        self,
+        dataset_id: str,
+        account: Account = Account.REPLACE_ONE,
+        *,
+        as_committed: Reservation | None = None,
+    ) -> BudgetState:
+        """The total, spent, pending and remaining budget of one of the dataset's accounts.
+
+        ``as_committed``: the state once this open reservation is committed (an export staged before the
+        commit states it), composed by the accountant like any other.
+        """
         with self._transaction():
             dataset = self._dataset(dataset_id)
             total = dataset.total
             bookings = _on(dataset.bookings, account)
+            committing = None if as_committed is None else as_committed.id
             spent_bookings = [
                 b
                 for b in bookings
-                if self._status(b) in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
+                if b.reservation.id == committing
+                or self._status(b) in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
             ]
             spent = self._used(spent_bookings, total)
             composed = self._used(bookings, total)
@@ -404,7 +432,8 @@ class Ledger:
                 pending = basic_composition(
                     b.reservation.cost
                     for b in bookings
-                    if self._status(b) in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
+                    if b.reservation.id != committing
+                    and self._status(b) in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
                 )
             else:  # what the open runs add to the accountant's figure
                 pending = PrivacyCost(

@@ -11,8 +11,9 @@ Order of events, which the privacy guarantees depend on:
 3. :func:`run_algorithm` records that the data is being touched (a fsynced ledger line) *before* it
    reads any aggregate, then runs the algorithm.
 4. :func:`finish` commits the reservation and only then builds the :class:`Release` whose values a
-   caller may show. A run that fails or is cancelled after step 3 is committed too; only a run that never
-   touched the data is refunded.
+   caller may show (with a ``stage`` callback: the outputs are written where nobody sees them yet, then the
+   commit, whose line says where they are; the caller then moves them into place). A run that fails or is
+   cancelled after step 3 is committed too; only a run that never touched the data is refunded.
 """
 
 from __future__ import annotations
@@ -177,29 +178,48 @@ def finish(
     budget_before: BudgetState,
     rng: PrivateRandom,
     aggregation_backend: str = InMemoryAggregator.name,
+    stage: Callable[[Release], str] | None = None,
 ) -> Release:
     """Commit the spend, then wrap the outputs into a Release (the commit comes first).
 
-    ``aggregation_backend`` is the engine as the custodian chose it (``auto`` stays ``auto``)."""
+    ``aggregation_backend`` is the engine as the custodian chose it (``auto`` stays ``auto``).
+
+    With ``stage``, the Release (its budget after the commit predicted) is first handed to ``stage``, which
+    writes every output somewhere not yet visible and returns where; the commit line records it. If staging
+    fails, the run (which read the data) is committed all the same, its line saying no files were written.
+    """
     release_id = uuid.uuid4().hex
-    ledger.commit(reservation, release_id)
-    return Release(
-        release_id=release_id,
-        created=datetime.now(UTC),
-        app=APP_NAME,
-        app_version=__version__,
-        dataset=DatasetInfo(dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows),
-        spec=prepared.spec,
-        algorithm=prepared.algorithm,
-        cost=prepared.cost,
-        table=table,
-        private=rng.is_private,
-        randomness=rng.description,
-        budget_before=budget_before,
-        budget_after=ledger.state(record.id, prepared.account),
-        auto_reason=prepared.auto_reason,
-        aggregation_backend=aggregation_backend,
-    )
+
+    def release(budget_after: BudgetState) -> Release:
+        return Release(
+            release_id=release_id,
+            created=datetime.now(UTC),
+            app=APP_NAME,
+            app_version=__version__,
+            dataset=DatasetInfo(dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows),
+            spec=prepared.spec,
+            algorithm=prepared.algorithm,
+            cost=prepared.cost,
+            table=table,
+            private=rng.is_private,
+            randomness=rng.description,
+            budget_before=budget_before,
+            budget_after=budget_after,
+            auto_reason=prepared.auto_reason,
+            aggregation_backend=aggregation_backend,
+        )
+
+    if stage is None:
+        ledger.commit(reservation, release_id)
+        return release(ledger.state(record.id, prepared.account))
+    staged = release(ledger.state(record.id, prepared.account, as_committed=reservation))
+    try:
+        where = stage(staged)
+    except BaseException as error:
+        ledger.commit(reservation, release_id, files=f"none: writing the outputs failed ({error})")
+        raise
+    ledger.commit(reservation, release_id, files=where)
+    return staged
 
 
 def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -> None:
@@ -219,6 +239,7 @@ def execute(
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Aggregator | None = None,
     engine_choice: str | None = None,
+    stage: Callable[[Release], str] | None = None,
 ) -> Generator[Progress, None, Release]:
     """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads).
 
@@ -253,4 +274,5 @@ def execute(
         budget_before=budget_before,
         rng=rng,
         aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
+        stage=stage,
     )

@@ -40,7 +40,6 @@ from dpgui.paths import dpgui_home
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
-from dpgui.release.export import export_release
 from dpgui.release.project import (
     PROJECT_SUFFIX,
     FileRef,
@@ -51,6 +50,7 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
+from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged
 from dpgui.tasks.runner import PreconditionFailed
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
@@ -562,6 +562,8 @@ class MainWindow(QMainWindow):
         job.cancelled.connect(self._on_cancelled)
         self.current_job = job
         summary = f"Running {job.prepared.algorithm.title} on {', '.join(spec.columns)}…"
+        if job.data_check is not None and job.data_check.warnings:
+            summary += "\nData (custodian only): " + "; ".join(job.data_check.warnings)
         self.run_page.prepare(summary, spec.domains)
         self._set_running(True)
         self.refresh_budget()
@@ -663,16 +665,23 @@ class MainWindow(QMainWindow):
 
     def export(self) -> None:
         """Write the shown release (release.csv/.parquet, attachments, report.html with the plot and
-        manifest.json) into a chosen folder."""
+        manifest.json) into a chosen folder: staged beside it, then moved in; an earlier release there is
+        replaced only when the user agrees."""
         if self.release is None:
             self._show_error("Nothing to export", "Run a release first.")
             return
         folder = QFileDialog.getExistingDirectory(self, "Export the release into a folder")
         if not folder:
             return
+        plots = self.review_page.plots()
         try:
-            exported = export_release(self.release, Path(folder), self.review_page.plots())
-        except OSError as error:
+            try:
+                exported = export_staged(self.release, Path(folder), plots)
+            except EarlierRelease as earlier:
+                if not self._confirm_replace(str(earlier)):
+                    return
+                exported = export_staged(self.release, Path(folder), plots, overwrite=True)
+        except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
         self.releases = [
@@ -682,6 +691,12 @@ class MainWindow(QMainWindow):
         self.review_page.show_history(self.releases)
         names = ", ".join(path.name for path in exported.files)
         self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
+
+    def _confirm_replace(self, message: str) -> bool:
+        answer = QMessageBox.question(
+            self, "Replace the earlier release?", f"{message}\n\nReplace it with this release?"
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     # -- budget --------------------------------------------------------------------------------------------
 

@@ -92,15 +92,18 @@ def test_release_holds_at_most_I_distinct_data_values_with_frequencies_in_0_1():
 
 
 def test_laplace_releases_use_scale_one_over_the_mechanism_epsilon():
-    """A count has sensitivity 1, so the integer count gets DLap(1/eps_t); the choosing runs use 4/eps."""
+    """A count has sensitivity 1, so the integer count gets DLap(1/eps_t); the choosing runs use 4/eps.
+
+    The counts' noise is drawn as one vector (one sampler call for every iteration), not one call per count.
+    """
     values, counts = distinct(np.repeat([1, 2, 3], [9000, 8000, 7000]))
     plan = SanPointsPlan.for_target(1.0, 1e-6, 0.5)
     rng = RecordingRandom(2)
     release = run_to_end(san_points(values, counts, plan, rng))
     choosing = 4 / plan.choosing.epsilon
     laplace = [s for s in rng.laplace_scales if s != choosing]
-    assert len(laplace) == len(release.values) >= 1
-    assert laplace == pytest.approx([1 / plan.mechanism_epsilon] * len(laplace))
+    assert len(release.values) >= 1
+    assert laplace == pytest.approx([1 / plan.mechanism_epsilon])
 
 
 def test_noise_off_releases_every_value_above_alpha_and_every_estimate_is_within_alpha():

@@ -47,6 +47,8 @@ def test_the_manifest_states_the_curve_the_ledger_recorded(wages_csv, tmp_path, 
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
     capsys.readouterr()
     main(["budget", "show", "--data", str(wages_csv), "--json"])
-    (entry,) = json.loads(capsys.readouterr().out)["entries"]
+    shown = json.loads(capsys.readouterr().out)
+    (entry,) = shown["entries"]
     assert manifest["privacy_curve"] == entry["curve"] is not None
+    assert manifest["budget_after"]["spent"] == shown["spent"]  # staged before the commit, yet the charge
     assert manifest["budget_after"]["spent_basic_composition"]["epsilon"] == pytest.approx(0.5)

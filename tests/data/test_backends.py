@@ -182,7 +182,7 @@ def test_errors_name_the_same_file_row_as_in_memory(tricky: Path) -> None:
 def test_text_in_a_numeric_column_is_refused_at_its_row(tmp_path: Path) -> None:
     path = tmp_path / "bad.csv"
     path.write_text("x\n" + "1\n" * 9 + "ten\n2\n")
-    with pytest.raises(DataError, match=r"row 10, column 'x': 'ten' is not a number"):
+    with pytest.raises(DataError, match=r"row 10, column 'x': 'ten' is not a finite number"):
         EmbeddedAggregator(FileSource(path, batch_rows=4)).histogram("x", UNIT, IMPUTE)
 
 
