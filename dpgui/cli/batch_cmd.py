@@ -8,13 +8,16 @@ import sys
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
+from dpgui.cli import preflight
 from dpgui.cli.budget_cmd import format_state
-from dpgui.data.backends import Engine, open_aggregator
+from dpgui.data.backends import Engine, OpenedData, open_aggregator
 from dpgui.planner.batch import BatchPlan, load_plan, split_plan
-from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.batch_export import NamedRelease, export_batch
+from dpgui.release.staging import OutFolderError
 from dpgui.tasks.batch_run import NamedRun, execute_batch
+from dpgui.tasks.preflight import check_limits, estimate
 
 
 def add_release_parser(tasks: argparse._SubParsersAction) -> None:
@@ -29,7 +32,11 @@ def add_release_parser(tasks: argparse._SubParsersAction) -> None:
         default=Engine.AUTO.value,
         help="where aggregates are computed (as for one release)",
     )
-    parser.add_argument("--out", required=True, type=Path, help="folder for every release and the report")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="a new (or empty) folder for every release and the report"
+    )
+    parser.add_argument("--max-memory", type=float, default=4.0, metavar="GIB", help="per release (GiB)")
+    parser.add_argument("--max-seconds", type=float, default=600.0, metavar="S", help="per release (seconds)")
     parser.set_defaults(handler=run_release_batch)
 
 
@@ -82,18 +89,40 @@ def run_plan_batch(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_before_charging(
+    batch: BatchPlan, opened: OpenedData, args: argparse.Namespace, ledger: Ledger
+) -> None:
+    """The pre-flight of ``dpgui release`` for every release of the plan, before anything is reserved:
+    parameters, predicted work and memory, a pass over the data's columns, a writable ledger, and an empty
+    ``--out`` (a plan's folder is written whole, never merged into an earlier one)."""
+    n = opened.dataset.n_rows
+    for release in batch.releases:
+        preflight.before_opening(release.spec)
+        check_limits(release.spec, estimate(release.spec, n), preflight.limits(args))
+        preflight.report_data(preflight.data_check(release.spec, opened))
+    if ledger.read_only:
+        raise LedgerReadOnly(
+            f"the ledger's folder {ledger.path.parent} cannot be written, so no release can be charged"
+        )
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise OutFolderError(f"--out {out} exists and is not an empty folder; name a new folder for the plan")
+
+
 def run_release_batch(args: argparse.Namespace) -> int:
     plan = load_plan(args.plan_file)
     opened = open_aggregator(args.data, args.engine)
     dataset = opened.dataset
     batch = split_plan(plan, dataset.n_rows)  # the row count is public
     print_plan(batch)
+    ledger = Ledger()
+    check_before_charging(batch, opened, args, ledger)
     runs = [NamedRun(r.name, r.prepared) for r in batch.releases]
     releases = run_to_end(
         execute_batch(
             runs,
             dataset,
-            Ledger(),
+            ledger,
             SecureRandom(),
             aggregator=opened.aggregator,
             engine_choice=opened.engine_choice,

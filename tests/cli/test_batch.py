@@ -79,3 +79,14 @@ def test_a_plan_over_budget_is_refused_before_anything_is_booked(plan_file, wage
     assert "These 2 releases need" in capsys.readouterr().err
     assert '"reserved"' not in (dpgui_home() / "ledger.jsonl").read_text()
     assert not (tmp_path / "o").exists()
+
+
+def test_a_plan_into_a_folder_that_holds_files_is_refused_before_anything_is_booked(
+    plan_file, wages_csv, tmp_path
+):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2", "--delta", "1e-6"]) == 0
+    out = tmp_path / "taken"
+    out.mkdir()
+    (out / "release.csv").write_text("earlier")
+    assert main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(out)]) == 2
+    assert '"reserved"' not in (dpgui_home() / "ledger.jsonl").read_text()
