@@ -93,6 +93,24 @@ def release_error(
     raise ValueError(f"the {spec.kind.value} release has none of the columns the error measure reads")
 
 
+def simulated_labels(spec: TaskSpec, values: np.ndarray) -> np.ndarray:
+    """A separable labelling at the middle of the domain, in the direction the spec learns: positive iff
+    x >= middle for "ge", else positive iff x <= middle ("le", and "auto", whose classes hold both)."""
+    grid = spec.domain.from_grid(spec.domain.to_grid(values))
+    middle = spec.domain.value_of(spec.domain.size // 2)
+    if str(spec.parameter("direction", "auto")) == "ge":
+        return grid >= middle
+    return grid <= middle
+
+
+def label_cells(labels: np.ndarray, positive: str | None) -> np.ndarray:
+    """Label cells the learner reads back as ``labels``: the declared positive value and another text, or
+    1/0 when no positive value is declared."""
+    if positive is None:
+        return labels.astype(int)
+    return np.where(labels, positive, f"not {positive}")
+
+
 @functools.lru_cache(maxsize=64)
 def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulation:
     """Run the spec's algorithm ``trials`` times on simulated data of n rows (cached per spec)."""
@@ -107,8 +125,8 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulat
         frame = pd.DataFrame({spec.columns[0]: values})
         labels = None
         if spec.kind is TaskKind.THRESHOLD:
-            labels = values >= (spec.domain.lower + spec.domain.upper) / 2
-            frame[spec.label or SYNTHETIC_LABEL] = labels.astype(int)
+            labels = simulated_labels(spec, values)
+            frame[spec.label or SYNTHETIC_LABEL] = label_cells(labels, spec.positive)
         dataset = Dataset(Path("<simulated>"), "simulated", frame)
         table = run_to_end(info.run(spec, InMemoryAggregator(dataset), noise))
         errors.append(release_error(spec, table, values, labels))
