@@ -6,10 +6,11 @@ Privacy: a domain is public. Its bounds and granularity are declared by the user
 
 from __future__ import annotations
 
+import enum
 import math
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
 
@@ -47,6 +48,16 @@ def _finite(value: object) -> bool:
         return False
 
 
+class Snap(enum.Enum):
+    """How a value between two grid points is encoded."""
+
+    NEAREST = "nearest"
+    """To the nearest grid point (ties to even): the default, least distortion."""
+    UP = "up"
+    """To the smallest grid point >= the value (ceil), so that the count of indices <= i is exactly the
+    count of values <= grid point i: what a CDF released at the grid points must mean."""
+
+
 @dataclass(frozen=True)
 class NumericDomain:
     """The grid ``lower + i * granularity`` for ``i = 0 .. size - 1``.
@@ -59,17 +70,21 @@ class NumericDomain:
     A domain has at most 2^64 points. Beyond 2^53 points floats cannot tell neighbouring points apart,
     so such a domain needs a whole-number ``lower``, granularity 1 and all points within the int64 or
     the uint64 range; its indices are then converted exactly (``from_grid``, ``value_of``).
+
+    ``snap`` says how ``to_grid`` encodes a value between grid points; it is not part of the declaration
+    (equality and hashing ignore it): a task sets it, as CDF tasks set ``Snap.UP``.
     """
 
     lower: float
     upper: float
     granularity: float
+    snap: Snap = field(default=Snap.NEAREST, compare=False)
 
     def __post_init__(self) -> None:
-        for field in ("lower", "upper", "granularity"):
-            value = getattr(self, field)
+        for name in ("lower", "upper", "granularity"):
+            value = getattr(self, name)
             if not _finite(value):
-                raise DataError(f"domain {field} must be a finite number, got {value!r}")
+                raise DataError(f"domain {name} must be a finite number, got {value!r}")
         if not self.lower < self.upper:
             raise DataError(f"domain lower bound {self.lower!r} must be below the upper bound {self.upper!r}")
         if not self.granularity > 0:
@@ -106,8 +121,13 @@ class NumericDomain:
         """ceil(log2(size)): bits needed to name a grid point."""
         return (self.size - 1).bit_length()
 
+    def snapped_up(self) -> NumericDomain:
+        """The same grid encoding values up to the next grid point (``Snap.UP``)."""
+        return replace(self, snap=Snap.UP)
+
     def to_grid(self, values: np.ndarray) -> np.ndarray:
-        """uint64 grid indices: values are clipped to [lower, upper] and rounded to the nearest point.
+        """uint64 grid indices: values are clipped to [lower, upper] and rounded to the nearest point
+        (``Snap.NEAREST``) or up to the next point (``Snap.UP``; within 1e-9 of a step counts as on it).
 
         Values above the last grid point map to it. NaN is refused (ValueError): apply the missing-value
         policy first. Monotone: x <= y implies to_grid(x) <= to_grid(y).
@@ -120,7 +140,12 @@ class NumericDomain:
         np.minimum(steps, float(self.upper), out=steps)
         steps -= lower
         steps /= float(self.granularity)
-        np.rint(steps, out=steps)
+        if self.snap is Snap.UP:
+            steps -= _TOLERANCE
+            np.ceil(steps, out=steps)
+            np.maximum(steps, 0.0, out=steps)
+        else:
+            np.rint(steps, out=steps)
         top = self.size - 1
         if top < EXACT_FLOAT_LIMIT:  # then int64 holds every index and converts faster than uint64
             return np.minimum(steps, float(top), out=steps).astype(np.int64).view(np.uint64)

@@ -70,10 +70,11 @@ def release_error(
     grid = spec.domain.from_grid(spec.domain.to_grid(values))
     ordered = np.sort(grid)
     n = ordered.size
-    if "cdf" in table.columns:
+    if "cdf" in table.columns:  # against the share of (clipped) records <= value, what cdf means
         points = np.asarray(table.column("value"), dtype=float)
         released = np.asarray(table.column("cdf"), dtype=float)
-        truth = np.searchsorted(ordered, points, "right") / n
+        clipped = np.sort(np.clip(values, spec.domain.lower, spec.domain.upper))
+        truth = np.searchsorted(clipped, points, "right") / n
         return float(np.max(np.abs(released - truth)))
     if spec.kind is TaskKind.QUANTILES:
         pairs = zip(table.column("q"), table.column("value"), strict=True)

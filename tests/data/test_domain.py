@@ -221,3 +221,11 @@ def test_a_declared_grid_takes_a_granularity_or_a_number_of_bins_not_both():
 
 def test_declared_categories_are_split_on_commas_and_stripped():
     assert parse_categories(" north, south ,, west ") == ("north", "south", "west")
+
+
+def test_snapping_up_encodes_a_value_at_the_smallest_grid_point_not_below_it():
+    domain = NumericDomain(0, 1, 0.1)
+    values = np.array([0.0, 0.01, 0.1, 0.3, 0.31, 0.99, 1.0, -5.0, 7.0])
+    assert domain.snapped_up().to_grid(values).tolist() == [0, 1, 1, 3, 4, 10, 10, 0, 10]
+    assert domain.to_grid(values).tolist() == [0, 0, 1, 3, 3, 10, 10, 0, 10]
+    assert domain.snapped_up() == domain and hash(domain.snapped_up()) == hash(domain)
