@@ -31,6 +31,7 @@ _INT64_MIN = -(1 << 63)
 _INT64_END = 1 << 63
 _NICE_MANTISSAS = (1, 2, 5)
 _SUGGESTED_MIN_POINTS = 1000
+_SUGGESTED_PADDING = 0.1
 _MIN_RELATIVE_SPAN = 1e-6
 _MIN_SPAN = 1e-100
 
@@ -230,13 +231,26 @@ def _outward(low: float, high: float, unit: float) -> tuple[float, float]:
     return _multiple(below, unit), _multiple(above, unit)
 
 
+def _padded(low: float, high: float, pad: float) -> tuple[float, float]:
+    """[low - pad, high + pad], without crossing zero where the sample does not."""
+    lower, upper = low - pad, high + pad
+    if low >= 0:
+        lower = max(lower, 0.0)
+    if high <= 0:
+        upper = min(upper, 0.0)
+    return lower, upper
+
+
 def suggest_domain(public_values: np.ndarray, granularity: float | None = None) -> NumericDomain:
     """Propose a domain covering a PUBLIC sample. Never call this on the private data.
 
     Reading bounds off the private data would leak it (the released grid would reveal its minimum and
-    maximum). The sample's finite min and max are rounded outward to a "nice" number (a multiple of a
-    tenth of the sample's order of magnitude). Without ``granularity`` the step is the largest 1, 2 or 5
-    times a power of ten giving at least 1,000 intervals (1,001 to 2,501 grid points); the bounds are
+    maximum). A sample rarely holds the population's extremes, so its finite min and max are first
+    padded by a tenth of their span on each side (never across zero: a sample of non-negative values keeps
+    a lower bound >= 0), then rounded outward to a "nice" number (a multiple of a tenth of the sample's
+    order of magnitude). Without ``granularity``, a sample of whole numbers (padded, up to 2^20 apart) keeps
+    granularity 1, so a whole-number column stays whole; otherwise the step is the largest 1, 2 or 5
+    times a power of ten giving at least 1,000 intervals (1,001 to 2,501 grid points). The bounds are
     multiples of the step, so the last grid point is the upper bound.
     """
     sample = np.asarray(public_values, dtype=np.float64)
@@ -249,6 +263,10 @@ def suggest_domain(public_values: np.ndarray, granularity: float | None = None) 
     else:
         span = max(abs(low), 1.0)
     unit = 10.0 ** (math.floor(math.log10(span)) - 1)
+    low, high = _padded(low, high, _SUGGESTED_PADDING * span)
+    whole = bool(np.all(sample == np.round(sample)))
+    if granularity is None and whole and high - low <= DEFAULT_INTEGER_SPAN:
+        granularity = 1.0
     if granularity is None:
         lower, upper = _outward(low, high, unit)
         return NumericDomain(lower, upper, _nice((upper - lower) / _SUGGESTED_MIN_POINTS, at_least=False))
@@ -261,17 +279,21 @@ def suggest_domain(public_values: np.ndarray, granularity: float | None = None) 
 
 DEFAULT_INTEGER_SPAN = 1 << 20
 DEFAULT_POINTS = 10_000
+DEFAULT_MIN_WHOLE_POINTS = 1000
+"""Granularity 1 by default only when the bounds hold at least this many whole numbers."""
 
 
 def default_granularity(lower: float, upper: float) -> float:
     """A granularity for declared bounds when the user gives none (public: depends on the bounds only).
 
-    Whole-number bounds up to 2^20 apart get granularity 1 (every integer); otherwise the largest 1, 2 or
-    5 times a power of ten that gives at least 10,000 intervals.
+    Whole-number bounds holding 1,000 to 2^20 + 1 whole numbers get granularity 1 (every integer);
+    otherwise the largest 1, 2 or 5 times a power of ten that gives at least 10,000 intervals, so a
+    default grid never has fewer than 1,000 points (``--bounds 0 1`` once gave a 2-point grid).
     """
     if not (_finite(lower) and _finite(upper) and lower < upper):
         raise DataError(f"bounds must be finite with lower < upper, got {lower!r} and {upper!r}")
-    if _integral(lower) and _integral(upper) and upper - lower <= DEFAULT_INTEGER_SPAN:
+    whole = _integral(lower) and _integral(upper)
+    if whole and DEFAULT_MIN_WHOLE_POINTS - 1 <= upper - lower <= DEFAULT_INTEGER_SPAN:
         return 1.0
     return _nice((upper - lower) / DEFAULT_POINTS, at_least=False)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +34,14 @@ def test_threshold_release_prints_the_threshold(labelled_csv: Path, tmp_path: Pa
     assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge") == 0
     out = capsys.readouterr().out
     value, direction = out.splitlines()[0].split(",")
-    assert direction == "ge" and abs(int(value) - 35) <= 3
+    assert direction == "ge" and abs(float(value) - 35) <= 3
     assert (tmp_path / "out" / "release.csv").exists()
+
+
+def test_bins_declare_the_grid_of_a_learning_task(labelled_csv: Path, tmp_path: Path) -> None:
+    assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge", "--bins", "20") == 0
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["parameters"]["domains"]["hours"]["granularity"] == 5
 
 
 def test_recconcave_runs_with_delta_and_is_refused_without(
