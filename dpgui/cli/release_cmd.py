@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize
+from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize, review_gate
 from dpgui.cli.budget_cmd import format_state
+from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, declared_grid
 from dpgui.data.missing import MissingKind, MissingPolicy
@@ -67,6 +68,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
     parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
+    review_gate.add_argument(parser)
 
 
 def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
@@ -146,6 +148,8 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     )
     dataset = opened.dataset
     ledger = Ledger()
+    if review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings) is None:
+        return EXIT_USAGE
     result = run_to_end(execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator))
     exported = export_release(result, args.out)
     for row in result.table.rows:

@@ -296,6 +296,7 @@ LABEL_PRIVATE_THRESHOLD = register(
         run=_run_label_private,
         parameters=(BETA, DIRECTION, ALPHA),
         neighbouring=_label_private_neighbouring,
+        public_assisted=True,
     )
 )
 
@@ -348,6 +349,7 @@ PUBLIC_EM_THRESHOLD = register(
         run=_run_public_em,
         parameters=(BETA, DIRECTION),
         preconditions=_public_preconditions,
+        public_assisted=True,
     )
 )
 

@@ -235,6 +235,7 @@ PAP = register(
         run=_run_pap,
         parameters=(MAX_CELLS, BETA),
         preconditions=_pap_preconditions,
+        public_assisted=True,
     )
 )
 

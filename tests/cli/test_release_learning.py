@@ -39,7 +39,8 @@ def test_threshold_release_prints_the_threshold(labelled_csv: Path, tmp_path: Pa
 
 
 def test_bins_declare_the_grid_of_a_learning_task(labelled_csv: Path, tmp_path: Path) -> None:
-    assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge", "--bins", "20") == 0
+    assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge", "--bins", "20",
+                   "--accept-warnings") == 0  # fmt: skip
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["parameters"]["domains"]["hours"]["granularity"] == 5
 
@@ -47,7 +48,7 @@ def test_bins_declare_the_grid_of_a_learning_task(labelled_csv: Path, tmp_path: 
 def test_recconcave_runs_with_delta_and_is_refused_without(
     labelled_csv: Path, tmp_path: Path, capsys
 ) -> None:
-    args = ("--algorithm", "recconcave", "--direction", "ge")
+    args = ("--algorithm", "recconcave", "--direction", "ge", "--accept-warnings")  # no guarantee at this n
     assert release("threshold", labelled_csv, tmp_path / "a", *args, "--delta", "1e-6") == 0
     assert release("threshold", labelled_csv, tmp_path / "b", *args) == 4
     assert "δ > 0" in capsys.readouterr().err
