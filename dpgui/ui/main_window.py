@@ -50,7 +50,8 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
-from dpgui.tasks.runner import PreconditionFailed
+from dpgui.tasks.review import build_review
+from dpgui.tasks.runner import PreconditionFailed, prepare
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
@@ -59,6 +60,7 @@ from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
+from dpgui.ui.review_sheet import ReviewSheet
 from dpgui.ui.run_page import RunPage
 from dpgui.ui.task_page import TaskPage
 
@@ -117,6 +119,7 @@ class MainWindow(QMainWindow):
         self.record: DatasetRecord | None = None
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
+        self.review_sheet: ReviewSheet | None = None
         self.release: Release | None = None
         self.releases: list[ReleaseRecord] = []
         """The session's releases (public facts only), saved in the project file."""
@@ -147,7 +150,7 @@ class MainWindow(QMainWindow):
         self.budget_page.epsilon.valueChanged.connect(self._spec_changed)
         self.budget_page.delta.editingFinished.connect(self._spec_changed)
         self.budget_panel.set_total_requested.connect(self._ask_total_budget)
-        self.run_page.run_button.clicked.connect(self.start_release)
+        self.run_page.run_button.clicked.connect(self.review_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
         self.data_page.cancel_requested.connect(self.cancel_opening)
@@ -509,7 +512,24 @@ class MainWindow(QMainWindow):
 
     def _run_from_anywhere(self) -> None:
         self.go_to(RUN)
-        self.start_release()
+        self.review_release()
+
+    def review_release(self) -> None:
+        """Show the review sheet (public information only); its "Charge and run" calls start_release."""
+        if self.current_job is not None:
+            return
+        if self.dataset is None:
+            self._show_error("No dataset", "Open a private dataset first.")
+            return
+        try:
+            prepared = prepare(self.current_spec(), self.dataset.n_rows)
+        except _REFUSALS as refusal:
+            self._show_error("Release refused", str(refusal))
+            return
+        remaining = None if self.record is None else self.ledger.state(self.record.id).remaining
+        self.review_sheet = ReviewSheet(build_review(prepared, remaining), self)
+        self.review_sheet.accepted.connect(self.start_release)
+        self.review_sheet.open()
 
     def start_release(self) -> None:
         """Reserve the budget and start the run in the worker; refusals are shown, nothing runs."""
