@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QSettings, QSize, Qt, QThreadPool
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QHBoxLayout,
     QInputDialog,
@@ -58,6 +59,7 @@ from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
 from dpgui.ui.review_sheet import ReviewSheet
@@ -120,6 +122,7 @@ class MainWindow(QMainWindow):
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
         self.review_sheet: ReviewSheet | None = None
+        self.help_dialog: QDialog | None = None
         self.release: Release | None = None
         self.releases: list[ReleaseRecord] = []
         """The session's releases (public facts only), saved in the project file."""
@@ -231,7 +234,19 @@ class MainWindow(QMainWindow):
         self._add(file_menu, self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
         self._add(self.menuBar().addMenu("&Release"), self.run_action, self.cancel_action)
         self._add(self.menuBar().addMenu("&Go"), back, forward)
-        self._add(self.menuBar().addMenu("&Help"), self._action("&About dpgui", self._about))
+        self.user_guide_action = self._action(
+            "&User guide",
+            lambda: self._show_help(UserGuideDialog(self)),
+            QKeySequence.StandardKey.HelpContents,
+        )
+        self.glossary_action = self._action("&Glossary", lambda: self._show_help(GlossaryDialog(self)))
+        self._add(
+            self.menuBar().addMenu("&Help"),
+            self.user_guide_action,
+            self.glossary_action,
+            None,
+            self._action("&About dpgui", self._about),
+        )
 
         toolbar = QToolBar("Main")
         toolbar.setObjectName("main-toolbar")
@@ -726,6 +741,11 @@ class MainWindow(QMainWindow):
         self.error_box = box
         box.open()
         return box
+
+    def _show_help(self, dialog: QDialog) -> None:
+        """Show a help dialog (non-modal: the user guide can stay open beside the window)."""
+        self.help_dialog = dialog
+        dialog.show()
 
     def _about(self) -> None:
         QMessageBox.about(
