@@ -162,9 +162,9 @@ def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if not isinstance(domain, NumericDomain):
             continue
-        if spec.kind is not TaskKind.HISTOGRAM:  # a histogram's few bins are its point
-            checks.append(_grid_check(column, domain))
         values = _public_values(spec, column)
+        if spec.kind is not TaskKind.HISTOGRAM:  # a histogram's few bins are its point
+            checks.append(_grid_check(column, domain, values))
         if values is not None and values.size:
             outside = _outside_share(values, domain)
             checks.append(
@@ -249,18 +249,29 @@ def _columns(spec: TaskSpec) -> str:
     return "; ".join(parts)
 
 
-def _grid_check(column: str, domain: NumericDomain) -> Check:
+def _grid_check(column: str, domain: NumericDomain, public: np.ndarray | None) -> Check:
+    """A grid under MIN_GRID_POINTS points fails, unless the public sample shows the column takes only
+    grid values (whole years of education on a step of 1): then nothing is rounded."""
+    title = f"grid of {column}"
+    if domain.size >= MIN_GRID_POINTS:
+        return Check(title, True, f"{domain.size:,} grid points")
+    if public is not None and public.size and _on_grid(public, domain):
+        return Check(
+            title, True, f"{domain.size:,} grid points, and every public sample value lies on one of them"
+        )
     return Check(
-        f"grid of {column}",
-        domain.size >= MIN_GRID_POINTS,
-        f"{domain.size:,} grid points"
-        + (
-            ""
-            if domain.size >= MIN_GRID_POINTS
-            else f" (under {MIN_GRID_POINTS}): every value is rounded to a step of {domain.granularity:g}; "
-            "declare a finer granularity or more bins unless the column really takes so few values"
-        ),
+        title,
+        False,
+        f"{domain.size:,} grid points (under {MIN_GRID_POINTS}): every value is rounded to a step of "
+        f"{domain.granularity:g}; declare a finer granularity or more bins unless the column really takes "
+        "so few values",
     )
+
+
+def _on_grid(values: np.ndarray, domain: NumericDomain) -> bool:
+    inside = values[(values >= domain.lower) & (values <= domain.upper)]
+    snapped = domain.from_grid(domain.to_grid(inside))
+    return bool(np.all(np.abs(snapped - inside) <= 1e-9 * max(1.0, float(domain.granularity))))
 
 
 def _public_values(spec: TaskSpec, column: str) -> np.ndarray | None:

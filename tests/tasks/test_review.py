@@ -72,6 +72,8 @@ def test_auto_never_picks_an_algorithm_failing_a_check_and_says_so(public):
 def test_a_coarse_grid_and_a_sample_outside_the_bounds_fail(public):
     coarse = TaskSpec(TaskKind.MEDIAN, ("wage",), (NumericDomain(0, 50, 1),), 1.0, public=public)
     assert failed_titles(coarse) == ["grid of wage"]
+    years = TaskSpec(TaskKind.MEDIAN, ("education",), (NumericDomain(0, 20, 1),), 1.0, public=public)
+    assert failed_titles(years) == []  # the public sample's whole years all lie on the grid
     narrow = TaskSpec(TaskKind.MEDIAN, ("wage",), (declared_grid(0, 10),), 1.0, public=public)
     assert failed_titles(narrow) == ["public sample inside the bounds of wage"]
     histogram = TaskSpec(TaskKind.HISTOGRAM, ("wage",), (NumericDomain(0, 50, 5),), 1.0, public=public)
