@@ -56,6 +56,9 @@ TRIVIAL_ERRORS = {
 """The error a release without data achieves, per error unit: the constant CDF 1/2, the bound in the
 middle of the ranks, a constant hypothesis, the middle distance, an all-zero histogram."""
 
+RANK_UNIT = "rank error / n"
+RECORDS_NEEDED = "records needed"
+
 SHARE_UNITS = frozenset(TRIVIAL_ERRORS) - {"max error of the normalised average distance"}
 """Error units that are a share of the n records, so error × n is a number of records."""
 
@@ -120,7 +123,8 @@ class ReleaseReview:
             ),
             (
                 "Predicted error",
-                predicted_error_text(self.predicted_error, self.algorithm.error_unit, self.n),
+                predicted_error_text(self.predicted_error, self.algorithm.error_unit, self.n)
+                + _in_value_units(self.spec, self.predicted_error, self.algorithm.error_unit),
             ),
         ]
 
@@ -140,7 +144,7 @@ def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> Releas
     predicted = algorithm.predicted_error(spec, prepared.n)
     checks = (
         *task_checks(spec),
-        *error_checks(predicted, algorithm.error_unit),
+        *error_checks(predicted, algorithm.error_unit, prepared.n),
         *algorithm_checks(spec, algorithm),
     )
     return ReleaseReview(spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks)
@@ -150,10 +154,30 @@ def predicted_error_text(error: float, unit: str, n: int) -> str:
     """The predicted error in the data's terms: for shares of the records, also as a number of records."""
     if not math.isfinite(error):
         return f"no accuracy guarantee at n = {n:,} ({unit})"
+    if unit == RECORDS_NEEDED:
+        return f"needs about {error:,.0f} records for its guarantee; the data has {n:,}"
     text = f"{error:.4g} ({unit})"
     if unit in SHARE_UNITS:
         text += f", about {error * n:,.0f} of the {n:,} records"
     return text
+
+
+def _in_value_units(spec: TaskSpec, error: float, unit: str) -> str:
+    """A rank error as a spread of the column's values around the median, read off the PUBLIC sample."""
+    if unit != RANK_UNIT or not math.isfinite(error) or not isinstance(spec.domains[0], NumericDomain):
+        return ""
+    values = _public_values(spec, spec.columns[0])
+    if values is None or values.size == 0:
+        return ""
+    domain = spec.domains[0]
+    clipped = np.clip(values, domain.lower, domain.upper)
+    low, high = np.quantile(clipped, [max(0.5 - error, 0.0), min(0.5 + error, 1.0)])
+    column = spec.columns[0]
+    if high == low:
+        return (
+            f"; on the public sample, ranks within that error of the median all hold {column} {float(low):g}"
+        )
+    return f"; on the public sample, ranks within that error of the median span {column} {low:g} to {high:g}"
 
 
 def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
@@ -180,12 +204,20 @@ def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
     return tuple(checks)
 
 
-def error_checks(predicted: float, unit: str) -> tuple[Check, ...]:
+def error_checks(predicted: float, unit: str, n: int) -> tuple[Check, ...]:
     """The predicted error against what a release that ignores the data achieves."""
     trivial = TRIVIAL_ERRORS.get(unit)
     if not math.isfinite(predicted):
         return (
             Check("better than a trivial answer", False, "the algorithm guarantees no accuracy at this n"),
+        )
+    if unit == RECORDS_NEEDED:
+        return (
+            Check(
+                "enough records for the guarantee",
+                predicted <= n,
+                f"needs about {predicted:,.0f} records; the data has {n:,}",
+            ),
         )
     if trivial is None:
         return ()
