@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dpgui.data.fingerprint import sha256_file
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerReadOnly
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -25,10 +25,24 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def open_record(ledger: Ledger, data: Path) -> DatasetRecord:
+    if ledger.read_only:
+        return known_record(ledger, data)
     record = ledger.open_dataset(data.resolve(), sha256_file(data))
     if record.changed:
         print(f"note: {data.name} changed since the ledger last saw it; its budget continues.")
     return record
+
+
+def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
+    """The dataset of ``data`` as the ledger knows it, without writing (a read-only ledger)."""
+    sha256, path = sha256_file(data), data.resolve()
+    records = ledger.datasets()
+    for candidates in ([r for r in records if r.sha256 == sha256], [r for r in records if r.path == path]):
+        if candidates:
+            return candidates[-1]
+    raise LedgerReadOnly(
+        f"{data.name} has no budget in the ledger, and {ledger.path.parent} cannot be written"
+    )
 
 
 def format_state(name: str, state: BudgetState) -> str:
@@ -42,10 +56,20 @@ def format_state(name: str, state: BudgetState) -> str:
 def run_show(args: argparse.Namespace) -> int:
     ledger = Ledger()
     record = open_record(ledger, args.data)
+    if ledger.read_only:
+        print(f"note: {ledger.path.parent} is read-only: budgets can be shown, no release can run.")
     print(format_state(record.name, ledger.state(record.id)))
-    for entry in ledger.entries(record.id):
+    entries = ledger.entries(record.id)
+    if any(entry.account is Account.LABELS_ONLY for entry in entries):
+        labels_only = ledger.state(record.id, Account.LABELS_ONLY)
+        print(
+            f"  labels-only account (label-private learner; features not protected): "
+            f"spent {labels_only.spent}"
+        )
+    for entry in entries:
         when = entry.time.isoformat(timespec="seconds")
-        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {entry.description}")
+        account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
+        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {entry.description}{account}")
     return 0
 
 

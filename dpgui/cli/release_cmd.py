@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize, review_gate
+from dpgui.cli import (
+    preflight,
+    release_distance,
+    release_learning,
+    release_rectangle,
+    release_sanitize,
+    review_gate,
+)
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.backends import Engine, open_aggregator
@@ -17,7 +24,7 @@ from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
-from dpgui.release.export import export_release
+from dpgui.release.staging import discard, publish
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
@@ -68,6 +75,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
     parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
+    preflight.add_arguments(parser)
     review_gate.add_argument(parser)
 
 
@@ -142,16 +150,48 @@ class ScanProgress:
 
 
 def release(spec: TaskSpec, args: argparse.Namespace) -> int:
-    """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``."""
+    """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``.
+
+    Pre-flight first (``dpgui.cli.preflight``: nothing is charged when it refuses), then reserve, run, stage
+    the outputs beside ``--out``, commit, and move them into place.
+    """
+    preflight.before_opening(spec)
     opened = open_aggregator(
         args.data, args.engine, table=args.table, spark_master=args.spark_master, progress=ScanProgress()
     )
     dataset = opened.dataset
     ledger = Ledger()
+    out = preflight.before_charging(spec, opened, args, ledger)
     if review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings) is None:
+        discard(out)  # the last step before the reservation: nothing is charged, nothing left behind
         return EXIT_USAGE
-    result = run_to_end(execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator))
-    exported = export_release(result, args.out)
+    stager = preflight.Stager(out, ledger)
+    try:
+        result = run_to_end(
+            execute(
+                spec,
+                dataset,
+                ledger,
+                SecureRandom(),
+                aggregator=opened.aggregator,
+                engine_choice=opened.engine_choice,
+                stage=stager,
+            )
+        )
+    except BaseException:
+        if stager.staged is not None:
+            print(f"dpgui: the run is charged; its files are in {out.staging}", file=sys.stderr)
+            raise
+        discard(out)
+        if stager.started:
+            print(
+                "dpgui: the run read the data and is charged, but its outputs could not be written; the "
+                "ledger's commit line records it",
+                file=sys.stderr,
+            )
+        raise
+    assert stager.staged is not None
+    exported = publish(out, stager.staged)
     for row in result.table.rows:
         print(",".join(str(value) for value in row))
     files = ", ".join(path.name for path in exported.files)

@@ -11,7 +11,7 @@ import sys
 
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.ledger import Account, Ledger
 from dpgui.tasks.review import ReleaseReview, build_review
 from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import TaskSpec
@@ -25,12 +25,14 @@ def add_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def remaining_budget(ledger: Ledger, dataset: Dataset | DatasetHandle) -> PrivacyCost | None:
-    """The dataset's remaining budget as the ledger knows it, without registering the dataset."""
+def remaining_budget(
+    ledger: Ledger, dataset: Dataset | DatasetHandle, account: Account
+) -> PrivacyCost | None:
+    """The remaining budget of the dataset's ``account`` as the ledger knows it, without registering it."""
     path = dataset.path.resolve()
     for record in ledger.datasets():
         if record.sha256 == dataset.sha256 or record.path == path:
-            return ledger.state(record.id).remaining
+            return ledger.state(record.id, account).remaining
     return None
 
 
@@ -38,7 +40,8 @@ def review_or_refuse(
     spec: TaskSpec, dataset: Dataset | DatasetHandle, ledger: Ledger, accept_warnings: bool
 ) -> ReleaseReview | None:
     """Print the review on stderr; None (refused) when a check failed and warnings were not accepted."""
-    review = build_review(prepare(spec, dataset.n_rows), remaining_budget(ledger, dataset))
+    prepared = prepare(spec, dataset.n_rows)
+    review = build_review(prepared, remaining_budget(ledger, dataset, prepared.account))
     for line in review.lines():
         print(line, file=sys.stderr)
     if review.failures and not accept_warnings:

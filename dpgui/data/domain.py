@@ -94,7 +94,7 @@ class NumericDomain:
             raise DataError("the domain has far too many grid points; use a coarser granularity")
         if self.size > MAX_GRID_SIZE:
             raise DataError(
-                f"the domain has {self.size} grid points, more than 2^64; "
+                f"the domain has about 10^{len(str(self.size)) - 1} grid points, more than 2^64; "
                 "use a coarser granularity or tighter bounds"
             )
         if self.size > EXACT_FLOAT_LIMIT and not self._exact_integers():

@@ -92,6 +92,21 @@ def advanced_composition(each: PrivacyCost, k: int, delta_slack: float) -> Priva
     return PrivacyCost(round_up(advanced), round_up(k * each.delta + delta_slack))
 
 
+def advanced_composition_with_some_deltas(
+    epsilon: float, k: int, approximate_runs: int, delta_each: float, delta_slack: float
+) -> PrivacyCost:
+    """k adaptive runs, each eps-DP, of which ``approximate_runs`` are (eps, delta_each)-DP and the rest pure.
+
+    The advanced composition theorem holds for per-run deltas delta_i with delta'' = sum_i delta_i + delta'
+    (DRV 2010; Kairouz-Oh-Viswanath 2015 for heterogeneous runs), so the pure runs add no delta. (Basic
+    composition, when better, adds the same deltas without delta'.)
+    """
+    if not 0 <= approximate_runs <= k:
+        raise ValueError("approximate_runs must lie in [0, k]")
+    composed = advanced_composition(PrivacyCost(epsilon), k, delta_slack)
+    return PrivacyCost(composed.epsilon, round_up(composed.delta + approximate_runs * delta_each))
+
+
 def advanced_per_mechanism_epsilon(total_epsilon: float, k: int, delta_slack: float) -> float:
     """The largest per-mechanism epsilon whose k-fold advanced (or basic) composition fits ``total_epsilon``.
 

@@ -3,7 +3,9 @@
 A release goes through ``reserve`` (before the run; refused if the budget would be exceeded),
 ``mark_touched`` (fsynced when the run first reads private data), then ``commit`` (the spend is final) or
 ``refund`` (only if never touched: the private data was not read, so nothing was spent). Costs compose by
-basic composition (epsilons add, deltas add).
+basic composition (epsilons add, deltas add), within one :class:`Account` of the dataset: replace-one
+releases on one, the label-private learner's labels-only releases on another, each refused beyond the
+dataset's total on its own (guarantees under different neighbouring relations do not add up).
 
 Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
 file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
@@ -29,10 +31,13 @@ from uuid import uuid4
 from dpgui.paths import dpgui_home
 from dpgui.privacy.cost import PrivacyCost, basic_composition
 from dpgui.privacy.ledger_store import (
+    Account,
+    ChainHead,
     DatasetSeen,
     EventType,
     LedgerError,
     LedgerFile,
+    LedgerReadOnly,
     LedgerTampered,
     Payload,
     ReservationUpdate,
@@ -44,14 +49,17 @@ from dpgui.privacy.ledger_store import (
 __all__ = [
     "LEDGER_FILENAME",
     "TOLERANCE",
+    "Account",
     "BudgetEvent",
     "BudgetExceeded",
     "BudgetNotSet",
     "BudgetState",
+    "ChainHead",
     "DatasetRecord",
     "Ledger",
     "LedgerEntry",
     "LedgerError",
+    "LedgerReadOnly",
     "LedgerTampered",
     "Reservation",
     "ReservationStatus",
@@ -104,6 +112,7 @@ class Reservation:
     dataset_id: str
     cost: PrivacyCost
     description: str
+    account: Account = Account.REPLACE_ONE
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,7 @@ class LedgerEntry:
     cost: PrivacyCost
     status: ReservationStatus
     release_id: str | None
+    account: Account = Account.REPLACE_ONE
 
 
 @dataclass(frozen=True)
@@ -173,6 +183,10 @@ def _exceeds(amount: float, limit: float) -> bool:
     return amount > limit * (1 + TOLERANCE)
 
 
+def _on(bookings: Iterable[_Booking], account: Account) -> list[_Booking]:
+    return [booking for booking in bookings if booking.reservation.account is account]
+
+
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
     return not any(_exceeds(getattr(amount, axis), getattr(total, axis)) for _, axis in _AXES)
 
@@ -198,6 +212,16 @@ class Ledger:
     @property
     def path(self) -> Path:
         return self._file.path
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the ledger's folder cannot be written (budgets readable, every charge refused)."""
+        return self._file.read_only
+
+    def head(self) -> ChainHead:
+        """The chain head (last line's seq and hash) after reading what others appended."""
+        with self._transaction():
+            return self._file.head
 
     # -- datasets and totals -------------------------------------------------------------------------------
 
@@ -231,8 +255,11 @@ class Ledger:
 
     # -- the life of a reservation -------------------------------------------------------------------------
 
-    def reserve(self, dataset_id: str, cost: PrivacyCost, description: str) -> Reservation:
-        """Set aside ``cost`` for a release; raises :class:`BudgetNotSet` or :class:`BudgetExceeded`."""
+    def reserve(
+        self, dataset_id: str, cost: PrivacyCost, description: str, account: Account = Account.REPLACE_ONE
+    ) -> Reservation:
+        """Set aside ``cost`` on one of the dataset's accounts; raises :class:`BudgetNotSet` or
+        :class:`BudgetExceeded`."""
         with self._transaction():
             dataset = self._dataset(dataset_id)
             total = dataset.total
@@ -242,20 +269,22 @@ class Ledger:
                     f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
                     "[--delta D]`."
                 )
-            used = self._used(dataset.bookings)
+            used = self._used(_on(dataset.bookings, account))
+            where = "" if account is Account.REPLACE_ONE else f" on its {account.value} account"
             for symbol, axis in _AXES:
                 need, spent, limit = (getattr(c, axis) for c in (cost, used, total))
                 if _exceeds(spent + need, limit):
                     left = max(0.0, limit - spent)
                     raise BudgetExceeded(
                         f"This release needs {symbol}={need:.6g} but only {symbol}={left:.6g}"
-                        f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}' "
-                        f"(spent {spent:.6g}). Lower {axis} or raise the total with `dpgui budget set`."
+                        f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
+                        f"{where} (spent {spent:.6g}). Lower {axis} or raise the total with "
+                        "`dpgui budget set`."
                     )
-            reservation = Reservation(uuid4().hex, dataset_id, cost, description)
+            reservation = Reservation(uuid4().hex, dataset_id, cost, description, account)
             self._append(
                 EventType.RESERVED,
-                Reserved(reservation.id, dataset_id, cost.epsilon, cost.delta, description),
+                Reserved(reservation.id, dataset_id, cost.epsilon, cost.delta, description, account.value),
             )
             self._own.add(reservation.id)
             return reservation
@@ -266,11 +295,13 @@ class Ledger:
             if not self._open_booking(reservation).touched:
                 self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))
 
-    def commit(self, reservation: Reservation, release_id: str | None = None) -> None:
-        """Make the spend final."""
+    def commit(
+        self, reservation: Reservation, release_id: str | None = None, files: str | None = None
+    ) -> None:
+        """Make the spend final; ``files`` says where the release's outputs are (when not where asked)."""
         with self._transaction():
             self._open_booking(reservation)
-            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id))
+            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id, files))
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""
@@ -284,11 +315,12 @@ class Ledger:
 
     # -- queries -------------------------------------------------------------------------------------------
 
-    def state(self, dataset_id: str) -> BudgetState:
-        """The dataset's total, spent, pending and remaining budget."""
+    def state(self, dataset_id: str, account: Account = Account.REPLACE_ONE) -> BudgetState:
+        """The total, spent, pending and remaining budget of one of the dataset's accounts."""
         with self._transaction():
             dataset = self._dataset(dataset_id)
-            statuses = [(booking, self._status(booking)) for booking in dataset.bookings]
+            bookings = _on(dataset.bookings, account)
+            statuses = [(booking, self._status(booking)) for booking in bookings]
             spent = self._used(
                 b for b, s in statuses if s in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
             )
@@ -298,7 +330,7 @@ class Ledger:
             total = dataset.total
             if total is None:
                 return BudgetState(None, spent, pending, None)
-            used = self._used(dataset.bookings)
+            used = self._used(bookings)
             remaining = PrivacyCost(
                 max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - used.delta)
             )
@@ -315,6 +347,7 @@ class Ledger:
                     b.reservation.cost,
                     self._status(b),
                     b.release_id,
+                    b.reservation.account,
                 )
                 for b in self._dataset(dataset_id).bookings
             ]
@@ -364,7 +397,7 @@ class Ledger:
                 case TotalSet() as set_total:
                     dataset = self._datasets[set_total.dataset_id]
                     total = PrivacyCost(set_total.epsilon, set_total.delta)
-                    exhausted = not _fits(self._used(dataset.bookings), total)
+                    exhausted = not _fits(self._used(_on(dataset.bookings, Account.REPLACE_ONE)), total)
                     dataset.budget_events.append(
                         BudgetEvent(event.time, total, dataset.total, set_total.note, exhausted)
                     )
@@ -372,7 +405,11 @@ class Ledger:
                 case Reserved() as reserved:
                     cost = PrivacyCost(reserved.epsilon, reserved.delta)
                     reservation = Reservation(
-                        reserved.reservation_id, reserved.dataset_id, cost, reserved.description
+                        reserved.reservation_id,
+                        reserved.dataset_id,
+                        cost,
+                        reserved.description,
+                        Account(reserved.account),
                     )
                     booking = _Booking(reservation, event.time)
                     self._datasets[reserved.dataset_id].bookings.append(booking)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.fingerprint import METHOD as FINGERPRINT_METHOD
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
@@ -50,7 +51,8 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "randomness": release.randomness,
         "dataset": {
             "file_name": release.dataset.file_name,
-            "sha256": release.dataset.sha256,
+            "fingerprint": release.dataset.fingerprint,
+            "fingerprint_method": FINGERPRINT_METHOD,
             "row_count": release.dataset.n_rows,
             "columns_used": list(spec.columns),
         },
@@ -62,7 +64,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "title": algorithm.title,
             "paper": algorithm.paper,
             "section": algorithm.section,
-            "guarantee": algorithm.guarantee.value,
+            "guarantee": algorithm.guarantee_for(spec).value,
             "auto_reason": release.auto_reason,
         },
         "parameters": {
@@ -73,11 +75,12 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             else {"file_name": spec.public.path.name, "sha256": spec.public.sha256},
             "missing_values": spec.missing.describe(spec.domains[0]),
             "values_outside_bounds": "clipped to the declared bounds",
-            "algorithm_parameters": dict(spec.parameters),
+            "algorithm_parameters": dict(release.exported_parameters()),
         },
         "epsilon": release.cost.epsilon,
         "delta": release.cost.delta,
         "accountant": ACCOUNTANT,
+        "budget_account": release.algorithm.account(spec).value,
         "budget_before": _budget(release.budget_before),
         "budget_after": _budget(release.budget_after),
         "meaning": release.table.meaning or None,

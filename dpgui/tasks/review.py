@@ -111,7 +111,8 @@ class ReleaseReview:
             ("Columns", _columns(self.spec)),
             (
                 "Algorithm",
-                f"{self.algorithm.name}: {self.algorithm.title} ({self.algorithm.guarantee.value})",
+                f"{self.algorithm.name}: {self.algorithm.title} "
+                f"({self.algorithm.guarantee_for(self.spec).value})",
             ),
             ("Why", self.why),
             ("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),

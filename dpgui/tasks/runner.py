@@ -11,8 +11,9 @@ Order of events, which the privacy guarantees depend on:
 3. :func:`run_algorithm` records that the data is being touched (a fsynced ledger line) *before* it
    reads any aggregate, then runs the algorithm.
 4. :func:`finish` commits the reservation and only then builds the :class:`Release` whose values a
-   caller may show. A run that fails or is cancelled after step 3 is committed too; only a run that never
-   touched the data is refunded.
+   caller may show (with a ``stage`` callback: the outputs are written where nobody sees them yet, then the
+   commit, whose line says where they are; the caller then moves them into place). A run that fails or is
+   cancelled after step 3 is committed too; only a run that never touched the data is refunded.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, Reservation
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
@@ -43,6 +45,11 @@ class PreconditionFailed(Exception):
     def __init__(self, failures: tuple[PreconditionFailure, ...]) -> None:
         self.failures = failures
         super().__init__("; ".join(f.message for f in failures))
+
+    @property
+    def parameters_unusable(self) -> bool:
+        """Every failure is about the chosen parameters, not the row count."""
+        return all(failure.parameter for failure in self.failures)
 
     @property
     def min_n(self) -> int | None:
@@ -63,6 +70,11 @@ class PreparedRun:
     cost: PrivacyCost
     n: int
     auto_reason: str | None = None
+
+    @property
+    def account(self) -> Account:
+        """The ledger account this run is booked on (dpgui.privacy.ledger.Account)."""
+        return self.algorithm.account(self.spec)
 
 
 def prepare(spec: TaskSpec, n: int) -> PreparedRun:
@@ -88,6 +100,8 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
             continue
+        if info.account(concrete) is not Account.REPLACE_ONE:
+            continue  # a weaker guarantee is an explicit choice, never auto's
         if info.preconditions(concrete, n):
             continue
         if algorithm_check_failures(concrete, info):
@@ -122,7 +136,7 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
     spec = prepared.spec
     description = f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
-    return ledger.reserve(record.id, prepared.cost, description)
+    return ledger.reserve(record.id, prepared.cost, description, prepared.account)
 
 
 def run_algorithm(
@@ -159,27 +173,56 @@ def finish(
     budget_before: BudgetState,
     rng: PrivateRandom,
     aggregation_backend: str = InMemoryAggregator.name,
+    stage: Callable[[Release], str] | None = None,
 ) -> Release:
-    """Commit the spend, then wrap the outputs into a Release (the commit comes first)."""
+    """Commit the spend, then wrap the outputs into a Release (the commit comes first).
+
+    ``aggregation_backend`` is the engine as the custodian chose it (``auto`` stays ``auto``).
+
+    With ``stage``, the Release (its budget after the commit predicted) is first handed to ``stage``, which
+    writes every output somewhere not yet visible and returns where; the commit line records it. If staging
+    fails, the run (which read the data) is committed all the same, its line saying no files were written.
+    """
     release_id = uuid.uuid4().hex
-    ledger.commit(reservation, release_id)
-    return Release(
-        release_id=release_id,
-        created=datetime.now(UTC),
-        app=APP_NAME,
-        app_version=__version__,
-        dataset=DatasetInfo(dataset.name, dataset.sha256, dataset.n_rows),
-        spec=prepared.spec,
-        algorithm=prepared.algorithm,
-        cost=prepared.cost,
-        table=table,
-        private=rng.is_private,
-        randomness=rng.description,
-        budget_before=budget_before,
-        budget_after=ledger.state(record.id),
-        auto_reason=prepared.auto_reason,
-        aggregation_backend=aggregation_backend,
+
+    def release(budget_after: BudgetState) -> Release:
+        return Release(
+            release_id=release_id,
+            created=datetime.now(UTC),
+            app=APP_NAME,
+            app_version=__version__,
+            dataset=DatasetInfo(dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows),
+            spec=prepared.spec,
+            algorithm=prepared.algorithm,
+            cost=prepared.cost,
+            table=table,
+            private=rng.is_private,
+            randomness=rng.description,
+            budget_before=budget_before,
+            budget_after=budget_after,
+            auto_reason=prepared.auto_reason,
+            aggregation_backend=aggregation_backend,
+        )
+
+    if stage is None:
+        ledger.commit(reservation, release_id)
+        return release(ledger.state(record.id, prepared.account))
+    staged = release(after_commit(ledger.state(record.id, prepared.account), reservation.cost))
+    try:
+        where = stage(staged)
+    except BaseException as error:
+        ledger.commit(reservation, release_id, files=f"none: writing the outputs failed ({error})")
+        raise
+    ledger.commit(reservation, release_id, files=where)
+    return staged
+
+
+def after_commit(state: BudgetState, cost: PrivacyCost) -> BudgetState:
+    """The budget once an open reservation of ``cost`` (counted in ``state.pending``) is committed."""
+    pending = PrivacyCost(
+        max(0.0, state.pending.epsilon - cost.epsilon), max(0.0, state.pending.delta - cost.delta)
     )
+    return BudgetState(state.total, state.spent + cost, pending, state.remaining)
 
 
 def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -> None:
@@ -198,16 +241,19 @@ def execute(
     *,
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Aggregator | None = None,
+    engine_choice: str | None = None,
+    stage: Callable[[Release], str] | None = None,
 ) -> Generator[Progress, None, Release]:
     """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads).
 
     ``aggregator`` (from ``dpgui.data.backends.open_aggregator``) reads the data; by default the
-    in-memory one over ``dataset``, which must then be a loaded ``Dataset``.
+    in-memory one over ``dataset``, which must then be a loaded ``Dataset``. ``engine_choice`` is the engine
+    as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest.
     """
     factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
-    budget_before = ledger.state(record.id)
+    budget_before = ledger.state(record.id, prepared.account)
     reservation = reserve(prepared, ledger, record)
     touched = False
 
@@ -230,5 +276,6 @@ def execute(
         reservation=reservation,
         budget_before=budget_before,
         rng=rng,
-        aggregation_backend=(aggregator or InMemoryAggregator).name,
+        aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
+        stage=stage,
     )

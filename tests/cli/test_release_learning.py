@@ -65,3 +65,21 @@ def test_point_release_with_a_positive_value(labelled_csv: Path, tmp_path: Path,
                    "--algorithm", "learn-points")  # fmt: skip
     assert code == 0
     assert capsys.readouterr().out.splitlines()[0] == "none"
+
+
+def test_the_label_private_learner_needs_its_opt_in_and_is_shown_on_its_own_account(
+    labelled_csv: Path, tmp_path: Path, capsys
+) -> None:
+    args = ("--algorithm", "label-private", "--direction", "ge", "--positive", "yes")
+    assert release("threshold", labelled_csv, tmp_path / "a", *args) == 2
+    assert "--accept-labels-only" in capsys.readouterr().err
+    accepted = (
+        "--accept-labels-only",
+        "--accept-warnings",
+    )  # no accuracy guarantee at this n: a review warning
+    assert release("threshold", labelled_csv, tmp_path / "b", *args, *accepted) == 0
+    capsys.readouterr()
+    assert main(["budget", "show", "--data", str(labelled_csv)]) == 0
+    shown = capsys.readouterr().out
+    assert "spent ε=0;" in shown  # the replace-one account is untouched
+    assert "labels-only account" in shown and "spent ε=1" in shown and "[labels-only]" in shown

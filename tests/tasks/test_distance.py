@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -13,7 +14,7 @@ from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructur
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
 from dpgui.planner.plan import plan
-from dpgui.tasks.registry import algorithms
+from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -121,3 +122,15 @@ def test_cli_bins_declare_the_distance_grid_and_its_cdf_route_support(tmp_path):
     parameters = json.loads((out / "manifest.json").read_text())["parameters"]
     assert parameters["domains"]["a"]["grid_points"] == parameters["domains"]["b"]["grid_points"] == 11
     assert parameters["algorithm_parameters"]["bins"] == 11
+
+
+@pytest.mark.parametrize("name", ["cdf-route", "huang-roth-offline", "huang-roth-online", "bourgain"])
+def test_distance_algorithms_under_zcdp_are_not_badged_pure(name):
+    info = get_algorithm(name)
+    approximate, pure = (
+        spec().with_algorithm(name),
+        dataclasses.replace(spec(), delta=0.0).with_algorithm(name),
+    )
+    assert info.guarantee_for(approximate) is Guarantee.APPROXIMATE
+    assert info.guarantee_for(pure) is Guarantee.PURE
+    assert info.guarantee.badge == "pure/zCDP"
