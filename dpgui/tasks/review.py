@@ -24,6 +24,7 @@ from dpgui.data.domain import NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingKind
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import AlgorithmInfo
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -141,7 +142,7 @@ class ReleaseReview:
 def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> ReleaseReview:
     """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it."""
     spec, algorithm = prepared.spec, prepared.algorithm
-    why = prepared.auto_reason or f"chosen explicitly; {algorithm.summary}"
+    why = prepared.auto_reason or f"chosen by you; good for: {plain_words(algorithm).good_for}"
     predicted = algorithm.predicted_error(spec, prepared.n)
     checks = (
         *task_checks(spec),
