@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 import json
 
-from dpgui.cli.release_cmd import declared_domain, public_sample
+from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import plan
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -19,7 +19,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("task", choices=[kind.value for kind in TaskKind], help="the task to plan")
     parser.add_argument("--n", required=True, type=int, help="number of records (public)")
     parser.add_argument("--bounds", required=True, nargs=2, type=float, metavar=("LO", "HI"))
-    parser.add_argument("--granularity", type=float, help="grid step (default: 1 for integer bounds)")
+    add_grid_arguments(parser)
     parser.add_argument("--epsilon", required=True, type=float)
     parser.add_argument("--delta", type=float, default=0.0)
     parser.add_argument("--beta", type=float, default=0.05, help="failure probability of accuracy statements")

@@ -78,6 +78,8 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    public_assisted: bool = False
+    """Reads the public sample (cut points, candidates): its fit to the grid is checked before a run."""
     account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE
     """The ledger account the cost is booked on: anything but replace-one is never picked by ``auto``."""
 
