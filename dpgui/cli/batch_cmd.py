@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import preflight
+from dpgui.cli import preflight, review_gate
 from dpgui.cli.budget_cmd import format_state
+from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.backends import Engine, OpenedData, open_aggregator
 from dpgui.planner.batch import BatchPlan, load_plan, split_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
@@ -37,6 +38,7 @@ def add_release_parser(tasks: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--max-memory", type=float, default=4.0, metavar="GIB", help="per release (GiB)")
     parser.add_argument("--max-seconds", type=float, default=600.0, metavar="S", help="per release (seconds)")
+    review_gate.add_argument(parser)
     parser.set_defaults(handler=run_release_batch)
 
 
@@ -117,6 +119,11 @@ def run_release_batch(args: argparse.Namespace) -> int:
     print_plan(batch)
     ledger = Ledger()
     check_before_charging(batch, opened, args, ledger)
+    reviews = [
+        review_gate.review_or_refuse(r.spec, dataset, ledger, args.accept_warnings) for r in batch.releases
+    ]
+    if any(review is None for review in reviews):
+        return EXIT_USAGE  # the last step before the reservation: nothing is charged
     runs = [NamedRun(r.name, r.prepared) for r in batch.releases]
     releases = run_to_end(
         execute_batch(

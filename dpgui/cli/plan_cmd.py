@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from dpgui.cli.batch_cmd import run_plan_batch
-from dpgui.cli.release_cmd import declared_domain, public_sample
+from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import plan
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -29,7 +29,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--n", required=True, type=int, help="number of records (public)")
     parser.add_argument("--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task")
-    parser.add_argument("--granularity", type=float, help="grid step (default: 1 for integer bounds)")
+    add_grid_arguments(parser)
     parser.add_argument("--epsilon", type=float, help="required for a task")
     parser.add_argument("--delta", type=float, default=0.0)
     parser.add_argument("--beta", type=float, default=0.05, help="failure probability of accuracy statements")

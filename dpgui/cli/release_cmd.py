@@ -15,8 +15,10 @@ from dpgui.cli import (
     release_learning,
     release_rectangle,
     release_sanitize,
+    review_gate,
 )
 from dpgui.cli.budget_cmd import format_state
+from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, declared_grid
 from dpgui.data.missing import MissingKind, MissingPolicy
@@ -61,7 +63,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument(
         "--bounds", required=True, nargs=2, type=float, metavar=("LO", "HI"), help="declared value bounds"
     )
-    parser.add_argument("--granularity", type=float, help="grid step (default: 1 for integer bounds)")
+    add_grid_arguments(parser)
     parser.add_argument("--epsilon", required=True, type=float, help="privacy loss of this release")
     parser.add_argument("--delta", type=float, default=0.0, help="delta of this release (default 0)")
     parser.add_argument("--algorithm", default=AUTO, choices=[AUTO, *names], help="default: auto")
@@ -76,6 +78,18 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
     parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
     preflight.add_arguments(parser)
+    review_gate.add_argument(parser)
+
+
+def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--granularity`` or ``--bins`` (not both); with neither, the default grid of ``declared_grid``."""
+    parser.add_argument(
+        "--granularity",
+        type=float,
+        help="grid step (default: 1 when the bounds hold at least 1,000 whole numbers, else the largest "
+        "1, 2 or 5 times a power of ten giving at least 10,000 steps)",
+    )
+    parser.add_argument("--bins", type=int, help="B bins: grid step (HI - LO) / B, instead of --granularity")
 
 
 def declared_domain(args: argparse.Namespace) -> NumericDomain:
@@ -96,13 +110,13 @@ def add_bounds_per_column(parser: argparse.ArgumentParser, columns_flag: str) ->
 
 
 def declared_domains(args: argparse.Namespace, columns: Sequence[str]) -> tuple[NumericDomain, ...]:
-    """One declared domain per column from ``--bounds`` pairs and ``--granularity`` (default per pair)."""
+    """One declared domain per column from ``--bounds`` pairs and ``--granularity`` or ``--bins``."""
     if len(args.bounds) != 2 * len(columns):
         raise ValueError(
             f"--bounds needs one LO HI pair per column: {len(columns)} columns, {len(args.bounds)} numbers"
         )
     pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
-    return tuple(declared_grid(lo, hi, granularity=args.granularity) for lo, hi in pairs)
+    return tuple(declared_grid(lo, hi, granularity=args.granularity, bins=args.bins) for lo, hi in pairs)
 
 
 def public_sample(args: argparse.Namespace) -> PublicSample | None:
@@ -150,6 +164,9 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     dataset = opened.dataset
     ledger = Ledger()
     out = preflight.before_charging(spec, opened, args, ledger)
+    if review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings) is None:
+        discard(out)  # the last step before the reservation: nothing is charged, nothing left behind
+        return EXIT_USAGE
     stager = preflight.Stager(out, ledger)
     try:
         result = run_to_end(

@@ -34,6 +34,8 @@ class ExportedFiles:
 def table_csv(table: ReleaseTable) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    if table.meaning:  # read it back with pandas.read_csv(..., comment="#")
+        buffer.write(f"# {table.meaning}\n")
     writer.writerow(table.columns)
     writer.writerows(table.rows)
     return buffer.getvalue().encode("utf-8")

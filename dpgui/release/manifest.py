@@ -93,6 +93,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "privacy_curve": None if (curve := algorithm.curve(spec)) is None else curve.to_json(),
         "budget_before": _budget(release.budget_before),
         "budget_after": _budget(release.budget_after),
+        "meaning": release.table.meaning or None,
         "notes": list(release.table.notes),
         "outputs": [{"file": name, "sha256": digest} for name, digest in outputs.items()],
     }

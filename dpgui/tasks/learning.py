@@ -328,6 +328,7 @@ LABEL_PRIVATE_THRESHOLD = register(
         preconditions=_label_private_preconditions,
         neighbouring=_label_private_neighbouring,
         account=_label_private_account,
+        public_assisted=True,
     )
 )
 
@@ -380,6 +381,7 @@ PUBLIC_EM_THRESHOLD = register(
         run=_run_public_em,
         parameters=(BETA, DIRECTION),
         preconditions=_public_preconditions,
+        public_assisted=True,
     )
 )
 

@@ -87,6 +87,8 @@ class AlgorithmInfo:
     curve: Callable[[TaskSpec], PrivacyCurve | None] = no_curve
     """The release's privacy curve when the mechanism knows more than ``cost`` (its noise or zCDP rho); the
     ledger records it and its accountant composes it tightly. It must imply ``cost``."""
+    public_assisted: bool = False
+    """Reads the public sample (cut points, candidates): its fit to the grid is checked before a run."""
     account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE
     """The ledger account the cost is booked on: anything but replace-one is never picked by ``auto``."""
 

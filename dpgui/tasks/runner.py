@@ -36,6 +36,7 @@ from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
+from dpgui.tasks.review import algorithm_check_failures
 from dpgui.tasks.spec import AUTO, TaskSpec
 
 
@@ -102,8 +103,9 @@ def prepare(spec: TaskSpec, n: int) -> PreparedRun:
 
 
 def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
-    """The feasible algorithm with the smallest predicted error, and a sentence saying why."""
-    candidates = []
+    """The feasible algorithm with the smallest predicted error, and a sentence saying why. An algorithm
+    failing a check of how it uses the public sample (``review.algorithm_checks``) is never chosen."""
+    candidates, unfit = [], []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
@@ -112,12 +114,19 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
             continue  # a weaker guarantee is an explicit choice, never auto's
         if info.preconditions(concrete, n):
             continue
+        if algorithm_check_failures(concrete, info):
+            unfit.append(info.name)
+            continue
         candidates.append((info.predicted_error(concrete, n), info))
     if not candidates:
         failures = tuple(
             failure
             for info in algorithms(spec.kind)
             for failure in info.preconditions(spec.with_algorithm(info.name), n)
+        ) + tuple(
+            PreconditionFailure(f"{info.name}: {check.detail}")
+            for info in algorithms(spec.kind)
+            for check in algorithm_check_failures(spec.with_algorithm(info.name), info)
         )
         nothing_fits = PreconditionFailure(
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
@@ -128,6 +137,8 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
     reason = f"auto chose {best.name}: predicted error {error:.4g} {best.error_unit}" + (
         f" (others: {others})" if others else " (the only feasible algorithm)"
     )
+    if unfit:
+        reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
     return best, reason
 
 

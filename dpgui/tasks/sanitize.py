@@ -40,7 +40,7 @@ from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
 from dpgui.tasks.registry import (
     AlgorithmInfo,
     Guarantee,
@@ -174,7 +174,7 @@ def _cdf_table(spec: TaskSpec, release: TreeCdfRelease, notes: tuple[str, ...]) 
         indices = np.flatnonzero(np.concatenate([[True], cdf[1:] != cdf[:-1]]))
         notes += (f"rows only where the CDF steps; each holds up to the next row ({cdf.size} grid points)",)
     rows = tuple(zip(spec.domain.values_of(indices), cdf[indices].tolist(), strict=True))
-    return ReleaseTable(("value", "cdf"), rows, notes)
+    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0]))
 
 
 def _bound_note(spec: TaskSpec, n: int, noise: TreeNoise) -> str:

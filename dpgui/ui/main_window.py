@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QHBoxLayout,
     QInputDialog,
@@ -51,15 +52,18 @@ from dpgui.release.project import (
 )
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged
-from dpgui.tasks.runner import PreconditionFailed
+from dpgui.tasks.review import build_review
+from dpgui.tasks.runner import PreconditionFailed, prepare
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
+from dpgui.ui.review_sheet import ReviewSheet
 from dpgui.ui.run_page import RunPage
 from dpgui.ui.task_page import TaskPage
 
@@ -122,6 +126,8 @@ class MainWindow(QMainWindow):
         self.record: DatasetRecord | None = None
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
+        self.review_sheet: ReviewSheet | None = None
+        self.help_dialog: QDialog | None = None
         self.release: Release | None = None
         """The release shown on the Review page, which Export writes."""
         self.releases: list[ReleaseRecord] = []
@@ -157,7 +163,7 @@ class MainWindow(QMainWindow):
         self.budget_page.epsilon.valueChanged.connect(self._spec_changed)
         self.budget_page.delta.editingFinished.connect(self._spec_changed)
         self.budget_panel.set_total_requested.connect(self._ask_total_budget)
-        self.run_page.run_button.clicked.connect(self.start_release)
+        self.run_page.run_button.clicked.connect(self.review_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
         self.review_page.release_chosen.connect(self.choose_release)
@@ -247,7 +253,19 @@ class MainWindow(QMainWindow):
         self._add(file_menu, self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
         self._add(self.menuBar().addMenu("&Release"), self.run_action, self.cancel_action)
         self._add(self.menuBar().addMenu("&Go"), back, forward)
-        self._add(self.menuBar().addMenu("&Help"), self._action("&About dpgui", self._about))
+        self.user_guide_action = self._action(
+            "&User guide",
+            lambda: self._show_help(UserGuideDialog(self)),
+            QKeySequence.StandardKey.HelpContents,
+        )
+        self.glossary_action = self._action("&Glossary", lambda: self._show_help(GlossaryDialog(self)))
+        self._add(
+            self.menuBar().addMenu("&Help"),
+            self.user_guide_action,
+            self.glossary_action,
+            None,
+            self._action("&About dpgui", self._about),
+        )
 
         toolbar = QToolBar("Main")
         toolbar.setObjectName("main-toolbar")
@@ -529,7 +547,25 @@ class MainWindow(QMainWindow):
 
     def _run_from_anywhere(self) -> None:
         self.go_to(RUN)
-        self.start_release()
+        self.review_release()
+
+    def review_release(self) -> None:
+        """Show the review sheet (public information only); its "Charge and run" calls start_release."""
+        if self.current_job is not None:
+            return
+        if self.dataset is None:
+            self._show_error("No dataset", "Open a private dataset first.")
+            return
+        try:
+            prepared = prepare(self.current_spec(), self.dataset.n_rows)
+        except _REFUSALS as refusal:
+            self._show_error("Release refused", str(refusal))
+            return
+        account = prepared.account
+        remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
+        self.review_sheet = ReviewSheet(build_review(prepared, remaining), self)
+        self.review_sheet.accepted.connect(self.start_release)
+        self.review_sheet.open()
 
     def start_release(self) -> None:
         """Reserve the budget and start the run in the worker; refusals are shown, nothing runs."""
@@ -781,6 +817,11 @@ class MainWindow(QMainWindow):
         self.error_box = box
         box.open()
         return box
+
+    def _show_help(self, dialog: QDialog) -> None:
+        """Show a help dialog (non-modal: the user guide can stay open beside the window)."""
+        self.help_dialog = dialog
+        dialog.show()
 
     def _about(self) -> None:
         QMessageBox.about(

@@ -150,7 +150,7 @@ class ReviewPage(QWidget):
         self.release = release
         table = release.table
         self.headline.setText(describe_release(release))
-        notes = "".join(f"<br>• {note}" for note in table.notes)
+        notes = "".join(f"<br>• {note}" for note in (table.meaning, *table.notes) if note)
         self.details.setText(
             f"{release.algorithm.title} ({release.algorithm.name}) · {release.dataset.n_rows:,} rows · "
             f"release {release.release_id[:8]} · charged to the ledger before display{notes}"

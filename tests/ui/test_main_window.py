@@ -45,8 +45,17 @@ def set_total(window: MainWindow, epsilon: float) -> None:
     window.refresh_budget()
 
 
+def charge_from_the_review(window: MainWindow) -> None:
+    """Accept the review sheet the Run button opened (acknowledging any failed check)."""
+    sheet = window.review_sheet
+    assert sheet is not None and sheet.isVisible() and window.current_job is None
+    sheet.acknowledge.setChecked(True)
+    sheet.charge_button.click()
+
+
 def run_and_wait(qtbot, window: MainWindow) -> None:
     qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
+    charge_from_the_review(window)
     job = window.current_job
     assert job is not None
     with qtbot.waitSignal(job.released, timeout=15000):
@@ -242,6 +251,7 @@ def test_an_overspend_is_refused_with_a_message_and_the_ledger_unchanged(window:
     assert window.record is not None
     before = window.ledger.state(window.record.id)
     window.run_action.trigger()
+    charge_from_the_review(window)
     assert window.current_job is None
     assert len(errors) == 1 and "only ε=0.5" in errors[0]
     assert window.ledger.state(window.record.id) == before

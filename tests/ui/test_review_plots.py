@@ -85,10 +85,11 @@ def test_a_cdf_is_drawn_with_its_a_priori_error_band(qtbot, window: MainWindow):
 
 
 def true_wage_cdf_at(values: np.ndarray) -> np.ndarray:
-    """P[snapped wage ≤ value] on the demo frame, computed here with numpy alone."""
+    """P[wage ≤ value] on the demo frame (wages clipped to the bounds), computed here with numpy alone: at
+    grid values a CDF task's snapping up changes nothing (issue 15 item 2)."""
     wage = pd.read_csv(demo_private_path())["wage"].to_numpy(dtype=float)
-    snapped = np.sort(np.rint(np.clip(wage, WAGE.lower, WAGE.upper) / WAGE.granularity) * WAGE.granularity)
-    return np.searchsorted(snapped, values, side="right") / wage.size
+    clipped = np.sort(np.clip(wage, WAGE.lower, WAGE.upper))
+    return np.searchsorted(clipped, values, side="right") / wage.size
 
 
 def test_the_true_cdf_is_off_by_default_and_when_on_is_the_empirical_cdf(qtbot, window: MainWindow):
