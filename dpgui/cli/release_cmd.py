@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
 from dpgui.cli import (
+    batch_cmd,
     preflight,
     release_distance,
     release_learning,
@@ -44,6 +45,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     release_sanitize.add_parsers(tasks)
     release_rectangle.add_parsers(tasks)
     release_distance.add_parsers(tasks)
+    batch_cmd.add_release_parser(tasks)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> None:

@@ -173,3 +173,45 @@ def zcdp_rho_for(cost: PrivacyCost) -> float:
 def replace_one_from_add_remove(cost: PrivacyCost) -> PrivacyCost:
     """Replace-one is remove-then-add: (eps, delta) add/remove gives (2 eps, (1 + e^eps) delta)."""
     return PrivacyCost(round_up(2 * cost.epsilon), round_up((1 + math.exp(cost.epsilon)) * cost.delta))
+
+
+def zcdp_delta(rho: float, epsilon: float) -> float:
+    """The delta of rho-zCDP at ``epsilon``: Canonne, Kamath, Steinke 2020, Prop. 12 / Cor. 13.
+
+    delta = inf over alpha > 1 of exp((alpha - 1)(alpha rho - eps)) / (alpha - 1) * (1 - 1/alpha)^alpha.
+    Every alpha gives a valid bound, so the bisection for the minimiser (the root of the derivative
+    (2 alpha - 1) rho - eps + ln(1 - 1/alpha)) can only err on the safe side.
+    """
+    if rho < 0 or epsilon < 0:
+        raise ValueError("rho and epsilon must be >= 0")
+    if rho == 0:
+        return 0.0
+    lo, hi = 1.01, (epsilon + 1) / (2 * rho) + 2  # alpha* >= (1 + eps / rho) / 2; 1.01 keeps log1p stable
+    for _ in range(100):
+        alpha = (lo + hi) / 2
+        if (2 * alpha - 1) * rho - epsilon + math.log1p(-1 / alpha) < 0:
+            lo = alpha
+        else:
+            hi = alpha
+    alpha = (lo + hi) / 2
+    log_delta = (alpha - 1) * (alpha * rho - epsilon) + alpha * math.log1p(-1 / alpha) - math.log(alpha - 1)
+    return min(1.0, math.exp(log_delta))
+
+
+def zcdp_epsilon(rho: float, delta: float) -> float:
+    """The smallest epsilon with ``zcdp_delta(rho, epsilon) <= delta`` (CKS 2020), rounded up.
+
+    Never above Bun-Steinke's rho + 2 sqrt(rho ln(1/delta)), the bisection's upper end.
+    """
+    if not 0 < delta < 1:
+        raise ValueError("delta must be in (0, 1) to convert zCDP to (epsilon, delta)")
+    if rho == 0:
+        return 0.0
+    lo, hi = 0.0, rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if zcdp_delta(rho, mid) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return round_up(hi)

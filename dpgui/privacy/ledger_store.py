@@ -106,6 +106,9 @@ class Reserved:
     description: str
     account: str = Account.REPLACE_ONE.value
     """An :class:`Account` value (lines written before accounts existed are replace-one)."""
+    curve: dict[str, object] | None = None
+    """The release's privacy curve (``PrivacyCurve.to_json``); absent from lines written before it existed,
+    and from lines of releases that only have their (epsilon, delta)."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ class ReservationUpdate:
 
 Payload = DatasetSeen | TotalSet | Reserved | ReservationUpdate
 
-_OMITTED_WHEN_NONE = frozenset({"files"})
+_OMITTED_WHEN_NONE = frozenset({"files", "curve"})
 """Optional fields left out of a line when empty, so lines without them read as before."""
 
 PAYLOAD_TYPES: dict[EventType, type[Payload]] = {

@@ -16,7 +16,11 @@ from dpgui.release.release import Release
 from dpgui.tasks.spec import Domain
 
 SCHEMA_VERSION = 1
-ACCOUNTANT = "basic composition of (ε, δ) per dataset (sums of ε and of δ)"
+ACCOUNTANT = (
+    "per dataset: tight composition of the releases' recorded privacy curves (PLD accountant of "
+    "dp-accounting, zCDP with Canonne-Kamath-Steinke 2020), as ε at the total's δ, never more than basic "
+    "composition (sums of ε and of δ)"
+)
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 
 
@@ -25,7 +29,12 @@ def _cost(cost: PrivacyCost | None) -> dict[str, float] | None:
 
 
 def _budget(state: BudgetState) -> dict[str, Any]:
-    return {"total": _cost(state.total), "spent": _cost(state.spent), "remaining": _cost(state.remaining)}
+    return {
+        "total": _cost(state.total),
+        "spent": _cost(state.spent),
+        "spent_basic_composition": _cost(state.spent_basic),
+        "remaining": _cost(state.remaining),
+    }
 
 
 def _domain(domain: Domain) -> dict[str, Any]:
@@ -81,6 +90,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "delta": release.cost.delta,
         "accountant": ACCOUNTANT,
         "budget_account": release.algorithm.account(spec).value,
+        "privacy_curve": None if (curve := algorithm.curve(spec)) is None else curve.to_json(),
         "budget_before": _budget(release.budget_before),
         "budget_after": _budget(release.budget_after),
         "meaning": release.table.meaning or None,

@@ -44,6 +44,7 @@ from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
@@ -143,6 +144,12 @@ def _budget(spec: TaskSpec) -> PrivacyBudget:
 
 def _cost(spec: TaskSpec) -> PrivacyCost:
     return PrivacyCost(spec.epsilon, spec.delta)
+
+
+def _zcdp_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """With delta > 0 the release is rounds of discrete Gaussian noise, rho-zCDP in all (``_budget``)."""
+    rho = _budget(spec).rho
+    return None if rho is None else PrivacyCurve(rho=rho)
 
 
 def _embedding(spec: TaskSpec, algorithm: str) -> Embedding:
@@ -427,6 +434,7 @@ CDF_ROUTE = register(
         run=_structure_run("cdf-route"),
         parameters=_STRUCTURE_PARAMETERS,
         preconditions=_cdf_preconditions,
+        curve=_zcdp_curve,
     )
 )
 
@@ -489,6 +497,7 @@ BOURGAIN = register(
         run=_structure_run("bourgain"),
         parameters=(METRIC, QUERIES, BINS, REPETITIONS, SEED, DEBIAS, BETA),
         preconditions=_needs_queries,
+        curve=_zcdp_curve,
     )
 )
 
@@ -527,5 +536,6 @@ GAUSSIAN_PER_QUERY = register(
         run=_baseline_run(True),
         parameters=(METRIC, QUERIES, QUERY_COUNT, BETA),
         preconditions=_baseline_preconditions(True),
+        curve=_zcdp_curve,
     )
 )

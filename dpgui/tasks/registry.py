@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
@@ -59,6 +60,11 @@ def replace_one(spec: TaskSpec) -> str:
     return REPLACE_ONE
 
 
+def no_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """An algorithm that only knows its (epsilon, delta)."""
+    return None
+
+
 @dataclass(frozen=True)
 class AlgorithmInfo:
     """One registered algorithm."""
@@ -78,6 +84,9 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    curve: Callable[[TaskSpec], PrivacyCurve | None] = no_curve
+    """The release's privacy curve when the mechanism knows more than ``cost`` (its noise or zCDP rho); the
+    ledger records it and its accountant composes it tightly. It must imply ``cost``."""
     public_assisted: bool = False
     """Reads the public sample (cut points, candidates): its fit to the grid is checked before a run."""
     account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE

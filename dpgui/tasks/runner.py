@@ -30,6 +30,7 @@ from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
@@ -70,6 +71,8 @@ class PreparedRun:
     cost: PrivacyCost
     n: int
     auto_reason: str | None = None
+    curve: PrivacyCurve | None = None
+    """The privacy curve the ledger records beside ``cost`` (see ``AlgorithmInfo.curve``)."""
 
     @property
     def account(self) -> Account:
@@ -89,7 +92,14 @@ def prepare(spec: TaskSpec, n: int) -> PreparedRun:
     failures = algorithm.preconditions(spec, n)
     if failures:
         raise PreconditionFailed(failures)
-    return PreparedRun(spec=spec, algorithm=algorithm, cost=algorithm.cost(spec), n=n, auto_reason=reason)
+    return PreparedRun(
+        spec=spec,
+        algorithm=algorithm,
+        cost=algorithm.cost(spec),
+        n=n,
+        auto_reason=reason,
+        curve=algorithm.curve(spec),
+    )
 
 
 def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
@@ -132,11 +142,17 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
     return best, reason
 
 
+def describe(prepared: PreparedRun) -> str:
+    """The run as the ledger lists it: 'cdf of wage by tree-laplace'."""
+    spec = prepared.spec
+    return f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
+
+
 def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Reservation:
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
-    spec = prepared.spec
-    description = f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
-    return ledger.reserve(record.id, prepared.cost, description, prepared.account)
+    return ledger.reserve(
+        record.id, prepared.cost, describe(prepared), prepared.account, curve=prepared.curve
+    )
 
 
 def run_algorithm(
@@ -207,7 +223,7 @@ def finish(
     if stage is None:
         ledger.commit(reservation, release_id)
         return release(ledger.state(record.id, prepared.account))
-    staged = release(after_commit(ledger.state(record.id, prepared.account), reservation.cost))
+    staged = release(ledger.state(record.id, prepared.account, as_committed=reservation))
     try:
         where = stage(staged)
     except BaseException as error:
@@ -215,14 +231,6 @@ def finish(
         raise
     ledger.commit(reservation, release_id, files=where)
     return staged
-
-
-def after_commit(state: BudgetState, cost: PrivacyCost) -> BudgetState:
-    """The budget once an open reservation of ``cost`` (counted in ``state.pending``) is committed."""
-    pending = PrivacyCost(
-        max(0.0, state.pending.epsilon - cost.epsilon), max(0.0, state.pending.delta - cost.delta)
-    )
-    return BudgetState(state.total, state.spent + cost, pending, state.remaining)
 
 
 def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -> None:

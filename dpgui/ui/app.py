@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from dpgui import APP_NAME, __version__
 from dpgui.data.domain import NumericDomain
+from dpgui.privacy.accountant import preload_in_background
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.ui.icon import app_icon
 from dpgui.ui.main_window import MainWindow
@@ -62,6 +63,7 @@ def run_gui(
         print(problem, file=sys.stderr)
         return 2
     app = application()
+    preload_in_background()  # the ledger's accountant needs dp-accounting once a total has δ > 0
     window = MainWindow()
     if private is not None:
         window.load_private(private)

@@ -30,6 +30,7 @@ from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
 from dpgui.ui.error_curve_view import ErrorCurveView
+from dpgui.ui.plan_view import PlanView
 from dpgui.ui.simulation_view import SimulationView
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Predicted error", "Unit", "Min n", "Feasible", "Auto")
@@ -116,8 +117,14 @@ class BudgetPage(QWidget):
         self.curve = ErrorCurveView()
         self.simulation = SimulationView()
         self.timeline = BudgetTimeline()
+        self.plan_view = PlanView()
         self.planner_tabs = _tabs(
-            {"Planner table": self.plan_table, "Error vs ε": self.curve, "Simulation": self.simulation}
+            {
+                "Planner table": self.plan_table,
+                "Error vs ε": self.curve,
+                "Simulation": self.simulation,
+                "Release plan": self.plan_view,
+            }
         )
         self.ledger_tabs = _tabs({"Ledger table": self.ledger_table, "Timeline": self.timeline})
 
@@ -183,6 +190,7 @@ class BudgetPage(QWidget):
         """The error curve and the simulation preview for the spec at the public row count n (or none)."""
         self.curve.show_spec(spec, n)
         self.simulation.show_spec(spec, n)
+        self.plan_view.show_n(n)
 
     def show_ledger(
         self,
@@ -201,7 +209,7 @@ class BudgetPage(QWidget):
                 (
                     f"{entry.time:%Y-%m-%d %H:%M:%S}",
                     entry.description,
-                    format_cost(entry.cost),
+                    format_cost(entry.cost) + (f"  [{entry.curve.form}]" if entry.curve is not None else ""),
                     entry.account.value,
                     entry.status.value,
                 ),
