@@ -13,11 +13,12 @@ HOME_ENV = "DPGUI_HOME"
 def dpgui_home() -> Path:
     """The folder for the ledger and other persistent state.
 
-    ``$DPGUI_HOME`` overrides the platform's user data directory (tests set it).
+    ``$DPGUI_HOME`` overrides the platform's user data directory (tests set it). Created readable by the
+    owner only (0700): the ledger names the private files and their budgets.
     """
     override = os.environ.get(HOME_ENV)
     home = Path(override) if override else Path(user_data_dir("dpgui", appauthor=False))
-    home.mkdir(parents=True, exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
     return home
 
 

@@ -4,7 +4,9 @@ Run: ``python docs/screenshots/make_screenshots.py [FOLDER]`` (default: this fol
 private, cps1985 public) is opened with a throw-away ledger (DPGUI_HOME in a temporary folder), and real
 releases are made through the worker so the Run, Review and Budget pages show what a custodian sees: a CDF
 (with and without the custodian-only true CDF), threshold learning, a categorical histogram, the distance
-explorer and an online distance session. The last shot is the Review page in a dark palette.
+explorer and an online distance session. review-sheet is the review shown before a charge, with a failed
+check (PAP on weekly wages with the hourly public sample). The last shot is the Review page in a dark
+palette.
 main-window.png is what ``dpgui --demo --screenshot`` renders.
 """
 
@@ -21,6 +23,7 @@ SHOTS = (
     "main-window",
     "data",
     "task",
+    "review-sheet",
     "budget",
     "budget-error-curve",
     "budget-simulation",
@@ -95,6 +98,25 @@ def main(folder: Path = HERE) -> int:
     task.select_columns(["wage"])
     task.declare("wage", NumericDomain(0, 4000, 20))
     shot("task", TASK)
+
+    task.declare("wage", NumericDomain(0, 20000, 20))  # weekly wages; the public sample's are hourly
+    task.select_algorithm("pap")
+    window.run_action.trigger()
+    sheet = window.review_sheet
+    if sheet is None or not sheet.review.failures:
+        raise RuntimeError("the review sheet did not show the failed check")
+    width = SCREENSHOT_SIZE[0] * 5 // 6
+    layout = sheet.layout()
+    height = layout.totalHeightForWidth(width) if layout is not None else -1
+    sheet.resize(width, height if height > 0 else sheet.sizeHint().height())
+    settle()
+    target = folder / "review-sheet.png"
+    if not sheet.grab().save(str(target), "PNG"):
+        raise OSError(f"could not write {target}")
+    print(f"wrote {target}")
+    sheet.reject()
+    task.declare("wage", NumericDomain(0, 4000, 20))
+    task.select_algorithm("auto")
     release()
     shot("run", RUN)
     shot("review", REVIEW)

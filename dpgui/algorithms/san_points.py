@@ -20,7 +20,9 @@ releases at eps_t. Spec 000 s5.1 takes eps_t = eps / sqrt(16 I ln(5/delta)), del
 Thm 2.5 with k = 2I, delta' = delta/5: eps' = eps/2 + eps^2/(4 ln(5/delta)) <= eps and
 delta'' = 2I delta_t + delta/5 = delta. We keep delta_t and delta' and take the per-mechanism epsilon from
 :func:`advanced_per_mechanism_epsilon` (Dwork-Rothblum-Vadhan with k eps (e^eps - 1), or basic), which is
-never below the spec's closed form while eps_t <= 1 (tested) and is valid for every eps_t. The choosing
+never below the spec's closed form while eps_t <= 1 (tested) and is valid for every eps_t. The spec
+books delta_t on all 2I mechanisms; only the I choosing runs have one, so the cost booked is
+I delta_t + delta' = 3 delta / 5. The choosing
 mechanism needs eps <= 2 (REVIEW s2b); it runs at min(eps_t, 2), which costs no more than eps_t.
 
 Utility (REVIEW s2b recomputed, with beta split into beta/(2I) per choosing run and per Laplace draw):
@@ -47,7 +49,12 @@ import numpy as np
 
 from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.privacy.choosing import MAX_EPSILON, ChoosingParameters, choosing_mechanism
-from dpgui.privacy.cost import PrivacyCost, advanced_composition, advanced_per_mechanism_epsilon
+from dpgui.privacy.cost import (
+    PrivacyCost,
+    advanced_composition_with_some_deltas,
+    advanced_per_mechanism_epsilon,
+)
+from dpgui.privacy.noise_batch import BatchedLaplace
 from dpgui.privacy.random import PrivateRandom
 
 GUARANTEE_MET = "guarantee met"
@@ -105,9 +112,15 @@ class SanPointsPlan:
 
     @property
     def cost(self) -> PrivacyCost:
-        """2I mechanisms, each booked at (eps_t, delta_t), under advanced composition with delta'."""
-        each = PrivacyCost(self.mechanism_epsilon, self.mechanism_delta)
-        return advanced_composition(each, 2 * self.iterations, self.delta_slack)
+        """2I eps_t-DP mechanisms under advanced composition with delta'; only the I choosing runs add a
+        delta_t (the Laplace releases are pure): I delta_t + delta' = 3/5 of the requested delta."""
+        return advanced_composition_with_some_deltas(
+            self.mechanism_epsilon,
+            2 * self.iterations,
+            self.iterations,
+            self.mechanism_delta,
+            self.delta_slack,
+        )
 
     def error_terms(self, m: int, beta: float) -> tuple[float, float, float]:
         """(s1, s2, Laplace bound) in counts, each holding with its share of beta (see the module doc)."""
@@ -177,14 +190,14 @@ def san_points(
     available = counts > 0
     released: list[int] = []
     frequencies: list[float] = []
-    scale = 1 / plan.mechanism_epsilon
+    noise = BatchedLaplace(rng, 1 / plan.mechanism_epsilon, limit=plan.iterations)
     for step in range(plan.iterations):
         candidates = np.flatnonzero(available)
         chosen = choosing_mechanism(counts[candidates], plan.choosing, rng)
         if chosen is not None:
             index = int(candidates[chosen])
             available[index] = False
-            noisy = int(counts[index]) + int(rng.discrete_laplace(scale, 1)[0])  # sensitivity 1
+            noisy = int(counts[index]) + noise.next()  # sensitivity 1
             released.append(int(values[index]))
             frequencies.append(min(1.0, max(0.0, noisy / max(m, 1))))
         partial = PointFrequencies(tuple(released), tuple(frequencies), plan.iterations)

@@ -26,12 +26,13 @@ eps-DP mechanism in the same slot (the base-case size 32 is a utility constant, 
 utility bound below is no worse than the recursion's.
 
 Privacy (Lemma 4.8). Each iteration uses at most 4 mechanisms (two Laplace counts, one EM, one choosing
-run), each (eps, delta)-DP with delta only in the choosing run; the cap c bounds the iterations, so
-<= 4c mechanisms. Advanced composition (Thm 2.5; DRV with k eps (e^eps - 1), or basic if better) with
-delta' = c delta gives total delta <= 4c delta + c delta = 5c delta; the per-mechanism delta is
-delta_total / (5c) and the per-mechanism epsilon the largest that composes to eps_total. The choosing
-mechanism runs at min(eps, 2) (REVIEW s2b needs eps <= 2). Ranges, thresholds and c depend only on public
-values (m, alpha, the domain) and earlier mechanism outputs.
+run), each eps-DP with a delta only in the choosing run; the cap c bounds the iterations, so <= 4c
+mechanisms. Advanced composition (Thm 2.5; DRV with k eps (e^eps - 1), or basic if better) with
+delta' = c delta: the paper budgets 4c delta + c delta = 5c delta, so the per-mechanism delta is
+delta_total / (5c) and the per-mechanism epsilon the largest that composes to eps_total. Only the c
+choosing runs carry a delta, so the cost booked is c delta + delta' = 2c delta (2/5 of the request).
+The choosing mechanism runs at min(eps, 2) (REVIEW s2b needs eps <= 2). Ranges, thresholds and c depend
+only on public values (m, alpha, the domain) and earlier mechanism outputs.
 
 Utility (Claims 4.10-4.11, Lemma 4.12, recomputed for the single EM and the m-free choosing mechanism,
 beta_m = beta/(3c) per event). With
@@ -58,8 +59,13 @@ import numpy as np
 from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.algorithms.san_points import ROUNDING_GUARD, smallest_n
 from dpgui.privacy.choosing import MAX_EPSILON, ChoosingParameters, choosing_mechanism
-from dpgui.privacy.cost import PrivacyCost, advanced_composition, advanced_per_mechanism_epsilon
+from dpgui.privacy.cost import (
+    PrivacyCost,
+    advanced_composition_with_some_deltas,
+    advanced_per_mechanism_epsilon,
+)
 from dpgui.privacy.exponential import exponential_mechanism
+from dpgui.privacy.noise_batch import BatchedLaplace
 from dpgui.privacy.random import PrivateRandom
 
 MECHANISMS_PER_CALL = 4
@@ -94,9 +100,15 @@ class SanThresholdsPlan:
 
     @property
     def cost(self) -> PrivacyCost:
-        """4c mechanisms at (eps, delta) under advanced composition with delta' = c delta."""
-        each = PrivacyCost(self.mechanism_epsilon, self.mechanism_delta)
-        return advanced_composition(each, MECHANISMS_PER_CALL * self.cap, self.cap * self.mechanism_delta)
+        """4c eps-DP mechanisms under advanced composition with delta' = c delta; only the c choosing runs
+        add a delta (the Laplace counts and the EM are pure)."""
+        return advanced_composition_with_some_deltas(
+            self.mechanism_epsilon,
+            MECHANISMS_PER_CALL * self.cap,
+            self.cap,
+            self.mechanism_delta,
+            self.cap * self.mechanism_delta,
+        )
 
     def guarantee_met(self, m: int, domain_size: int, beta: float) -> bool:
         """Events B1-B3 of the module docstring hold with probability >= 1 - beta at this m."""
@@ -204,14 +216,14 @@ def san_thresholds(
     data = _Data(values, counts)
     m = int(data.cum[-1])
     alpha, eps = plan.alpha, plan.mechanism_epsilon
-    scale = 1 / eps
     released: dict[int, float] = {}
     stack = [(0, domain_size - 1)]
     calls = plan.cap
+    noise = BatchedLaplace(rng, 1 / eps, limit=2 * plan.cap)  # at most two noisy counts per range
     while stack and calls > 0:
         calls -= 1
         first, last = stack.pop()
-        noisy_total = data.count(first, last) + int(rng.discrete_laplace(scale, 1)[0])
+        noisy_total = data.count(first, last) + noise.next()
         if noisy_total < alpha * m / 8:
             released[last] = float(noisy_total)
         else:
@@ -227,7 +239,7 @@ def san_thresholds(
                 scores, intervals = data.blocks(first, last, z)
             chosen = choosing_mechanism(scores, plan.choosing, rng)
             a, b = (first, last) if chosen is None else intervals[chosen]
-            released[b] = float(data.count(a, b) + int(rng.discrete_laplace(scale, 1)[0]))
+            released[b] = float(data.count(a, b) + noise.next())
             if b < last:
                 stack.append((b + 1, last))
             if a > first:

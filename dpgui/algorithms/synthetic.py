@@ -11,6 +11,9 @@ import numpy as np
 
 from dpgui.privacy.random import PrivateRandom
 
+SAMPLE_BATCH = 1 << 18
+"""Records drawn per batch (2 MiB of uniforms), so the memory of a draw does not grow with the row count."""
+
 
 def sample_from_cdf(cdf: np.ndarray, rows: int, rng: PrivateRandom) -> np.ndarray:
     """``rows`` grid indices (int64) drawn from the distribution whose CDF over the grid is ``cdf``.
@@ -22,8 +25,12 @@ def sample_from_cdf(cdf: np.ndarray, rows: int, rng: PrivateRandom) -> np.ndarra
         raise ValueError("a CDF to sample from must be non-decreasing and end at 1")
     if rows < 0:
         raise ValueError("the number of records must be >= 0")
-    draws = np.searchsorted(cdf, rng.uniform01(rows), side="left")  # U < 1 = cdf[-1], so always in range
-    return draws.astype(np.int64)
+    draws = np.empty(rows, dtype=np.int64)
+    for start in range(0, rows, SAMPLE_BATCH):  # bounded temporaries whatever the number of records
+        stop = min(rows, start + SAMPLE_BATCH)
+        uniforms = rng.uniform01(stop - start)
+        draws[start:stop] = np.searchsorted(cdf, uniforms, side="left")  # U < 1 = cdf[-1]: always in range
+    return draws
 
 
 def cdf_of_counts(counts: np.ndarray) -> np.ndarray:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from pathlib import Path
+from typing import TextIO
 
 from dpgui.data.fingerprint import sha256_file
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -15,6 +18,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     actions = parser.add_subparsers(dest="budget_action", metavar="ACTION", required=True)
     show = actions.add_parser("show", help="the dataset's total, spent and remaining budget, and its ledger")
     show.add_argument("--data", required=True, type=Path, help="the private data file")
+    show.add_argument(
+        "--json",
+        action="store_true",
+        help="print the budget as JSON: total, spent (the accountant's figure), spent_basic (basic "
+        "composition), remaining, pending and the ledger entries",
+    )
     show.set_defaults(handler=run_show)
     set_ = actions.add_parser("set", help="set the dataset's total budget (recorded in the ledger)")
     set_.add_argument("--data", required=True, type=Path, help="the private data file")
@@ -24,28 +33,102 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     set_.set_defaults(handler=run_set)
 
 
-def open_record(ledger: Ledger, data: Path) -> DatasetRecord:
+def open_record(ledger: Ledger, data: Path, notes: TextIO | None = None) -> DatasetRecord:
+    if ledger.read_only:
+        return known_record(ledger, data)
     record = ledger.open_dataset(data.resolve(), sha256_file(data))
     if record.changed:
-        print(f"note: {data.name} changed since the ledger last saw it; its budget continues.")
+        print(f"note: {data.name} changed since the ledger last saw it; its budget continues.", file=notes)
     return record
+
+
+def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
+    """The dataset of ``data`` as the ledger knows it, without writing (a read-only ledger)."""
+    sha256, path = sha256_file(data), data.resolve()
+    records = ledger.datasets()
+    for candidates in ([r for r in records if r.sha256 == sha256], [r for r in records if r.path == path]):
+        if candidates:
+            return candidates[-1]
+    raise LedgerReadOnly(
+        f"{data.name} has no budget in the ledger, and {ledger.path.parent} cannot be written"
+    )
 
 
 def format_state(name: str, state: BudgetState) -> str:
     if state.total is None:
         return f"{name}: no total budget set (use `dpgui budget set --data FILE --epsilon E`)."
-    return f"{name}: total {state.total}; spent {state.spent}; remaining {state.remaining}" + (
-        f"; pending {state.pending}" if state.pending.epsilon else ""
+    return (
+        f"{name}: total {state.total}; spent {state.spent}{saving_text(state)}; remaining {state.remaining}"
+        + (f"; pending {state.pending}" if state.pending.epsilon else "")
     )
+
+
+def saving_text(state: BudgetState) -> str:
+    """' (basic composition: ε=5, δ=1e-06; saved ε=3.8)' when the accountant charges less, else ''."""
+    if not state.saving or state.spent_basic is None:
+        return ""
+    return f" (basic composition: {state.spent_basic}; saved ε={state.saving:.6g})"
+
+
+def _cost_json(cost: PrivacyCost | None) -> dict[str, float] | None:
+    return None if cost is None else {"epsilon": cost.epsilon, "delta": cost.delta}
+
+
+def _entry_json(entry: LedgerEntry) -> dict[str, object]:
+    return {
+        "time": entry.time.isoformat(),
+        "status": entry.status.value,
+        "description": entry.description,
+        "cost": _cost_json(entry.cost),
+        "curve": None if entry.curve is None else entry.curve.to_json(),
+    }
+
+
+def state_json(name: str, state: BudgetState, entries: list[LedgerEntry]) -> dict[str, object]:
+    """The budget as numbers: ``spent`` is the accountant's figure, ``spent_basic`` basic composition."""
+    return {
+        "dataset": name,
+        "total": _cost_json(state.total),
+        "spent": _cost_json(state.spent),
+        "spent_basic": _cost_json(state.spent_basic if state.spent_basic is not None else state.spent),
+        "saving_epsilon": state.saving,
+        "remaining": _cost_json(state.remaining),
+        "pending": _cost_json(state.pending),
+        "entries": [_entry_json(entry) for entry in entries],
+    }
 
 
 def run_show(args: argparse.Namespace) -> int:
     ledger = Ledger()
-    record = open_record(ledger, args.data)
-    print(format_state(record.name, ledger.state(record.id)))
-    for entry in ledger.entries(record.id):
+    record = open_record(ledger, args.data, sys.stderr if args.json else None)
+    if ledger.read_only:
+        print(
+            f"note: {ledger.path.parent} is read-only: budgets can be shown, no release can run.",
+            file=sys.stderr if args.json else None,
+        )
+    state = ledger.state(record.id)
+    entries = ledger.entries(record.id)
+    labels_only = (
+        ledger.state(record.id, Account.LABELS_ONLY)
+        if any(entry.account is Account.LABELS_ONLY for entry in entries)
+        else None
+    )
+    if args.json:
+        document = state_json(record.name, state, entries)
+        document["labels_only_spent"] = _cost_json(labels_only.spent if labels_only is not None else None)
+        print(json.dumps(document, indent=2))
+        return 0
+    print(format_state(record.name, state))
+    if labels_only is not None:
+        print(
+            f"  labels-only account (label-private learner; features not protected): "
+            f"spent {labels_only.spent}"
+        )
+    for entry in entries:
         when = entry.time.isoformat(timespec="seconds")
-        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {entry.description}")
+        form = f"[{entry.curve.form}] " if entry.curve is not None else ""
+        account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
+        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {form}{entry.description}{account}")
     return 0
 
 

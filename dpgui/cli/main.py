@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from dpgui import __version__
-from dpgui.cli import algorithms_cmd, budget_cmd, plan_cmd, query_cmd, release_cmd
+from dpgui.cli import algorithms_cmd, budget_cmd, fingerprint_cmd, plan_cmd, query_cmd, release_cmd
+from dpgui.cli.arguments import NumberFriendlyParser, split_negative_assignments
 from dpgui.cli.errors import run_guarded
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = NumberFriendlyParser(
         prog="dpgui",
         description="Differentially private releases of a sensitive dataset. Without a command: the GUI.",
     )
@@ -26,19 +29,50 @@ def build_parser() -> argparse.ArgumentParser:
     algorithms_cmd.add_parser(commands)
     plan_cmd.add_parser(commands)
     query_cmd.add_parser(commands)
+    fingerprint_cmd.add_parser(commands)
+    return parser
+
+
+def build_open_parser() -> argparse.ArgumentParser:
+    """``dpgui FILE [--public FILE]``: the GUI on a private file (and a public sample)."""
+    parser = argparse.ArgumentParser(prog="dpgui", description="Open the GUI on a private data file.")
+    parser.add_argument("file", type=Path, help="the private data file to open")
+    parser.add_argument("--public", type=Path, help="an optional public sample to open beside it")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = split_negative_assignments(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if arguments and not arguments[0].startswith("-") and arguments[0] not in _commands(parser):
+        opened = build_open_parser().parse_args(arguments)
+        return run_guarded(lambda: _open_in_gui(opened))
+    args = parser.parse_args(arguments)
     if args.command is None:
         return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
 
 
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    return {
+        name
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    }
+
+
+def _open_in_gui(args: argparse.Namespace) -> int:
+    for path in (args.file, args.public):
+        if path is not None and not path.exists():
+            raise FileNotFoundError(f"{path} does not exist")
+    from dpgui.ui.app import run_gui
+
+    return run_gui(args.file, args.public)
+
+
 def _start_gui(args: argparse.Namespace) -> int:
     import os
-    from pathlib import Path
 
     from dpgui.paths import demo_private_path, demo_public_path
 

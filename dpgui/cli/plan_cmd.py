@@ -5,22 +5,32 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from pathlib import Path
 
-from dpgui.cli.release_cmd import declared_domain, public_sample
+from dpgui.cli.batch_cmd import run_plan_batch
+from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import plan
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
+BATCH = "batch"
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("plan", help="predicted error and minimum n per algorithm (reads no data)")
-    parser.add_argument("task", choices=[kind.value for kind in TaskKind], help="the task to plan")
+    parser.add_argument(
+        "task",
+        choices=[kind.value for kind in TaskKind] + [BATCH],
+        help="the task to plan, or 'batch' for a release plan file",
+    )
+    parser.add_argument(
+        "plan_file", nargs="?", type=Path, metavar="PLAN.toml", help="with 'batch': the release plan"
+    )
     parser.add_argument("--n", required=True, type=int, help="number of records (public)")
-    parser.add_argument("--bounds", required=True, nargs=2, type=float, metavar=("LO", "HI"))
-    parser.add_argument("--granularity", type=float, help="grid step (default: 1 for integer bounds)")
-    parser.add_argument("--epsilon", required=True, type=float)
+    parser.add_argument("--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task")
+    add_grid_arguments(parser)
+    parser.add_argument("--epsilon", type=float, help="required for a task")
     parser.add_argument("--delta", type=float, default=0.0)
     parser.add_argument("--beta", type=float, default=0.05, help="failure probability of accuracy statements")
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
@@ -29,10 +39,23 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--shapes", action="store_true", help="also show asymptotic floors (constant unknown)"
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.task == BATCH:
+        if args.plan_file is None:
+            args.parser.error("plan batch needs the plan file: dpgui plan batch PLAN.toml --n N")
+        return run_plan_batch(args)
+    missing = [
+        flag for flag, value in (("--bounds", args.bounds), ("--epsilon", args.epsilon)) if value is None
+    ]
+    if missing or args.plan_file is not None:
+        args.parser.error(
+            f"the following arguments are required: {', '.join(missing)}"
+            if missing
+            else "unexpected PLAN.toml"
+        )
     if args.n < 1:
         raise ValueError("--n must be at least 1")
     spec = TaskSpec(

@@ -8,15 +8,25 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import release_distance, release_learning, release_rectangle, release_sanitize
+from dpgui.cli import (
+    batch_cmd,
+    preflight,
+    release_distance,
+    release_learning,
+    release_rectangle,
+    release_sanitize,
+    release_table,
+    review_gate,
+)
 from dpgui.cli.budget_cmd import format_state
+from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, declared_grid
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
-from dpgui.release.export import export_release
+from dpgui.release.staging import discard, publish
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
@@ -36,9 +46,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     release_sanitize.add_parsers(tasks)
     release_rectangle.add_parsers(tasks)
     release_distance.add_parsers(tasks)
-    from dpgui.cli import release_table  # the synthetic-table task (issue 16)
-
     release_table.add_parsers(tasks)
+    batch_cmd.add_release_parser(tasks)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> None:
@@ -56,7 +65,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument(
         "--bounds", required=True, nargs=2, type=float, metavar=("LO", "HI"), help="declared value bounds"
     )
-    parser.add_argument("--granularity", type=float, help="grid step (default: 1 for integer bounds)")
+    add_grid_arguments(parser)
     parser.add_argument("--epsilon", required=True, type=float, help="privacy loss of this release")
     parser.add_argument("--delta", type=float, default=0.0, help="delta of this release (default 0)")
     parser.add_argument("--algorithm", default=AUTO, choices=[AUTO, *names], help="default: auto")
@@ -70,6 +79,19 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
     parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
+    preflight.add_arguments(parser)
+    review_gate.add_argument(parser)
+
+
+def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--granularity`` or ``--bins`` (not both); with neither, the default grid of ``declared_grid``."""
+    parser.add_argument(
+        "--granularity",
+        type=float,
+        help="grid step (default: 1 when the bounds hold at least 1,000 whole numbers, else the largest "
+        "1, 2 or 5 times a power of ten giving at least 10,000 steps)",
+    )
+    parser.add_argument("--bins", type=int, help="B bins: grid step (HI - LO) / B, instead of --granularity")
 
 
 def declared_domain(args: argparse.Namespace) -> NumericDomain:
@@ -90,13 +112,13 @@ def add_bounds_per_column(parser: argparse.ArgumentParser, columns_flag: str) ->
 
 
 def declared_domains(args: argparse.Namespace, columns: Sequence[str]) -> tuple[NumericDomain, ...]:
-    """One declared domain per column from ``--bounds`` pairs and ``--granularity`` (default per pair)."""
+    """One declared domain per column from ``--bounds`` pairs and ``--granularity`` or ``--bins``."""
     if len(args.bounds) != 2 * len(columns):
         raise ValueError(
             f"--bounds needs one LO HI pair per column: {len(columns)} columns, {len(args.bounds)} numbers"
         )
     pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
-    return tuple(declared_grid(lo, hi, granularity=args.granularity) for lo, hi in pairs)
+    return tuple(declared_grid(lo, hi, granularity=args.granularity, bins=args.bins) for lo, hi in pairs)
 
 
 def public_sample(args: argparse.Namespace) -> PublicSample | None:
@@ -132,14 +154,48 @@ class ScanProgress:
 
 
 def release(spec: TaskSpec, args: argparse.Namespace) -> int:
-    """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``."""
+    """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``.
+
+    Pre-flight first (``dpgui.cli.preflight``: nothing is charged when it refuses), then reserve, run, stage
+    the outputs beside ``--out``, commit, and move them into place.
+    """
+    preflight.before_opening(spec)
     opened = open_aggregator(
         args.data, args.engine, table=args.table, spark_master=args.spark_master, progress=ScanProgress()
     )
     dataset = opened.dataset
     ledger = Ledger()
-    result = run_to_end(execute(spec, dataset, ledger, SecureRandom(), aggregator=opened.aggregator))
-    exported = export_release(result, args.out)
+    out = preflight.before_charging(spec, opened, args, ledger)
+    if review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings) is None:
+        discard(out)  # the last step before the reservation: nothing is charged, nothing left behind
+        return EXIT_USAGE
+    stager = preflight.Stager(out, ledger)
+    try:
+        result = run_to_end(
+            execute(
+                spec,
+                dataset,
+                ledger,
+                SecureRandom(),
+                aggregator=opened.aggregator,
+                engine_choice=opened.engine_choice,
+                stage=stager,
+            )
+        )
+    except BaseException:
+        if stager.staged is not None:
+            print(f"dpgui: the run is charged; its files are in {out.staging}", file=sys.stderr)
+            raise
+        discard(out)
+        if stager.started:
+            print(
+                "dpgui: the run read the data and is charged, but its outputs could not be written; the "
+                "ledger's commit line records it",
+                file=sys.stderr,
+            )
+        raise
+    assert stager.staged is not None
+    exported = publish(out, stager.staged)
     for row in result.table.rows:
         print(",".join(str(value) for value in row))
     files = ", ".join(path.name for path in exported.files)

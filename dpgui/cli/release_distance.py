@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.tasks.distance import BINS
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -26,8 +27,20 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         "--queries", type=Path, help="CSV of PUBLIC query points (columns named as --columns)"
     )
     parser.add_argument("--query-count", type=int, default=1000, help="declared number of queries")
-    parser.add_argument("--bins", type=int, default=256, help="support points per coordinate (CDF route)")
+    parser.add_argument(
+        "--support",
+        type=int,
+        help="support points per coordinate of the CDF route (default: the declared grid's points when "
+        f"--bins is given, else {BINS.default})",
+    )
     parser.set_defaults(handler=run_distance)
+
+
+def _support(args: argparse.Namespace) -> int:
+    """The CDF route's support points: --support, else every point of a grid declared by --bins."""
+    if args.support is not None:
+        return int(args.support)
+    return int(args.bins) + 1 if args.bins is not None else int(BINS.default)
 
 
 def run_distance(args: argparse.Namespace) -> int:
@@ -36,7 +49,7 @@ def run_distance(args: argparse.Namespace) -> int:
         ("beta", args.beta),
         ("metric", args.metric),
         ("query_count", args.query_count),
-        ("bins", args.bins),
+        ("bins", _support(args)),
         ("queries", str(args.queries) if args.queries is not None else ""),
     )
     spec = TaskSpec(

@@ -6,6 +6,7 @@ import argparse
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.tasks.learning import LABELS_ONLY_OPT_IN
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -26,6 +27,12 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
                 default="auto",
                 help="ge: positive iff x >= t; le: positive iff x <= t; auto: chosen privately (default)",
             )
+            parser.add_argument(
+                "--accept-labels-only",
+                action="store_true",
+                help="allow --algorithm label-private without a public sample: it protects the labels only "
+                "and is booked on the dataset's separate labels-only account",
+            )
         parser.set_defaults(handler=lambda args, kind=kind: run_learning(args, kind))
 
 
@@ -33,6 +40,8 @@ def run_learning(args: argparse.Namespace, kind: TaskKind) -> int:
     parameters: tuple[tuple[str, float | str], ...] = (("beta", args.beta),)
     if kind is TaskKind.THRESHOLD:
         parameters += (("direction", args.direction),)
+        if args.accept_labels_only:
+            parameters += ((LABELS_ONLY_OPT_IN.name, True),)
     spec = TaskSpec(
         kind=kind,
         columns=(args.feature,),

@@ -16,9 +16,6 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         parser = tasks.add_parser(kind.value, help=kind.title)
         release_cmd.add_common_arguments(parser, kind)
         parser.add_argument("--column", required=True, help="the column")
-        parser.add_argument(
-            "--bins", type=int, help="B bins: grid step (HI - LO) / B, instead of --granularity"
-        )
         if kind is not TaskKind.HISTOGRAM:
             parser.add_argument("--branching", type=int, default=0, help="tree branching (default 0: auto)")
         if kind is TaskKind.QUANTILES:

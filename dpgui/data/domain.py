@@ -6,10 +6,11 @@ Privacy: a domain is public. Its bounds and granularity are declared by the user
 
 from __future__ import annotations
 
+import enum
 import math
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
 
@@ -30,6 +31,7 @@ _INT64_MIN = -(1 << 63)
 _INT64_END = 1 << 63
 _NICE_MANTISSAS = (1, 2, 5)
 _SUGGESTED_MIN_POINTS = 1000
+_SUGGESTED_PADDING = 0.1
 _MIN_RELATIVE_SPAN = 1e-6
 _MIN_SPAN = 1e-100
 
@@ -47,6 +49,16 @@ def _finite(value: object) -> bool:
         return False
 
 
+class Snap(enum.Enum):
+    """How a value between two grid points is encoded."""
+
+    NEAREST = "nearest"
+    """To the nearest grid point (ties to even): the default, least distortion."""
+    UP = "up"
+    """To the smallest grid point >= the value (ceil), so that the count of indices <= i is exactly the
+    count of values <= grid point i: what a CDF released at the grid points must mean."""
+
+
 @dataclass(frozen=True)
 class NumericDomain:
     """The grid ``lower + i * granularity`` for ``i = 0 .. size - 1``.
@@ -59,17 +71,21 @@ class NumericDomain:
     A domain has at most 2^64 points. Beyond 2^53 points floats cannot tell neighbouring points apart,
     so such a domain needs a whole-number ``lower``, granularity 1 and all points within the int64 or
     the uint64 range; its indices are then converted exactly (``from_grid``, ``value_of``).
+
+    ``snap`` says how ``to_grid`` encodes a value between grid points; it is not part of the declaration
+    (equality and hashing ignore it): a task sets it, as CDF tasks set ``Snap.UP``.
     """
 
     lower: float
     upper: float
     granularity: float
+    snap: Snap = field(default=Snap.NEAREST, compare=False)
 
     def __post_init__(self) -> None:
-        for field in ("lower", "upper", "granularity"):
-            value = getattr(self, field)
+        for name in ("lower", "upper", "granularity"):
+            value = getattr(self, name)
             if not _finite(value):
-                raise DataError(f"domain {field} must be a finite number, got {value!r}")
+                raise DataError(f"domain {name} must be a finite number, got {value!r}")
         if not self.lower < self.upper:
             raise DataError(f"domain lower bound {self.lower!r} must be below the upper bound {self.upper!r}")
         if not self.granularity > 0:
@@ -78,7 +94,7 @@ class NumericDomain:
             raise DataError("the domain has far too many grid points; use a coarser granularity")
         if self.size > MAX_GRID_SIZE:
             raise DataError(
-                f"the domain has {self.size} grid points, more than 2^64; "
+                f"the domain has about 10^{len(str(self.size)) - 1} grid points, more than 2^64; "
                 "use a coarser granularity or tighter bounds"
             )
         if self.size > EXACT_FLOAT_LIMIT and not self._exact_integers():
@@ -106,8 +122,13 @@ class NumericDomain:
         """ceil(log2(size)): bits needed to name a grid point."""
         return (self.size - 1).bit_length()
 
+    def snapped_up(self) -> NumericDomain:
+        """The same grid encoding values up to the next grid point (``Snap.UP``)."""
+        return replace(self, snap=Snap.UP)
+
     def to_grid(self, values: np.ndarray) -> np.ndarray:
-        """uint64 grid indices: values are clipped to [lower, upper] and rounded to the nearest point.
+        """uint64 grid indices: values are clipped to [lower, upper] and rounded to the nearest point
+        (``Snap.NEAREST``) or up to the next point (``Snap.UP``; within 1e-9 of a step counts as on it).
 
         Values above the last grid point map to it. NaN is refused (ValueError): apply the missing-value
         policy first. Monotone: x <= y implies to_grid(x) <= to_grid(y).
@@ -120,7 +141,12 @@ class NumericDomain:
         np.minimum(steps, float(self.upper), out=steps)
         steps -= lower
         steps /= float(self.granularity)
-        np.rint(steps, out=steps)
+        if self.snap is Snap.UP:
+            steps -= _TOLERANCE
+            np.ceil(steps, out=steps)
+            np.maximum(steps, 0.0, out=steps)
+        else:
+            np.rint(steps, out=steps)
         top = self.size - 1
         if top < EXACT_FLOAT_LIMIT:  # then int64 holds every index and converts faster than uint64
             return np.minimum(steps, float(top), out=steps).astype(np.int64).view(np.uint64)
@@ -205,13 +231,26 @@ def _outward(low: float, high: float, unit: float) -> tuple[float, float]:
     return _multiple(below, unit), _multiple(above, unit)
 
 
+def _padded(low: float, high: float, pad: float) -> tuple[float, float]:
+    """[low - pad, high + pad], without crossing zero where the sample does not."""
+    lower, upper = low - pad, high + pad
+    if low >= 0:
+        lower = max(lower, 0.0)
+    if high <= 0:
+        upper = min(upper, 0.0)
+    return lower, upper
+
+
 def suggest_domain(public_values: np.ndarray, granularity: float | None = None) -> NumericDomain:
     """Propose a domain covering a PUBLIC sample. Never call this on the private data.
 
     Reading bounds off the private data would leak it (the released grid would reveal its minimum and
-    maximum). The sample's finite min and max are rounded outward to a "nice" number (a multiple of a
-    tenth of the sample's order of magnitude). Without ``granularity`` the step is the largest 1, 2 or 5
-    times a power of ten giving at least 1,000 intervals (1,001 to 2,501 grid points); the bounds are
+    maximum). A sample rarely holds the population's extremes, so its finite min and max are first
+    padded by a tenth of their span on each side (never across zero: a sample of non-negative values keeps
+    a lower bound >= 0), then rounded outward to a "nice" number (a multiple of a tenth of the sample's
+    order of magnitude). Without ``granularity``, a sample of whole numbers (padded, up to 2^20 apart) keeps
+    granularity 1, so a whole-number column stays whole; otherwise the step is the largest 1, 2 or 5
+    times a power of ten giving at least 1,000 intervals (1,001 to 2,501 grid points). The bounds are
     multiples of the step, so the last grid point is the upper bound.
     """
     sample = np.asarray(public_values, dtype=np.float64)
@@ -224,6 +263,10 @@ def suggest_domain(public_values: np.ndarray, granularity: float | None = None) 
     else:
         span = max(abs(low), 1.0)
     unit = 10.0 ** (math.floor(math.log10(span)) - 1)
+    low, high = _padded(low, high, _SUGGESTED_PADDING * span)
+    whole = bool(np.all(sample == np.round(sample)))
+    if granularity is None and whole and high - low <= DEFAULT_INTEGER_SPAN:
+        granularity = 1.0
     if granularity is None:
         lower, upper = _outward(low, high, unit)
         return NumericDomain(lower, upper, _nice((upper - lower) / _SUGGESTED_MIN_POINTS, at_least=False))
@@ -236,17 +279,21 @@ def suggest_domain(public_values: np.ndarray, granularity: float | None = None) 
 
 DEFAULT_INTEGER_SPAN = 1 << 20
 DEFAULT_POINTS = 10_000
+DEFAULT_MIN_WHOLE_POINTS = 1000
+"""Granularity 1 by default only when the bounds hold at least this many whole numbers."""
 
 
 def default_granularity(lower: float, upper: float) -> float:
     """A granularity for declared bounds when the user gives none (public: depends on the bounds only).
 
-    Whole-number bounds up to 2^20 apart get granularity 1 (every integer); otherwise the largest 1, 2 or
-    5 times a power of ten that gives at least 10,000 intervals.
+    Whole-number bounds holding 1,000 to 2^20 + 1 whole numbers get granularity 1 (every integer);
+    otherwise the largest 1, 2 or 5 times a power of ten that gives at least 10,000 intervals, so a
+    default grid never has fewer than 1,000 points (``--bounds 0 1`` once gave a 2-point grid).
     """
     if not (_finite(lower) and _finite(upper) and lower < upper):
         raise DataError(f"bounds must be finite with lower < upper, got {lower!r} and {upper!r}")
-    if _integral(lower) and _integral(upper) and upper - lower <= DEFAULT_INTEGER_SPAN:
+    whole = _integral(lower) and _integral(upper)
+    if whole and DEFAULT_MIN_WHOLE_POINTS - 1 <= upper - lower <= DEFAULT_INTEGER_SPAN:
         return 1.0
     return _nice((upper - lower) / DEFAULT_POINTS, at_least=False)
 

@@ -1,11 +1,31 @@
-"""A file's SHA-256, recorded in the manifest so a release names exactly the data it used."""
+"""Fingerprints of data files: the raw SHA-256 stays local, exports carry a keyed fingerprint.
+
+The raw SHA-256 of the private file is a function of every record with no noise (epsilon infinite):
+whoever knows all rows but one could test guesses about the last one against it offline. It is therefore
+kept only where the custodian alone reads it (the ledger and the Data page). What leaves the machine is
+:func:`keyed_fingerprint`, an HMAC-SHA-256 of that hash under a secret key generated once per
+installation and stored in the user data folder (mode 0600): the custodian's own installation can match
+a release to its file (``dpgui fingerprint FILE``), nobody without the key can test a guess.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
+import os
 from pathlib import Path
 
+from dpgui.paths import dpgui_home
+from dpgui.privacy.random import secret_bytes
+
 CHUNK_BYTES = 1 << 20
+KEY_FILE_NAME = "fingerprint.key"
+KEY_BYTES = 32
+METHOD = (
+    "HMAC-SHA-256 of the file's SHA-256 under a secret key of the installation that made the release; "
+    "only that installation can match it to a file ('dpgui fingerprint FILE')"
+)
 
 
 def sha256_file(path: Path) -> str:
@@ -15,3 +35,34 @@ def sha256_file(path: Path) -> str:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def installation_key(home: Path | None = None) -> bytes:
+    """The installation's secret fingerprint key, created on first use (readable by the owner only)."""
+    path = (home or dpgui_home()) / KEY_FILE_NAME
+    if not path.exists():
+        _create_key(path)
+    key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    if len(key) != KEY_BYTES:
+        raise OSError(f"{path} is not a dpgui fingerprint key; move it away and a new one is made")
+    return key
+
+
+def _create_key(path: Path) -> None:
+    """Write a fresh key to a private temporary file, then link it into place (first writer wins)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secret_bytes(4).hex()}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+            handle.write(secret_bytes(KEY_BYTES).hex())
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileExistsError):  # another process made the key first: use theirs
+            os.link(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def keyed_fingerprint(sha256_hex: str, key: bytes | None = None) -> str:
+    """HMAC-SHA-256 (hex) of a file's SHA-256 under the installation key."""
+    return hmac.new(key or installation_key(), bytes.fromhex(sha256_hex), hashlib.sha256).hexdigest()

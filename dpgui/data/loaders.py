@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import csv
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -36,6 +37,34 @@ SUPPORTED_SUFFIXES: tuple[str, ...] = tuple(_READERS)
 """File suffixes ``load_table`` understands (lower case, with the dot), e.g. for file dialogs."""
 
 
+_DELIMITERS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
+
+
+def refuse_duplicate_names(names: Sequence[object], file_name: str) -> None:
+    """Raise ``DataError`` when two columns share a name (readers would rename one silently: 'a.1')."""
+    seen: set[str] = set()
+    for name in (str(name) for name in names):
+        if name in seen:
+            raise DataError(
+                f"{file_name}: the header names the column {name!r} twice; rename one of them so that every "
+                "column has its own name"
+            )
+        seen.add(name)
+
+
+def refuse_duplicate_header(path: Path) -> None:
+    """For delimited text: the header row as written (pandas would rename a duplicate to 'a.1')."""
+    delimiter = _DELIMITERS.get(path.suffix.lower())
+    if delimiter is None or not path.is_file():
+        return
+    try:
+        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+            header = next(csv.reader(handle, delimiter=delimiter), [])
+    except (OSError, csv.Error):
+        return  # the reader reports an unreadable file in its own words
+    refuse_duplicate_names(header, path.name)
+
+
 def load_table(path: Path) -> pd.DataFrame:
     """Read a whole table; the reader is chosen by the file's suffix (case-insensitive).
 
@@ -52,6 +81,7 @@ def load_table(path: Path) -> pd.DataFrame:
         )
     if not path.is_file():
         raise DataError(f"{path.name}: file not found at {path}; check the path")
+    refuse_duplicate_header(path)
     try:
         frame = reader(path)
     except pd.errors.EmptyDataError as exc:
@@ -63,6 +93,7 @@ def load_table(path: Path) -> pd.DataFrame:
         ) from exc
     if frame.shape[1] == 0:
         raise DataError(f"{path.name}: the table has no columns; the first row must name the columns")
+    refuse_duplicate_names(frame.columns, path.name)
     if frame.shape[0] == 0:
         raise DataError(f"{path.name}: the table has a header but no data rows")
     frame.columns = [str(column) for column in frame.columns]

@@ -35,20 +35,27 @@ def first_position(mask: np.ndarray) -> int:
 def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Series:
     """The column as float64; missing cells stay NaN for the missing-value policy.
 
-    A cell that is present but not a number raises ``DataError`` naming the file, the 1-based data row
-    and the column, and showing the value (truncated to 40 characters).
+    A cell that is present but not a finite number (text, a date, ±inf) raises ``DataError`` naming the
+    file, the 1-based data row and the column, and showing the value (truncated to 40 characters): an
+    infinite value is invalid, never clipped to a bound.
     """
     require_columns(frame, [column], file_name=file_name)
     raw = frame[column]
     values = pd.to_numeric(raw, errors="coerce").astype(np.float64)
-    bad = values.isna().to_numpy() & raw.notna().to_numpy()
+    bad = invalid_cells(raw, values)
     if bad.any():
         position = first_position(bad)
         raise DataError(
-            f"{cell_location(file_name, position, column)}: {shown(raw.iloc[position])} is not a number; "
-            "correct the cell or leave it empty to apply the missing-value policy"
+            f"{cell_location(file_name, position, column)}: {shown(raw.iloc[position])} is not a finite "
+            "number; correct the cell or leave it empty to apply the missing-value policy"
         )
     return values
+
+
+def invalid_cells(raw: pd.Series, values: pd.Series) -> np.ndarray:
+    """Mask of the cells present in ``raw`` whose parsed ``values`` are not finite numbers."""
+    parsed = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    return (np.isnan(parsed) & raw.notna().to_numpy()) | np.isinf(parsed)
 
 
 def _text(value: object) -> str:

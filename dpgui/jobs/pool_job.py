@@ -10,11 +10,13 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 from dpgui.algorithms.progress import Progress
 from dpgui.data.backends import ScanCancelled, ScanMonitor
 from dpgui.jobs.worker import Cancelled, GeneratorWorker
+from dpgui.privacy.cancellable import DrawCancelled
 
 
 def stopped_by_user(error: BaseException) -> bool:
-    """Whether a run ended because of a cancel: between its steps, or inside an engine's scan."""
-    return isinstance(error, Cancelled | ScanCancelled)
+    """Whether a run ended because of a cancel: between its steps, inside an engine's scan, or between two
+    noise draws."""
+    return isinstance(error, Cancelled | ScanCancelled | DrawCancelled)
 
 
 class PoolJob(QObject):

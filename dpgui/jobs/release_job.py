@@ -2,10 +2,13 @@
 
 The order is the one ``dpgui.tasks.runner`` requires for privacy:
 
-1. The constructor (GUI thread) prepares and reserves; a refusal (``PreconditionFailed``,
-   ``BudgetExceeded``, ``BudgetNotSet``, ``ValueError``) is raised to the caller and nothing starts.
-2. :meth:`ReleaseJob.start` runs ``run_algorithm`` in a pool thread. Its ``on_touch`` callback writes the
-   fsynced "touched" line synchronously in that thread, before the first read of the private data.
+1. The constructor (GUI thread) runs the pre-flight (``dpgui.tasks.preflight`` and, for data in memory,
+   ``dpgui.data.checks``), prepares and reserves; a refusal (``PreconditionFailed``, ``BudgetExceeded``,
+   ``BudgetNotSet``, ``ValueError`` such as ``DataError``) is raised to the caller and nothing starts.
+2. :meth:`ReleaseJob.start` runs ``run_algorithm`` in a pool thread (after, for a scanning engine, the
+   data pass, whose only outputs are custodian-only counts or a refusal, which is then refunded). Its
+   ``on_touch`` callback writes the fsynced "touched" line synchronously in that thread, before the
+   algorithm's first read of the private data.
 3. Back in the GUI thread, a finished run is committed by ``finish`` before ``released`` carries the values
    anywhere; a failed or cancelled run is settled (committed if it touched the data, refunded otherwise)
    before ``failed`` or ``cancelled`` is emitted.
@@ -15,17 +18,22 @@ from __future__ import annotations
 
 import threading
 import traceback
+from collections.abc import Generator
 
 from PySide6.QtCore import QObject, Signal
 
+from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends import ScanMonitor
+from dpgui.data.checks import DataCheck, check_data
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
+from dpgui.privacy.cancellable import CancellableRandom
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.preflight import Limits, preflight
 from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algorithm, settle_failed_run
 from dpgui.tasks.spec import TaskSpec
 
@@ -55,11 +63,22 @@ class ReleaseJob(PoolJob):
         *,
         aggregator: Aggregator | None = None,
         monitor: ScanMonitor | None = None,
+        engine_choice: str | None = None,
+        limits: Limits | None = None,
     ) -> None:
         """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
-        ``Dataset``); a scanning one reports through ``monitor``, which this job then watches."""
+        ``Dataset``); a scanning one reports through ``monitor``, which this job then watches. Before the
+        reservation, the spec's parameters and predicted memory and work (within ``limits``) and, for data
+        in memory, every cell the task reads are checked: a refusal raises and nothing is reserved."""
         super().__init__(parent)
+        preflight(spec, dataset.n_rows, limits)
         self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
+        self.data_check: DataCheck | None = None
+        """The custodian-only counts of the data's problems: data in memory is checked here, before the
+        reservation; a scanning engine's pass runs in the worker before the run touches the data, so a
+        refusal there is refunded."""
+        if isinstance(dataset, Dataset):
+            self.data_check = self._check(dataset, InMemoryAggregator(dataset))
         self._dataset = dataset
         self._ledger = ledger
         self._rng = rng if rng is not None else SecureRandom()
@@ -67,20 +86,50 @@ class ReleaseJob(PoolJob):
             assert isinstance(dataset, Dataset), "a DatasetHandle needs the aggregator that reads it"
             aggregator = InMemoryAggregator(dataset)
         self._aggregator = aggregator
+        self._engine_choice = engine_choice or aggregator.name
         self._record = ledger.open_dataset(dataset.path, dataset.sha256)
-        self._budget_before = ledger.state(self._record.id)
+        self._budget_before = ledger.state(self._record.id, self.prepared.account)
         self._reservation = reserve(self.prepared, ledger, self._record)
         self._touched = threading.Event()
         self.error_details = ""
         """The traceback of the exception behind ``failed`` (for a dialog's "Show Details…")."""
+        run = run_algorithm(
+            self.prepared,
+            dataset,
+            CancellableRandom(self._rng, lambda: self._worker.is_cancelled()),
+            self._on_touch,
+            aggregator=lambda _: aggregator,
+        )
         worker = self._run_in_pool(
-            run_algorithm(self.prepared, dataset, self._rng, self._on_touch, aggregator=lambda _: aggregator),
+            run if self.data_check is not None else self._checked_first(aggregator, run),
             monitor,
             f"scanning {dataset.name}",
         )
         worker.signals.partial.connect(self.partial)
         worker.signals.finished.connect(self._on_finished)
         worker.signals.failed.connect(self._on_failed)
+
+    def _check(self, dataset: Dataset | DatasetHandle, aggregator: Aggregator) -> DataCheck:
+        """The data pass of ``dpgui.data.checks``; raises its first refusal (a ``DataError``)."""
+        spec = self.prepared.spec
+        check = check_data(
+            dataset,
+            aggregator,
+            spec.columns,
+            spec.domains,
+            spec.missing,
+            label=spec.label,
+            positive=spec.positive,
+        )
+        check.raise_if_refused()
+        return check
+
+    def _checked_first(
+        self, aggregator: Aggregator, run: Generator[Progress, None, ReleaseTable]
+    ) -> Generator[Progress, None, ReleaseTable]:
+        """Worker thread: a scanning engine's data pass, then the run (which marks the data touched)."""
+        self.data_check = self._check(self._dataset, aggregator)
+        return (yield from run)
 
     @property
     def touched(self) -> bool:
@@ -103,7 +152,7 @@ class ReleaseJob(PoolJob):
                 reservation=self._reservation,
                 budget_before=self._budget_before,
                 rng=self._rng,
-                aggregation_backend=self._aggregator.name,
+                aggregation_backend=self._engine_choice,
             )
         except Exception as error:
             self.error_details = "".join(traceback.format_exception(error))

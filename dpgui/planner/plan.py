@@ -92,8 +92,8 @@ def plan(spec: TaskSpec, n: int, target_error: float | None = None) -> list[Plan
             PlanRow(
                 algorithm=info.name,
                 title=info.title,
-                guarantee=info.guarantee.value,
-                pure=cost.is_pure and info.guarantee is Guarantee.PURE,
+                guarantee=info.guarantee_for(concrete).value,
+                pure=cost.is_pure and info.guarantee_for(concrete) is Guarantee.PURE,
                 predicted_error=info.predicted_error(concrete, n),
                 error_unit=info.error_unit,
                 feasible=not failures and not needs_delta,

@@ -70,10 +70,11 @@ def release_error(
     grid = spec.domain.from_grid(spec.domain.to_grid(values))
     ordered = np.sort(grid)
     n = ordered.size
-    if "cdf" in table.columns:
+    if "cdf" in table.columns:  # against the share of (clipped) records <= value, what cdf means
         points = np.asarray(table.column("value"), dtype=float)
         released = np.asarray(table.column("cdf"), dtype=float)
-        truth = np.searchsorted(ordered, points, "right") / n
+        clipped = np.sort(np.clip(values, spec.domain.lower, spec.domain.upper))
+        truth = np.searchsorted(clipped, points, "right") / n
         return float(np.max(np.abs(released - truth)))
     if spec.kind is TaskKind.QUANTILES:
         pairs = zip(table.column("q"), table.column("value"), strict=True)
@@ -93,6 +94,24 @@ def release_error(
     raise ValueError(f"the {spec.kind.value} release has none of the columns the error measure reads")
 
 
+def simulated_labels(spec: TaskSpec, values: np.ndarray) -> np.ndarray:
+    """A separable labelling at the middle of the domain, in the direction the spec learns: positive iff
+    x >= middle for "ge", else positive iff x <= middle ("le", and "auto", whose classes hold both)."""
+    grid = spec.domain.from_grid(spec.domain.to_grid(values))
+    middle = spec.domain.value_of(spec.domain.size // 2)
+    if str(spec.parameter("direction", "auto")) == "ge":
+        return grid >= middle
+    return grid <= middle
+
+
+def label_cells(labels: np.ndarray, positive: str | None) -> np.ndarray:
+    """Label cells the learner reads back as ``labels``: the declared positive value and another text, or
+    1/0 when no positive value is declared."""
+    if positive is None:
+        return labels.astype(int)
+    return np.where(labels, positive, f"not {positive}")
+
+
 @functools.lru_cache(maxsize=64)
 def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulation:
     """Run the spec's algorithm ``trials`` times on simulated data of n rows (cached per spec)."""
@@ -107,8 +126,8 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulat
         frame = pd.DataFrame({spec.columns[0]: values})
         labels = None
         if spec.kind is TaskKind.THRESHOLD:
-            labels = values >= (spec.domain.lower + spec.domain.upper) / 2
-            frame[spec.label or SYNTHETIC_LABEL] = labels.astype(int)
+            labels = simulated_labels(spec, values)
+            frame[spec.label or SYNTHETIC_LABEL] = label_cells(labels, spec.positive)
         dataset = Dataset(Path("<simulated>"), "simulated", frame)
         table = run_to_end(info.run(spec, InMemoryAggregator(dataset), noise))
         errors.append(release_error(spec, table, values, labels))

@@ -92,6 +92,21 @@ def advanced_composition(each: PrivacyCost, k: int, delta_slack: float) -> Priva
     return PrivacyCost(round_up(advanced), round_up(k * each.delta + delta_slack))
 
 
+def advanced_composition_with_some_deltas(
+    epsilon: float, k: int, approximate_runs: int, delta_each: float, delta_slack: float
+) -> PrivacyCost:
+    """k adaptive runs, each eps-DP, of which ``approximate_runs`` are (eps, delta_each)-DP and the rest pure.
+
+    The advanced composition theorem holds for per-run deltas delta_i with delta'' = sum_i delta_i + delta'
+    (DRV 2010; Kairouz-Oh-Viswanath 2015 for heterogeneous runs), so the pure runs add no delta. (Basic
+    composition, when better, adds the same deltas without delta'.)
+    """
+    if not 0 <= approximate_runs <= k:
+        raise ValueError("approximate_runs must lie in [0, k]")
+    composed = advanced_composition(PrivacyCost(epsilon), k, delta_slack)
+    return PrivacyCost(composed.epsilon, round_up(composed.delta + approximate_runs * delta_each))
+
+
 def advanced_per_mechanism_epsilon(total_epsilon: float, k: int, delta_slack: float) -> float:
     """The largest per-mechanism epsilon whose k-fold advanced (or basic) composition fits ``total_epsilon``.
 
@@ -158,3 +173,45 @@ def zcdp_rho_for(cost: PrivacyCost) -> float:
 def replace_one_from_add_remove(cost: PrivacyCost) -> PrivacyCost:
     """Replace-one is remove-then-add: (eps, delta) add/remove gives (2 eps, (1 + e^eps) delta)."""
     return PrivacyCost(round_up(2 * cost.epsilon), round_up((1 + math.exp(cost.epsilon)) * cost.delta))
+
+
+def zcdp_delta(rho: float, epsilon: float) -> float:
+    """The delta of rho-zCDP at ``epsilon``: Canonne, Kamath, Steinke 2020, Prop. 12 / Cor. 13.
+
+    delta = inf over alpha > 1 of exp((alpha - 1)(alpha rho - eps)) / (alpha - 1) * (1 - 1/alpha)^alpha.
+    Every alpha gives a valid bound, so the bisection for the minimiser (the root of the derivative
+    (2 alpha - 1) rho - eps + ln(1 - 1/alpha)) can only err on the safe side.
+    """
+    if rho < 0 or epsilon < 0:
+        raise ValueError("rho and epsilon must be >= 0")
+    if rho == 0:
+        return 0.0
+    lo, hi = 1.01, (epsilon + 1) / (2 * rho) + 2  # alpha* >= (1 + eps / rho) / 2; 1.01 keeps log1p stable
+    for _ in range(100):
+        alpha = (lo + hi) / 2
+        if (2 * alpha - 1) * rho - epsilon + math.log1p(-1 / alpha) < 0:
+            lo = alpha
+        else:
+            hi = alpha
+    alpha = (lo + hi) / 2
+    log_delta = (alpha - 1) * (alpha * rho - epsilon) + alpha * math.log1p(-1 / alpha) - math.log(alpha - 1)
+    return min(1.0, math.exp(log_delta))
+
+
+def zcdp_epsilon(rho: float, delta: float) -> float:
+    """The smallest epsilon with ``zcdp_delta(rho, epsilon) <= delta`` (CKS 2020), rounded up.
+
+    Never above Bun-Steinke's rho + 2 sqrt(rho ln(1/delta)), the bisection's upper end.
+    """
+    if not 0 < delta < 1:
+        raise ValueError("delta must be in (0, 1) to convert zCDP to (epsilon, delta)")
+    if rho == 0:
+        return 0.0
+    lo, hi = 0.0, rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if zcdp_delta(rho, mid) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return round_up(hi)

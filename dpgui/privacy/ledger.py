@@ -2,8 +2,16 @@
 
 A release goes through ``reserve`` (before the run; refused if the budget would be exceeded),
 ``mark_touched`` (fsynced when the run first reads private data), then ``commit`` (the spend is final) or
-``refund`` (only if never touched: the private data was not read, so nothing was spent). Costs compose by
-basic composition (epsilons add, deltas add).
+``refund`` (only if never touched: the private data was not read, so nothing was spent).
+
+Costs compose within one :class:`Account` of the dataset: replace-one releases on one, the label-private
+learner's labels-only releases on another, each refused beyond the dataset's total on its own (guarantees
+under different neighbouring relations do not add up). Within an account, costs compose through the
+accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the release's (epsilon, delta)
+and, where its mechanism has one, its privacy curve (noise or zCDP rho); the spent budget is the tight
+composition of those curves, reported as epsilon at the dataset's delta and never more than basic
+composition (epsilons add, deltas add). It is recomputed from the recorded lines on every read, and an
+overspend is refused on that figure. Lines without a curve count as their (epsilon, delta).
 
 Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
 file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
@@ -17,8 +25,9 @@ every budget, and someone who edits it can recompute the chain.
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,12 +36,17 @@ from pathlib import Path
 from uuid import uuid4
 
 from dpgui.paths import dpgui_home
+from dpgui.privacy.accountant import BookedRelease, Composition, compose
 from dpgui.privacy.cost import PrivacyCost, basic_composition
+from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger_store import (
+    Account,
+    ChainHead,
     DatasetSeen,
     EventType,
     LedgerError,
     LedgerFile,
+    LedgerReadOnly,
     LedgerTampered,
     Payload,
     ReservationUpdate,
@@ -44,16 +58,20 @@ from dpgui.privacy.ledger_store import (
 __all__ = [
     "LEDGER_FILENAME",
     "TOLERANCE",
+    "Account",
     "BudgetEvent",
     "BudgetExceeded",
     "BudgetNotSet",
     "BudgetState",
+    "ChainHead",
     "DatasetRecord",
     "Ledger",
     "LedgerEntry",
     "LedgerError",
+    "LedgerReadOnly",
     "LedgerTampered",
     "Reservation",
+    "ReservationRequest",
     "ReservationStatus",
 ]
 
@@ -104,6 +122,19 @@ class Reservation:
     dataset_id: str
     cost: PrivacyCost
     description: str
+    account: Account = Account.REPLACE_ONE
+    curve: PrivacyCurve | None = None
+    """The release's privacy curve, when its mechanism knows more than its (epsilon, delta)."""
+
+
+@dataclass(frozen=True)
+class ReservationRequest:
+    """What :meth:`Ledger.reserve_all` books for one release."""
+
+    cost: PrivacyCost
+    description: str
+    account: Account = Account.REPLACE_ONE
+    curve: PrivacyCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -111,12 +142,23 @@ class BudgetState:
     """A dataset's budget. ``spent`` is committed plus unresolved; ``pending`` is this process's open runs.
 
     ``total`` and ``remaining`` are None until the custodian sets a total; ``remaining`` is never negative.
+    ``spent`` is the accountant's figure (epsilon at the total's delta when that beats basic composition);
+    ``spent_basic`` is basic composition of the same releases, to show the saving. ``pending`` is what the
+    open runs add to the spent figure.
     """
 
     total: PrivacyCost | None
     spent: PrivacyCost
     pending: PrivacyCost
     remaining: PrivacyCost | None
+    spent_basic: PrivacyCost | None = None
+
+    @property
+    def saving(self) -> float:
+        """Epsilon saved on the spent budget by the accountant, against basic composition."""
+        if self.spent_basic is None or self.spent_basic.delta > self.spent.delta * (1 + TOLERANCE):
+            return 0.0
+        return max(0.0, self.spent_basic.epsilon - self.spent.epsilon)
 
 
 @dataclass(frozen=True)
@@ -129,6 +171,8 @@ class LedgerEntry:
     cost: PrivacyCost
     status: ReservationStatus
     release_id: str | None
+    account: Account = Account.REPLACE_ONE
+    curve: PrivacyCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -173,6 +217,19 @@ def _exceeds(amount: float, limit: float) -> bool:
     return amount > limit * (1 + TOLERANCE)
 
 
+def _accountant_note(added: float, composed: float) -> str:
+    """Says what the accountant charges when that is not the plain sum."""
+    return (
+        ""
+        if math.isclose(added, composed, rel_tol=TOLERANCE)
+        else f"; with it the accountant charges {composed:.6g}"
+    )
+
+
+def _on(bookings: Iterable[_Booking], account: Account) -> list[_Booking]:
+    return [booking for booking in bookings if booking.reservation.account is account]
+
+
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
     return not any(_exceeds(getattr(amount, axis), getattr(total, axis)) for _, axis in _AXES)
 
@@ -198,6 +255,16 @@ class Ledger:
     @property
     def path(self) -> Path:
         return self._file.path
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the ledger's folder cannot be written (budgets readable, every charge refused)."""
+        return self._file.read_only
+
+    def head(self) -> ChainHead:
+        """The chain head (last line's seq and hash) after reading what others appended."""
+        with self._transaction():
+            return self._file.head
 
     # -- datasets and totals -------------------------------------------------------------------------------
 
@@ -231,8 +298,30 @@ class Ledger:
 
     # -- the life of a reservation -------------------------------------------------------------------------
 
-    def reserve(self, dataset_id: str, cost: PrivacyCost, description: str) -> Reservation:
-        """Set aside ``cost`` for a release; raises :class:`BudgetNotSet` or :class:`BudgetExceeded`."""
+    def reserve(
+        self,
+        dataset_id: str,
+        cost: PrivacyCost,
+        description: str,
+        account: Account = Account.REPLACE_ONE,
+        *,
+        curve: PrivacyCurve | None = None,
+    ) -> Reservation:
+        """Set aside ``cost`` on one of the dataset's accounts; raises :class:`BudgetNotSet` or
+        :class:`BudgetExceeded`.
+
+        ``curve`` is the release's privacy curve (recorded in the line, composed by the accountant).
+        The release fits when the accountant's figure for everything spent, pending and this release stays
+        within the total.
+        """
+        return self.reserve_all(dataset_id, [ReservationRequest(cost, description, account, curve)])[0]
+
+    def reserve_all(self, dataset_id: str, requests: Sequence[ReservationRequest]) -> list[Reservation]:
+        """Set aside every request at once (a release plan): all fit together or none is booked.
+
+        One reservation line per request, written in one transaction; each is then touched, committed or
+        refunded on its own. Each account's releases must fit the total on their own.
+        """
         with self._transaction():
             dataset = self._dataset(dataset_id)
             total = dataset.total
@@ -242,23 +331,50 @@ class Ledger:
                     f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
                     "[--delta D]`."
                 )
-            used = self._used(dataset.bookings)
-            for symbol, axis in _AXES:
-                need, spent, limit = (getattr(c, axis) for c in (cost, used, total))
-                if _exceeds(spent + need, limit):
-                    left = max(0.0, limit - spent)
-                    raise BudgetExceeded(
-                        f"This release needs {symbol}={need:.6g} but only {symbol}={left:.6g}"
-                        f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}' "
-                        f"(spent {spent:.6g}). Lower {axis} or raise the total with `dpgui budget set`."
-                    )
-            reservation = Reservation(uuid4().hex, dataset_id, cost, description)
-            self._append(
-                EventType.RESERVED,
-                Reserved(reservation.id, dataset_id, cost.epsilon, cost.delta, description),
-            )
-            self._own.add(reservation.id)
-            return reservation
+            for account in dict.fromkeys(r.account for r in requests):
+                self._check_fits(dataset, total, account, [r for r in requests if r.account is account])
+            reservations = []
+            for request in requests:
+                reservation = Reservation(
+                    uuid4().hex, dataset_id, request.cost, request.description, request.account, request.curve
+                )
+                self._append(
+                    EventType.RESERVED,
+                    Reserved(
+                        reservation.id,
+                        dataset_id,
+                        request.cost.epsilon,
+                        request.cost.delta,
+                        request.description,
+                        request.account.value,
+                        None if request.curve is None else request.curve.to_json(),
+                    ),
+                )
+                self._own.add(reservation.id)
+                reservations.append(reservation)
+            return reservations
+
+    def _check_fits(
+        self, dataset: _Dataset, total: PrivacyCost, account: Account, requests: Sequence[ReservationRequest]
+    ) -> None:
+        """Raise :class:`BudgetExceeded` unless the account's releases and ``requests`` fit the total."""
+        bookings = _on(dataset.bookings, account)
+        used = self._used(bookings, total).spent
+        adding = [BookedRelease(r.cost, r.curve) for r in requests]
+        after = self._compose([*self._live(bookings), *adding], total).spent
+        cost = basic_composition(r.cost for r in requests)
+        what = "This release needs" if len(requests) == 1 else f"These {len(requests)} releases need"
+        where = "" if account is Account.REPLACE_ONE else f" on its {account.value} account"
+        for symbol, axis in _AXES:
+            need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
+            if _exceeds(composed, limit):
+                left = max(0.0, limit - spent)
+                raise BudgetExceeded(
+                    f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
+                    f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
+                    f"{where} (spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
+                    "raise the total with `dpgui budget set`."
+                )
 
     def mark_touched(self, reservation: Reservation) -> None:
         """Record (fsynced) that the run is about to read private data; later calls are no-ops."""
@@ -266,11 +382,13 @@ class Ledger:
             if not self._open_booking(reservation).touched:
                 self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))
 
-    def commit(self, reservation: Reservation, release_id: str | None = None) -> None:
-        """Make the spend final."""
+    def commit(
+        self, reservation: Reservation, release_id: str | None = None, files: str | None = None
+    ) -> None:
+        """Make the spend final; ``files`` says where the release's outputs are (when not where asked)."""
         with self._transaction():
             self._open_booking(reservation)
-            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id))
+            self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id, files))
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""
@@ -284,25 +402,51 @@ class Ledger:
 
     # -- queries -------------------------------------------------------------------------------------------
 
-    def state(self, dataset_id: str) -> BudgetState:
-        """The dataset's total, spent, pending and remaining budget."""
+    def state(
+        self,
+        dataset_id: str,
+        account: Account = Account.REPLACE_ONE,
+        *,
+        as_committed: Reservation | None = None,
+    ) -> BudgetState:
+        """The total, spent, pending and remaining budget of one of the dataset's accounts.
+
+        ``as_committed``: the state once this open reservation is committed (an export staged before the
+        commit states it), composed by the accountant like any other.
+        """
         with self._transaction():
             dataset = self._dataset(dataset_id)
-            statuses = [(booking, self._status(booking)) for booking in dataset.bookings]
-            spent = self._used(
-                b for b, s in statuses if s in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
-            )
-            pending = self._used(
-                b for b, s in statuses if s in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
-            )
             total = dataset.total
+            bookings = _on(dataset.bookings, account)
+            committing = None if as_committed is None else as_committed.id
+            spent_bookings = [
+                b
+                for b in bookings
+                if b.reservation.id == committing
+                or self._status(b) in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
+            ]
+            spent = self._used(spent_bookings, total)
+            composed = self._used(bookings, total)
+            used = composed.spent
+            if used == composed.basic and spent.spent == spent.basic:  # plain sums: as booked
+                pending = basic_composition(
+                    b.reservation.cost
+                    for b in bookings
+                    if b.reservation.id != committing
+                    and self._status(b) in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
+                )
+            else:  # what the open runs add to the accountant's figure
+                pending = PrivacyCost(
+                    max(0.0, used.epsilon - spent.spent.epsilon), max(0.0, used.delta - spent.spent.delta)
+                )
             if total is None:
-                return BudgetState(None, spent, pending, None)
-            used = self._used(dataset.bookings)
+                return BudgetState(None, spent.spent, pending, None, spent.basic)
+            # Remaining delta is the part of the total not yet booked by any release (the accountant measures
+            # epsilon at the total's delta, so this is for information: releases fit on epsilon).
             remaining = PrivacyCost(
-                max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - used.delta)
+                max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - composed.basic.delta)
             )
-            return BudgetState(total, spent, pending, remaining)
+            return BudgetState(total, spent.spent, pending, remaining, spent.basic)
 
     def entries(self, dataset_id: str) -> list[LedgerEntry]:
         """One row per reservation of the dataset, oldest first."""
@@ -315,6 +459,8 @@ class Ledger:
                     b.reservation.cost,
                     self._status(b),
                     b.release_id,
+                    b.reservation.account,
+                    b.reservation.curve,
                 )
                 for b in self._dataset(dataset_id).bookings
             ]
@@ -364,15 +510,22 @@ class Ledger:
                 case TotalSet() as set_total:
                     dataset = self._datasets[set_total.dataset_id]
                     total = PrivacyCost(set_total.epsilon, set_total.delta)
-                    exhausted = not _fits(self._used(dataset.bookings), total)
+                    replace_one = _on(dataset.bookings, Account.REPLACE_ONE)
+                    exhausted = not _fits(self._used(replace_one, total).spent, total)
                     dataset.budget_events.append(
                         BudgetEvent(event.time, total, dataset.total, set_total.note, exhausted)
                     )
                     dataset.total = total
                 case Reserved() as reserved:
                     cost = PrivacyCost(reserved.epsilon, reserved.delta)
+                    curve = None if reserved.curve is None else PrivacyCurve.from_json(reserved.curve)
                     reservation = Reservation(
-                        reserved.reservation_id, reserved.dataset_id, cost, reserved.description
+                        reserved.reservation_id,
+                        reserved.dataset_id,
+                        cost,
+                        reserved.description,
+                        Account(reserved.account),
+                        curve,
                     )
                     booking = _Booking(reservation, event.time)
                     self._datasets[reserved.dataset_id].bookings.append(booking)
@@ -436,6 +589,19 @@ class Ledger:
         return ReservationStatus.TOUCHED if booking.touched else ReservationStatus.PENDING
 
     @staticmethod
-    def _used(bookings: Iterable[_Booking]) -> PrivacyCost:
+    def _live(bookings: Iterable[_Booking]) -> list[BookedRelease]:
+        """The bookings that were not refunded, as the accountant sees them."""
+        return [
+            BookedRelease(b.reservation.cost, b.reservation.curve)
+            for b in bookings
+            if b.outcome is not EventType.REFUNDED
+        ]
+
+    @staticmethod
+    def _compose(releases: list[BookedRelease], total: PrivacyCost | None) -> Composition:
+        """The releases composed at the total's delta (basic composition alone without a total)."""
+        return compose(releases, total.delta if total is not None else 0.0)
+
+    def _used(self, bookings: Iterable[_Booking], total: PrivacyCost | None) -> Composition:
         """Composed cost of the bookings that were not refunded."""
-        return basic_composition(b.reservation.cost for b in bookings if b.outcome is not EventType.REFUNDED)
+        return self._compose(self._live(bookings), total)

@@ -1,4 +1,4 @@
-"""The ledger's file format: an append-only, hash-chained JSON Lines file guarded by ``flock``.
+"""The ledger's file format: an append-only, hash-chained JSON Lines file guarded by a file lock.
 
 Each line is one JSON object: ``seq`` (0, 1, 2, ...), ``time`` (UTC ISO 8601), ``type`` (an
 :class:`EventType`), the payload's fields, ``prev`` (the previous line's ``hash``, or 64 zeros for the
@@ -7,15 +7,21 @@ ASCII only) of the line without ``hash``. Lines are written in canonical form, s
 from the canonical form of what they parse to has been edited.
 
 Writers append one full line per ``write``, then flush and ``fsync``. All reads-check-appends happen
-while holding an exclusive ``flock`` on the sidecar ``<ledger>.lock``, so a GUI and a CLI process can share
-the file. A torn last line (a crash mid-write: no trailing newline, or unparsable JSON at the very end) is
-moved to ``<ledger>.torn-<timestamp>`` and cut off; any other break in the chain raises
+while holding an exclusive lock on the sidecar ``<ledger>.lock`` (``filelock``: ``flock`` where the
+platform has it, the Windows lock on Windows), so a GUI and a CLI process can share the file. A torn last
+line (a crash mid-write: the last line has no trailing newline) is moved to ``<ledger>.torn-<timestamp>``
+and cut off; any other break in the chain, a complete but unparsable last line included, raises
 :class:`LedgerTampered` naming the line.
+
+After each transaction that appended, the chain head (last ``seq`` and ``hash``) is written to the sidecar
+``<ledger stem>.head``; a head ahead of the ledger means lines were removed from its end (truncation), which
+the chain alone cannot show. Files are created readable by the owner only (0600). In a folder dpgui cannot
+write, the ledger is read without the lock and every append raises :class:`LedgerReadOnly`.
 """
 
 from __future__ import annotations
 
-import fcntl
+import errno
 import hashlib
 import itertools
 import json
@@ -26,6 +32,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
+
+from filelock import FileLock
 
 GENESIS = "0" * 64
 
@@ -38,6 +46,10 @@ class LedgerTampered(LedgerError):
     """The hash chain is broken: the file was edited outside dpgui or corrupted."""
 
 
+class LedgerReadOnly(LedgerError):
+    """The ledger's folder cannot be written: budgets can be read, nothing can be charged."""
+
+
 class EventType(StrEnum):
     """The kinds of line in the ledger file."""
 
@@ -48,6 +60,18 @@ class EventType(StrEnum):
     TOUCHED = "touched"
     COMMITTED = "committed"
     REFUNDED = "refunded"
+
+
+class Account(StrEnum):
+    """Which budget of a dataset a reservation is booked on.
+
+    Guarantees under different neighbouring relations do not compose into one figure: a labels-only
+    guarantee says nothing when one record's features change. Such releases are therefore booked on an
+    account of their own, so the replace-one account's total still bounds every replace-one loss.
+    """
+
+    REPLACE_ONE = "replace-one"
+    LABELS_ONLY = "labels-only"
 
 
 @dataclass(frozen=True)
@@ -80,17 +104,27 @@ class Reserved:
     epsilon: float
     delta: float
     description: str
+    account: str = Account.REPLACE_ONE.value
+    """An :class:`Account` value (lines written before accounts existed are replace-one)."""
+    curve: dict[str, object] | None = None
+    """The release's privacy curve (``PrivacyCurve.to_json``); absent from lines written before it existed,
+    and from lines of releases that only have their (epsilon, delta)."""
 
 
 @dataclass(frozen=True)
 class ReservationUpdate:
-    """A reservation was touched, committed (with an optional release id) or refunded."""
+    """A reservation was touched, committed (with an optional release id and where its files are) or
+    refunded."""
 
     reservation_id: str
     release_id: str | None = None
+    files: str | None = None
 
 
 Payload = DatasetSeen | TotalSet | Reserved | ReservationUpdate
+
+_OMITTED_WHEN_NONE = frozenset({"files", "curve"})
+"""Optional fields left out of a line when empty, so lines without them read as before."""
 
 PAYLOAD_TYPES: dict[EventType, type[Payload]] = {
     EventType.DATASET_ADDED: DatasetSeen,
@@ -123,20 +157,49 @@ def record_hash(record: dict[str, object]) -> str:
     return hashlib.sha256(canonical_json(record)).hexdigest()
 
 
-def _parses(raw: bytes) -> bool:
-    try:
-        json.loads(raw)
-    except ValueError:
-        return False
-    return True
+PRIVATE_FILE = 0o600
+HEAD_SUFFIX = ".head"
 
 
 def _fsync_directory(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+    """Make a new name in ``directory`` durable (a no-op where directories cannot be opened: Windows)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)
+
+
+def _writable(directory: Path) -> bool:
+    """Whether dpgui can create files in ``directory`` (tried, not guessed from permission bits)."""
+    probe = directory / f".dpgui-write-probe-{os.getpid()}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    except FileExistsError:
+        return True
+    except OSError as error:
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return False
+        raise
+    os.close(fd)
+    probe.unlink(missing_ok=True)
+    return True
+
+
+@dataclass(frozen=True)
+class ChainHead:
+    """The last line of the chain: its ``seq`` and ``hash`` (``seq`` -1 and genesis for an empty ledger)."""
+
+    seq: int
+    hash: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"seq": self.seq, "hash": self.hash}
 
 
 class LedgerFile:
@@ -148,40 +211,103 @@ class LedgerFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock_path = path.with_name(path.name + ".lock")
+        self.head_path = path.with_suffix(HEAD_SUFFIX)
         self._verified_bytes = 0
         self._next_seq = 0
         self._last_hash = GENESIS
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self._appended = False
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.read_only = not _writable(path.parent)
+        self._lock = None if self.read_only else FileLock(self._lock_path, mode=PRIVATE_FILE)
+
+    @property
+    def head(self) -> ChainHead:
+        """The chain head as verified so far."""
+        return ChainHead(self._next_seq - 1, self._last_hash)
 
     @contextmanager
     def locked(self) -> Iterator[list[StoredEvent]]:
-        """Hold the exclusive lock; yield the events other writers appended since the last call."""
-        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        """Hold the exclusive lock; yield the events other writers appended since the last call.
+
+        A read-only ledger is read without the lock (nothing can be appended to it).
+        """
+        if self._lock is None:
             yield self._read_new()
-        finally:
-            os.close(fd)  # releases the lock
+            return
+        with self._lock:
+            self._appended = False
+            yield self._read_new()
+            if self._appended:
+                self._write_head()
 
     def append(self, event_type: EventType, payload: Payload) -> StoredEvent:
         """Append one line: a single write of the whole line, then flush and fsync."""
+        if self.read_only:
+            raise LedgerReadOnly(
+                f"the folder {self.path.parent} cannot be written, so no release can be charged (budgets can "
+                "still be shown); make it writable or point DPGUI_HOME at a writable copy of the ledger"
+            )
         record: dict[str, object] = {
             "seq": self._next_seq,
             "time": datetime.now(UTC).isoformat(),
             "type": event_type.value,
             "prev": self._last_hash,
-            **asdict(payload),
+            **{
+                key: value for key, value in asdict(payload).items() if key not in _OMITTED_WHEN_NONE or value
+            },
         }
         record["hash"] = record_hash(record)
         raw = canonical_json(record)
         created = not self.path.exists()
-        with self.path.open("ab") as f:
+        fd = os.open(
+            self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), PRIVATE_FILE
+        )
+        with os.fdopen(fd, "ab") as f:
             f.write(raw + b"\n")
             f.flush()
             os.fsync(f.fileno())
         if created:
             _fsync_directory(self.path.parent)
+        self._appended = True
         return self._accept(raw)
+
+    def _write_head(self) -> None:
+        """Record the chain head beside the ledger (atomically: a temporary file renamed into place)."""
+        temporary = self.head_path.with_name(f"{self.head_path.name}.{os.getpid()}.tmp")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+        with os.fdopen(fd, "wb") as f:
+            f.write(canonical_json(self.head.as_dict()) + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, self.head_path)
+
+    def _read_head(self) -> ChainHead | None:
+        try:
+            record = json.loads(self.head_path.read_bytes())
+            return ChainHead(int(record["seq"]), str(record["hash"]))
+        except FileNotFoundError:
+            return None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LedgerTampered(f"{self.head_path}: not a chain head written by dpgui ({exc})") from exc
+
+    def _check_head(self) -> None:
+        """Refuse a ledger shorter than its recorded head (lines removed from the end), or a forked one."""
+        recorded = self._read_head()
+        if recorded is None:
+            return
+        ours = self.head
+        if recorded.seq > ours.seq:
+            raise LedgerTampered(
+                f"{self.path} ends at line {ours.seq + 1} but {self.head_path.name} records line "
+                f"{recorded.seq + 1}: lines were removed from the end of the ledger (truncated). It refuses "
+                f"all operations until it is restored from a backup (with the {self.head_path.name} of the "
+                "same backup)."
+            )
+        if recorded.seq == ours.seq and recorded.hash != ours.hash:
+            raise LedgerTampered(
+                f"{self.path}: its last line does not match the chain head in {self.head_path.name}. The "
+                "ledger was replaced or edited; it refuses all operations until it is restored from a backup."
+            )
 
     def _read_new(self) -> list[StoredEvent]:
         try:
@@ -194,17 +320,14 @@ class LedgerFile:
         except FileNotFoundError:
             if self._verified_bytes:
                 raise LedgerTampered(f"{self.path} was deleted while dpgui had it open") from None
+            self._check_head()
             return []
         lines = data.split(b"\n")
-        torn = lines.pop()  # b"" when the data ends with a newline
-        events: list[StoredEvent] = []
-        for index, raw in enumerate(lines):
-            if not torn and index == len(lines) - 1 and not _parses(raw):
-                torn = raw + b"\n"
-                break
-            events.append(self._accept(raw))
-        if torn:
+        torn = lines.pop()  # b"" when the data ends with a newline; else a write cut short by a crash
+        events = [self._accept(raw) for raw in lines]
+        if torn and not self.read_only:
             self._cut_torn_tail(torn)
+        self._check_head()
         return events
 
     def _accept(self, raw: bytes) -> StoredEvent:

@@ -13,6 +13,12 @@ Every mechanism takes a :class:`PrivateRandom`. Two kinds exist:
 Selection (exponential mechanism) uses Gumbel-max over log-weights. The Gumbel variates are computed in
 floating point from 53 uniform CSPRNG bits; the *output* is an index, so there is no porous output set to
 attack, and the rounding perturbs each probability by a relative ~1e-15 (the usual caveat; REVIEW-000-002 s5).
+
+Integer noise is 64-bit. OpenDP saturates a draw at the bounds of its integer type, and a saturated draw
+gives the statistic away (the output is then the statistic plus the bound): a 32-bit type did so at scales
+dpgui uses. Draws are therefore made over ``i64`` and every scale is refused above :data:`MAX_NOISE_SCALE`,
+where the chance of a draw reaching :data:`NOISE_BOUND` is below 2 e^-64 per draw, so neither the
+sampler's saturation nor an int64 sum with a statistic below 2^62 is ever reached in practice.
 """
 
 from __future__ import annotations
@@ -26,6 +32,17 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 _TWO53 = float(2**53)
+
+NOISE_BOUND = 2**62
+"""No noise draw is allowed to come near this magnitude (the sampler saturates at 2^63 - 1)."""
+
+MAX_NOISE_SCALE = NOISE_BOUND / 64
+"""The largest discrete Laplace scale or Gaussian sigma accepted: P(|Z| >= 2^62) <= 2 exp(-64) for the
+Laplace (and far less for the Gaussian, whose tail is exp(-64^2 / 2))."""
+
+
+class NoiseScaleTooLarge(ValueError):
+    """A noise scale so large that a draw could reach the integer bound; raised before any draw."""
 
 
 def _uniform_from_uint64(words: np.ndarray) -> np.ndarray:
@@ -66,9 +83,15 @@ class PrivateRandom(ABC):
         return np.minimum(np.floor(self.uniform01(size) * n), n - 1).astype(np.int64)
 
 
-def _check_scale(scale: float, name: str) -> None:
+def check_noise_scale(scale: float, name: str = "noise scale") -> None:
+    """Refuse a scale that is not a finite positive number or that exceeds :data:`MAX_NOISE_SCALE`."""
     if not (math.isfinite(scale) and scale > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {scale!r}")
+    if scale > MAX_NOISE_SCALE:
+        raise NoiseScaleTooLarge(
+            f"{name} {scale:.4g} exceeds {MAX_NOISE_SCALE:.4g}: a draw could reach the 64-bit integer bound; "
+            "use a larger epsilon, fewer queries or a coarser resolution"
+        )
 
 
 class SecureRandom(PrivateRandom):
@@ -85,24 +108,28 @@ class SecureRandom(PrivateRandom):
         return secrets.randbelow(n)
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
-        _check_scale(scale, "scale")
+        check_noise_scale(scale, "scale")
         return _opendp_noise("laplace", float(scale), size)
 
     def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        _check_scale(sigma, "sigma")
+        check_noise_scale(sigma, "sigma")
         return _opendp_noise("gaussian", float(sigma), size)
+
+
+NOISE_INTEGER_TYPE = "i64"
+"""OpenDP's integer type for noise: 64 bits (``T=int`` would be 32-bit and saturate at 2^31 - 1)."""
 
 
 @functools.lru_cache(maxsize=64)
 def _opendp_sampler(kind: str, scale: float) -> object:
-    """OpenDP's exact discrete Laplace or Gaussian on integer vectors (cached per kind and scale)."""
+    """OpenDP's exact discrete Laplace or Gaussian on 64-bit integer vectors (cached per kind and scale)."""
     import opendp.prelude as dp
 
     dp.enable_features("contrib")
-    domain = dp.vector_domain(dp.atom_domain(T=int))
+    domain = dp.vector_domain(dp.atom_domain(T=NOISE_INTEGER_TYPE))
     if kind == "laplace":
-        return dp.m.make_laplace(domain, dp.l1_distance(T=int), scale=scale)
-    return dp.m.make_gaussian(domain, dp.l2_distance(T=int), scale=scale)
+        return dp.m.make_laplace(domain, dp.l1_distance(T=NOISE_INTEGER_TYPE), scale=scale)
+    return dp.m.make_gaussian(domain, dp.l2_distance(T=NOISE_INTEGER_TYPE), scale=scale)
 
 
 def _opendp_noise(kind: str, scale: float, size: int) -> np.ndarray:
@@ -138,13 +165,13 @@ class SeededRandom(PrivateRandom):
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         """floor(b E1) - floor(b E2) with E ~ Exp(1): a difference of two geometric variables."""
-        _check_scale(scale, "scale")
+        check_noise_scale(scale, "scale")
         e = self._generator.standard_exponential((2, size))
         return (np.floor(scale * e[0]) - np.floor(scale * e[1])).astype(np.int64)
 
     def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
         """Rejection from a discrete Laplace proposal (Canonne-Kamath-Steinke 2020, Algorithm 3)."""
-        _check_scale(sigma, "sigma")
+        check_noise_scale(sigma, "sigma")
         t = math.floor(sigma) + 1
         out = np.empty(size, dtype=np.int64)
         filled = 0
@@ -176,3 +203,9 @@ def discrete_laplace_tail(k: int, scale: float) -> float:
         raise ValueError("the tail formula holds for k >= 0")
     r = math.exp(-1 / scale)
     return r**k / (1 + r)
+
+
+def secret_bytes(count: int) -> bytes:
+    """``count`` bytes from the operating system's CSPRNG, for keys (never for noise: that is a
+    :class:`PrivateRandom`'s job)."""
+    return secrets.token_bytes(count)

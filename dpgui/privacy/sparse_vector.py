@@ -40,6 +40,16 @@ class SparseVectorParameters:
     def epsilon_per_round(self) -> float:
         return self.epsilon / self.max_above
 
+    @property
+    def threshold_scale(self) -> float:
+        """The discrete Laplace scale of rho, 2 / eps per round."""
+        return 2 / self.epsilon_per_round
+
+    @property
+    def query_scale(self) -> float:
+        """The discrete Laplace scale of each nu_i, 4 / eps per round."""
+        return 4 / self.epsilon_per_round
+
     def accuracy(self, queries: int, beta: float) -> float:
         """alpha = (8 c / eps) ln(2 m c / beta) for m queries and c rounds (union bound over rounds)."""
         return (8 / self.epsilon_per_round) * math.log(2 * queries * self.max_above / beta)
@@ -56,8 +66,7 @@ class SparseVector:
         self._noisy_threshold = self._draw_threshold()
 
     def _draw_threshold(self) -> float:
-        scale = 2 / self.params.epsilon_per_round
-        return self.params.threshold + float(self._rng.discrete_laplace(scale, 1)[0])
+        return self.params.threshold + float(self._rng.discrete_laplace(self.params.threshold_scale, 1)[0])
 
     @property
     def exhausted(self) -> bool:
@@ -70,8 +79,8 @@ class SparseVector:
                 f"the sparse vector has given its {self.params.max_above} 'above' answers; "
                 "no more queries can be answered within its budget"
             )
-        scale = 4 / self.params.epsilon_per_round
-        above = value + float(self._rng.discrete_laplace(scale, 1)[0]) >= self._noisy_threshold
+        noise = float(self._rng.discrete_laplace(self.params.query_scale, 1)[0])
+        above = value + noise >= self._noisy_threshold
         self.queries_answered += 1
         if above:
             self.above_count += 1

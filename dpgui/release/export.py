@@ -34,6 +34,8 @@ class ExportedFiles:
 def table_csv(table: ReleaseTable) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
+    if table.meaning:  # read it back with pandas.read_csv(..., comment="#")
+        buffer.write(f"# {table.meaning}\n")
     writer.writerow(table.columns)
     writer.writerows(table.rows)
     return buffer.getvalue().encode("utf-8")
@@ -62,9 +64,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | None = None) -> ExportedFiles:
+def export_release(
+    release: Release,
+    folder: Path,
+    plots: Mapping[str, bytes] | None = None,
+    *,
+    ledger_head: Mapping[str, object] | None = None,
+) -> ExportedFiles:
     """Write the released values, any attachments, the report (with ``plots``: caption -> PNG bytes) and
-    the manifest fingerprinting them into ``folder``."""
+    the manifest fingerprinting them into ``folder``.
+
+    ``ledger_head`` (the ledger's chain head when the release is committed: its commit line's ``prev``) is
+    recorded in the manifest, so a ledger cut back to before this release is evident from the manifest."""
     contents = {RELEASE_CSV: table_csv(release.table)}
     if len(release.table.rows) > 1:
         contents[RELEASE_PARQUET] = table_parquet(release.table)
@@ -76,6 +87,8 @@ def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | 
         written.append(folder / name)
     fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
     manifest = build_manifest(release, fingerprints)
+    if ledger_head is not None:
+        manifest["ledger_head"] = dict(ledger_head)
     manifest_path = folder / MANIFEST_JSON
     write_atomic(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return ExportedFiles(folder, (*written, manifest_path))

@@ -9,13 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.fingerprint import METHOD as FINGERPRINT_METHOD
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
 from dpgui.tasks.spec import Domain
 
 SCHEMA_VERSION = 1
-ACCOUNTANT = "basic composition of (ε, δ) per dataset (sums of ε and of δ)"
+ACCOUNTANT = (
+    "per dataset: tight composition of the releases' recorded privacy curves (PLD accountant of "
+    "dp-accounting, zCDP with Canonne-Kamath-Steinke 2020), as ε at the total's δ, never more than basic "
+    "composition (sums of ε and of δ)"
+)
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 
 
@@ -24,7 +29,12 @@ def _cost(cost: PrivacyCost | None) -> dict[str, float] | None:
 
 
 def _budget(state: BudgetState) -> dict[str, Any]:
-    return {"total": _cost(state.total), "spent": _cost(state.spent), "remaining": _cost(state.remaining)}
+    return {
+        "total": _cost(state.total),
+        "spent": _cost(state.spent),
+        "spent_basic_composition": _cost(state.spent_basic),
+        "remaining": _cost(state.remaining),
+    }
 
 
 def _domain(domain: Domain) -> dict[str, Any]:
@@ -50,7 +60,8 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "randomness": release.randomness,
         "dataset": {
             "file_name": release.dataset.file_name,
-            "sha256": release.dataset.sha256,
+            "fingerprint": release.dataset.fingerprint,
+            "fingerprint_method": FINGERPRINT_METHOD,
             "row_count": release.dataset.n_rows,
             "columns_used": list(spec.columns),
         },
@@ -62,7 +73,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "title": algorithm.title,
             "paper": algorithm.paper,
             "section": algorithm.section,
-            "guarantee": algorithm.guarantee.value,
+            "guarantee": algorithm.guarantee_for(spec).value,
             "auto_reason": release.auto_reason,
         },
         "parameters": {
@@ -73,13 +84,16 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             else {"file_name": spec.public.path.name, "sha256": spec.public.sha256},
             "missing_values": spec.missing.describe(spec.domains[0]),
             "values_outside_bounds": "clipped to the declared bounds",
-            "algorithm_parameters": dict(spec.parameters),
+            "algorithm_parameters": dict(release.exported_parameters()),
         },
         "epsilon": release.cost.epsilon,
         "delta": release.cost.delta,
         "accountant": ACCOUNTANT,
+        "budget_account": release.algorithm.account(spec).value,
+        "privacy_curve": None if (curve := algorithm.curve(spec)) is None else curve.to_json(),
         "budget_before": _budget(release.budget_before),
         "budget_after": _budget(release.budget_after),
+        "meaning": release.table.meaning or None,
         "notes": list(release.table.notes),
         "outputs": [{"file": name, "sha256": digest} for name, digest in outputs.items()],
     }

@@ -1,13 +1,15 @@
 """The project file: a session saved as schema-versioned JSON, never holding a private row.
 
-It names the private file and the public sample by path and SHA-256 (so a reopened file whose bytes changed
-is noticed), the current :class:`TaskSpec` (public by construction: declared domains, parameters, ε and δ)
-and the releases made in the session (their ids, costs and export folders; the released values stay in
-the exported folders).
+It names the private file and the public sample by path and keyed fingerprint (so a reopened file whose
+bytes changed is noticed; never the raw SHA-256 of the private file, see dpgui.data.fingerprint), the
+current :class:`TaskSpec` (public by construction: declared domains, parameters, ε and δ) and the releases
+made in the session (their ids, costs and export folders; the released values stay in the exported
+folders).
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 from dpgui.release.export import write_atomic
@@ -31,10 +34,18 @@ class ProjectError(ValueError):
 
 @dataclass(frozen=True)
 class FileRef:
-    """A data file by path and the SHA-256 of its bytes when the project was saved."""
+    """A data file by path and the keyed fingerprint of its bytes when the project was saved."""
 
     path: Path
-    sha256: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, path: Path, sha256: str) -> FileRef:
+        return cls(path, keyed_fingerprint(sha256))
+
+    def matches(self, sha256: str) -> bool:
+        """Whether a file with this SHA-256 is the one the project was saved with."""
+        return hmac.compare_digest(self.fingerprint, keyed_fingerprint(sha256))
 
 
 @dataclass(frozen=True)
@@ -131,11 +142,16 @@ def spec_from_json(node: dict[str, Any]) -> TaskSpec:
 
 
 def _ref_to_json(ref: FileRef | None) -> dict[str, str] | None:
-    return None if ref is None else {"path": str(ref.path), "sha256": ref.sha256}
+    return None if ref is None else {"path": str(ref.path), "fingerprint": ref.fingerprint}
 
 
 def _ref_from_json(node: dict[str, str] | None) -> FileRef | None:
-    return None if node is None else FileRef(Path(node["path"]), node["sha256"])
+    """A file reference; projects saved before keyed fingerprints hold the raw SHA-256, keyed here."""
+    if node is None:
+        return None
+    if "fingerprint" in node:
+        return FileRef(Path(node["path"]), node["fingerprint"])
+    return FileRef.of(Path(node["path"]), node["sha256"])
 
 
 def project_to_json(project: Project) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
@@ -14,10 +15,11 @@ from dpgui.tasks.spec import TaskSpec
 
 @dataclass(frozen=True)
 class DatasetInfo:
-    """What a release says about its input: public facts only."""
+    """What a release says about its input: public facts only (the file's name, never its path; a keyed
+    fingerprint, never its raw hash: dpgui.data.fingerprint)."""
 
     file_name: str
-    sha256: str
+    fingerprint: str
     n_rows: int
 
 
@@ -41,3 +43,12 @@ class Release:
     auto_reason: str | None = None
     aggregation_backend: str = "memory"
     """The engine that computed the aggregates (``Aggregator.name``): memory, embedded or spark."""
+
+    def exported_parameters(self) -> list[tuple[str, object]]:
+        """The spec's algorithm parameters as exports state them: a file by its name, never its path
+        (a path names the custodian's folders; the file's name is what a reader can match)."""
+        paths = {parameter.name for parameter in self.algorithm.parameters if parameter.path}
+        return [
+            (name, Path(str(value)).name if name in paths and value else value)
+            for name, value in self.spec.parameters
+        ]

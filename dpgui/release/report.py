@@ -99,7 +99,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))
     if spec.public is not None:
         parameters.append(("public sample", f"{spec.public.path.name} (SHA-256 {spec.public.sha256})"))
-    parameters.extend(spec.parameters)
+    parameters.extend(release.exported_parameters())
     shown = table.rows[:MAX_REPORT_ROWS]
     more = (
         f"<p>Showing the first {MAX_REPORT_ROWS:,} of {len(table.rows):,} rows (release.csv has all).</p>"
@@ -120,7 +120,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         + _facts(
             [
                 ("file", release.dataset.file_name),
-                ("SHA-256", release.dataset.sha256),
+                ("keyed fingerprint", release.dataset.fingerprint),
                 ("rows (public)", f"{release.dataset.n_rows:,}"),
             ]
         ),
@@ -131,7 +131,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
                 ("columns", ", ".join(spec.columns)),
                 ("algorithm", f"{algorithm.title} ({algorithm.name})"),
                 ("paper", f"{algorithm.paper}, {algorithm.section}"),
-                ("guarantee", algorithm.guarantee.value),
+                ("guarantee", algorithm.guarantee_for(spec).value),
                 ("chosen because", release.auto_reason or "picked by the custodian"),
                 ("release", release.release_id),
                 ("created", release.created.isoformat(timespec="seconds")),
@@ -140,7 +140,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         "<h2>Parameters</h2>" + _facts(parameters),
         f"<h2>Released values</h2>{_table(table.columns, shown)}{more}{images}",
         f"<h2>Notes</h2><ul>{notes}</ul>",
-        "<h2>Budget</h2>"
+        f"<h2>Budget ({_e(release.algorithm.account(spec).value)} account)</h2>"
         + _table(
             ["", "total", "spent", "remaining"],
             [["before", *_budget(release.budget_before)], ["after", *_budget(release.budget_after)]],

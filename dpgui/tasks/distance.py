@@ -44,7 +44,8 @@ from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
-from dpgui.privacy.random import PrivateRandom
+from dpgui.privacy.curve import PrivacyCurve
+from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
@@ -145,6 +146,12 @@ def _cost(spec: TaskSpec) -> PrivacyCost:
     return PrivacyCost(spec.epsilon, spec.delta)
 
 
+def _zcdp_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """With delta > 0 the release is rounds of discrete Gaussian noise, rho-zCDP in all (``_budget``)."""
+    rho = _budget(spec).rho
+    return None if rho is None else PrivacyCurve(rho=rho)
+
+
 def _embedding(spec: TaskSpec, algorithm: str) -> Embedding:
     dims, seed = len(spec.columns), int(spec.parameter("embedding_seed", SEED.default))
     if algorithm == "bourgain":
@@ -210,10 +217,28 @@ def _cdf_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...
     return tuple(failures)
 
 
+def _noise_scale_failures(largest_scale: float, what: str) -> list[PreconditionFailure]:
+    """Refuse before the charge a run whose noise scale could reach the 64-bit integer bound."""
+    if largest_scale <= MAX_NOISE_SCALE:
+        return []
+    return [
+        PreconditionFailure(
+            f"{what} would draw noise at scale {largest_scale:.3g}, above the {MAX_NOISE_SCALE:.3g} that "
+            "64-bit integer noise allows safely; raise epsilon or declare fewer queries or columns",
+            parameter=True,
+        )
+    ]
+
+
 def _huang_roth_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     failures = _numeric_preconditions(spec)
     if not failures and _metric(spec) is not Metric.L1:
         failures.append(PreconditionFailure("the Huang-Roth structure answers l1 only"))
+    if not failures:
+        calibration = huang_roth.calibrate(
+            n, len(spec.columns), spec.epsilon, spec.delta, _beta(spec), online=False
+        )
+        failures += _noise_scale_failures(huang_roth.noise_scales(calibration, n).largest(), "Huang-Roth")
     return tuple(failures)
 
 
@@ -231,6 +256,9 @@ def _baseline_preconditions(gaussian: bool):
         failures = list(_needs_queries(spec, n))
         if gaussian and spec.delta == 0:
             failures.append(PreconditionFailure("the Gaussian baseline needs delta > 0"))
+        if not failures:
+            scale = _per_query_noise(spec, gaussian).scale
+            failures += _noise_scale_failures(scale, "the per-query baseline")
         return tuple(failures)
 
     return check
@@ -359,6 +387,9 @@ def _online_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, 
     failures = list(_needs_queries(spec, n))
     if not failures and _metric(spec) is not Metric.L1:
         failures.append(PreconditionFailure("the Huang-Roth session answers l1 only"))
+    if not failures:
+        largest = huang_roth.noise_scales(_online_calibration(spec, n), n).largest()
+        failures += _noise_scale_failures(largest, "the Huang-Roth session")
     return tuple(failures)
 
 
@@ -392,7 +423,7 @@ CDF_ROUTE = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004); spec 004 s7 [beyond the paper]",
         section="004 s3.1 decomposition; spec 004 s5.2, s7; REVIEW-001-003-004 s1",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="One private tree CDF per (embedded) coordinate answers every l1 query at once: the average "
         "distance is a sum of integrals of the coordinate CDFs. Pure ε-DP at δ = 0, zCDP (discrete Gaussian) "
         "when δ > 0. l2 goes through a public random projection. For l1 the shown error is certified for "
@@ -403,6 +434,7 @@ CDF_ROUTE = register(
         run=_structure_run("cdf-route"),
         parameters=_STRUCTURE_PARAMETERS,
         preconditions=_cdf_preconditions,
+        curve=_zcdp_curve,
     )
 )
 
@@ -413,7 +445,7 @@ HUANG_ROTH_OFFLINE = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004)",
         section="004 Thm 2, Fig. 1, Lemmas 3-6; spec 004 s4",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="Noisy tangent learners per coordinate on a public grid, updated through sparse vector with "
         "a hard cap. Pure ε-DP at δ = 0, zCDP when δ > 0. Far less accurate than cdf-route below n ≈ 10^6.",
         cost=_cost,
@@ -432,7 +464,7 @@ HUANG_ROTH_ONLINE = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004)",
         section="004 Thm 1, Fig. 1, Lemmas 3-6; spec 004 s3; REVIEW-001-003-004 s6.4",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="Answers the public queries in order, each released as it is produced: a noisy tangent "
         "hypothesis answers, and sparse vector updates it when it is off. The cost, the session's full "
         "(ε, δ), is fixed up front by the sparse-vector accounting; the session halts (stops reading the "
@@ -453,7 +485,7 @@ BOURGAIN = register(
         task=TaskKind.DISTANCE,
         paper="Huang, Roth 2014 (paper 004)",
         section="004 Fig. 3, Thm 11, Thm 15; spec 004 s5.3",
-        guarantee=Guarantee.PURE,
+        guarantee=Guarantee.PURE_OR_ZCDP,
         summary="Embeds into l1 with a 1-sensitive Bourgain map built from the public queries, then runs "
         "the CDF route. Offline only; answers underestimate by the embedding's contraction (O(log k)). "
         "Pure at δ = 0.",
@@ -465,6 +497,7 @@ BOURGAIN = register(
         run=_structure_run("bourgain"),
         parameters=(METRIC, QUERIES, BINS, REPETITIONS, SEED, DEBIAS, BETA),
         preconditions=_needs_queries,
+        curve=_zcdp_curve,
     )
 )
 
@@ -503,5 +536,6 @@ GAUSSIAN_PER_QUERY = register(
         run=_baseline_run(True),
         parameters=(METRIC, QUERIES, QUERY_COUNT, BETA),
         preconditions=_baseline_preconditions(True),
+        curve=_zcdp_curve,
     )
 )

@@ -50,6 +50,7 @@ from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.recconcave import levels
 from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import (
@@ -279,6 +280,35 @@ def _label_private_neighbouring(spec: TaskSpec) -> str:
     return "change one label; features and row count public (label privacy only: features NOT protected)"
 
 
+def _label_private_account(spec: TaskSpec) -> Account:
+    """Labels-only releases are booked apart: they do not compose with replace-one guarantees."""
+    return Account.REPLACE_ONE if spec.public is not None else Account.LABELS_ONLY
+
+
+LABELS_ONLY_OPT_IN = ParameterSpec(
+    "accept_labels_only",
+    bool,
+    False,
+    "Required without a public sample: I accept a guarantee for the LABELS only; a change of one row's "
+    "features is not protected. Booked on the dataset's separate labels-only account.",
+)
+
+
+def _label_private_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    if _label_private_account(spec) is Account.LABELS_ONLY and not spec.parameter(
+        LABELS_ONLY_OPT_IN.name, False
+    ):
+        return (
+            PreconditionFailure(
+                "the label-private learner without a public sample protects the labels only (a change of "
+                "one row's features is not protected); opt in explicitly (CLI: --accept-labels-only), or "
+                "load a public sample to make it the semi-private learner with full replace-one privacy",
+                parameter=True,
+            ),
+        )
+    return ()
+
+
 LABEL_PRIVATE_THRESHOLD = register(
     AlgorithmInfo(
         name="label-private",
@@ -294,8 +324,11 @@ LABEL_PRIVATE_THRESHOLD = register(
         predicted_error=_label_private_error,
         error_unit=ERROR_UNIT,
         run=_run_label_private,
-        parameters=(BETA, DIRECTION, ALPHA),
+        parameters=(BETA, DIRECTION, ALPHA, LABELS_ONLY_OPT_IN),
+        preconditions=_label_private_preconditions,
         neighbouring=_label_private_neighbouring,
+        account=_label_private_account,
+        public_assisted=True,
     )
 )
 
@@ -348,6 +381,7 @@ PUBLIC_EM_THRESHOLD = register(
         run=_run_public_em,
         parameters=(BETA, DIRECTION),
         preconditions=_public_preconditions,
+        public_assisted=True,
     )
 )
 

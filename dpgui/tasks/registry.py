@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.curve import PrivacyCurve
+from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
@@ -17,10 +19,11 @@ from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 class Guarantee(enum.Enum):
     PURE = "pure ε-DP"
     APPROXIMATE = "approximate (ε, δ)-DP"
+    PURE_OR_ZCDP = "pure ε-DP at δ = 0; ρ-zCDP, hence approximate (ε, δ)-DP, at δ > 0"
 
     @property
     def badge(self) -> str:
-        return "pure" if self is Guarantee.PURE else "approx"
+        return {Guarantee.PURE: "pure", Guarantee.APPROXIMATE: "approx"}.get(self, "pure/zCDP")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,8 @@ class PreconditionFailure:
 
     message: str
     min_n: int | None = None
+    parameter: bool = False
+    """The parameters themselves are unusable (the CLI's usage error, exit 2), whatever n is."""
 
 
 Runner = Callable[[TaskSpec, Aggregator, PrivateRandom], AlgorithmRun[ReleaseTable]]
@@ -53,6 +58,11 @@ REPLACE_ONE = "replace one record; row count public"
 
 def replace_one(spec: TaskSpec) -> str:
     return REPLACE_ONE
+
+
+def no_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """An algorithm that only knows its (epsilon, delta)."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,19 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    curve: Callable[[TaskSpec], PrivacyCurve | None] = no_curve
+    """The release's privacy curve when the mechanism knows more than ``cost`` (its noise or zCDP rho); the
+    ledger records it and its accountant composes it tightly. It must imply ``cost``."""
+    public_assisted: bool = False
+    """Reads the public sample (cut points, candidates): its fit to the grid is checked before a run."""
+    account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE
+    """The ledger account the cost is booked on: anything but replace-one is never picked by ``auto``."""
+
+    def guarantee_for(self, spec: TaskSpec) -> Guarantee:
+        """The guarantee of a run of this spec: pure or approximate (resolving PURE_OR_ZCDP by its cost)."""
+        if self.guarantee is not Guarantee.PURE_OR_ZCDP:
+            return self.guarantee
+        return Guarantee.PURE if self.cost(spec).is_pure else Guarantee.APPROXIMATE
 
 
 _REGISTRY: dict[str, AlgorithmInfo] = {}

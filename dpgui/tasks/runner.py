@@ -11,8 +11,9 @@ Order of events, which the privacy guarantees depend on:
 3. :func:`run_algorithm` records that the data is being touched (a fsynced ledger line) *before* it
    reads any aggregate, then runs the algorithm.
 4. :func:`finish` commits the reservation and only then builds the :class:`Release` whose values a
-   caller may show. A run that fails or is cancelled after step 3 is committed too; only a run that never
-   touched the data is refunded.
+   caller may show (with a ``stage`` callback: the outputs are written where nobody sees them yet, then the
+   commit, whose line says where they are; the caller then moves them into place). A run that fails or is
+   cancelled after step 3 is committed too; only a run that never touched the data is refunded.
 """
 
 from __future__ import annotations
@@ -26,13 +27,16 @@ from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState, DatasetRecord, Ledger, Reservation
+from dpgui.privacy.curve import PrivacyCurve
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
+from dpgui.tasks.review import algorithm_check_failures
 from dpgui.tasks.spec import AUTO, TaskSpec
 
 
@@ -42,6 +46,11 @@ class PreconditionFailed(Exception):
     def __init__(self, failures: tuple[PreconditionFailure, ...]) -> None:
         self.failures = failures
         super().__init__("; ".join(f.message for f in failures))
+
+    @property
+    def parameters_unusable(self) -> bool:
+        """Every failure is about the chosen parameters, not the row count."""
+        return all(failure.parameter for failure in self.failures)
 
     @property
     def min_n(self) -> int | None:
@@ -62,6 +71,13 @@ class PreparedRun:
     cost: PrivacyCost
     n: int
     auto_reason: str | None = None
+    curve: PrivacyCurve | None = None
+    """The privacy curve the ledger records beside ``cost`` (see ``AlgorithmInfo.curve``)."""
+
+    @property
+    def account(self) -> Account:
+        """The ledger account this run is booked on (dpgui.privacy.ledger.Account)."""
+        return self.algorithm.account(self.spec)
 
 
 def prepare(spec: TaskSpec, n: int) -> PreparedRun:
@@ -76,17 +92,30 @@ def prepare(spec: TaskSpec, n: int) -> PreparedRun:
     failures = algorithm.preconditions(spec, n)
     if failures:
         raise PreconditionFailed(failures)
-    return PreparedRun(spec=spec, algorithm=algorithm, cost=algorithm.cost(spec), n=n, auto_reason=reason)
+    return PreparedRun(
+        spec=spec,
+        algorithm=algorithm,
+        cost=algorithm.cost(spec),
+        n=n,
+        auto_reason=reason,
+        curve=algorithm.curve(spec),
+    )
 
 
 def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
-    """The feasible algorithm with the smallest predicted error, and a sentence saying why."""
-    candidates = []
+    """The feasible algorithm with the smallest predicted error, and a sentence saying why. An algorithm
+    failing a check of how it uses the public sample (``review.algorithm_checks``) is never chosen."""
+    candidates, unfit = [], []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
             continue
+        if info.account(concrete) is not Account.REPLACE_ONE:
+            continue  # a weaker guarantee is an explicit choice, never auto's
         if info.preconditions(concrete, n):
+            continue
+        if algorithm_check_failures(concrete, info):
+            unfit.append(info.name)
             continue
         candidates.append((info.predicted_error(concrete, n), info))
     if not candidates:
@@ -94,6 +123,10 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
             failure
             for info in algorithms(spec.kind)
             for failure in info.preconditions(spec.with_algorithm(info.name), n)
+        ) + tuple(
+            PreconditionFailure(f"{info.name}: {check.detail}")
+            for info in algorithms(spec.kind)
+            for check in algorithm_check_failures(spec.with_algorithm(info.name), info)
         )
         nothing_fits = PreconditionFailure(
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
@@ -104,14 +137,22 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
     reason = f"auto chose {best.name}: predicted error {error:.4g} {best.error_unit}" + (
         f" (others: {others})" if others else " (the only feasible algorithm)"
     )
+    if unfit:
+        reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
     return best, reason
+
+
+def describe(prepared: PreparedRun) -> str:
+    """The run as the ledger lists it: 'cdf of wage by tree-laplace'."""
+    spec = prepared.spec
+    return f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
 
 
 def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Reservation:
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
-    spec = prepared.spec
-    description = f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
-    return ledger.reserve(record.id, prepared.cost, description)
+    return ledger.reserve(
+        record.id, prepared.cost, describe(prepared), prepared.account, curve=prepared.curve
+    )
 
 
 def run_algorithm(
@@ -148,27 +189,48 @@ def finish(
     budget_before: BudgetState,
     rng: PrivateRandom,
     aggregation_backend: str = InMemoryAggregator.name,
+    stage: Callable[[Release], str] | None = None,
 ) -> Release:
-    """Commit the spend, then wrap the outputs into a Release (the commit comes first)."""
+    """Commit the spend, then wrap the outputs into a Release (the commit comes first).
+
+    ``aggregation_backend`` is the engine as the custodian chose it (``auto`` stays ``auto``).
+
+    With ``stage``, the Release (its budget after the commit predicted) is first handed to ``stage``, which
+    writes every output somewhere not yet visible and returns where; the commit line records it. If staging
+    fails, the run (which read the data) is committed all the same, its line saying no files were written.
+    """
     release_id = uuid.uuid4().hex
-    ledger.commit(reservation, release_id)
-    return Release(
-        release_id=release_id,
-        created=datetime.now(UTC),
-        app=APP_NAME,
-        app_version=__version__,
-        dataset=DatasetInfo(dataset.name, dataset.sha256, dataset.n_rows),
-        spec=prepared.spec,
-        algorithm=prepared.algorithm,
-        cost=prepared.cost,
-        table=table,
-        private=rng.is_private,
-        randomness=rng.description,
-        budget_before=budget_before,
-        budget_after=ledger.state(record.id),
-        auto_reason=prepared.auto_reason,
-        aggregation_backend=aggregation_backend,
-    )
+
+    def release(budget_after: BudgetState) -> Release:
+        return Release(
+            release_id=release_id,
+            created=datetime.now(UTC),
+            app=APP_NAME,
+            app_version=__version__,
+            dataset=DatasetInfo(dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows),
+            spec=prepared.spec,
+            algorithm=prepared.algorithm,
+            cost=prepared.cost,
+            table=table,
+            private=rng.is_private,
+            randomness=rng.description,
+            budget_before=budget_before,
+            budget_after=budget_after,
+            auto_reason=prepared.auto_reason,
+            aggregation_backend=aggregation_backend,
+        )
+
+    if stage is None:
+        ledger.commit(reservation, release_id)
+        return release(ledger.state(record.id, prepared.account))
+    staged = release(ledger.state(record.id, prepared.account, as_committed=reservation))
+    try:
+        where = stage(staged)
+    except BaseException as error:
+        ledger.commit(reservation, release_id, files=f"none: writing the outputs failed ({error})")
+        raise
+    ledger.commit(reservation, release_id, files=where)
+    return staged
 
 
 def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -> None:
@@ -187,16 +249,19 @@ def execute(
     *,
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Aggregator | None = None,
+    engine_choice: str | None = None,
+    stage: Callable[[Release], str] | None = None,
 ) -> Generator[Progress, None, Release]:
     """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads).
 
     ``aggregator`` (from ``dpgui.data.backends.open_aggregator``) reads the data; by default the
-    in-memory one over ``dataset``, which must then be a loaded ``Dataset``.
+    in-memory one over ``dataset``, which must then be a loaded ``Dataset``. ``engine_choice`` is the engine
+    as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest.
     """
     factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
-    budget_before = ledger.state(record.id)
+    budget_before = ledger.state(record.id, prepared.account)
     reservation = reserve(prepared, ledger, record)
     touched = False
 
@@ -219,5 +284,6 @@ def execute(
         reservation=reservation,
         budget_before=budget_before,
         rng=rng,
-        aggregation_backend=(aggregator or InMemoryAggregator).name,
+        aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
+        stage=stage,
     )

@@ -21,16 +21,26 @@ from dpgui.algorithms.approximate_quantiles import (
     parse_quantiles,
     quantiles_from_cdf,
 )
-from dpgui.algorithms.histogram import geometric_histogram, histogram_error_bound
+from dpgui.algorithms.histogram import geometric_histogram, histogram_error_bound, histogram_scale
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
-from dpgui.algorithms.tree_cdf import MAX_TREE_LEAVES, TreeCdfRelease, TreeNoise, cdf_error_bound, tree_cdf
+from dpgui.algorithms.tree_cdf import (
+    MAX_TREE_LEAVES,
+    TreeCdfRelease,
+    TreeNoise,
+    TreeShape,
+    best_branching,
+    cdf_error_bound,
+    noise_scale,
+    tree_cdf,
+)
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
 from dpgui.tasks.registry import (
     AlgorithmInfo,
     Guarantee,
@@ -113,6 +123,30 @@ def _rho(spec: TaskSpec) -> float:
     return zcdp_rho_for(_approx_cost(spec))
 
 
+def _tree_curve(noise: TreeNoise) -> Callable[[TaskSpec], PrivacyCurve | None]:
+    """The tree's exact curve: replacing a record moves at most 2 real nodes per level by 1 each, so the
+    release is 2h independent discrete Laplace (or Gaussian) answers of sensitivity 1 (tree_cdf's module doc).
+    None for a grid the tree refuses or a one-point grid (no noise)."""
+    gaussian = noise is TreeNoise.GAUSSIAN
+
+    def curve(spec: TaskSpec) -> PrivacyCurve | None:
+        if _tree_fits(spec, 0) or (gaussian and spec.delta <= 0) or spec.domain.size < 2:
+            return None
+        leaves = spec.domain.size
+        shape = TreeShape.for_grid(leaves, _branching(spec) or best_branching(leaves, noise))
+        scale = noise_scale(noise, shape.height, spec.epsilon, _rho(spec) if gaussian else None)
+        kind = NoiseKind.DISCRETE_GAUSSIAN if gaussian else NoiseKind.DISCRETE_LAPLACE
+        rounds = NoiseRounds(kind, scale, 1, 2 * shape.height)
+        return PrivacyCurve.gaussian_rounds(rounds) if gaussian else PrivacyCurve((rounds,))
+
+    return curve
+
+
+def _histogram_curve(spec: TaskSpec) -> PrivacyCurve:
+    """Replace-one moves one record between two cells: two discrete Laplace answers of sensitivity 1."""
+    return PrivacyCurve((NoiseRounds(NoiseKind.DISCRETE_LAPLACE, histogram_scale(spec.epsilon), 1, 2),))
+
+
 def _tree_error(spec: TaskSpec, n: int, noise: TreeNoise) -> float:
     if _tree_fits(spec, n) or (noise is TreeNoise.GAUSSIAN and spec.delta <= 0):
         return math.inf
@@ -140,7 +174,7 @@ def _cdf_table(spec: TaskSpec, release: TreeCdfRelease, notes: tuple[str, ...]) 
         indices = np.flatnonzero(np.concatenate([[True], cdf[1:] != cdf[:-1]]))
         notes += (f"rows only where the CDF steps; each holds up to the next row ({cdf.size} grid points)",)
     rows = tuple(zip(spec.domain.values_of(indices), cdf[indices].tolist(), strict=True))
-    return ReleaseTable(("value", "cdf"), rows, notes)
+    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0]))
 
 
 def _bound_note(spec: TaskSpec, n: int, noise: TreeNoise) -> str:
@@ -175,6 +209,7 @@ def _cdf_info(name: str, noise: TreeNoise, guarantee: Guarantee, summary: str) -
             run=_run_cdf(noise),
             parameters=(BETA, BRANCHING),
             preconditions=_gaussian_fits if gaussian else _tree_fits,
+            curve=_tree_curve(noise),
         )
     )
 
@@ -305,6 +340,7 @@ TREE_QUANTILES = register(
         run=_run_tree_quantiles,
         parameters=(BETA, QUANTILES, BRANCHING),
         preconditions=_tree_quantile_fits,
+        curve=_tree_curve(TreeNoise.LAPLACE),
     )
 )
 
@@ -367,6 +403,7 @@ GEOMETRIC = register(
         run=_run_histogram,
         parameters=(BETA, NORMALISE),
         preconditions=_histogram_fits,
+        curve=_histogram_curve,
     )
 )
 
@@ -398,5 +435,6 @@ TREE_SYNTHETIC = register(
         run=_run_synthetic,
         parameters=(BETA, ROWS, BRANCHING),
         preconditions=_tree_fits,
+        curve=_tree_curve(TreeNoise.LAPLACE),
     )
 )

@@ -44,7 +44,7 @@ from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.sanitize import FREQUENCY_UNIT, STEP_ROWS_ABOVE
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -109,7 +109,8 @@ def _cdf_table(
             "between rows the CDF keeps the previous row's value",
         )
     answers = cdf(grid).tolist()
-    return ReleaseTable(("value", "cdf"), tuple(zip(domain.values_of(grid), answers, strict=True)), notes)
+    rows = tuple(zip(domain.values_of(grid), answers, strict=True))
+    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0]))
 
 
 # --- SanThresholds -----------------------------------------------------------------------------------
@@ -234,6 +235,7 @@ PAP = register(
         run=_run_pap,
         parameters=(MAX_CELLS, BETA),
         preconditions=_pap_preconditions,
+        public_assisted=True,
     )
 )
 

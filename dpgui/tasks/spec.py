@@ -87,6 +87,9 @@ class TaskSpec:
             object.__setattr__(self, "domains", (self.domains,))
         if len(self.domains) != len(self.columns):
             raise ValueError(f"need one declared domain per column: {len(self.columns)} columns")
+        if self.kind is TaskKind.CDF:  # cdf(v) must be the share of records <= v at every grid point v
+            snapped = tuple(d.snapped_up() if isinstance(d, NumericDomain) else d for d in self.domains)
+            object.__setattr__(self, "domains", snapped)
         object.__setattr__(self, "parameters", tuple(sorted(self.parameters)))
 
     @property

@@ -11,11 +11,14 @@ from PySide6.QtWidgets import QApplication
 
 from dpgui import APP_NAME, __version__
 from dpgui.data.domain import NumericDomain
+from dpgui.privacy.accountant import preload_in_background
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.ui.icon import app_icon
 from dpgui.ui.main_window import MainWindow
+from dpgui.ui.platform_check import xcb_problem
 
 SCREENSHOT_SIZE = (1200, 800)
+
 DEMO_COLUMN = "wage"
 DEMO_DOMAIN = NumericDomain(0, 20000, 1)
 """The demo's declared wage domain (weekly US dollars): public knowledge about the demo, not read off it."""
@@ -52,8 +55,15 @@ def run_gui(
 
     ``demo`` pre-fills the Task page (median of wage) with the demo's declared wage domain and sets a demo
     budget (ε = 10, δ = 1e-6) on a dataset that has none. Loading errors (DataError) propagate to the caller.
+    Without the system libraries Qt's xcb plugin needs, it names them and returns 2 instead of letting Qt
+    abort.
     """
+    problem = None if screenshot is not None else xcb_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     app = application()
+    preload_in_background()  # the ledger's accountant needs dp-accounting once a total has δ > 0
     window = MainWindow()
     if private is not None:
         window.load_private(private)

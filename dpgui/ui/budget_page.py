@@ -4,6 +4,7 @@ simulation preview, and the ledger with its timeline."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,15 +25,16 @@ from PySide6.QtWidgets import (
 
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import LedgerEntry
+from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
 from dpgui.ui.error_curve_view import ErrorCurveView
+from dpgui.ui.plan_view import PlanView
 from dpgui.ui.simulation_view import SimulationView
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Predicted error", "Unit", "Min n", "Feasible", "Auto")
-LEDGER_COLUMNS = ("Time", "Release", "Cost", "Status")
+LEDGER_COLUMNS = ("Time", "Release", "Cost", "Account", "Status")
 SPLIT_UNIT = 100
 """The planner and the ledger share the page's height 3 : 2."""
 
@@ -79,6 +81,20 @@ def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
             table.setItem(r, c, item)
 
 
+def _total_row(event: BudgetEvent) -> tuple[str, ...]:
+    """A change of the dataset's total as a ledger-table row."""
+    change = "set" if event.previous is None else f"changed from {format_cost(event.previous)}"
+    note = f" ({event.note})" if event.note else ""
+    status = "exhausted: no more releases" if event.exhausted else "total"
+    return (
+        f"{event.time:%Y-%m-%d %H:%M:%S}",
+        f"total budget {change}{note}",
+        format_cost(event.total),
+        "",
+        status,
+    )
+
+
 class BudgetPage(QWidget):
     """The dataset's budget panel, this release's ε and δ, the planner's views and the ledger's views."""
 
@@ -101,8 +117,14 @@ class BudgetPage(QWidget):
         self.curve = ErrorCurveView()
         self.simulation = SimulationView()
         self.timeline = BudgetTimeline()
+        self.plan_view = PlanView()
         self.planner_tabs = _tabs(
-            {"Planner table": self.plan_table, "Error vs ε": self.curve, "Simulation": self.simulation}
+            {
+                "Planner table": self.plan_table,
+                "Error vs ε": self.curve,
+                "Simulation": self.simulation,
+                "Release plan": self.plan_view,
+            }
         )
         self.ledger_tabs = _tabs({"Ledger table": self.ledger_table, "Timeline": self.timeline})
 
@@ -118,8 +140,13 @@ class BudgetPage(QWidget):
         planner_layout = QVBoxLayout(planner)
         planner_layout.addWidget(self.plan_status)
         planner_layout.addWidget(self.planner_tabs)
+        self.labels_only = QLabel()
+        self.labels_only.setWordWrap(True)
+        self.labels_only.setVisible(False)
         ledger = QGroupBox("Ledger of this dataset")
-        QVBoxLayout(ledger).addWidget(self.ledger_tabs)
+        ledger_layout = QVBoxLayout(ledger)
+        ledger_layout.addWidget(self.ledger_tabs)
+        ledger_layout.addWidget(self.labels_only)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(planner)
@@ -163,22 +190,41 @@ class BudgetPage(QWidget):
         """The error curve and the simulation preview for the spec at the public row count n (or none)."""
         self.curve.show_spec(spec, n)
         self.simulation.show_spec(spec, n)
+        self.plan_view.show_n(n)
 
-    def show_ledger(self, entries: list[LedgerEntry], total: PrivacyCost | None = None) -> None:
-        """The dataset's reservations as a table and as a timeline of cumulative ε against ``total``."""
-        self.timeline.show_timeline(entries, total)
-        _fill(
-            self.ledger_table,
-            [
+    def show_ledger(
+        self,
+        entries: list[LedgerEntry],
+        total: PrivacyCost | None = None,
+        labels_only: BudgetState | None = None,
+        budget_events: Sequence[BudgetEvent] = (),
+    ) -> None:
+        """The dataset's reservations and changes of its total as a table (oldest first), the replace-one
+        account's reservations as a timeline of cumulative ε against ``total``, and the labels-only
+        account's spend apart (shown once it has any entry)."""
+        self.timeline.show_timeline([e for e in entries if e.account is Account.REPLACE_ONE], total)
+        rows = [
+            (
+                entry.time,
                 (
                     f"{entry.time:%Y-%m-%d %H:%M:%S}",
                     entry.description,
-                    format_cost(entry.cost),
+                    format_cost(entry.cost) + (f"  [{entry.curve.form}]" if entry.curve is not None else ""),
+                    entry.account.value,
                     entry.status.value,
-                )
-                for entry in entries
-            ],
-        )
+                ),
+            )
+            for entry in entries
+        ] + [(event.time, _total_row(event)) for event in budget_events]
+        _fill(self.ledger_table, [row for _, row in sorted(rows, key=lambda pair: pair[0])])
+        shown = labels_only is not None and any(e.account is Account.LABELS_ONLY for e in entries)
+        self.labels_only.setVisible(shown)
+        if shown:
+            self.labels_only.setText(
+                f"Labels-only account (the label-private learner; a change of one row's features is not "
+                f"protected, so it is counted apart from the total above): spent "
+                f"{format_cost(labels_only.spent)}."
+            )
 
     def _update_odds(self) -> None:
         self.odds.setText(odds_text(self.epsilon.value()))

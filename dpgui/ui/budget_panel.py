@@ -16,6 +16,16 @@ DARK_SEGMENT_COLOURS = (QColor("#46505f"), QColor("#a8560f"), QColor("#2f5d36"))
 """The same on a dark palette, so the caption in the palette's text colour stays readable."""
 
 
+def saving_text(state: BudgetState) -> str:
+    """What the accountant saves against basic composition, or that it charges the plain sum."""
+    if state.spent_basic is None or not state.saving:
+        return "basic composition (ε and δ add up)"
+    return (
+        f"tight composition saves ε = {state.saving:.3g} against basic composition "
+        f"({format_cost(state.spent_basic)})"
+    )
+
+
 def format_cost(cost: PrivacyCost | None) -> str:
     """'ε = 1' or 'ε = 1, δ = 1e-06'; an em dash when there is no cost (no total set)."""
     if cost is None:
@@ -75,6 +85,12 @@ class BudgetPanel(QGroupBox):
         self.total_label = QLabel()
         self.spent_label = QLabel()
         self.remaining_label = QLabel()
+        self.accounting_label = QLabel()
+        self.accounting_label.setWordWrap(True)
+        self.accounting_label.setToolTip(
+            "The spent budget is the tight composition of every release's privacy curve (privacy loss "
+            "distributions, zCDP), reported as ε at the total's δ, and never more than basic composition."
+        )
         self.bar = BudgetBar()
         self.set_total_button = QPushButton("Set total budget…")
         self.set_total_button.clicked.connect(self.set_total_requested)
@@ -83,6 +99,7 @@ class BudgetPanel(QGroupBox):
         numbers.addRow("Total:", self.total_label)
         numbers.addRow("Spent:", self.spent_label)
         numbers.addRow("Remaining:", self.remaining_label)
+        numbers.addRow("Accounting:", self.accounting_label)
         layout = QVBoxLayout(self)
         layout.addLayout(numbers)
         layout.addWidget(self.bar)
@@ -93,7 +110,7 @@ class BudgetPanel(QGroupBox):
         """Display a dataset's budget (and ``release``, the cost about to be spent) or an empty panel."""
         self.set_total_button.setEnabled(state is not None)
         if state is None:
-            for label in (self.total_label, self.spent_label, self.remaining_label):
+            for label in (self.total_label, self.spent_label, self.remaining_label, self.accounting_label):
                 label.setText("—")
             self.bar.show_budget(None, 0.0, 0.0)
             self.bar.caption = "no dataset open"
@@ -104,6 +121,7 @@ class BudgetPanel(QGroupBox):
             spent += f"  (+ {format_cost(state.pending)} running)"
         self.spent_label.setText(spent)
         self.remaining_label.setText(format_cost(state.remaining))
+        self.accounting_label.setText(saving_text(state))
         total = state.total.epsilon if state.total is not None else None
         this = release.epsilon if release is not None else 0.0
         self.bar.show_budget(total, state.spent.epsilon + state.pending.epsilon, this)

@@ -2,7 +2,8 @@
 
 What counts as spent is what ``Ledger.state`` counts: committed and unresolved reservations (open in another
 process, or in one that crashed). Refunded ones never count; this process's open ones (pending, touched) are
-drawn but not yet counted, as in the budget bar.
+drawn but not yet counted, as in the budget bar. The height after each entry is the ledger's accountant's
+figure for the entries counted so far (tight composition at the total's δ, never above basic composition).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from dpgui.privacy.accountant import BookedRelease, compose
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import LedgerEntry, ReservationStatus
 from dpgui.ui.budget_panel import format_cost
@@ -37,13 +39,19 @@ class TimelinePoint:
     counted: bool
 
 
-def spend_timeline(entries: Sequence[LedgerEntry]) -> tuple[TimelinePoint, ...]:
-    """The entries in time order with the ε spent up to and including each one."""
+def spend_timeline(
+    entries: Sequence[LedgerEntry], total: PrivacyCost | None = None
+) -> tuple[TimelinePoint, ...]:
+    """The entries in time order with the ε spent up to and including each one (composed at the total's δ)."""
     points = []
     spent = 0.0
+    counted_so_far: list[BookedRelease] = []
+    delta = total.delta if total is not None else 0.0
     for entry in sorted(entries, key=lambda e: e.time):
         counted = entry.status in SPENT
-        spent += entry.cost.epsilon if counted else 0.0
+        if counted:
+            counted_so_far.append(BookedRelease(entry.cost, entry.curve))
+            spent = compose(counted_so_far, delta).spent.epsilon
         label = f"{entry.description}\n{format_cost(entry.cost)}, {entry.status.value}"
         points.append(TimelinePoint(entry.time.timestamp(), spent, label, counted))
     return tuple(points)
@@ -78,7 +86,7 @@ class BudgetTimeline(LazyPlotView):
 
     def show_timeline(self, entries: Sequence[LedgerEntry], total: PrivacyCost | None) -> None:
         """The dataset's entries (hover a point for its release) and its total ε, if set."""
-        self.timeline = spend_timeline(entries)
+        self.timeline = spend_timeline(entries, total)
         self.total = total
         self.refresh()
 

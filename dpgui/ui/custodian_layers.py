@@ -28,6 +28,12 @@ POSITIVES = (80, 80, 80, 170)
 NEGATIVES = (175, 175, 175, 150)
 
 
+def remove_export_action(plot: pg.PlotWidget) -> None:
+    """Drop pyqtgraph's right-click "Export..." from a plot that can show custodian-only layers: it writes
+    every item on the plot, the true data included, to a file. The report draws its own DP-only plots."""
+    plot.scene().contextMenu = []
+
+
 @dataclass(frozen=True)
 class CustodianSource:
     """The private data held in memory (set by the main window): an aggregator over it, and its file's

@@ -56,7 +56,7 @@ def curve_series(spec: TaskSpec, n: int, epsilons: tuple[float, ...]) -> tuple[C
     curve = error_curve(spec, n, list(epsilons))
     series = []
     for info in algorithms(spec.kind):
-        if spec.delta == 0 and info.guarantee is not Guarantee.PURE:
+        if spec.delta == 0 and info.guarantee_for(spec.with_algorithm(info.name)) is not Guarantee.PURE:
             continue
         finite = [
             (eps, err) for eps, err in zip(epsilons, curve[info.name], strict=True) if math.isfinite(err)

@@ -11,9 +11,10 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, QSize, Qt, QThreadPool
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QHBoxLayout,
     QInputDialog,
@@ -36,10 +37,10 @@ from dpgui.data.public import PublicSample
 from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.release_job import ReleaseJob
+from dpgui.paths import dpgui_home
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetNotSet, DatasetRecord, Ledger, LedgerError
-from dpgui.release.export import export_release
+from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
 from dpgui.release.project import (
     PROJECT_SUFFIX,
     FileRef,
@@ -50,15 +51,19 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
-from dpgui.tasks.runner import PreconditionFailed
+from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged
+from dpgui.tasks.review import build_review
+from dpgui.tasks.runner import PreconditionFailed, prepare
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
+from dpgui.ui.review_sheet import ReviewSheet
 from dpgui.ui.run_page import RunPage
 from dpgui.ui.task_page import TaskPage
 
@@ -75,6 +80,9 @@ DATA, TASK, BUDGET, RUN, REVIEW = range(len(PAGES))
 
 MAX_RECENT = 8
 _RECENT_KEY = "recent_files"
+SETTINGS_FILE = "settings.ini"
+SCREEN_FRACTION = 0.8
+"""A first start opens the window at this fraction of the screen's width and height (later: as left)."""
 _LOAD_HINT = (
     "Check that the file is a data table with a header row (CSV, Parquet, Excel, …) and that you may read "
     "it, or choose another file."
@@ -88,8 +96,9 @@ def _file_filter() -> str:
 
 
 def settings() -> QSettings:
-    """The app's settings (recent files, window state): organisation and application "dpgui"."""
-    return QSettings(QSettings.defaultFormat(), QSettings.Scope.UserScope, "dpgui", "dpgui")
+    """The app's settings (recent files, window state) in ``settings.ini`` under the user data folder, beside
+    the ledger (``DPGUI_HOME`` moves both)."""
+    return QSettings(str(dpgui_home() / SETTINGS_FILE), QSettings.Format.IniFormat)
 
 
 def _numeric_columns(columns: list[ColumnSummary]) -> list[str]:
@@ -117,8 +126,13 @@ class MainWindow(QMainWindow):
         self.record: DatasetRecord | None = None
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | None = None
+        self.review_sheet: ReviewSheet | None = None
+        self.help_dialog: QDialog | None = None
         self.release: Release | None = None
+        """The release shown on the Review page, which Export writes."""
         self.releases: list[ReleaseRecord] = []
+        self.session_releases: dict[str, Release] = {}
+        """This session's releases by id, so the Review page's list can show and export any of them."""
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
 
@@ -128,6 +142,8 @@ class MainWindow(QMainWindow):
         self.opened: OpenedData | None = None
         """The private input's facts and the aggregator (in memory, out of core or Spark) that reads it."""
         self.open_job: OpenJob | None = None
+        self._closing = False
+        """The custodian closed the window while a job ran: close once it has settled."""
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
         self.task_page = TaskPage(self.declared)
@@ -147,16 +163,25 @@ class MainWindow(QMainWindow):
         self.budget_page.epsilon.valueChanged.connect(self._spec_changed)
         self.budget_page.delta.editingFinished.connect(self._spec_changed)
         self.budget_panel.set_total_requested.connect(self._ask_total_budget)
-        self.run_page.run_button.clicked.connect(self.start_release)
+        self.run_page.run_button.clicked.connect(self.review_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
+        self.review_page.release_chosen.connect(self.choose_release)
         self.data_page.cancel_requested.connect(self.cancel_opening)
         self.statusBar().showMessage(
             "Open a private dataset to begin (File > Open private dataset…, or drop it)."
         )
         stored = settings()
-        self.restoreGeometry(stored.value("geometry", b""))
+        if not self.restoreGeometry(stored.value("geometry", b"")):
+            self.fit_to_screen()
         self.restoreState(stored.value("window_state", b""))
+
+    def fit_to_screen(self, fraction: float = SCREEN_FRACTION) -> None:
+        """Size the window to ``fraction`` of its screen's available area, centred (the first start)."""
+        area = self.screen().availableGeometry()
+        width, height = int(area.width() * fraction), int(area.height() * fraction)
+        left, top = area.x() + (area.width() - width) // 2, area.y() + (area.height() - height) // 2
+        self.setGeometry(left, top, width, height)
 
     @property
     def dataset(self) -> Dataset | DatasetHandle | None:
@@ -228,7 +253,19 @@ class MainWindow(QMainWindow):
         self._add(file_menu, self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
         self._add(self.menuBar().addMenu("&Release"), self.run_action, self.cancel_action)
         self._add(self.menuBar().addMenu("&Go"), back, forward)
-        self._add(self.menuBar().addMenu("&Help"), self._action("&About dpgui", self._about))
+        self.user_guide_action = self._action(
+            "&User guide",
+            lambda: self._show_help(UserGuideDialog(self)),
+            QKeySequence.StandardKey.HelpContents,
+        )
+        self.glossary_action = self._action("&Glossary", lambda: self._show_help(GlossaryDialog(self)))
+        self._add(
+            self.menuBar().addMenu("&Help"),
+            self.user_guide_action,
+            self.glossary_action,
+            None,
+            self._action("&About dpgui", self._about),
+        )
 
         toolbar = QToolBar("Main")
         toolbar.setObjectName("main-toolbar")
@@ -316,6 +353,7 @@ class MainWindow(QMainWindow):
         self.open_job = None
         self.data_page.set_opening(None)
         self.statusBar().showMessage(status)
+        self._close_if_asked()
 
     def _show_private(self, opened: OpenedData) -> None:
         """Register the opened data in the ledger and show its facts, columns and preview."""
@@ -395,13 +433,13 @@ class MainWindow(QMainWindow):
             self.open_private(self.data_page.request(str(path)))
 
     def project(self) -> Project:
-        """The session as a project: the files by path and SHA-256, the task's spec, the releases."""
+        """The session as a project: files by path and keyed fingerprint, the task's spec, the releases."""
         try:
             spec = self.current_spec()
         except ValueError:
             spec = None
-        private = None if self.dataset is None else FileRef(self.dataset.path, self.dataset.sha256)
-        public = None if self.public is None else FileRef(self.public.path, self.public.sha256)
+        private = None if self.dataset is None else FileRef.of(self.dataset.path, self.dataset.sha256)
+        public = None if self.public is None else FileRef.of(self.public.path, self.public.sha256)
         return Project(private, public, spec, tuple(self.releases))
 
     def save_project(self, path: Path) -> None:
@@ -416,11 +454,11 @@ class MainWindow(QMainWindow):
         changed = []
         if project.private is not None:
             self.load_private(project.private.path)
-            if self.dataset is not None and self.dataset.sha256 != project.private.sha256:
+            if self.dataset is not None and not project.private.matches(self.dataset.sha256):
                 changed.append(project.private.path.name)
         if project.public is not None:
             self.load_public(project.public.path)
-            if self.public is not None and self.public.sha256 != project.public.sha256:
+            if self.public is not None and not project.public.matches(self.public.sha256):
                 changed.append(project.public.path.name)
         if project.spec is not None:
             self.task_page.restore(project.spec)
@@ -509,7 +547,25 @@ class MainWindow(QMainWindow):
 
     def _run_from_anywhere(self) -> None:
         self.go_to(RUN)
-        self.start_release()
+        self.review_release()
+
+    def review_release(self) -> None:
+        """Show the review sheet (public information only); its "Charge and run" calls start_release."""
+        if self.current_job is not None:
+            return
+        if self.dataset is None:
+            self._show_error("No dataset", "Open a private dataset first.")
+            return
+        try:
+            prepared = prepare(self.current_spec(), self.dataset.n_rows)
+        except _REFUSALS as refusal:
+            self._show_error("Release refused", str(refusal))
+            return
+        account = prepared.account
+        remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
+        self.review_sheet = ReviewSheet(build_review(prepared, remaining), self)
+        self.review_sheet.accepted.connect(self.start_release)
+        self.review_sheet.open()
 
     def start_release(self) -> None:
         """Reserve the budget and start the run in the worker; refusals are shown, nothing runs."""
@@ -527,6 +583,7 @@ class MainWindow(QMainWindow):
                 parent=self,
                 aggregator=None if self.opened is None else self.opened.aggregator,
                 monitor=self.scan_monitor,
+                engine_choice=None if self.opened is None else self.opened.engine_choice,
             )
         except _REFUSALS as refusal:
             hint = (
@@ -541,6 +598,8 @@ class MainWindow(QMainWindow):
         job.cancelled.connect(self._on_cancelled)
         self.current_job = job
         summary = f"Running {job.prepared.algorithm.title} on {', '.join(spec.columns)}…"
+        if job.data_check is not None and job.data_check.warnings:
+            summary += "\nData (custodian only): " + "; ".join(job.data_check.warnings)
         self.run_page.prepare(summary, spec.domains)
         self._set_running(True)
         self.refresh_budget()
@@ -567,12 +626,28 @@ class MainWindow(QMainWindow):
 
     def _on_released(self, release: Release) -> None:
         self.release = release
+        self.session_releases[release.release_id] = release
         self.releases.append(ReleaseRecord.of(release))
-        self.review_page.show_history(self.releases)
         self.review_page.show_release(release)
+        self.review_page.show_history(self.releases)
         self.export_action.setEnabled(True)
         self._job_ended("Released; the cost is committed in the ledger.")
         self.go_to(REVIEW)
+
+    def choose_release(self, release_id: str) -> None:
+        """Show (and let Export write) a release picked in the Review page's list."""
+        release = self.session_releases.get(release_id)
+        if release is None:
+            record = next((r for r in self.releases if r.release_id == release_id), None)
+            folder = record.export_folder if record is not None and record.export_folder else None
+            where = f"; its exported files are in {folder}" if folder else ""
+            self.statusBar().showMessage(
+                f"Release {release_id[:8]} was made in an earlier session and is not held in memory{where}."
+            )
+            return
+        self.release = release
+        self.review_page.show_release(release)
+        self.export_action.setEnabled(True)
 
     def _on_failed(self, message: str) -> None:
         details = self.current_job.error_details if self.current_job is not None else ""
@@ -605,19 +680,44 @@ class MainWindow(QMainWindow):
         self.refresh_budget()
         self.run_page.summary.setText(status)
         self.statusBar().showMessage(status)
+        self._close_if_asked()
+
+    def confirm_cancel_on_close(self) -> bool:
+        """Ask whether to cancel the running release and close (the default keeps it running)."""
+        answer = QMessageBox.question(
+            self,
+            "A release is running",
+            "Cancel the running release and close dpgui? If it has read the private data, its cost stays "
+            "spent in the ledger.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _close_if_asked(self) -> None:
+        """After a job's end: close the window if the custodian asked to while it ran."""
+        if self._closing and self.current_job is None and self.open_job is None:
+            QTimer.singleShot(0, self.close)
 
     def export(self) -> None:
         """Write the shown release (release.csv/.parquet, attachments, report.html with the plot and
-        manifest.json) into a chosen folder."""
+        manifest.json) into a chosen folder: staged beside it, then moved in; an earlier release there is
+        replaced only when the user agrees."""
         if self.release is None:
             self._show_error("Nothing to export", "Run a release first.")
             return
         folder = QFileDialog.getExistingDirectory(self, "Export the release into a folder")
         if not folder:
             return
+        plots = self.review_page.plots()
         try:
-            exported = export_release(self.release, Path(folder), self.review_page.plots())
-        except OSError as error:
+            try:
+                exported = export_staged(self.release, Path(folder), plots)
+            except EarlierRelease as earlier:
+                if not self._confirm_replace(str(earlier)):
+                    return
+                exported = export_staged(self.release, Path(folder), plots, overwrite=True)
+        except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
         self.releases = [
@@ -627,6 +727,12 @@ class MainWindow(QMainWindow):
         self.review_page.show_history(self.releases)
         names = ", ".join(path.name for path in exported.files)
         self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
+
+    def _confirm_replace(self, message: str) -> bool:
+        answer = QMessageBox.question(
+            self, "Replace the earlier release?", f"{message}\n\nReplace it with this release?"
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     # -- budget --------------------------------------------------------------------------------------------
 
@@ -642,7 +748,12 @@ class MainWindow(QMainWindow):
             release = None
         state = self.ledger.state(self.record.id)
         self.budget_panel.show_state(state, release)
-        self.budget_page.show_ledger(self.ledger.entries(self.record.id), state.total)
+        self.budget_page.show_ledger(
+            self.ledger.entries(self.record.id),
+            state.total,
+            self.ledger.state(self.record.id, Account.LABELS_ONLY),
+            self.ledger.budget_events(self.record.id),
+        )
 
     def _ask_total_budget(self) -> None:
         if self.record is None:
@@ -707,6 +818,11 @@ class MainWindow(QMainWindow):
         box.open()
         return box
 
+    def _show_help(self, dialog: QDialog) -> None:
+        """Show a help dialog (non-modal: the user guide can stay open beside the window)."""
+        self.help_dialog = dialog
+        dialog.show()
+
     def _about(self) -> None:
         QMessageBox.about(
             self,
@@ -717,13 +833,21 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Stop a running release (or opening) and let it settle in the ledger before the window goes."""
+        """With a release running, ask whether to cancel it; cancel it (or an opening) and close once it has
+        settled in the ledger. The GUI thread never waits for a worker: the window closes itself when the
+        job reports its end (:meth:`_close_if_asked`)."""
         running = [job for job in (self.current_job, self.open_job) if job is not None]
-        for job in running:
-            job.cancel()
         if running:
-            QThreadPool.globalInstance().waitForDone()
-            QCoreApplication.sendPostedEvents()
+            event.ignore()
+            if self._closing:
+                return
+            if self.current_job is not None and not self.confirm_cancel_on_close():
+                return
+            self._closing = True
+            for job in running:
+                job.cancel()
+            self.statusBar().showMessage("Cancelling, then closing…")
+            return
         stored = settings()
         stored.setValue("geometry", self.saveGeometry())
         stored.setValue("window_state", self.saveState())

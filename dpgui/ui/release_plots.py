@@ -119,7 +119,7 @@ def band_path(x: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> QPainterPa
 def draw_cdf(plot: pg.PlotWidget, release: Release) -> Drawing:
     """The released CDF as a step plot, inside its a-priori error band (clipped to [0, 1])."""
     column = release.spec.columns[0]
-    reset(plot, f"Released CDF of {column}", column, f"P[{column} ≤ value]")
+    reset(plot, f"Released CDF of {column}", column, f"share of records with {column} ≤ value")
     x, y = display_points(
         np.array(release.table.column("value"), dtype=float),
         np.array(release.table.column("cdf"), dtype=float),

@@ -15,18 +15,20 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
 from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.budget_panel import format_cost
-from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for
+from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remove_export_action
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
@@ -81,7 +83,8 @@ def describe_release(release: Release) -> str:
             else f"{rows:,} row" + ("" if rows == 1 else "s")
         )
         what = f"{release.spec.kind.title} of {', '.join(release.spec.columns)}: {size}"
-    guarantee = "pure DP" if release.algorithm.guarantee is Guarantee.PURE else "approximate DP"
+    pure = release.algorithm.guarantee_for(release.spec) is Guarantee.PURE
+    guarantee = "pure DP" if pure else "approximate DP"
     private = "" if release.private else " — NOT PRIVATE (seeded randomness)"
     return f"Released {what} ({format_cost(release.cost)}, {guarantee}){private}"
 
@@ -90,6 +93,8 @@ class ReviewPage(QWidget):
     """Shows one committed :class:`Release`; ``export_requested`` asks the window for a folder."""
 
     export_requested = Signal()
+    release_chosen = Signal(str)
+    """The custodian picked a release (by id) in the session's list: show it, and export it on request."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -116,6 +121,7 @@ class ReviewPage(QWidget):
         self.preview.setToolTip(f"The first {PREVIEW_ROWS} synthetic rows (synthetic.csv has them all).")
         self.preview.hide()
         self.plot = release_plot()
+        remove_export_action(self.plot)  # it could write the custodian-only layers to a file
         self.plot.hide()
         self.drawing: Drawing | None = None
         """The DP items on the plot (by role); custodian-only items are in ``custodian_items``."""
@@ -142,7 +148,10 @@ class ReviewPage(QWidget):
         body.addLayout(plot_column, 3)
         self.history = QListWidget()
         self.history.setMaximumHeight(90)
-        self.history.setToolTip("The releases made in this session (saved in the project file).")
+        self.history.setToolTip(
+            "The releases made in this session (saved in the project file): pick one to show and export it."
+        )
+        self.history.currentItemChanged.connect(self._on_history_choice)
         footer = QHBoxLayout()
         footer.addWidget(self.history, 1)
         footer.addWidget(self.export_button)
@@ -156,7 +165,7 @@ class ReviewPage(QWidget):
         self.release = release
         table = release.table
         self.headline.setText(describe_release(release))
-        notes = "".join(f"<br>• {note}" for note in table.notes)
+        notes = "".join(f"<br>• {note}" for note in (table.meaning, *table.notes) if note)
         self.details.setText(
             f"{release.algorithm.title} ({release.algorithm.name}) · {release.dataset.n_rows:,} rows · "
             f"release {release.release_id[:8]} · charged to the ledger before display{notes}"
@@ -194,8 +203,9 @@ class ReviewPage(QWidget):
     def _usable_source(self) -> CustodianSource | None:
         """The custodian source when it holds the very file the shown release was made from."""
         source, release = self._custodian_source, self.release
-        same_file = source is not None and release is not None and source.sha256 == release.dataset.sha256
-        return source if same_file else None
+        if source is None or release is None:
+            return None
+        return source if keyed_fingerprint(source.sha256) == release.dataset.fingerprint else None
 
     def _check_custodian_source(self) -> None:
         """Enable the check box only for a usable source (unchecking it otherwise) and say why not."""
@@ -220,15 +230,25 @@ class ReviewPage(QWidget):
             self.custodian_items = dict(layer.draw(self.plot, self.release, source.aggregator))
 
     def show_history(self, records: list[ReleaseRecord]) -> None:
-        """List the session's releases, newest first."""
+        """List the session's releases, newest first, the one shown selected."""
+        self.history.blockSignals(True)
         self.history.clear()
         for record in reversed(records):
             cost = f"ε = {record.epsilon:g}" + (f", δ = {record.delta:g}" if record.delta else "")
             exported = f" → {record.export_folder}" if record.export_folder else ""
-            self.history.addItem(
+            item = QListWidgetItem(
                 f"{record.created}  {record.task} ({record.algorithm}), {cost}  [{record.release_id[:8]}]"
                 f"{exported}"
             )
+            item.setData(Qt.ItemDataRole.UserRole, record.release_id)
+            self.history.addItem(item)
+            if self.release is not None and record.release_id == self.release.release_id:
+                self.history.setCurrentItem(item)
+        self.history.blockSignals(False)
+
+    def _on_history_choice(self, item: QListWidgetItem | None) -> None:
+        if item is not None:
+            self.release_chosen.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def plots(self) -> dict[str, bytes]:
         """The release's DP plots as PNG bytes for the report (caption -> PNG), in light colours.

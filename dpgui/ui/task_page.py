@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
 from dpgui.data import DataError
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.public import PublicSample
+from dpgui.tasks.plain_words import details as algorithm_details
+from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
 from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
 from dpgui.ui.declared_domains import DeclaredDomains
@@ -59,9 +62,18 @@ _STATUS_CHARACTERS = 110
 
 
 def _algorithm_text(info: AlgorithmInfo, status: str) -> str:
-    """An algorithm's entry: badge and title, paper and section, and the state of its preconditions."""
+    """An algorithm's entry in plain words: badge and plain name, what it is good for, and the state of its
+    preconditions (the paper and section are behind "Details")."""
     shown = status if len(status) <= _STATUS_CHARACTERS else status[: _STATUS_CHARACTERS - 1] + "…"
-    return f"[{info.guarantee.badge}]  {info.title}\n      {info.paper}, {info.section}\n      {shown}"
+    plain = plain_words(info)
+    return f"[{info.guarantee.badge}]  {plain.name}\n      Good for: {plain.good_for}\n      {shown}"
+
+
+AUTO_DETAILS = (
+    "auto: chosen when the release is reviewed, from public quantities only (the spec and the row count): "
+    "the feasible algorithm with the smallest predicted error, never one that fails a check of how it "
+    "uses the public sample."
+)
 
 
 def task_kinds() -> list[TaskKind]:
@@ -107,6 +119,16 @@ class TaskPage(QWidget):
         self.algorithm.setWordWrap(True)
         self.algorithm.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.algorithm.setSpacing(2)
+        self.details_button = QToolButton()
+        self.details_button.setText("Details")
+        self.details_button.setCheckable(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setToolTip("The chosen algorithm's registered name, paper and section")
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setVisible(False)
         self.parameters = ParameterForm()
         self.missing = MissingBox()
         self.domain_rows: dict[str, DomainRow | CategoryRow] = {}
@@ -139,6 +161,8 @@ class TaskPage(QWidget):
         algorithm_box = QGroupBox("Algorithm")
         algorithm_layout = QVBoxLayout(algorithm_box)
         algorithm_layout.addWidget(self.algorithm, 1)
+        algorithm_layout.addWidget(self.details_button)
+        algorithm_layout.addWidget(self.details)
         parameters_box = QGroupBox("Parameters")
         QVBoxLayout(parameters_box).addWidget(self.parameters)
 
@@ -166,6 +190,7 @@ class TaskPage(QWidget):
         self.column.currentTextChanged.connect(self._rebuild_domains)
         self.columns_list.itemChanged.connect(self._rebuild_domains)
         self.algorithm.currentRowChanged.connect(self._algorithm_changed)
+        self.details_button.toggled.connect(self._show_details)
         self.label.currentTextChanged.connect(self.changed)
         self.positive.textChanged.connect(self.changed)
         self.missing.changed.connect(self.changed)
@@ -306,7 +331,7 @@ class TaskPage(QWidget):
         for info in algorithms(kind):
             item = QListWidgetItem(_algorithm_text(info, PRECONDITIONS_UNKNOWN))
             item.setData(Qt.ItemDataRole.UserRole, info.name)
-            item.setToolTip(f"{info.name}: {info.summary}")
+            item.setToolTip(f"{info.name} — {info.title}: {info.summary}")
             self.algorithm.addItem(item)
         self.algorithm.blockSignals(False)
         self.algorithm.setCurrentRow(0)
@@ -320,7 +345,12 @@ class TaskPage(QWidget):
         infos = algorithms(self.kind)
         chosen = [info for info in infos if info.name == name]
         self.parameters.set_parameters(chosen[0].parameters if chosen else auto_parameters(infos))
+        self.details.setText(algorithm_details(chosen[0]) if chosen else AUTO_DETAILS)
         self.changed.emit()
+
+    def _show_details(self, shown: bool) -> None:
+        self.details.setVisible(shown)
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def show_preconditions(self, spec: TaskSpec | None, n: int | None) -> None:
         """Show under each algorithm whether its preconditions hold for the current spec and row count
@@ -338,7 +368,7 @@ class TaskPage(QWidget):
                     else f"{REFUSED_HERE}: " + "; ".join(f.message for f in failures)
                 )
             item.setText(_algorithm_text(info, status))
-            item.setToolTip(f"<p>{info.name}: {info.summary}</p><p>{status}</p>")
+            item.setToolTip(f"<p>{info.name} — {info.title}: {info.summary}</p><p>{status}</p>")
 
     def _fill_columns_list(self) -> None:
         """Offer the numeric columns to check, and for a categorical task every column; keep the checks."""

@@ -38,6 +38,14 @@ def test_plan_books_4c_mechanisms_with_delta_prime_c_delta_within_the_target(eps
     assert plan.choosing.k == 2 and plan.choosing.epsilon <= 2
 
 
+def test_the_cost_books_delta_only_on_the_c_choosing_runs():
+    """Laplace counts and the EM are pure: delta'' = c delta_t + delta' (not 4c delta_t + delta')."""
+    plan = SanThresholdsPlan.for_target(1.0, 1e-6, 0.05)
+    booked = plan.cap * plan.mechanism_delta + plan.cap * plan.mechanism_delta
+    assert plan.cost.delta == pytest.approx(booked, rel=1e-9)
+    assert plan.cost.delta < 0.45e-6
+
+
 def test_default_plan_matches_the_spec_numbers_and_its_guarantee_needs_billions_of_records():
     """Spec 000 s5.3: c = 1540, per-mechanism eps 0.00216, delta 1.3e-10 at eps 1, delta 1e-6, alpha 0.05."""
     plan = SanThresholdsPlan.for_target(1.0, 1e-6, 0.05)

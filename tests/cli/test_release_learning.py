@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -33,14 +34,21 @@ def test_threshold_release_prints_the_threshold(labelled_csv: Path, tmp_path: Pa
     assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge") == 0
     out = capsys.readouterr().out
     value, direction = out.splitlines()[0].split(",")
-    assert direction == "ge" and abs(int(value) - 35) <= 3
+    assert direction == "ge" and abs(float(value) - 35) <= 3
     assert (tmp_path / "out" / "release.csv").exists()
+
+
+def test_bins_declare_the_grid_of_a_learning_task(labelled_csv: Path, tmp_path: Path) -> None:
+    assert release("threshold", labelled_csv, tmp_path / "out", "--direction", "ge", "--bins", "20",
+                   "--accept-warnings") == 0  # fmt: skip
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["parameters"]["domains"]["hours"]["granularity"] == 5
 
 
 def test_recconcave_runs_with_delta_and_is_refused_without(
     labelled_csv: Path, tmp_path: Path, capsys
 ) -> None:
-    args = ("--algorithm", "recconcave", "--direction", "ge")
+    args = ("--algorithm", "recconcave", "--direction", "ge", "--accept-warnings")  # no guarantee at this n
     assert release("threshold", labelled_csv, tmp_path / "a", *args, "--delta", "1e-6") == 0
     assert release("threshold", labelled_csv, tmp_path / "b", *args) == 4
     assert "δ > 0" in capsys.readouterr().err
@@ -57,3 +65,21 @@ def test_point_release_with_a_positive_value(labelled_csv: Path, tmp_path: Path,
                    "--algorithm", "learn-points")  # fmt: skip
     assert code == 0
     assert capsys.readouterr().out.splitlines()[0] == "none"
+
+
+def test_the_label_private_learner_needs_its_opt_in_and_is_shown_on_its_own_account(
+    labelled_csv: Path, tmp_path: Path, capsys
+) -> None:
+    args = ("--algorithm", "label-private", "--direction", "ge", "--positive", "yes")
+    assert release("threshold", labelled_csv, tmp_path / "a", *args) == 2
+    assert "--accept-labels-only" in capsys.readouterr().err
+    accepted = (
+        "--accept-labels-only",
+        "--accept-warnings",
+    )  # no accuracy guarantee at this n: a review warning
+    assert release("threshold", labelled_csv, tmp_path / "b", *args, *accepted) == 0
+    capsys.readouterr()
+    assert main(["budget", "show", "--data", str(labelled_csv)]) == 0
+    shown = capsys.readouterr().out
+    assert "spent ε=0;" in shown  # the replace-one account is untouched
+    assert "labels-only account" in shown and "spent ε=1" in shown and "[labels-only]" in shown

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ def release(task: str, data: Path, out: Path, *extra: str) -> int:
 
 def test_cdf_writes_value_cdf_rows_for_every_bin_edge(budget, tmp_path, capsys):
     assert release("cdf", budget, tmp_path / "o", "--bounds", "0", "2000", "--bins", "200") == 0
-    table = pd.read_csv(tmp_path / "o" / "release.csv")
+    table = pd.read_csv(tmp_path / "o" / "release.csv", comment="#")
     assert list(table.columns) == ["value", "cdf"] and len(table) == 201
     assert table["value"].iloc[1] == 10 and table["cdf"].iloc[-1] == 1.0
     assert np.all(np.diff(table["cdf"]) >= 0)
@@ -33,10 +34,18 @@ def test_cdf_writes_value_cdf_rows_for_every_bin_edge(budget, tmp_path, capsys):
     assert "released by tree-laplace" in capsys.readouterr().out
 
 
+def test_cdf_csv_and_manifest_say_the_cdf_is_the_share_at_or_below_each_value(budget, tmp_path):
+    assert release("cdf", budget, tmp_path / "o", "--bounds", "0", "2000", "--bins", "200") == 0
+    first = (tmp_path / "o" / "release.csv").read_text().splitlines()[0]
+    assert first.startswith("# cdf = share of records with wage <= value")
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert manifest["meaning"] == first.removeprefix("# ")
+
+
 def test_gaussian_cdf_with_delta(budget, tmp_path):
     code = release("cdf", budget, tmp_path / "o", "--bounds", "0", "2000", "--delta", "1e-6",
                    "--algorithm", "tree-gaussian")  # fmt: skip
-    assert code == 0 and pd.read_csv(tmp_path / "o" / "release.csv")["cdf"].iloc[-1] == 1.0
+    assert code == 0 and pd.read_csv(tmp_path / "o" / "release.csv", comment="#")["cdf"].iloc[-1] == 1.0
 
 
 def test_quantiles_write_q_value_rows(budget, tmp_path):

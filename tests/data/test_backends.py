@@ -23,6 +23,7 @@ from dpgui.data import dataset as dataset_module
 from dpgui.data.backends import Engine, ScanCancelled, choose_engine, embedded, open_aggregator
 from dpgui.data.backends.embedded import EmbeddedAggregator, FileSource
 from dpgui.data.dataset import DatasetHandle, open_dataset
+from dpgui.data.fingerprint import keyed_fingerprint
 
 BATCH = 7
 """Rows per batch in these tests: every file spans several batches, with a short last one."""
@@ -189,7 +190,7 @@ def test_errors_name_the_same_file_row_as_in_memory(tricky: Path) -> None:
 def test_text_in_a_numeric_column_is_refused_at_its_row(tmp_path: Path) -> None:
     path = tmp_path / "bad.csv"
     path.write_text("x\n" + "1\n" * 9 + "ten\n2\n")
-    with pytest.raises(DataError, match=r"row 10, column 'x': 'ten' is not a number"):
+    with pytest.raises(DataError, match=r"row 10, column 'x': 'ten' is not a finite number"):
         EmbeddedAggregator(FileSource(path, batch_rows=4)).histogram("x", UNIT, IMPUTE)
 
 
@@ -263,7 +264,9 @@ def test_cli_release_with_the_embedded_engine_records_it(tmp_path: Path, wages_c
     assert main(argv) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["aggregation_backend"] == "embedded"
-    assert manifest["dataset"]["sha256"] == hashlib.sha256(wages_csv.read_bytes()).hexdigest()
+    assert manifest["dataset"]["fingerprint"] == keyed_fingerprint(
+        hashlib.sha256(wages_csv.read_bytes()).hexdigest()
+    )
     assert manifest["dataset"]["row_count"] == 2001
 
 
@@ -282,3 +285,13 @@ def test_labelled_rows_are_identical_in_file_order(tricky: Path) -> None:
         expected = memory.labelled_rows("x", domain, IMPUTE, "flag", "7")
         got = scanned.labelled_rows("x", domain, IMPUTE, "flag", "7")
         assert np.array_equal(expected[0], got[0]) and np.array_equal(expected[1], got[1])
+
+
+def test_the_manifest_records_auto_as_chosen_not_the_engine_the_files_size_picked(tmp_path, wages_csv):
+    out = tmp_path / "out"
+    argv = ["release", "median", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "5000"]
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    assert main([*argv, "--epsilon", "1", "--out", str(out)]) == 0
+    assert json.loads((out / "manifest.json").read_text())["aggregation_backend"] == "auto"
+    assert open_aggregator(wages_csv, "auto").engine_choice == "auto"
+    assert open_aggregator(wages_csv, "memory").engine_choice == "memory"

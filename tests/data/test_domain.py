@@ -147,12 +147,38 @@ def test_suggested_domain_contains_the_public_sample_and_is_nice(values: list[fl
     assert domain.lower <= min(values) and max(values) <= domain.upper
     assert _is_nice(domain.granularity)
     assert _is_multiple(domain.lower, domain.granularity) and _is_multiple(domain.upper, domain.granularity)
-    assert 1_001 <= domain.size <= 10_001
+    small = max(values) - min(values) <= 2**19 and max(map(abs, values)) <= 2**22
+    if all(float(v).is_integer() for v in values) and small:
+        assert domain.granularity == 1
+    else:
+        assert 1_001 <= domain.size <= 10_001
 
 
 def test_suggested_domain_for_weekly_wages() -> None:
     domain = suggest_domain(np.array([50.05, 1200.0, 18777.2, np.nan]))
-    assert (domain.lower, domain.upper, domain.granularity) == (0.0, 19000.0, 10.0)
+    assert (domain.lower, domain.upper, domain.granularity) == (0.0, 21000.0, 20.0)
+
+
+def test_a_whole_number_public_column_keeps_granularity_one_and_a_padded_range() -> None:
+    education = suggest_domain(np.array([2, 8, 12, 18]))  # issue 15 item 3: once 0.01 steps over [2, 18]
+    assert (education.lower, education.upper, education.granularity) == (0, 20, 1)
+    age = suggest_domain(np.array([18, 40, 64]))
+    assert age.granularity == 1 and age.lower < 18 and age.upper > 64
+
+
+def test_a_padded_suggestion_does_not_cross_zero_where_the_sample_does_not() -> None:
+    assert suggest_domain(np.array([1.0, 44.5])).lower == 0
+    assert suggest_domain(np.array([-44.5, -1.0])).upper == 0
+
+
+@pytest.mark.parametrize(
+    ("bounds", "granularity"), [((0, 1), 1e-4), ((0, 20), 0.002), ((0, 998), 0.05), ((0, 999), 1.0)]
+)
+def test_a_default_grid_has_at_least_1000_points_and_whole_steps_only_over_1000_whole_numbers(
+    bounds: tuple[int, int], granularity: float
+) -> None:
+    domain = declared_grid(*bounds)
+    assert domain.granularity == pytest.approx(granularity) and domain.size >= 1000
 
 
 @given(
@@ -212,7 +238,7 @@ def test_suggested_domain_for_degenerate_samples_has_distinct_float_grid_points(
 def test_a_declared_grid_takes_a_granularity_or_a_number_of_bins_not_both():
     assert declared_grid(0, 20000, bins=100) == NumericDomain(0, 20000, 200)
     assert declared_grid(0, 10, granularity=0.5) == NumericDomain(0, 10, 0.5)
-    assert declared_grid(0, 10) == NumericDomain(0, 10, 1)  # the default granularity
+    assert declared_grid(0, 10) == NumericDomain(0, 10, 0.001)  # the default: at least 1,000 points
     with pytest.raises(DataError, match="not both"):
         declared_grid(0, 10, granularity=1, bins=5)
     with pytest.raises(DataError, match=">= 1"):
@@ -221,3 +247,11 @@ def test_a_declared_grid_takes_a_granularity_or_a_number_of_bins_not_both():
 
 def test_declared_categories_are_split_on_commas_and_stripped():
     assert parse_categories(" north, south ,, west ") == ("north", "south", "west")
+
+
+def test_snapping_up_encodes_a_value_at_the_smallest_grid_point_not_below_it():
+    domain = NumericDomain(0, 1, 0.1)
+    values = np.array([0.0, 0.01, 0.1, 0.3, 0.31, 0.99, 1.0, -5.0, 7.0])
+    assert domain.snapped_up().to_grid(values).tolist() == [0, 1, 1, 3, 4, 10, 10, 0, 10]
+    assert domain.to_grid(values).tolist() == [0, 0, 1, 3, 3, 10, 10, 0, 10]
+    assert domain.snapped_up() == domain and hash(domain.snapped_up()) == hash(domain)

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QThreadPool
 
-from dpgui.data import NumericDomain, open_dataset
+from dpgui.data import DataError, NumericDomain, open_dataset
+from dpgui.data.checks import DataCheck
+from dpgui.jobs import release_job
 from dpgui.jobs.release_job import ReleaseJob
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, BudgetNotSet, Ledger, ReservationStatus
@@ -80,7 +82,20 @@ def test_a_run_cancelled_before_touching_the_data_is_refunded(qtbot, pool: QThre
     assert statuses(ledger, dataset_id) == [ReservationStatus.REFUNDED]
 
 
-def test_a_failure_before_the_data_is_read_is_refunded(qtbot, pool: QThreadPool, ledger, wages_csv):
+def test_a_bad_column_is_refused_before_anything_is_reserved(ledger, wages_csv):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    with pytest.raises(DataError, match="no such column"):
+        ReleaseJob(median_spec(column="no such column"), open_dataset(wages_csv), ledger)
+    assert ledger.entries(dataset_id) == []
+
+
+def test_a_failure_before_the_data_is_read_is_refunded(
+    qtbot, pool: QThreadPool, ledger, wages_csv, monkeypatch
+):
+    """Past the pre-flight (skipped here), a run that fails before its first read is refunded."""
+    monkeypatch.setattr(
+        release_job, "check_data", lambda dataset, *args, **kwargs: DataCheck(dataset.name, ())
+    )
     dataset_id = with_total(ledger, wages_csv, 2.0)
     job = ReleaseJob(median_spec(column="no such column"), open_dataset(wages_csv), ledger)
     with qtbot.waitSignal(job.failed, timeout=5000) as failed:
@@ -98,3 +113,21 @@ def test_refusals_are_raised_before_anything_starts(ledger, wages_csv, total, re
     with pytest.raises(refusal):
         ReleaseJob(median_spec(epsilon=1.0), dataset, ledger)
     assert ledger.entries(dataset_id) == []
+
+
+def test_a_scanning_engines_data_pass_refuses_in_the_worker_before_the_touch_and_refunds(
+    qtbot, pool: QThreadPool, ledger, tmp_path
+):
+    from dpgui.data.backends import open_aggregator
+
+    path = tmp_path / "wages.csv"
+    path.write_text("wage\n" + "100\n" * 500 + "inf\n")
+    opened = open_aggregator(path, "embedded")
+    record = ledger.open_dataset(opened.dataset.path, opened.dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(2.0))
+    job = ReleaseJob(median_spec(), opened.dataset, ledger, aggregator=opened.aggregator)
+    with qtbot.waitSignal(job.failed, timeout=5000) as failed:
+        job.start(pool)
+    assert "row 501, column 'wage': 'inf' is not a finite number" in failed.args[0]
+    assert not job.touched
+    assert statuses(ledger, record.id) == [ReservationStatus.REFUNDED]

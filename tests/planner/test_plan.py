@@ -111,3 +111,22 @@ def test_a_released_no_threshold_hypothesis_is_scored_as_predicting_negative_eve
     assert release_error(spec, table, values, labels) == pytest.approx(0.3)
     at_seven = ReleaseTable(("threshold", "direction"), ((7.0, "ge"),))
     assert release_error(spec, at_seven, values, labels) == 0.0
+
+
+@pytest.mark.parametrize("algorithm", ["em-threshold", "ip-reduction-em"])
+def test_threshold_simulation_labels_read_back_as_the_declared_positive_value(algorithm):
+    # issue 15 item 1b: the simulated labels were 0/1 and never equal to positive="yes", so every run
+    # learned "never positive" and the median error was near the positive share instead of the planner's
+    spec = TaskSpec(
+        TaskKind.THRESHOLD,
+        ("x",),
+        (NumericDomain(0, 20, 1),),
+        1.0,
+        algorithm=algorithm,
+        label="y",
+        positive="yes",
+    )
+    n = 20_000
+    predicted = next(r for r in plan(spec, n) if r.algorithm == algorithm).predicted_error
+    result = simulate(spec, n, trials=10, seed=4)
+    assert result.quantile(0.5) <= predicted

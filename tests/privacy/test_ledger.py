@@ -58,6 +58,12 @@ def sample_ledger(path: Path) -> list[str]:
     return path.read_text().splitlines(keepends=True)
 
 
+def rewind_head(path: Path, lines: list[str]) -> None:
+    """The chain head as a crash while writing the line after ``lines`` leaves it (the head comes last)."""
+    last = json.loads(lines[-1])
+    path.with_suffix(".head").write_text(json.dumps({"seq": last["seq"], "hash": last["hash"]}))
+
+
 def run_python(code: str, **kwargs: object) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, text=True, **kwargs
@@ -354,6 +360,7 @@ def test_a_torn_last_line_is_cut_and_kept_aside(ledger_path: Path, keep: float) 
     last = lines[-1].encode()
     cut = int(len(last) * keep) or 1
     ledger_path.write_bytes("".join(lines[:-1]).encode() + last[:cut])
+    rewind_head(ledger_path, lines[:-1])
     assert_recovered(ledger_path, lines[:-1], last[:cut], refund_survived=False)
 
 
@@ -371,12 +378,14 @@ def test_a_half_written_line_is_recovered_by_a_running_ledger(ledger_path: Path)
     assert kept.read_bytes() == half
 
 
-def test_an_unparsable_last_line_with_newline_is_treated_as_torn(ledger_path: Path) -> None:
+def test_a_complete_but_unparsable_last_line_is_tampering_not_a_torn_write(ledger_path: Path) -> None:
+    """A crash cannot leave the newline after a partial line: a complete garbage line was written."""
     lines = sample_ledger(ledger_path)
-    garbage = b'{"seq": 9, "ty\x00\n'
     with ledger_path.open("ab") as f:
-        f.write(garbage)
-    assert_recovered(ledger_path, lines, garbage, refund_survived=True)
+        f.write(b'{"seq": 9, "ty\x00\n')
+    with pytest.raises(LedgerTampered, match=rf"line {len(lines) + 1}: not valid JSON"):
+        Ledger()
+    assert not list(ledger_path.parent.glob("ledger.jsonl.torn-*"))
 
 
 # -- tamper evidence -----------------------------------------------------------------------------------------

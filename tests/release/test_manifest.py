@@ -10,6 +10,7 @@ import pytest
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
+from dpgui.data.fingerprint import keyed_fingerprint, sha256_file
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom, SeededRandom
@@ -50,7 +51,7 @@ def test_manifest_has_every_required_field_and_no_forbidden_one(wages_csv, tmp_p
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest.keys() >= REQUIRED
     assert not all_keys(manifest) & FORBIDDEN_KEYS
-    assert manifest["dataset"]["sha256"] == hashlib.sha256(wages_csv.read_bytes()).hexdigest()
+    assert manifest["dataset"]["fingerprint"] == keyed_fingerprint(sha256_file(wages_csv))
     assert manifest["created"].endswith("Z")
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.fingerprint import sha256_file
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 from dpgui.release.project import (
@@ -61,7 +62,7 @@ def test_a_malformed_spec_is_refused_with_a_project_error():
 def test_a_project_file_round_trips_and_holds_no_private_value(wages_csv, tmp_path):
     release, _, _ = released(wages_csv)
     project = Project(
-        private=FileRef(wages_csv, release.dataset.sha256),
+        private=FileRef.of(wages_csv, sha256_file(wages_csv)),
         public=None,
         spec=release.spec,
         releases=(ReleaseRecord.of(release, tmp_path / "export"),),
@@ -73,6 +74,8 @@ def test_a_project_file_round_trips_and_holds_no_private_value(wages_csv, tmp_pa
     text = path.read_text(encoding="utf-8")
     assert json.loads(text)["schema_version"] == 1
     assert "987654" not in text and str(CANARY) in wages_csv.read_text()  # control: the canary exists
+    assert sha256_file(wages_csv) not in text
+    assert loaded.private is not None and loaded.private.matches(sha256_file(wages_csv))
 
 
 def test_a_file_that_is_not_a_project_is_refused(tmp_path):

@@ -30,7 +30,7 @@ def test_the_report_states_the_required_facts(wages_csv, tmp_path):
         "odds about any one person change by at most ×e^ε",
         f"×{math.e:.3g}",
         "wages.csv",
-        release.dataset.sha256,
+        release.dataset.fingerprint,
         release.algorithm.paper,
         release.algorithm.section,
         "[0, 20000] in steps of 1",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -13,7 +14,7 @@ from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructur
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
 from dpgui.planner.plan import plan
-from dpgui.tasks.registry import algorithms
+from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -99,6 +100,7 @@ def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path
     out = tmp_path / "out"
     arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--epsilon", "1", "--delta", "1e-6"]
     arguments += ["--algorithm", "huang-roth-online", "--queries", str(queries), "--out", str(out)]
+    arguments += ["--accept-warnings"]  # an 11-point grid and no useful accuracy at n = 200
     assert main(["release", "distance", "--data", str(data), *arguments]) == 0
     released = pd.read_csv(out / "release.csv")
     assert list(released.columns) == ["a", "b", "distance"] and len(released) == 4
@@ -106,3 +108,29 @@ def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path
     assert not (out / STRUCTURE_FILE).exists()
     with pytest.raises(PreconditionFailed, match="public queries"):
         prepare(spec().with_algorithm("huang-roth-online"), 100)
+
+
+def test_cli_bins_declare_the_distance_grid_and_its_cdf_route_support(tmp_path):
+    g = np.random.default_rng(2)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    out = tmp_path / "out"
+    arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--bins", "10", "--epsilon", "1"]
+    arguments += ["--delta", "1e-6", "--algorithm", "cdf-route", "--out", str(out), "--accept-warnings"]
+    assert main(["release", "distance", "--data", str(data), *arguments]) == 0
+    parameters = json.loads((out / "manifest.json").read_text())["parameters"]
+    assert parameters["domains"]["a"]["grid_points"] == parameters["domains"]["b"]["grid_points"] == 11
+    assert parameters["algorithm_parameters"]["bins"] == 11
+
+
+@pytest.mark.parametrize("name", ["cdf-route", "huang-roth-offline", "huang-roth-online", "bourgain"])
+def test_distance_algorithms_under_zcdp_are_not_badged_pure(name):
+    info = get_algorithm(name)
+    approximate, pure = (
+        spec().with_algorithm(name),
+        dataclasses.replace(spec(), delta=0.0).with_algorithm(name),
+    )
+    assert info.guarantee_for(approximate) is Guarantee.APPROXIMATE
+    assert info.guarantee_for(pure) is Guarantee.PURE
+    assert info.guarantee.badge == "pure/zCDP"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -14,10 +15,10 @@ from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.data.public import PublicSample
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.ledger import Account, BudgetExceeded, Ledger
 from dpgui.privacy.random import SeededRandom
-from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
-from dpgui.tasks.runner import PreconditionFailed, execute, prepare
+from dpgui.tasks.registry import _REGISTRY, Guarantee, algorithms, get_algorithm
+from dpgui.tasks.runner import PreconditionFailed, choose_auto, execute, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -34,9 +35,11 @@ def labelled_csv(tmp_path: Path) -> Path:
 
 
 def threshold_spec(algorithm: str = "auto", direction: str = "ge", **extra) -> TaskSpec:
+    """A threshold task; the label-private learner gets its explicit labels-only opt-in."""
+    opt_in = (("accept_labels_only", True),) if algorithm == "label-private" else ()
     return TaskSpec(
         TaskKind.THRESHOLD, ("age",), (NumericDomain(0, 120, 1),), 1.0, extra.pop("delta", 1e-6), algorithm,
-        parameters=(("direction", direction),), label="retired", **extra,
+        parameters=(("direction", direction), *opt_in), label="retired", **extra,
     )  # fmt: skip
 
 
@@ -173,7 +176,7 @@ def test_label_private_learner_reads_text_labels(labelled_csv):
     ledger.set_total(record.id, PrivacyCost(5.0, 1e-5))
     spec = TaskSpec(
         TaskKind.THRESHOLD, ("age",), (NumericDomain(0, 120, 1),), 1.0, 0.0, "label-private",
-        parameters=(("direction", "ge"),), label="flag", positive="no",
+        parameters=(("direction", "ge"), ("accept_labels_only", True)), label="flag", positive="no",
     )  # fmt: skip
     release = run_to_end(execute(spec, dataset, ledger, SeededRandom(9)))
     assert release.table.columns[0] == "threshold"
@@ -193,3 +196,39 @@ def test_label_private_manifest_states_the_label_only_relation(labelled_csv, tmp
     export_release(run_to_end(execute(spec, dataset, ledger, SeededRandom(4))), tmp_path)
     relation = json.loads((tmp_path / "manifest.json").read_text())["neighbouring_relation"]
     assert "label" in relation and "NOT protected" in relation
+
+
+def test_the_label_private_learner_without_a_public_sample_needs_an_explicit_opt_in():
+    spec = threshold_spec("label-private")
+    refused = dataclasses.replace(spec, parameters=(("direction", "ge"),))
+    with pytest.raises(PreconditionFailed, match="labels only") as failure:
+        prepare(refused, n=3000)
+    assert failure.value.parameters_unusable  # the CLI's usage error (exit 2), before any charge
+    assert prepare(spec, n=3000).account is Account.LABELS_ONLY
+
+
+def test_auto_never_picks_a_labels_only_learner_even_when_it_predicts_the_smallest_error(monkeypatch):
+    info = get_algorithm("label-private")
+    monkeypatch.setitem(
+        _REGISTRY, "label-private", dataclasses.replace(info, predicted_error=lambda s, n: 0.0)
+    )
+    opted_in = dataclasses.replace(threshold_spec(), parameters=(("accept_labels_only", True),))
+    for spec in (threshold_spec(), opted_in):
+        chosen, reason = choose_auto(spec, 10**6)
+        assert chosen.name != "label-private" and "label-private" not in reason
+
+
+def test_labels_only_releases_are_booked_on_their_own_account(labelled_csv):
+    dataset = open_dataset(labelled_csv)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(1.5, 1e-5))
+    run_to_end(execute(threshold_spec("label-private", delta=0.0), dataset, ledger, SeededRandom(2)))
+    assert ledger.state(record.id).spent.epsilon == 0  # the replace-one total still bounds replace-one loss
+    assert ledger.state(record.id, Account.LABELS_ONLY).spent.epsilon == 1.0
+    (entry,) = ledger.entries(record.id)
+    assert entry.account is Account.LABELS_ONLY
+    run_to_end(execute(threshold_spec("em-threshold", delta=0.0), dataset, ledger, SeededRandom(3)))
+    assert ledger.state(record.id).spent.epsilon == 1.0
+    with pytest.raises(BudgetExceeded, match="labels-only"):
+        run_to_end(execute(threshold_spec("label-private", delta=0.0), dataset, ledger, SeededRandom(4)))

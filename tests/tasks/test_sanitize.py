@@ -11,7 +11,8 @@ import pytest
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
-from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.domain import CategoricalDomain, NumericDomain, Snap
+from dpgui.data.public import PublicSample
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
@@ -52,6 +53,32 @@ def test_cdf_table_has_one_row_per_grid_point_monotone_and_ending_at_one(data):
     cdf = np.array(table.column("cdf"))
     assert np.all(np.diff(cdf) >= 0) and cdf[-1] == 1.0 and cdf[0] >= 0
     assert any("isotonic" in note for note in table.notes)
+
+
+@pytest.mark.parametrize("algorithm", ["tree-laplace", "tree-gaussian", "pap"])
+def test_released_cdf_at_each_grid_value_is_the_share_of_records_at_or_below_it(tmp_path, algorithm):
+    # issue 15 item 2: records were snapped to the NEAREST grid point, so cdf(0) counted the 0.4s and
+    # cdf(1) missed the 1.4s; values are now snapped up, so cdf(v) = share of records <= v exactly
+    path = tmp_path / "halves.csv"
+    pd.DataFrame({"x": [0.4] * 400 + [1.4] * 300 + [2.0] * 300}).to_csv(path, index=False)
+    public = tmp_path / "public.csv"
+    pd.DataFrame({"x": [0.0, 1.0, 2.0, 3.0]}).to_csv(public, index=False)
+    task = TaskSpec(
+        TaskKind.CDF, ("x",), (NumericDomain(0, 3, 1),), 1e4, 1e-6, algorithm,
+        public=PublicSample.from_file(public),
+    )  # fmt: skip
+    table = run(task, InMemoryAggregator(open_dataset(path)))
+    assert table.column("value") == [0, 1, 2, 3]
+    assert np.allclose(table.column("cdf"), [0.0, 0.4, 1.0, 1.0], atol=0.01)
+    assert table.meaning.startswith("cdf = share of records with x <= value")
+
+
+def test_a_cdf_task_snaps_values_up_while_other_tasks_keep_the_nearest_grid_point():
+    domain = NumericDomain(0, 3, 1)
+    cdf = TaskSpec(TaskKind.CDF, ("x",), (domain,), 1.0)
+    median = TaskSpec(TaskKind.MEDIAN, ("x",), (domain,), 1.0)
+    assert cdf.domain.snap is Snap.UP and median.domain.snap is Snap.NEAREST
+    assert cdf.domain == domain  # the declaration is the same; only the encoding differs
 
 
 def test_gaussian_tree_needs_delta_and_auto_skips_it_when_delta_is_zero(data):

@@ -1,25 +1,15 @@
-"""Qt test fixtures: offscreen rendering, settings in a temporary folder, and a drained thread pool."""
+"""Qt test fixtures: offscreen rendering and a drained thread pool (settings live in DPGUI_HOME)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QThreadPool  # imported after the platform is chosen
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Recent files and window state go to a temporary INI file, never to the user's settings."""
-    folder = tmp_path_factory.mktemp("qsettings")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
-    return folder
+from PySide6.QtCore import QThreadPool  # imported after the platform is chosen
 
 
 @pytest.fixture(autouse=True)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
 import pytest
 
-from dpgui.ui.budget_page import odds_text
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry, ReservationStatus
+from dpgui.ui.budget_page import LEDGER_COLUMNS, BudgetPage, odds_text
 from dpgui.ui.budget_panel import BudgetBar
 
 
@@ -33,3 +36,39 @@ def test_a_release_that_does_not_fit_is_clipped_and_flagged(qtbot):
     bar.show_budget(None, 0.0, 0.0)
     assert bar.fractions == (0.0, 0.0, 0.0) and bar.caption == "no total budget set"
     bar.grab()  # paints without error
+
+
+def test_the_labels_only_account_is_shown_apart_and_kept_off_the_replace_one_timeline(qtbot):
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    now = datetime.now(UTC)
+
+    def entry(account: Account, epsilon: float) -> LedgerEntry:
+        return LedgerEntry("r", now, "x", PrivacyCost(epsilon), ReservationStatus.COMMITTED, "id", account)
+
+    labels_only = BudgetState(PrivacyCost(2.0), PrivacyCost(0.7), PrivacyCost(0.0), PrivacyCost(1.3))
+    page.show_ledger([entry(Account.REPLACE_ONE, 0.5), entry(Account.LABELS_ONLY, 0.7)], None, labels_only)
+    assert not page.labels_only.isHidden() and "ε = 0.7" in page.labels_only.text()
+    assert [point.epsilon for point in page.timeline.timeline] == [0.5]
+    assert page.ledger_table.item(1, LEDGER_COLUMNS.index("Account")).text() == "labels-only"
+    page.show_ledger([entry(Account.REPLACE_ONE, 0.5)], None, labels_only)
+    assert page.labels_only.isHidden()
+
+
+def test_changes_of_the_total_budget_appear_in_the_ledger_table_in_time_order(qtbot):
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    release = LedgerEntry(
+        "r", start.replace(hour=2), "median of wage", PrivacyCost(1.0), ReservationStatus.COMMITTED, "id"
+    )
+    events = [
+        BudgetEvent(start.replace(hour=1), PrivacyCost(2.0), None, "first", False),
+        BudgetEvent(start.replace(hour=3), PrivacyCost(0.5), PrivacyCost(2.0), "", True),
+    ]
+    page.show_ledger([release], None, None, events)
+    column = LEDGER_COLUMNS.index("Release")
+    texts = [page.ledger_table.item(row, column).text() for row in range(page.ledger_table.rowCount())]
+    assert texts == ["total budget set (first)", "median of wage", "total budget changed from ε = 2"]
+    status = page.ledger_table.item(2, LEDGER_COLUMNS.index("Status")).text()
+    assert status == "exhausted: no more releases"

@@ -119,7 +119,8 @@ def test_cancelling_a_release_while_the_engine_scans_keeps_it_charged(qtbot, win
     assert job is not None
 
     def on_progress(_: float, message: str) -> None:
-        if message.startswith("scanning") and not scanning:
+        # the engine scans twice: the data check (before the touch: a cancel there is refunded), then the run
+        if message.startswith("scanning") and job.touched and not scanning:
             scanning.append(message)
             window.cancel_release()
 
@@ -172,5 +173,8 @@ def test_closing_the_window_while_a_file_opens_cancels_the_scan(qtbot, window, b
     outcomes: list[str] = []
     job.cancelled.connect(lambda: outcomes.append("cancelled"))
     job.opened.connect(lambda _: outcomes.append("opened"))
-    window.close()  # waits for the pool, then delivers the outcome
+    window.show()
+    window.close()  # cancels the scan; the window closes once the job has ended
+    assert window.isVisible()  # the GUI thread did not wait for the worker
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10_000)
     assert outcomes == ["cancelled"] and window.dataset is None

@@ -45,8 +45,17 @@ def set_total(window: MainWindow, epsilon: float) -> None:
     window.refresh_budget()
 
 
+def charge_from_the_review(window: MainWindow) -> None:
+    """Accept the review sheet the Run button opened (acknowledging any failed check)."""
+    sheet = window.review_sheet
+    assert sheet is not None and sheet.isVisible() and window.current_job is None
+    sheet.acknowledge.setChecked(True)
+    sheet.charge_button.click()
+
+
 def run_and_wait(qtbot, window: MainWindow) -> None:
     qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
+    charge_from_the_review(window)
     job = window.current_job
     assert job is not None
     with qtbot.waitSignal(job.released, timeout=15000):
@@ -186,7 +195,7 @@ def test_a_median_release_is_shown_and_charged(qtbot, window: MainWindow, errors
     assert window.record is not None
     assert window.ledger.state(window.record.id).spent == PrivacyCost(1.0)
     assert window.budget_panel.remaining_label.text() == "ε = 2"
-    assert window.budget_page.ledger_table.rowCount() == 1
+    assert window.budget_page.ledger_table.rowCount() == 2  # the total set, then the release
     assert window.run_page.run_button.isEnabled()
 
 
@@ -242,6 +251,7 @@ def test_an_overspend_is_refused_with_a_message_and_the_ledger_unchanged(window:
     assert window.record is not None
     before = window.ledger.state(window.record.id)
     window.run_action.trigger()
+    charge_from_the_review(window)
     assert window.current_job is None
     assert len(errors) == 1 and "only ε=0.5" in errors[0]
     assert window.ledger.state(window.record.id) == before
@@ -289,3 +299,26 @@ def test_each_algorithm_says_whether_its_preconditions_hold_at_this_n(window: Ma
     assert REFUSED_HERE in texts["recconcave"]  # it needs a public direction (and about 4e7 rows)
     refusal = page.algorithm.item(list(texts).index("recconcave") + 1).toolTip()
     assert "RecConcave needs a public direction" in refusal
+
+
+def test_the_review_list_chooses_which_release_is_shown_and_exported(
+    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
+):
+    set_total(window, 10.0)
+    window.go_to(RUN)
+    run_and_wait(qtbot, window)
+    first = window.release
+    pick_cdf(window)
+    window.go_to(RUN)
+    run_and_wait(qtbot, window)
+    second = window.release
+    assert first is not None and second is not None and first is not second
+    history = window.review_page.history
+    assert history.count() == 2 and history.currentRow() == 0  # newest first, the shown one selected
+    history.setCurrentRow(1)
+    assert window.release is first and window.review_page.release is first
+    assert "median" in window.review_page.headline.text()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(tmp_path))
+    window.export_action.trigger()
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["release_id"] == first.release_id and errors == []

@@ -20,7 +20,7 @@ from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.ui.custodian_layers import CUSTODIAN_ONLY
 from dpgui.ui.main_window import MainWindow
-from dpgui.ui.release_plots import cdf_error, synthetic_edges
+from dpgui.ui.release_plots import cdf_error, release_plot, synthetic_edges
 from dpgui.ui.review_page import EXPORT_WIDTH, ReviewPage
 from dpgui.ui.theme import muted_colour
 from tests.conftest import CANARY
@@ -85,10 +85,11 @@ def test_a_cdf_is_drawn_with_its_a_priori_error_band(qtbot, window: MainWindow):
 
 
 def true_wage_cdf_at(values: np.ndarray) -> np.ndarray:
-    """P[snapped wage ≤ value] on the demo frame, computed here with numpy alone."""
+    """P[wage ≤ value] on the demo frame (wages clipped to the bounds), computed here with numpy alone: at
+    grid values a CDF task's snapping up changes nothing (issue 15 item 2)."""
     wage = pd.read_csv(demo_private_path())["wage"].to_numpy(dtype=float)
-    snapped = np.sort(np.rint(np.clip(wage, WAGE.lower, WAGE.upper) / WAGE.granularity) * WAGE.granularity)
-    return np.searchsorted(snapped, values, side="right") / wage.size
+    clipped = np.sort(np.clip(wage, WAGE.lower, WAGE.upper))
+    return np.searchsorted(clipped, values, side="right") / wage.size
 
 
 def test_the_true_cdf_is_off_by_default_and_when_on_is_the_empirical_cdf(qtbot, window: MainWindow):
@@ -111,6 +112,18 @@ def test_the_true_cdf_is_off_by_default_and_when_on_is_the_empirical_cdf(qtbot, 
     box.setChecked(False)
     assert page.custodian_items == {} and curve not in page.plot.listDataItems()
     assert "true CDF — not released" not in legend_names(page)
+
+
+def test_the_review_plot_offers_no_right_click_export_of_its_custodian_only_layers(qtbot, window: MainWindow):
+    run(qtbot, window, TaskKind.CDF, wage=True)
+    page = window.review_page
+    page.custodian_box.setChecked(True)
+    assert page.custodian_items  # the true CDF is on the plot
+    scene = page.plot.scene()
+    assert not any("Export" in action.text() for action in scene.contextMenu)
+    control = release_plot()
+    qtbot.addWidget(control)
+    assert any("Export" in action.text() for action in control.scene().contextMenu)
 
 
 def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(

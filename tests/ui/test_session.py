@@ -161,3 +161,18 @@ def test_the_window_geometry_and_state_are_saved_on_close(qtbot):
 @pytest.fixture(autouse=True)
 def no_modal_criticals(monkeypatch):
     monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
+
+
+def test_settings_live_under_the_user_data_folder_beside_the_ledger(qtbot, isolated_home):
+    window = fresh(qtbot)
+    window.remember_recent(isolated_home / "x.csv")
+    settings().sync()
+    assert Path(settings().fileName()) == isolated_home / "settings.ini"
+    assert "x.csv" in (isolated_home / "settings.ini").read_text()
+
+
+def test_a_first_start_opens_the_window_at_80_percent_of_the_screen(qtbot):
+    window = fresh(qtbot)
+    area = window.screen().availableGeometry()
+    assert abs(window.width() - 0.8 * area.width()) <= 2 and abs(window.height() - 0.8 * area.height()) <= 2
+    assert abs(window.geometry().center().x() - area.center().x()) <= 2

@@ -222,6 +222,39 @@ class TangentLearner:
         return knots, self(knots)
 
 
+@dataclass(frozen=True)
+class NoiseScales:
+    """The integer noise scales a run requests (public: functions of the calibration and n only)."""
+
+    tangent_value: float
+    """Value of a tangent, in units of 1 / (R n): scale b R n (Laplace) or sigma R n (Gaussian)."""
+    tangent_slope: float
+    """Slope of a tangent, in units of 1 / n: scale b n or sigma n."""
+    test_threshold: float
+    """AboveThreshold's threshold noise (sparse_vector, at eps_A per round)."""
+    test_query: float
+    """AboveThreshold's query noise (sparse_vector, at eps_A per round)."""
+
+    def largest(self) -> float:
+        return max(self.tangent_value, self.tangent_slope, self.test_threshold, self.test_query)
+
+
+def test_parameters(cal: Calibration, cap: int) -> SparseVectorParameters:
+    """AboveThreshold on the test quantity in units of its sensitivity: eps_A per round, ``cap`` rounds."""
+    return SparseVectorParameters(cal.threshold / cal.test_sensitivity, cal.epsilon_test * cap, max_above=cap)
+
+
+def noise_scales(cal: Calibration, n: int) -> NoiseScales:
+    """Every scale a run with this calibration draws at (the pre-flight compares them to the 64-bit limit)."""
+    test = test_parameters(cal, cal.cap)
+    return NoiseScales(
+        tangent_value=cal.noise * n * RESOLUTION,
+        tangent_slope=cal.noise * n,
+        test_threshold=test.threshold_scale,
+        test_query=test.query_scale,
+    )
+
+
 def _noisy_tangent(
     oracle: SortedOracle, j: int, v_grid: int, cal: Calibration, rng: PrivateRandom
 ) -> tuple[float, float]:
@@ -231,8 +264,9 @@ def _noisy_tangent(
     value_sum = int(oracle.value_sums(j, point)[0])
     count = int(oracle.slope_counts(j, point)[0])
     draw: Callable[[float, int], np.ndarray] = rng.discrete_gaussian if cal.gaussian else rng.discrete_laplace
-    value_noise = int(draw(cal.noise * n * RESOLUTION, 1)[0])
-    slope_noise = int(draw(cal.noise * n, 1)[0])
+    scales = noise_scales(cal, n)
+    value_noise = int(draw(scales.tangent_value, 1)[0])
+    slope_noise = int(draw(scales.tangent_slope, 1)[0])
     return (value_sum + value_noise) / (n * RESOLUTION), (count + slope_noise) / n
 
 
@@ -271,10 +305,7 @@ class OnlineSession:
         self._rng = rng
         self._delta = delta
         self.learners = [TangentLearner() for _ in range(int(cal.diameter))]
-        params = SparseVectorParameters(
-            cal.threshold / cal.test_sensitivity, cal.epsilon_test * cal.cap, max_above=cal.cap
-        )
-        self._svt = SparseVector(params, rng)
+        self._svt = SparseVector(test_parameters(cal, cal.cap), rng)
         self.cost = spent(cal, oracle.n, True, delta)
         self.answered = 0
 
@@ -378,14 +409,7 @@ def offline_release(
     n = oracle.n
     for j in range(dims):
         learner = TangentLearner()
-        svt = SparseVector(
-            SparseVectorParameters(
-                cal.threshold / cal.test_sensitivity,
-                cal.epsilon_test * cal.per_coordinate_cap,
-                max_above=cal.per_coordinate_cap,
-            ),
-            rng,
-        )
+        svt = SparseVector(test_parameters(cal, cal.per_coordinate_cap), rng)
         for v in grid:
             if svt.exhausted:
                 break

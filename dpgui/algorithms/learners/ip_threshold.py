@@ -11,6 +11,15 @@ positives on the left). With m = n labelled records and a public k:
 3. otherwise S = the min(k, m1) largest positives and the min(k, m0) smallest negatives; y = IP(S) at
    (eps2, delta2); release f_y.
 
+The interior point is taken over CUTS, not grid values [ours]: the hypothesis with cut j in [0, size] is
+h_j(x) = 1[x < j] = 1[x <= j - 1], the semantics of :class:`ThresholdHypothesis` ("le"). A positive at
+grid value v is classified correctly by exactly the cuts j >= v + 1 and a negative at v by the cuts j <= v,
+so S enters the solver as the cut v + 1 of each positive and the cut v of each negative. On realizable
+data every positive's cut is at most every negative's cut, so any interior cut misclassifies at most
+2(k - 1) records even when many records share a grid value. (Running the solver on the values themselves
+and releasing 1[x <= y] misclassifies every record AT y when y is the smallest negative value: on a grid
+with ties, such as whole years of education, that is a large share of the data.)
+
 Privacy. A label flip changes S by one substitution (REVIEW-000-002 s7 item 1), but a general replaced
 record, (x, 1) -> (x', 0), can change S by TWO substitutions [ours, correcting REVIEW s7.1]: x leaves the
 top-k positives and the (k+1)-th positive enters, while x' enters the bottom-k negatives and the k-th
@@ -39,6 +48,9 @@ from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.algorithms.treelog import TreeLogParameters, treelog, treelog_min_n
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
+
+MAX_CUTS = 1 << 64
+"""Cuts live in uint64: on a 2^64-point grid the top cut (always positive) is left out of the solver."""
 
 COUNT_SHARE = 0.25
 """The share eps1 / eps of the noisy positive count (public)."""
@@ -85,12 +97,17 @@ class IPThresholdParameters:
     def solver_min_n(self) -> int:
         """Records the IP solver needs for an interior output w.p. >= 1 - beta/2."""
         if self.solver is InteriorSolver.EM:
-            return em_interior_point_min_n(self.size, self.step_epsilon, self.beta / 2)
+            return em_interior_point_min_n(self.cut_count, self.step_epsilon, self.beta / 2)
         return treelog_min_n(self.step_epsilon, self.step_delta, self.beta / 2, self.bits)
 
     @property
+    def cut_count(self) -> int:
+        """The solver's domain: the cuts 0 .. size (capped at 2^64 points, the largest uint64 domain)."""
+        return min(self.size + 1, MAX_CUTS)
+
+    @property
     def bits(self) -> int:
-        return max(1, (self.size - 1).bit_length())
+        return max(1, (self.cut_count - 1).bit_length())
 
     @property
     def k(self) -> int:
@@ -116,7 +133,7 @@ def ip_threshold(
     params: IPThresholdParameters,
     rng: PrivateRandom,
 ) -> AlgorithmRun[ThresholdRelease]:
-    """Release f_y(x) = 1[x <= y] ("le") from labelled counts at sorted distinct grid values."""
+    """Release h_j(x) = 1[x < j] ("le", cut j) from labelled counts at sorted distinct grid values."""
     values = np.asarray(values, dtype=np.uint64)
     positives = np.asarray(positives, dtype=np.int64)
     negatives = np.asarray(negatives, dtype=np.int64)
@@ -129,24 +146,30 @@ def ip_threshold(
         return ThresholdRelease(ThresholdHypothesis(Direction.LE, params.size, params.size))
     top_pos_values, top_pos_counts = _take(values[::-1], positives[::-1], k)
     low_neg_values, low_neg_counts = _take(values, negatives, k)
-    merged = np.concatenate([top_pos_values, low_neg_values])
+    merged = np.concatenate([positive_cuts(top_pos_values, params.cut_count), low_neg_values])
     merged_counts = np.concatenate([top_pos_counts, low_neg_counts])
     order = np.argsort(merged, kind="stable")
     s_values, inverse = np.unique(merged[order], return_inverse=True)
     s_counts = np.bincount(inverse, weights=merged_counts[order]).astype(np.int64)
     yield Progress(0.4, f"interior point of 2 x {k} records by {params.solver.value}")
     if params.solver is InteriorSolver.EM:
-        release = yield from em_interior_point(s_values, s_counts, params.size, params.step_epsilon, rng)
-        point = release.index
+        release = yield from em_interior_point(s_values, s_counts, params.cut_count, params.step_epsilon, rng)
+        cut = release.index
     else:
         tree = TreeLogParameters.build(
             params.step_epsilon, params.step_delta, params.beta / 2, params.bits, 2 * k
         )
-        point = (yield from treelog(s_values, s_counts, tree, rng)).index
-    if point is None:  # TreeLog's bottom: release the always-negative hypothesis (post-processing)
+        cut = (yield from treelog(s_values, s_counts, tree, rng)).index
+    if cut is None:  # TreeLog's bottom: release the always-negative hypothesis (post-processing)
         return ThresholdRelease(ThresholdHypothesis(Direction.LE, 0, params.size))
-    point = min(point, params.size - 1)
-    return ThresholdRelease(ThresholdHypothesis(Direction.LE, point + 1, params.size))
+    return ThresholdRelease(ThresholdHypothesis(Direction.LE, min(int(cut), params.size), params.size))
+
+
+def positive_cuts(values: np.ndarray, cut_count: int) -> np.ndarray:
+    """The smallest cut classifying a positive at v correctly, v + 1 (capped at the last cut)."""
+    values = np.asarray(values, dtype=np.uint64)
+    last = np.uint64(cut_count - 1)
+    return np.where(values < last, values + np.uint64(1), last)
 
 
 def _take(values: np.ndarray, counts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,8 +1,9 @@
 """Choosing where the aggregates are computed: in memory, out of core on this machine, or in Spark.
 
 Every backend grids, imputes and parses labels with the same functions (see ``embedded`` and ``spark``),
-so the aggregates, and therefore a release's privacy, do not depend on the engine; the engine's name is
-recorded in the manifest (``aggregation_backend``).
+so the aggregates, and therefore a release's privacy, do not depend on the engine. The manifest records the
+engine as the custodian chose it (``aggregation_backend``: ``auto`` stays ``auto``), never the engine
+``auto`` resolved to: that depends on the private file's size, a bit about the data near the threshold.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class OpenedData:
 
     dataset: Dataset | DatasetHandle
     aggregator: Aggregator
+    engine_choice: str = Engine.AUTO.value
+    """The engine as the custodian asked for it (what the manifest states), before ``auto`` resolves."""
 
     @property
     def in_memory(self) -> bool:
@@ -130,6 +133,7 @@ def open_aggregator(
     scanning engines.
     """
     engine = Engine(engine)
+    choice = Engine.SPARK.value if table is not None else engine.value
     if table is not None:
         if engine not in (Engine.SPARK, Engine.AUTO):
             raise DataError(f"a table name (--table {table}) needs the Spark engine, not {engine.value!r}")
@@ -141,7 +145,7 @@ def open_aggregator(
         engine = choose_engine(path, threshold)
     if engine is Engine.MEMORY:
         dataset = open_dataset(path)
-        return OpenedData(dataset, InMemoryAggregator(dataset))
+        return OpenedData(dataset, InMemoryAggregator(dataset), choice)
     scanning = {"progress": progress, "cancelled": cancelled}
     if engine is Engine.EMBEDDED:
         aggregator = EmbeddedAggregator(FileSource(path), **scanning)
@@ -154,4 +158,4 @@ def open_aggregator(
         )
         header = aggregator.header
     sha256 = hashlib.sha256(f"spark table {table}".encode()).hexdigest() if table else _fingerprint(path)
-    return OpenedData(DatasetHandle(path, sha256, aggregator.count(), header), aggregator)
+    return OpenedData(DatasetHandle(path, sha256, aggregator.count(), header), aggregator, choice)

@@ -51,6 +51,7 @@ from dpgui.data.aggregate import (
 )
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
+from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
@@ -250,6 +251,8 @@ class FileSource:
                 ) from exc
         if len(names) == 0:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
+        refuse_duplicate_header(self.path)
+        refuse_duplicate_names(names, self.name)
         return tuple(str(name) for name in names)
 
     @property
@@ -273,8 +276,11 @@ class FileSource:
         frame = self._arrow.head(rows).to_pandas() if self.format_is_arrow else self._csv(nrows=rows)
         return frame.set_axis(list(self.columns), axis=1)
 
-    def batches(self, columns: Sequence[str]) -> Iterator[_Batch]:
-        """Batches holding ``columns`` (unique, in that order) with their offsets and progress."""
+    def batches(self, columns: Sequence[str], *, all_fields: bool = False) -> Iterator[_Batch]:
+        """Batches holding ``columns`` (unique, in that order) with their offsets and progress.
+
+        ``all_fields`` parses every field of delimited text (in smaller batches), so that a row with more
+        fields than the header is refused as the in-memory loader refuses it; the row count's scan does."""
         require_columns(self.header, columns, file_name=self.name)
         wanted = list(dict.fromkeys(columns))
         offset = 0
@@ -292,18 +298,30 @@ class FileSource:
                 offset += batch.num_rows
                 yield _Batch(offset - batch.num_rows, frame, offset / self.arrow_rows)
             return
-        positions = [self.columns.index(column) for column in wanted]
+        positions = sorted({self.columns.index(column) for column in wanted})
+        if all_fields:
+            positions = list(range(len(self.columns)))
+        rows = self.batch_rows if not all_fields else max(1024, self.batch_rows // len(self.columns))
         size = max(self.path.stat().st_size, 1)
         with self.path.open("rb") as handle:
             reader = pd.read_csv(
-                handle, sep=CSV_SEPARATORS[self._format], usecols=positions, chunksize=self.batch_rows
+                handle,
+                sep=CSV_SEPARATORS[self._format],
+                usecols=None if all_fields else positions,
+                chunksize=rows,
             )
-            for chunk in reader:  # usecols keeps the file's column order
-                frame = chunk.set_axis([self.columns[p] for p in sorted(positions)], axis=1)[wanted]
-                offset += len(frame)
-                yield _Batch(
-                    offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)
-                )
+            try:
+                for chunk in reader:  # usecols keeps the file's column order
+                    frame = chunk.set_axis([self.columns[p] for p in positions], axis=1)[wanted]
+                    offset += len(frame)
+                    yield _Batch(
+                        offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)
+                    )
+            except pd.errors.ParserError as exc:
+                raise DataError(
+                    f"{self.name}: could not be read as {self._format} (ParserError: {exc}); check that the "
+                    "file is not damaged and that its suffix matches its format"
+                ) from exc
 
 
 class EmbeddedAggregator:
@@ -353,21 +371,32 @@ class EmbeddedAggregator:
             nonlocal rows
             rows += len(frame)
 
-        self._scan(self._source.columns[:1], consume)
+        self._scan(self._source.columns[:1], consume, all_fields=True)
         return rows
 
     def head(self, rows: int) -> pd.DataFrame:
         """The file's first ``rows`` rows (the custodian's preview; never released)."""
         return self._source.head(rows)
 
-    def _scan(self, columns: Sequence[str], consume: Callable[[int, pd.DataFrame], None]) -> None:
+    def scan(self, columns: Sequence[str], consume: Callable[[int, pd.DataFrame], None]) -> None:
+        """Every batch of ``columns`` to ``consume(offset, frame)``, with progress and cancel: for the
+        custodian-only check before a release (``dpgui.data.checks``), never for DP code."""
+        self._scan(columns, consume)
+
+    def _scan(
+        self,
+        columns: Sequence[str],
+        consume: Callable[[int, pd.DataFrame], None],
+        *,
+        all_fields: bool = False,
+    ) -> None:
         """Call ``consume(offset, frame)`` on every batch; report progress after each, check cancel between.
 
         A ``DataError`` raised on a batch gets its row number shifted from the batch's to the file's.
         """
         if self._cancelled():
             raise ScanCancelled("cancelled before the private data was scanned")
-        for batch in self._source.batches(columns):
+        for batch in self._source.batches(columns, all_fields=all_fields):
             try:
                 consume(batch.offset, batch.frame)
             except DataError as error:

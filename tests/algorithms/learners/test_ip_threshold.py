@@ -6,7 +6,13 @@ import collections
 import numpy as np
 import pytest
 
-from dpgui.algorithms.learners.ip_threshold import InteriorSolver, IPThresholdParameters, _take, ip_threshold
+from dpgui.algorithms.learners.ip_threshold import (
+    InteriorSolver,
+    IPThresholdParameters,
+    _take,
+    ip_threshold,
+    positive_cuts,
+)
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
@@ -90,3 +96,21 @@ def test_few_positives_release_the_always_negative_hypothesis() -> None:
     params = IPThresholdParameters(3000, 2**10, 1.0, 0.0, 0.05, InteriorSolver.EM)
     hypothesis = run_to_end(ip_threshold(values, pos, neg, params, SeededRandom(5))).hypothesis
     assert hypothesis.never_positive
+
+
+@pytest.mark.parametrize("solver", [InteriorSolver.EM, InteriorSolver.TREELOG])
+def test_a_separable_label_on_a_grid_with_ties_is_learned_without_error(solver: InteriorSolver) -> None:
+    # education in whole years on the grid 0..20, positive iff education < 12 (issue 15, item 1a): the
+    # interior point of the cuts is 12 whichever side it falls, so h(x) = 1[x < 12] has no error
+    x, values, pos, neg = labelled(28_000, 21, 11, 6)
+    params = IPThresholdParameters(x.size, 21, 1.0, 1e-6, 0.05, solver)
+    rng = SeededRandom(7)
+    for _ in range(30):
+        hypothesis = run_to_end(ip_threshold(values, pos, neg, params, rng)).hypothesis
+        assert hypothesis.boundary == 11
+        assert np.mean(hypothesis.predict(x.astype(np.uint64)) != (x <= 11)) == 0
+
+
+def test_positive_records_enter_the_solver_as_the_cut_just_after_them() -> None:
+    cuts = positive_cuts(np.array([0, 5, 2**64 - 1], np.uint64), 2**64)
+    assert cuts.tolist() == [1, 6, 2**64 - 1]

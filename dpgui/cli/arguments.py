@@ -1,0 +1,33 @@
+"""An ``ArgumentParser`` that reads negative numbers (``-1e3``, ``-.5``, ``-inf``) as values, not options.
+
+argparse only recognises ``-5`` and ``-.5`` as numbers; ``--bounds -1e3 0`` was refused with "expected 2
+arguments", and ``--bounds=-1e3 0`` too, since an ``=`` attaches exactly one value.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+
+
+class NumberFriendlyParser(argparse.ArgumentParser):
+    """argparse with scientific and non-finite negative numbers as values (subparsers inherit it)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._negative_number_matcher = NEGATIVE_NUMBER
+
+
+def split_negative_assignments(argv: Sequence[str]) -> list[str]:
+    """``--bounds=-1e3`` becomes ``--bounds -1e3`` so that a following second value is taken too."""
+    split: list[str] = []
+    for token in argv:
+        option, equals, value = token.partition("=")
+        if token.startswith("--") and equals and NEGATIVE_NUMBER.match(value):
+            split.extend((option, value))
+        else:
+            split.append(token)
+    return split

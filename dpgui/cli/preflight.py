@@ -1,0 +1,127 @@
+"""``dpgui release``'s order of events: pre-flight, then charge, then publish.
+
+Everything that can fail without producing a DP output fails before the ledger reserves anything, with
+exit 2: the parameters and predicted work and memory (``dpgui.tasks.preflight``), the algorithm's
+preconditions (exit 4), the output folder (``dpgui.release.staging``), a complete pass over the data's
+columns (``dpgui.data.checks``: its counts are printed on stderr, custodian-only) and a writable ledger.
+Then the run is reserved, run, its outputs staged beside ``--out``, committed, and moved into place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dpgui.data.backends import OpenedData
+from dpgui.data.checks import DataCheck, check_data
+from dpgui.privacy.ledger import Ledger, LedgerReadOnly
+from dpgui.release.export import ExportedFiles, export_release
+from dpgui.release.release import Release
+from dpgui.release.staging import OutFolder, discard, prepare_out
+from dpgui.tasks.preflight import GIB, Limits, check_limits, check_parameters, estimate
+from dpgui.tasks.runner import prepare
+from dpgui.tasks.spec import TaskSpec
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of the pre-flight: resource limits and replacing an earlier release in ``--out``."""
+    parser.add_argument(
+        "--max-memory",
+        type=float,
+        default=Limits().max_memory / GIB,
+        metavar="GIB",
+        help="refuse a run predicted to need more memory than this (GiB; default 4)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=Limits().max_seconds,
+        metavar="S",
+        help="refuse a run predicted to take longer than this (seconds; default 600)",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier release in --out (its files are removed once the new one is committed)",
+    )
+
+
+def limits(args: argparse.Namespace) -> Limits:
+    memory = getattr(args, "max_memory", Limits().max_memory / GIB)
+    seconds = getattr(args, "max_seconds", Limits().max_seconds)
+    if not (memory > 0 and seconds > 0) or memory * GIB > 2**62:
+        raise ValueError("--max-memory and --max-seconds must be positive numbers")
+    return Limits(int(memory * GIB), seconds)
+
+
+def before_opening(spec: TaskSpec) -> None:
+    """The checks that need nothing but the spec."""
+    check_parameters(spec)
+
+
+def before_charging(
+    spec: TaskSpec, opened: OpenedData, args: argparse.Namespace, ledger: Ledger
+) -> OutFolder:
+    """The checks that need the public row count, the output folder, the data and the ledger; returns the
+    checked ``--out`` with its staging folder (the caller discards it if the run does not happen)."""
+    n = opened.dataset.n_rows
+    prepare(spec, n)  # preconditions (exit 4) before anything else is done
+    predicted = estimate(spec, n)
+    check_limits(spec, predicted, limits(args))
+    out = prepare_out(
+        args.out, overwrite=getattr(args, "overwrite", False), needed_bytes=predicted.output_bytes
+    )
+    try:
+        report_data(data_check(spec, opened))
+        if ledger.read_only:
+            raise LedgerReadOnly(
+                f"the ledger's folder {ledger.path.parent} cannot be written, so no release can be charged; "
+                "make it writable or point DPGUI_HOME at a writable copy of the ledger"
+            )
+    except BaseException:
+        discard(out)
+        raise
+    return out
+
+
+def data_check(spec: TaskSpec, opened: OpenedData) -> DataCheck:
+    return check_data(
+        opened.dataset,
+        opened.aggregator,
+        spec.columns,
+        spec.domains,
+        spec.missing,
+        label=spec.label,
+        positive=spec.positive,
+    )
+
+
+def report_data(check: DataCheck) -> None:
+    """Print the counts (custodian-only) on stderr, then refuse the file if the check found a blocker."""
+    for line in check.lines():
+        print(line, file=sys.stderr)
+    check.raise_if_refused()
+
+
+@dataclass
+class Stager:
+    """The ``stage`` callback of ``dpgui.tasks.runner.finish``: writes every output into the staging folder,
+    with the ledger's chain head in the manifest, and says where for the commit line."""
+
+    out: OutFolder
+    ledger: Ledger
+    plots: Callable[[Release], dict[str, bytes]] | None = None
+    staged: ExportedFiles | None = field(default=None, init=False)
+    started: bool = field(default=False, init=False)
+    """Whether the run got as far as writing its outputs (it is then charged, written or not)."""
+
+    def __call__(self, release: Release) -> str:
+        self.started = True
+        plots = self.plots(release) if self.plots is not None else None
+        head = self.ledger.head()
+        self.staged = export_release(
+            release, self.out.staging, plots, ledger_head={"seq": head.seq, "hash": head.hash}
+        )
+        return self.out.describe()

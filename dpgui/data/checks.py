@@ -1,0 +1,251 @@
+"""The data problems of a release's columns, found in one pass before anything is charged.
+
+Custodian-only: the counts (missing, invalid, out of bounds, unknown categories or labels) are shown to
+whoever holds the data, on stderr or in the app, and never enter a release or its manifest. The pass reads
+every row of the columns a task uses, with the same parsing as the aggregators
+(``dpgui.data.validation``), so a file the aggregation would refuse is refused here, before the ledger
+reserves anything; every engine gives the same verdict on the same file (a row with more fields than the
+header is refused by all of them when they count the rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from dpgui.data.aggregate import Aggregator
+from dpgui.data.backends.embedded import EmbeddedAggregator
+from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.errors import DataError, cell_location, shown
+from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.data.validation import distinct_text, first_position, invalid_cells, require_columns
+
+IMPUTED_WARNING = 0.05
+"""Above this fraction of imputed cells in a column, the check warns (the release describes imputed data)."""
+
+_TRUTH = frozenset({"0", "1", "false", "true", "no", "yes"})
+
+
+@dataclass(frozen=True)
+class ColumnCheck:
+    """Counts for one column over every row (custodian-only, never released)."""
+
+    column: str
+    role: str
+    """'value' (a column the task reads through a domain) or 'label'."""
+    rows: int = 0
+    missing: int = 0
+    invalid: int = 0
+    """Cells present but not usable: unparseable text, ±inf, NaN written out."""
+    out_of_bounds: int = 0
+    """Finite numbers outside the declared bounds (clipped to the nearest bound)."""
+    unknown: int = 0
+    """Undeclared categories, or labels that are none of 0/1, true/false, yes/no."""
+    first_problem: str | None = None
+    """Where the first refused cell is, and why (a message for the custodian)."""
+
+    @property
+    def missing_fraction(self) -> float:
+        return self.missing / self.rows if self.rows else 0.0
+
+    def describe(self) -> str:
+        parts = [f"{self.missing} missing ({100 * self.missing_fraction:.1f}%)", f"{self.invalid} invalid"]
+        if self.role == "value":
+            parts.append(f"{self.out_of_bounds} out of bounds")
+        if self.unknown:
+            parts.append(f"{self.unknown} unknown")
+        return f"column {self.column!r}: " + ", ".join(parts) + f" of {self.rows} rows"
+
+
+@dataclass(frozen=True)
+class DataCheck:
+    """The verdict on a file for one task: per-column counts, refusals (the release stops) and warnings."""
+
+    file_name: str
+    columns: tuple[ColumnCheck, ...]
+    refusals: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    checked: bool = True
+    """False when the engine cannot be read ahead of the run (Spark): its own checks then apply."""
+
+    def lines(self) -> list[str]:
+        """What the custodian is shown (stderr or a dialog): counts, warnings, then refusals."""
+        if not self.checked:
+            return [f"{self.file_name}: not checked ahead of the run (the engine checks while aggregating)"]
+        shown_lines = [f"{self.file_name}: {column.describe()}" for column in self.columns]
+        shown_lines += [f"warning: {warning}" for warning in self.warnings]
+        return shown_lines + [f"refused: {refusal}" for refusal in self.refusals]
+
+    def raise_if_refused(self) -> None:
+        if self.refusals:
+            more = f" (and {len(self.refusals) - 1} more problems)" if len(self.refusals) > 1 else ""
+            raise DataError(self.refusals[0] + more)
+
+
+@dataclass
+class _Counter:
+    check: ColumnCheck
+
+    def add(self, **counts: int) -> None:
+        self.check = replace(self.check, **{k: getattr(self.check, k) + v for k, v in counts.items()})
+
+    def problem(self, message: str) -> None:
+        if self.check.first_problem is None:
+            self.check = replace(self.check, first_problem=message)
+
+
+def _first(file_name: str, offset: int, mask: np.ndarray, values: pd.Series, why: str) -> str:
+    position = first_position(mask)
+    return f"{cell_location(file_name, offset + position, values.name)}: {shown(values.iloc[position])} {why}"
+
+
+def _value_column(
+    counter: _Counter, values: pd.Series, domain: NumericDomain | CategoricalDomain, offset: int, name: str
+) -> None:
+    missing = values.isna().to_numpy()
+    counter.add(rows=len(values), missing=int(missing.sum()))
+    if isinstance(domain, CategoricalDomain):
+        codes, texts = distinct_text(values)
+        known = np.array([text in domain.categories for text in texts] + [True], dtype=bool)[codes]
+        unknown = ~known
+        counter.add(unknown=int(unknown.sum()))
+        if unknown.any() and not domain.other:
+            counter.problem(_first(name, offset, unknown, values, "is not a declared category"))
+        return
+    parsed = pd.to_numeric(values, errors="coerce").astype(np.float64)
+    invalid = invalid_cells(values, parsed)
+    numbers = parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        outside = np.isfinite(numbers) & ((numbers < domain.lower) | (numbers > domain.upper))
+    counter.add(invalid=int(invalid.sum()), out_of_bounds=int(outside.sum()))
+    if invalid.any():
+        counter.problem(_first(name, offset, invalid, values, "is not a finite number"))
+
+
+def _label_column(counter: _Counter, values: pd.Series, positive: str | None, offset: int, name: str) -> None:
+    codes, texts = distinct_text(values)
+    missing = codes < 0
+    counter.add(rows=len(values), missing=int(missing.sum()))
+    if positive is not None:
+        return
+    valid = np.array([text.lower() in _TRUTH for text in texts] + [True], dtype=bool)[codes]
+    unknown = ~valid
+    counter.add(unknown=int(unknown.sum()))
+    if missing.any():
+        counter.problem(
+            f"{cell_location(name, offset + first_position(missing), values.name)}: the label is missing"
+        )
+    if unknown.any():
+        why = "is not a label (0/1, true/false, yes/no); name the positive value with --positive"
+        counter.problem(_first(name, offset, unknown, values, why))
+
+
+class FrameChecker:
+    """Counts the problems of ``columns`` (and ``label``) batch by batch: :meth:`add` each (row offset,
+    frame) covering the file once, then :meth:`result`."""
+
+    def __init__(
+        self,
+        file_name: str,
+        columns: tuple[str, ...],
+        domains: tuple[NumericDomain | CategoricalDomain, ...],
+        missing: MissingPolicy,
+        *,
+        label: str | None = None,
+        positive: str | None = None,
+    ) -> None:
+        self._file_name = file_name
+        self._domains = dict(zip(columns, domains, strict=True))
+        self._missing = missing
+        self._positive = positive
+        self._values = {c: _Counter(ColumnCheck(c, "value")) for c in columns}
+        self._label = (label, _Counter(ColumnCheck(label, "label"))) if label is not None else None
+
+    def add(self, offset: int, frame: pd.DataFrame) -> None:
+        for column, domain in self._domains.items():
+            _value_column(self._values[column], frame[column], domain, offset, self._file_name)
+        if self._label is not None:
+            label, counter = self._label
+            _label_column(counter, frame[label], self._positive, offset, self._file_name)
+
+    def result(self) -> DataCheck:
+        checks = [counter.check for counter in self._values.values()]
+        if self._label is not None:
+            checks.append(self._label[1].check)
+        return _verdict(self._file_name, tuple(checks), self._domains, self._missing)
+
+
+def check_frames(
+    file_name: str,
+    frames: Iterable[tuple[int, pd.DataFrame]],
+    columns: tuple[str, ...],
+    domains: tuple[NumericDomain | CategoricalDomain, ...],
+    missing: MissingPolicy,
+    *,
+    label: str | None = None,
+    positive: str | None = None,
+) -> DataCheck:
+    """Count every column's problems over ``frames`` ((row offset, frame) pairs covering the file)."""
+    checker = FrameChecker(file_name, columns, domains, missing, label=label, positive=positive)
+    for offset, frame in frames:
+        checker.add(offset, frame)
+    return checker.result()
+
+
+def _verdict(
+    file_name: str,
+    checks: tuple[ColumnCheck, ...],
+    domains: dict[str, NumericDomain | CategoricalDomain],
+    missing: MissingPolicy,
+) -> DataCheck:
+    refusals: list[str] = []
+    warnings: list[str] = []
+    for check in checks:
+        if check.first_problem is not None:
+            refusals.append(check.first_problem)
+        if check.role != "value":
+            continue
+        if check.rows and check.missing == check.rows:
+            refusals.append(
+                f"{file_name}: every cell of column {check.column!r} is missing; nothing to release"
+            )
+        elif check.missing and missing.kind is MissingKind.FAIL:
+            refusals.append(
+                f"{file_name}: column {check.column!r} has {check.missing} missing cells and the policy "
+                "refuses missing values; fill them in or choose to replace missing values"
+            )
+        elif check.missing_fraction > IMPUTED_WARNING:
+            domain = domains[check.column]
+            fill = "'other'" if isinstance(domain, CategoricalDomain) else f"{missing.fill_for(domain):g}"
+            warnings.append(
+                f"{100 * check.missing_fraction:.1f}% of column {check.column!r} is missing and will be "
+                f"replaced by {fill}: the release describes the imputed data"
+            )
+    return DataCheck(file_name, checks, tuple(refusals), tuple(warnings))
+
+
+def check_data(
+    dataset: Dataset | DatasetHandle,
+    aggregator: Aggregator,
+    columns: tuple[str, ...],
+    domains: tuple[NumericDomain | CategoricalDomain, ...],
+    missing: MissingPolicy,
+    *,
+    label: str | None = None,
+    positive: str | None = None,
+) -> DataCheck:
+    """The problems of ``columns`` (and ``label``) in the private data, read in one pass ahead of a run."""
+    wanted = list(dict.fromkeys([*columns, *([label] if label is not None else [])]))
+    require_columns(dataset.header, wanted, file_name=dataset.name)
+    checker = FrameChecker(dataset.name, columns, domains, missing, label=label, positive=positive)
+    if isinstance(dataset, Dataset):
+        checker.add(0, dataset.frame)
+    elif isinstance(aggregator, EmbeddedAggregator):
+        aggregator.scan(wanted, checker.add)  # with the engine's progress and cancel
+    else:
+        return DataCheck(dataset.name, (), checked=False)
+    return checker.result()

@@ -1,0 +1,110 @@
+"""Writing a release plan's results to one folder: each release's usual export in its own subfolder, and
+one ``report.html`` plus ``plan.json`` for the whole plan (its releases, costs and the budget after it)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetState
+from dpgui.release.export import ExportedFiles, export_release, write_atomic
+from dpgui.release.release import Release
+
+PLAN_REPORT = "report.html"
+PLAN_JSON = "plan.json"
+
+
+@dataclass(frozen=True)
+class NamedRelease:
+    """A release of a plan with its name in the plan and its predicted error (from the planner)."""
+
+    name: str
+    release: Release
+    predicted_error: str = ""
+
+
+def folder_name(index: int, name: str) -> str:
+    """'01-wage-cdf': the plan's order, then the name reduced to letters, digits and dashes."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "release"
+    return f"{index:02d}-{slug}"
+
+
+def _cost(cost: PrivacyCost | None) -> dict[str, float] | None:
+    return None if cost is None else {"epsilon": cost.epsilon, "delta": cost.delta}
+
+
+def _budget(state: BudgetState) -> dict[str, object]:
+    return {
+        "total": _cost(state.total),
+        "spent": _cost(state.spent),
+        "spent_basic": _cost(state.spent_basic),
+        "remaining": _cost(state.remaining),
+    }
+
+
+def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[ExportedFiles]:
+    """Export every release to ``folder/NN-name/`` and write the plan's report and summary beside them."""
+    exported = [
+        export_release(item.release, folder / folder_name(i, item.name)) for i, item in enumerate(releases, 1)
+    ]
+    after = releases[-1].release.budget_after
+    summary = {
+        "releases": [
+            {
+                "name": item.name,
+                "folder": files.folder.name,
+                "release_id": item.release.release_id,
+                "task": item.release.spec.kind.value,
+                "columns": list(item.release.spec.columns),
+                "algorithm": item.release.algorithm.name,
+                "cost": _cost(item.release.cost),
+                "predicted_error": item.predicted_error,
+            }
+            for item, files in zip(releases, exported, strict=True)
+        ],
+        "budget_before": _budget(releases[0].release.budget_before),
+        "budget_after": _budget(after),
+    }
+    write_atomic(folder / PLAN_JSON, (json.dumps(summary, indent=2) + "\n").encode("utf-8"))
+    write_atomic(folder / PLAN_REPORT, _report(releases, exported, after).encode("utf-8"))
+    return exported
+
+
+def _link(folder: str) -> str:
+    name = html.escape(folder)
+    return f'<td><a href="{name}/report.html">{name}</a></td>'
+
+
+def _report(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles], after: BudgetState) -> str:
+    rows = "".join(
+        "<tr>"
+        + "".join(
+            f"<td>{html.escape(cell)}</td>"
+            for cell in (
+                item.name,
+                f"{item.release.spec.kind.value} of {', '.join(item.release.spec.columns)}",
+                item.release.algorithm.name,
+                str(item.release.cost),
+                item.predicted_error,
+            )
+        )
+        + _link(files.folder.name)
+        + "</tr>"
+        for item, files in zip(releases, exported, strict=True)
+    )
+    basic = "" if not after.saving else f" (basic composition: {after.spent_basic})"
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Release plan</title></head><body>"
+        f"<h1>Release plan: {len(releases)} releases</h1>"
+        "<table border='1' cellpadding='4'><tr><th>Release</th><th>Task</th><th>Algorithm</th>"
+        "<th>Cost</th><th>Predicted error</th><th>Files</th></tr>"
+        f"{rows}</table>"
+        f"<p>Budget after the plan: total {html.escape(str(after.total))}; spent "
+        f"{html.escape(str(after.spent))}{html.escape(basic)}; remaining {html.escape(str(after.remaining))}."
+        "</p><p>Each folder holds the release's values, its manifest and its own report.</p></body></html>\n"
+    )

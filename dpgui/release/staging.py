@@ -1,0 +1,189 @@
+"""The output folder of a release: checked before the charge, filled through a staging folder after it.
+
+The sequence (``dpgui.cli.release_cmd`` and the app follow it):
+
+1. :func:`prepare_out` before anything is reserved: ``--out`` is created if missing and must be a folder
+   dpgui can write; one holding an earlier release is refused unless ``overwrite``; a staging folder
+   ``.<out>.staging-<id>`` is made beside it (inside it when its parent is read-only), a probe is written
+   through the exporter's own writer, and the free space is compared with the predicted size of the
+   exports. Any failure here: exit 2, nothing charged.
+2. After the run, every output is written into the staging folder (``export_release``).
+3. The ledger commits the release (the commit line names the staging folder and the target).
+4. :func:`publish` removes the earlier release's files (with ``overwrite``) and moves the new files into
+   ``--out``, the manifest last. If this fails, the message names the staging folder that holds the files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dpgui.data.errors import DataError
+from dpgui.release import export
+from dpgui.release.export import MANIFEST_JSON, RELEASE_CSV, RELEASE_PARQUET, ExportedFiles, export_release
+from dpgui.release.release import Release
+from dpgui.release.report import REPORT_HTML
+
+RELEASE_FILES = (RELEASE_CSV, RELEASE_PARQUET, REPORT_HTML, MANIFEST_JSON)
+"""The files every release may write (attachments are named in its manifest's outputs)."""
+_PROBE = ".dpgui-probe"
+_SPARE_BYTES = 1 << 20
+
+
+class OutFolderError(DataError):
+    """``--out`` cannot take this release (exit 2, before anything is charged)."""
+
+
+class EarlierRelease(OutFolderError):
+    """``--out`` holds an earlier release and replacing it was not asked for."""
+
+
+class PublishFailed(OSError):
+    """The release is committed but its files could not be moved into ``--out``; they are in ``staging``."""
+
+    def __init__(self, message: str, staging: Path) -> None:
+        super().__init__(message)
+        self.staging = staging
+
+
+@dataclass(frozen=True)
+class OutFolder:
+    """A checked ``--out``: the target, its staging folder and the earlier release's files to replace."""
+
+    target: Path
+    staging: Path
+    earlier: tuple[Path, ...] = ()
+    created: bool = False
+    """Whether the pre-flight created ``target`` (a run that does not happen removes it again)."""
+
+    def describe(self) -> str:
+        """Where the files are at commit time, for the ledger's commit line."""
+        return f"staged in {self.staging}, moved to {self.target}"
+
+
+def _move(source: Path, destination: Path) -> None:
+    os.replace(source, destination)
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error) or type(error).__name__
+
+
+def earlier_release(folder: Path) -> tuple[Path, ...]:
+    """The files of a release already in ``folder`` (the known names and its manifest's outputs)."""
+    names = set(RELEASE_FILES)
+    manifest = folder / MANIFEST_JSON
+    if manifest.is_file():
+        try:
+            outputs = json.loads(manifest.read_text(encoding="utf-8")).get("outputs", [])
+            names.update(str(o["file"]) for o in outputs if isinstance(o, dict) and "file" in o)
+        except (OSError, ValueError, AttributeError):
+            pass
+    return tuple(sorted(folder / name for name in names if (folder / name).is_file() and "/" not in name))
+
+
+def prepare_out(out: Path, *, overwrite: bool = False, needed_bytes: int = 0) -> OutFolder:
+    """Check ``out`` and make its staging folder (see the module docstring); raises OutFolderError."""
+    out = Path(out).absolute()
+    if out.exists() and not out.is_dir():
+        raise OutFolderError(f"--out {out} is an existing file, not a folder; name a folder for the release")
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutFolderError(f"--out {out}: the folder cannot be created ({_reason(error)})") from error
+    earlier = earlier_release(out)
+    if earlier and not overwrite:
+        names = ", ".join(path.name for path in earlier)
+        raise EarlierRelease(
+            f"--out {out} holds an earlier release ({names}); choose a new folder, or pass --overwrite to "
+            "replace it (its files are removed once the new release is committed)"
+        )
+    checked = OutFolder(out, _make_staging(out), earlier, created)
+    staging = checked.staging
+    try:
+        for folder in (staging, out):
+            export.write_atomic(folder / _PROBE, b"dpgui")
+            (folder / _PROBE).unlink()
+        free = shutil.disk_usage(staging).free
+    except OSError as error:
+        discard(checked)
+        raise OutFolderError(f"--out {out}: cannot write there ({_reason(error)})") from error
+    if free < needed_bytes + _SPARE_BYTES:
+        discard(checked)
+        raise OutFolderError(
+            f"--out {out}: {free / 2**20:.0f} MiB free, the release needs about "
+            f"{(needed_bytes + _SPARE_BYTES) / 2**20:.0f} MiB; free some space or choose another disk"
+        )
+    return checked
+
+
+def _make_staging(out: Path) -> Path:
+    """``.<out>.staging-<id>`` beside ``out``, or ``.staging-<id>`` inside it when its parent cannot be
+    written (same file system either way, so the final moves are renames)."""
+    suffix = uuid.uuid4().hex[:12]
+    beside = out.parent / f".{out.name}.staging-{suffix}"
+    try:
+        beside.mkdir()
+        return beside
+    except PermissionError:
+        inside = out / f".staging-{suffix}"
+        try:
+            inside.mkdir()
+        except OSError as error:
+            raise OutFolderError(f"--out {out}: cannot write there ({_reason(error)})") from error
+        return inside
+    except OSError as error:
+        raise OutFolderError(f"--out {out}: cannot write there ({_reason(error)})") from error
+
+
+def discard(out: OutFolder) -> None:
+    """Remove the staging folder of a run that ended without a release (and ``--out`` if it was made for
+    this run and is still empty)."""
+    shutil.rmtree(out.staging, ignore_errors=True)
+    if out.created:
+        with contextlib.suppress(OSError):
+            out.target.rmdir()
+
+
+def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
+    """Move the staged files into ``out.target`` (the manifest last) after removing the earlier release.
+
+    Raises :class:`PublishFailed` naming the staging folder when a file cannot be moved.
+    """
+    try:
+        for stale in out.earlier:
+            stale.unlink(missing_ok=True)
+        moved = []
+        for path in staged.files:
+            destination = out.target / path.name
+            _move(path, destination)
+            moved.append(destination)
+        out.staging.rmdir()
+    except OSError as error:
+        raise PublishFailed(
+            f"the release is committed, but its files could not be moved into {out.target} "
+            f"({_reason(error)}); they are in {out.staging}",
+            out.staging,
+        ) from error
+    return ExportedFiles(out.target, tuple(moved))
+
+
+def export_staged(
+    release: Release, folder: Path, plots: Mapping[str, bytes] | None = None, *, overwrite: bool = False
+) -> ExportedFiles:
+    """Export an already committed release (the app's Export): check ``folder``, write every file into a
+    staging folder beside it, then move them in, so a failed export leaves no half-written release."""
+    out = prepare_out(folder, overwrite=overwrite)
+    try:
+        staged = export_release(release, out.staging, plots)
+    except BaseException:
+        discard(out)
+        raise
+    return publish(out, staged)

@@ -1,0 +1,93 @@
+"""Running a release plan: every release reserved at once, then run, committed and settled one by one.
+
+The whole plan is booked in one ledger transaction (:meth:`Ledger.reserve_all`: all releases fit together
+or none is booked), with one reservation line per release so each is touched, committed or refunded on its
+own, exactly as :func:`dpgui.tasks.runner.execute` does for one. If a run fails or is cancelled, it is
+settled as a single run would be (committed if it touched the data), and the plan's releases that never
+started are refunded: they read nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+
+from dpgui.algorithms.progress import Progress
+from dpgui.data.aggregate import Aggregator, InMemoryAggregator
+from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.privacy.ledger import Ledger, Reservation, ReservationRequest
+from dpgui.privacy.random import PrivateRandom
+from dpgui.release.release import Release
+from dpgui.tasks.runner import PreparedRun, describe, finish, run_algorithm, settle_failed_run
+
+
+@dataclass(frozen=True)
+class NamedRun:
+    """One release of a plan, prepared (resolved, priced and checked) at the public row count."""
+
+    name: str
+    prepared: PreparedRun
+
+
+class _Touch:
+    """Marks one reservation touched, once, and remembers that it did."""
+
+    def __init__(self, ledger: Ledger, reservation: Reservation) -> None:
+        self.ledger, self.reservation, self.touched = ledger, reservation, False
+
+    def __call__(self) -> None:
+        self.ledger.mark_touched(self.reservation)
+        self.touched = True
+
+
+def execute_batch(
+    runs: Sequence[NamedRun],
+    dataset: Dataset | DatasetHandle,
+    ledger: Ledger,
+    rng: PrivateRandom,
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+    aggregator: Aggregator | None = None,
+    engine_choice: str | None = None,
+) -> Generator[Progress, None, list[Release]]:
+    """Reserve the whole plan, then run each release in order; returns the releases (module doc).
+
+    ``engine_choice`` is the engine as the custodian chose it, recorded in each manifest (as ``execute``).
+    """
+    factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    requests = [
+        ReservationRequest(
+            run.prepared.cost,
+            f"{run.name}: {describe(run.prepared)}",
+            account=run.prepared.account,
+            curve=run.prepared.curve,
+        )
+        for run in runs
+    ]
+    reservations = ledger.reserve_all(record.id, requests)
+    releases: list[Release] = []
+    for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
+        budget_before = ledger.state(record.id, run.prepared.account)
+        touch = _Touch(ledger, reservation)
+        try:
+            table = yield from run_algorithm(run.prepared, dataset, rng, touch, cancelled, factory)
+        except BaseException:
+            settle_failed_run(ledger, reservation, touch.touched)
+            for never_started in reservations[index + 1 :]:
+                ledger.refund(never_started)
+            raise
+        releases.append(
+            finish(
+                run.prepared,
+                table,
+                dataset=dataset,
+                ledger=ledger,
+                record=record,
+                reservation=reservation,
+                budget_before=budget_before,
+                rng=rng,
+                aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
+            )
+        )
+    return releases

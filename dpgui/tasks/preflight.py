@@ -1,0 +1,212 @@
+"""Everything about a task that can fail without producing a DP output, checked before the ledger reserves.
+
+From public facts only (the spec and the public row count): the parameters' ranges (ε, δ, β, the
+registry's ranges for each algorithm parameter), the declared domains (finite, within the 64-bit range the
+exports hold), and the predicted peak memory and work of the run against limits (default 4 GiB and 10
+minutes). A refusal is a :class:`PreflightError` (a ``DataError``: exit 2) whose message says what to change.
+
+The predictions are linear models measured on this code base (``benchmarks/``-style runs of the demo data):
+bytes and seconds per grid point for the tasks that walk a dense grid (CDF, histogram), per synthetic
+record, and per row and embedding coordinate for the l2 distance release. They are upper-side estimates;
+the limits guard against runs that would exhaust the machine, not against small overshoots.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.errors import DataError
+from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
+from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+
+GIB = 1 << 30
+DEFAULT_MAX_MEMORY = 4 * GIB
+DEFAULT_MAX_SECONDS = 600.0
+MIN_EPSILON = 1e-6
+"""Below ε = 10^-6 the noise scales of some mechanisms approach the 64-bit bound or stop being finite."""
+MAX_EPSILON = 100.0
+"""Beyond ε = 100 a guarantee says nothing (odds ×e^100) and the report's arithmetic overflows."""
+MAX_ABS_BOUND = float(1 << 63)
+"""Declared bounds must lie within ±2^63: released grid values are written as 64-bit numbers."""
+
+BASE_BYTES = 400 << 20
+"""The interpreter, numpy, pandas, pyarrow and OpenDP loaded, before any data."""
+DENSE_GRID_BYTES = 340
+DENSE_GRID_SECONDS = 30e-6
+"""Per grid point of a CDF or histogram release (tree or counts, the released table, its exports)."""
+SYNTHETIC_ROW_BYTES = 200
+SYNTHETIC_ROW_SECONDS = 8e-6
+EMBEDDING_BYTES = 32
+"""Per row and projection coordinate of the l2 distance release (float64 matrices, a few copies)."""
+OUTPUT_BYTES_PER_ROW = 80
+"""Released table rows as CSV, Parquet and in the report."""
+
+DENSE_TASKS = frozenset({TaskKind.CDF, TaskKind.HISTOGRAM, TaskKind.SYNTHETIC})
+
+
+class PreflightError(DataError):
+    """A task refused before anything is reserved (exit 2); the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The most memory (bytes) and work (seconds) one release may be predicted to need."""
+
+    max_memory: int = DEFAULT_MAX_MEMORY
+    max_seconds: float = DEFAULT_MAX_SECONDS
+
+    def __post_init__(self) -> None:
+        if not (self.max_memory > 0 and math.isfinite(self.max_seconds) and self.max_seconds > 0):
+            raise PreflightError("the memory and time limits must be positive numbers")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The predicted peak memory (bytes), work (seconds) and size of the exported files (bytes)."""
+
+    memory: int
+    seconds: float
+    output_bytes: int
+    grid_points: int = 0
+    """The dense grid the prediction scales with (0 when it does not scale with a grid)."""
+    bytes_per_point: float = 0.0
+    seconds_per_point: float = 0.0
+
+
+def check_parameters(spec: TaskSpec) -> None:
+    """ε, δ, β, the declared domains and every algorithm parameter within range; raises PreflightError."""
+    if not (math.isfinite(spec.epsilon) and MIN_EPSILON <= spec.epsilon <= MAX_EPSILON):
+        raise PreflightError(
+            f"epsilon must be a number in [{MIN_EPSILON:g}, {MAX_EPSILON:g}], got {spec.epsilon:g} (below "
+            f"{MIN_EPSILON:g} noise scales approach the 64-bit integer bound; above {MAX_EPSILON:g} the "
+            "guarantee says nothing)"
+        )
+    if not (math.isfinite(spec.delta) and 0 <= spec.delta < 1):
+        raise PreflightError(f"delta must be a number in [0, 1), got {spec.delta:g}")
+    for column, domain in zip(spec.columns, spec.domains, strict=True):
+        if isinstance(domain, NumericDomain):
+            _check_domain(column, domain)
+    declared = _parameter_specs(spec)
+    for name, value in spec.parameters:
+        if name == "beta":
+            _check_beta(value)
+        if name in declared:
+            _check_range(declared[name], value)
+
+
+def _check_domain(column: str, domain: NumericDomain) -> None:
+    for which, bound in (("lower", domain.lower), ("upper", domain.upper)):
+        if abs(float(bound)) >= MAX_ABS_BOUND:
+            raise PreflightError(
+                f"the {which} bound {bound:g} of column {column!r} is outside ±2^63 (±9.2e18); declare "
+                "bounds the data can reach, in the column's own unit"
+            )
+
+
+def _check_beta(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PreflightError(f"beta must be a number in (0, 1), got {value!r}")
+    if not (math.isfinite(value) and 0 < value < 1):
+        raise PreflightError(
+            f"beta (the failure probability of the accuracy bound) must be in (0, 1), got {value:g}"
+        )
+
+
+def _parameter_specs(spec: TaskSpec) -> dict[str, ParameterSpec]:
+    """The declared parameters of the spec's algorithm, or of every algorithm of the task for ``auto``."""
+    infos = algorithms(spec.kind) if spec.algorithm == AUTO else [get_algorithm(spec.algorithm)]
+    declared: dict[str, ParameterSpec] = {}
+    for info in infos:
+        for parameter in info.parameters:
+            declared.setdefault(parameter.name, parameter)
+    return declared
+
+
+def _check_range(parameter: ParameterSpec, value: object) -> None:
+    if parameter.kind not in (int, float) or isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if not math.isfinite(value):
+        raise PreflightError(f"{parameter.name} must be a finite number, got {value!r}")
+    low, high = parameter.minimum, parameter.maximum
+    if (low is not None and value < low) or (high is not None and value > high):
+        allowed = f"[{'-inf' if low is None else f'{low:g}'}, {'inf' if high is None else f'{high:g}'}]"
+        raise PreflightError(f"{parameter.name} must be in {allowed}, got {value:g}")
+
+
+def estimate(spec: TaskSpec, n: int) -> Estimate:
+    """Predicted peak memory, work and export size of running ``spec`` on ``n`` rows (public facts only)."""
+    memory, seconds, output = float(BASE_BYTES), 0.0, 64 << 10
+    grid = 0
+    per_point_bytes = per_point_seconds = 0.0
+    if spec.kind in DENSE_TASKS and isinstance(spec.domains[0], NumericDomain):
+        grid = spec.domains[0].size
+        per_point_bytes, per_point_seconds = DENSE_GRID_BYTES, DENSE_GRID_SECONDS
+        memory += grid * per_point_bytes
+        seconds += grid * per_point_seconds
+        if spec.kind is not TaskKind.SYNTHETIC:
+            output += grid * OUTPUT_BYTES_PER_ROW
+    elif spec.kind is TaskKind.HISTOGRAM and isinstance(spec.domains[0], CategoricalDomain):
+        output += spec.domains[0].size * OUTPUT_BYTES_PER_ROW
+    if spec.kind is TaskKind.SYNTHETIC:
+        rows = int(spec.parameter("rows", 1000))
+        memory += rows * SYNTHETIC_ROW_BYTES
+        seconds += rows * SYNTHETIC_ROW_SECONDS
+        output += rows * OUTPUT_BYTES_PER_ROW
+    if spec.kind is TaskKind.DISTANCE and spec.parameter("metric", "l1") == "l2":
+        memory += n * int(spec.parameter("dimension", 1024)) * EMBEDDING_BYTES
+    return Estimate(int(memory), seconds, int(output), grid, per_point_bytes, per_point_seconds)
+
+
+def check_limits(spec: TaskSpec, predicted: Estimate, limits: Limits) -> None:
+    """Refuse a run predicted to need more memory or time than ``limits``, naming the largest grid that
+    fits."""
+    over = []
+    if predicted.memory > limits.max_memory:
+        over.append(
+            f"about {predicted.memory / GIB:.1f} GiB of memory (limit {limits.max_memory / GIB:.1f} GiB, "
+            "--max-memory)"
+        )
+    if predicted.seconds > limits.max_seconds:
+        over.append(
+            f"about {predicted.seconds:.0f} s of work (limit {limits.max_seconds:.0f} s, --max-seconds)"
+        )
+    if not over:
+        return
+    advice = "declare fewer synthetic records or raise the limit"
+    if predicted.grid_points:
+        fits = largest_grid(predicted, limits)
+        domain = spec.domains[0]
+        assert isinstance(domain, NumericDomain)
+        if fits >= 2:
+            step = (float(domain.upper) - float(domain.lower)) / (fits - 1)
+            advice = (
+                f"the largest grid that fits has {fits:,} points: use --granularity {step:.3g} or coarser "
+                f"(or --bins {fits - 1} or fewer), tighter bounds, or raise the limit"
+            )
+        else:
+            advice = "no grid fits within the limits; raise them"
+    what = f"the {spec.kind.value} release"
+    if predicted.grid_points:
+        what += f" over {predicted.grid_points:,} grid points"
+    raise PreflightError(
+        f"refused before anything was charged: {what} would need {' and '.join(over)}; {advice}"
+    )
+
+
+def largest_grid(predicted: Estimate, limits: Limits) -> int:
+    """The most grid points a run like ``predicted`` can have within ``limits``."""
+    fixed_memory = predicted.memory - predicted.grid_points * predicted.bytes_per_point
+    fixed_seconds = predicted.seconds - predicted.grid_points * predicted.seconds_per_point
+    by_memory = (limits.max_memory - fixed_memory) / predicted.bytes_per_point
+    by_time = (limits.max_seconds - fixed_seconds) / predicted.seconds_per_point
+    return max(0, int(min(by_memory, by_time)))
+
+
+def preflight(spec: TaskSpec, n: int, limits: Limits | None = None) -> Estimate:
+    """All public checks of a task before anything is reserved; returns the prediction (for disk space)."""
+    check_parameters(spec)
+    predicted = estimate(spec, n)
+    check_limits(spec, predicted, limits or Limits())
+    return predicted

@@ -1,0 +1,339 @@
+"""The review before every charge: what will run, what it costs, what to expect, and sanity checks.
+
+The CLI prints it on stderr before the reservation and the app shows it in a sheet before "Charge and
+run"; both build it here (issue 15, "spend safely"). Every number in it comes from PUBLIC information
+only: the task spec (declared domains, ε, δ), the public row count n, the optional public sample and the
+ledger's budget state. Nothing here reads the private data, so showing the review spends nothing.
+
+A check either passes or fails. A failed check does not block by itself: the CLI refuses unless
+``--accept-warnings`` is given and the app needs the failure acknowledged. Checks that concern how one
+algorithm uses the public sample (``Check.algorithm_specific``) also keep ``auto`` from choosing that
+algorithm (:func:`algorithm_check_failures`, used by ``runner.choose_auto``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from dpgui.data.domain import NumericDomain
+from dpgui.data.errors import DataError
+from dpgui.data.missing import MissingKind
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.tasks.plain_words import plain_words
+from dpgui.tasks.registry import AlgorithmInfo
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.tasks.runner import PreparedRun
+
+MIN_GRID_POINTS = 100
+"""A numeric grid with fewer points rounds every value to a coarse step: worth a second look."""
+
+MAX_OUTSIDE_SHARE = 0.01
+"""Above this share of the public sample outside the declared bounds, the bounds probably cut the data."""
+
+MIN_SAMPLE_COVERAGE = 0.05
+"""A public sample whose central 98% fills less of the declared range is shifted from (or on another
+scale than) the grid: algorithms that cut the grid at the sample's values then see one cell."""
+
+MAX_SAMPLE_OUTSIDE_FOR_PUBLIC_USE = 0.05
+"""Above this share outside the bounds, the public sample does not describe the declared grid."""
+
+MAX_IMPUTED_SHARE = 0.1
+"""Above this share of missing cells (in the public sample), imputation shapes the release."""
+
+TRIVIAL_ERRORS = {
+    "max |CDF error|": 0.5,
+    "rank error / n": 0.5,
+    "error rate α guaranteed at β": 0.5,
+    "max error of the normalised average distance": 0.5,
+    "max |frequency error| (count error / n)": 1.0,
+}
+"""The error a release without data achieves, per error unit: the constant CDF 1/2, the bound in the
+middle of the ranks, a constant hypothesis, the middle distance, an all-zero histogram."""
+
+RANK_UNIT = "rank error / n"
+RECORDS_NEEDED = "records needed"
+
+SHARE_UNITS = frozenset(TRIVIAL_ERRORS) - {"max error of the normalised average distance"}
+"""Error units that are a share of the n records, so error × n is a number of records."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One sanity check: its title, whether it passed, and a sentence a custodian can act on."""
+
+    title: str
+    passed: bool
+    detail: str
+    algorithm_specific: bool = False
+    """True when the check concerns how the chosen algorithm uses public data (auto avoids failures)."""
+
+    def line(self) -> str:
+        return f"[{'ok' if self.passed else 'FAILED'}] {self.title}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class ReleaseReview:
+    """Everything shown before a charge."""
+
+    spec: TaskSpec
+    algorithm: AlgorithmInfo
+    why: str
+    cost: PrivacyCost
+    n: int
+    remaining_before: PrivacyCost | None
+    predicted_error: float
+    checks: tuple[Check, ...]
+
+    @property
+    def failures(self) -> tuple[Check, ...]:
+        return tuple(check for check in self.checks if not check.passed)
+
+    @property
+    def remaining_after(self) -> PrivacyCost | None:
+        """The budget left once this release is charged (None: no total set, the ledger will refuse)."""
+        if self.remaining_before is None:
+            return None
+        epsilon = max(self.remaining_before.epsilon - self.cost.epsilon, 0.0)
+        delta = min(max(self.remaining_before.delta - self.cost.delta, 0.0), 1 - 1e-12)
+        return PrivacyCost(epsilon, delta)
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(label, text) rows: the same words in the CLI and in the app's review sheet."""
+        after = self.remaining_after
+        return [
+            ("Task", f"{self.spec.kind.title} ({self.spec.kind.value})"),
+            ("Columns", _columns(self.spec)),
+            (
+                "Algorithm",
+                f"{self.algorithm.name}: {self.algorithm.title} "
+                f"({self.algorithm.guarantee_for(self.spec).value})",
+            ),
+            ("Why", self.why),
+            ("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),
+            (
+                "Budget after",
+                "no total budget is set: the ledger will refuse the release"
+                if after is None
+                else f"ε = {after.epsilon:.6g}, δ = {after.delta:.3g} left",
+            ),
+            (
+                "Predicted error",
+                predicted_error_text(self.predicted_error, self.algorithm.error_unit, self.n)
+                + _in_value_units(self.spec, self.predicted_error, self.algorithm.error_unit),
+            ),
+        ]
+
+    def lines(self) -> list[str]:
+        """The review as text lines (the CLI prints them on stderr)."""
+        rows = [f"{label}: {text}" for label, text in self.summary()]
+        checks = [f"  {check.line()}" for check in self.checks] or ["  none apply"]
+        verdict = f"{len(self.failures)} check(s) FAILED" if self.failures else "all checks passed"
+        return ["Review before charging:", *[f"  {row}" for row in rows], "Checks (public information only):",
+                *checks, verdict]  # fmt: skip
+
+
+def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> ReleaseReview:
+    """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it."""
+    spec, algorithm = prepared.spec, prepared.algorithm
+    why = prepared.auto_reason or f"chosen by you; good for: {plain_words(algorithm).good_for}"
+    predicted = algorithm.predicted_error(spec, prepared.n)
+    checks = (
+        *task_checks(spec),
+        *error_checks(predicted, algorithm.error_unit, prepared.n),
+        *algorithm_checks(spec, algorithm),
+    )
+    return ReleaseReview(spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks)
+
+
+def predicted_error_text(error: float, unit: str, n: int) -> str:
+    """The predicted error in the data's terms: for shares of the records, also as a number of records."""
+    if not math.isfinite(error):
+        return f"no accuracy guarantee at n = {n:,} ({unit})"
+    if unit == RECORDS_NEEDED:
+        return f"needs about {error:,.0f} records for its guarantee; the data has {n:,}"
+    text = f"{error:.4g} ({unit})"
+    if unit in SHARE_UNITS:
+        text += f", about {error * n:,.0f} of the {n:,} records"
+    return text
+
+
+def _in_value_units(spec: TaskSpec, error: float, unit: str) -> str:
+    """A rank error as a spread of the column's values around the median, read off the PUBLIC sample."""
+    if unit != RANK_UNIT or not math.isfinite(error) or not isinstance(spec.domains[0], NumericDomain):
+        return ""
+    values = _public_values(spec, spec.columns[0])
+    if values is None or values.size == 0:
+        return ""
+    domain = spec.domains[0]
+    clipped = np.clip(values, domain.lower, domain.upper)
+    low, high = np.quantile(clipped, [max(0.5 - error, 0.0), min(0.5 + error, 1.0)])
+    column = spec.columns[0]
+    if high == low:
+        return (
+            f"; on the public sample, ranks within that error of the median all hold {column} {float(low):g}"
+        )
+    return f"; on the public sample, ranks within that error of the median span {column} {low:g} to {high:g}"
+
+
+def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
+    """Checks of the declaration against public facts, whatever the algorithm."""
+    checks: list[Check] = []
+    for column, domain in zip(spec.columns, spec.domains, strict=True):
+        if not isinstance(domain, NumericDomain):
+            continue
+        values = _public_values(spec, column)
+        if spec.kind not in (TaskKind.HISTOGRAM, TaskKind.TABLE):  # their few bins are the point
+            checks.append(_grid_check(column, domain, values))
+        if values is not None and values.size:
+            outside = _outside_share(values, domain)
+            checks.append(
+                Check(
+                    f"public sample inside the bounds of {column}",
+                    outside <= MAX_OUTSIDE_SHARE,
+                    f"{outside:.1%} of the public sample's {column} lies outside [{domain.lower:g}, "
+                    f"{domain.upper:g}] (at most {MAX_OUTSIDE_SHARE:.0%} expected); values outside are "
+                    "clipped to the bounds",
+                )
+            )
+    checks.extend(_imputation_checks(spec))
+    return tuple(checks)
+
+
+def error_checks(predicted: float, unit: str, n: int) -> tuple[Check, ...]:
+    """The predicted error against what a release that ignores the data achieves."""
+    trivial = TRIVIAL_ERRORS.get(unit)
+    if not math.isfinite(predicted):
+        return (
+            Check("better than a trivial answer", False, "the algorithm guarantees no accuracy at this n"),
+        )
+    if unit == RECORDS_NEEDED:
+        return (
+            Check(
+                "enough records for the guarantee",
+                predicted <= n,
+                f"needs about {predicted:,.0f} records; the data has {n:,}",
+            ),
+        )
+    if trivial is None:
+        return ()
+    return (
+        Check(
+            "better than a trivial answer",
+            predicted < trivial,
+            f"predicted {predicted:.4g} against {trivial:g} for an answer that ignores the data"
+            + ("" if predicted < trivial else ": raise ε, coarsen the grid or pick another algorithm"),
+        ),
+    )
+
+
+def algorithm_checks(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, ...]:
+    """Checks of how ``algorithm`` would use the public sample (auto skips an algorithm failing one)."""
+    if not algorithm.public_assisted or spec.public is None:
+        return ()
+    column, domain = spec.columns[0], spec.domains[0]
+    values = _public_values(spec, column)
+    if not isinstance(domain, NumericDomain) or values is None or values.size == 0:
+        return ()
+    outside = _outside_share(values, domain)
+    low, high = np.quantile(np.clip(values, domain.lower, domain.upper), [0.01, 0.99])
+    coverage = float(high - low) / float(domain.upper - domain.lower)
+    passed = coverage >= MIN_SAMPLE_COVERAGE and outside <= MAX_SAMPLE_OUTSIDE_FOR_PUBLIC_USE
+    return (
+        Check(
+            f"public sample matches the grid of {column} (used by {algorithm.name})",
+            passed,
+            f"the central 98% of the public sample fills {coverage:.1%} of the declared range and "
+            f"{outside:.1%} of it lies outside"
+            + (
+                ""
+                if passed
+                else f": the sample looks shifted from the grid or on another scale, so {algorithm.name}'s "
+                "cut points would not describe the private data"
+            ),
+            algorithm_specific=True,
+        ),
+    )
+
+
+def algorithm_check_failures(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, ...]:
+    """The failed algorithm-specific checks (what keeps ``auto`` from choosing ``algorithm``)."""
+    return tuple(check for check in algorithm_checks(spec, algorithm) if not check.passed)
+
+
+def _columns(spec: TaskSpec) -> str:
+    parts = []
+    for column, domain in zip(spec.columns, spec.domains, strict=True):
+        if isinstance(domain, NumericDomain):
+            parts.append(
+                f"{column} in [{domain.lower:g}, {domain.upper:g}] step {domain.granularity:g} "
+                f"({domain.size:,} grid points)"
+            )
+        else:
+            parts.append(f"{column} ({domain.size} categories)")
+    if spec.label is not None:
+        positive = "" if spec.positive is None else f" = {spec.positive}"
+        parts.append(f"label {spec.label}{positive}")
+    return "; ".join(parts)
+
+
+def _grid_check(column: str, domain: NumericDomain, public: np.ndarray | None) -> Check:
+    """A grid under MIN_GRID_POINTS points fails, unless the public sample shows the column takes only
+    grid values (whole years of education on a step of 1): then nothing is rounded."""
+    title = f"grid of {column}"
+    if domain.size >= MIN_GRID_POINTS:
+        return Check(title, True, f"{domain.size:,} grid points")
+    if public is not None and public.size and _on_grid(public, domain):
+        return Check(
+            title, True, f"{domain.size:,} grid points, and every public sample value lies on one of them"
+        )
+    return Check(
+        title,
+        False,
+        f"{domain.size:,} grid points (under {MIN_GRID_POINTS}): every value is rounded to a step of "
+        f"{domain.granularity:g}; declare a finer granularity or more bins unless the column really takes "
+        "so few values",
+    )
+
+
+def _on_grid(values: np.ndarray, domain: NumericDomain) -> bool:
+    inside = values[(values >= domain.lower) & (values <= domain.upper)]
+    snapped = domain.from_grid(domain.to_grid(inside))
+    return bool(np.all(np.abs(snapped - inside) <= 1e-9 * max(1.0, float(domain.granularity))))
+
+
+def _public_values(spec: TaskSpec, column: str) -> np.ndarray | None:
+    """The public sample's finite values of ``column`` (unclipped), or None without one."""
+    if spec.public is None or column not in spec.public.frame.columns:
+        return None
+    try:
+        return spec.public.column_values(column)
+    except DataError:
+        return None
+
+
+def _outside_share(values: np.ndarray, domain: NumericDomain) -> float:
+    return float(np.mean((values < domain.lower) | (values > domain.upper)))
+
+
+def _imputation_checks(spec: TaskSpec) -> Iterable[Check]:
+    """The share of missing cells per column in the PUBLIC sample (the private one is not looked at)."""
+    if spec.public is None or spec.missing.kind is not MissingKind.IMPUTE:
+        return
+    frame = spec.public.frame
+    for column in spec.columns:
+        if column not in frame.columns or not len(frame):
+            continue
+        share = float(frame[column].isna().mean())
+        yield Check(
+            f"imputed share of {column}",
+            share <= MAX_IMPUTED_SHARE,
+            f"{share:.1%} of the public sample's {column} is missing and would be imputed"
+            + ("" if share <= MAX_IMPUTED_SHARE else "; the imputed value would shape the release"),
+        )

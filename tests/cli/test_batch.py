@@ -1,0 +1,92 @@
+"""``dpgui plan batch`` and ``dpgui release batch``: the split as numbers, and a plan run whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dpgui.cli import main
+from dpgui.paths import dpgui_home
+from tests.conftest import CANARY
+
+PLAN = """epsilon = 1.0
+delta = 1e-6
+
+[[release]]
+name = "wage CDF"
+task = "cdf"
+column = "wage"
+bounds = [0, 2000]
+granularity = 10
+
+[[release]]
+name = "wage median"
+task = "median"
+column = "wage"
+bounds = [0, 2000]
+weight = 2.0
+"""
+
+
+@pytest.fixture
+def plan_file(tmp_path: Path) -> Path:
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN)
+    return path
+
+
+def test_plan_batch_json_prints_the_split_and_predicted_errors(plan_file, capsys):
+    assert main(["plan", "batch", str(plan_file), "--n", "2001", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in shown["releases"]] == ["wage CDF", "wage median"]
+    assert sum(r["epsilon"] for r in shown["releases"]) <= 1.0
+    assert all(r["predicted_error"] > 0 for r in shown["releases"])
+    assert shown["charged"]["epsilon"] <= shown["total"]["epsilon"]
+
+
+def test_plan_without_batch_still_needs_bounds_and_epsilon(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "cdf", "--n", "100"])
+    assert exit_.value.code == 2 and "--bounds, --epsilon" in capsys.readouterr().err
+
+
+def test_release_batch_reserves_the_whole_plan_then_writes_one_folder(plan_file, wages_csv, tmp_path, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2", "--delta", "1e-6"]) == 0
+    out = tmp_path / "out"
+    assert main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "01-wage-cdf",
+        "02-wage-median",
+        "plan.json",
+        "report.html",
+    ]
+    summary = json.loads((out / "plan.json").read_text())
+    assert [r["name"] for r in summary["releases"]] == ["wage CDF", "wage median"]
+    for folder in ("01-wage-cdf", "02-wage-median"):
+        assert (out / folder / "manifest.json").exists()
+        assert str(CANARY) not in (out / folder / "release.csv").read_text()
+    lines = [json.loads(line) for line in (dpgui_home() / "ledger.jsonl").read_text().splitlines()]
+    kinds = [line["type"] for line in lines if line["type"] in ("reserved", "touched", "committed")]
+    assert kinds == ["reserved", "reserved", "touched", "committed", "touched", "committed"]
+
+
+def test_a_plan_over_budget_is_refused_before_anything_is_booked(plan_file, wages_csv, tmp_path, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "0.5"]) == 0
+    code = main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(tmp_path / "o")])
+    assert code != 0
+    assert "These 2 releases need" in capsys.readouterr().err
+    assert '"reserved"' not in (dpgui_home() / "ledger.jsonl").read_text()
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_plan_into_a_folder_that_holds_files_is_refused_before_anything_is_booked(
+    plan_file, wages_csv, tmp_path
+):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2", "--delta", "1e-6"]) == 0
+    out = tmp_path / "taken"
+    out.mkdir()
+    (out / "release.csv").write_text("earlier")
+    assert main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(out)]) == 2
+    assert '"reserved"' not in (dpgui_home() / "ledger.jsonl").read_text()

@@ -1,0 +1,62 @@
+"""The command's top level: negative numbers as values, a closed pipe is not an error, no tracebacks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dpgui.cli import main
+from dpgui.cli.arguments import split_negative_assignments
+from dpgui.cli.errors import run_guarded
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [["--bounds", "-1e3", "0"], ["--bounds=-1e3", "0"], ["--bounds", "-1E+3", "-.5"]],
+)
+def test_negative_bounds_in_any_notation_reach_the_command(bounds, wages_csv, tmp_path, capsys):
+    code = main(
+        ["release", "median", "--data", str(wages_csv), "--column", "wage", *bounds, "--epsilon", "1",
+         "--out", str(tmp_path / "o")]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 3 and "budget set" in err  # parsed; refused only for the missing total budget
+
+
+def test_an_assignment_of_a_negative_number_is_split_and_nothing_else_is():
+    assert split_negative_assignments(["--bounds=-1e3", "0", "--q=0.5", "-x=-1"]) == [
+        "--bounds", "-1e3", "0", "--q=0.5", "-x=-1"
+    ]  # fmt: skip
+
+
+def test_an_unexpected_error_is_one_line_with_exit_2_not_a_traceback(capsys):
+    def explode() -> int:
+        raise ZeroDivisionError("float division by zero")
+
+    assert run_guarded(explode) == 2
+    err = capsys.readouterr().err
+    assert "ZeroDivisionError" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [["algorithms"], ["--help"]])
+def test_a_closed_stdout_is_not_an_error(command):
+    """``dpgui algorithms | head -1``: exit 0 and nothing on stderr."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dpgui", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the first line is written
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err

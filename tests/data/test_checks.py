@@ -1,0 +1,81 @@
+"""The data pass before a charge: counts per column, refusals, and one verdict whatever the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.data import DataError, NumericDomain
+from dpgui.data.backends import open_aggregator
+from dpgui.data.checks import check_frames
+from dpgui.data.domain import CategoricalDomain
+from dpgui.data.missing import MissingKind, MissingPolicy
+
+DOMAIN = NumericDomain(0, 10, 1)
+
+
+def frame(values: list[object]) -> list[tuple[int, pd.DataFrame]]:
+    return [(0, pd.DataFrame({"x": values}))]
+
+
+def test_counts_missing_invalid_and_out_of_bounds_with_infinities_invalid():
+    check = check_frames(
+        "f.csv", frame([1, None, "abc", np.inf, -np.inf, 11, -1, 5]), ("x",), (DOMAIN,), MissingPolicy()
+    )
+    (column,) = check.columns
+    assert (column.rows, column.missing, column.invalid, column.out_of_bounds) == (8, 1, 3, 2)
+    assert check.refusals and "row 3, column 'x': 'abc' is not a finite number" in check.refusals[0]
+    with pytest.raises(DataError, match="'abc' is not a finite number"):
+        check.raise_if_refused()
+
+
+def test_rows_are_numbered_across_batches():
+    batches = [(0, pd.DataFrame({"x": [1, 2]})), (2, pd.DataFrame({"x": [3, "bad"]}))]
+    check = check_frames("f.csv", batches, ("x",), (DOMAIN,), MissingPolicy())
+    assert "row 4, column 'x'" in check.refusals[0]
+
+
+def test_more_than_five_percent_imputed_warns_and_a_fully_missing_column_is_refused():
+    check = check_frames("f.csv", frame([1] * 90 + [None] * 10), ("x",), (DOMAIN,), MissingPolicy())
+    assert (
+        not check.refusals and "10.0% of column 'x' is missing and will be replaced by 0" in check.warnings[0]
+    )
+    empty = check_frames("f.csv", frame([None] * 5), ("x",), (DOMAIN,), MissingPolicy())
+    assert "every cell of column 'x' is missing" in empty.refusals[0]
+    fail = check_frames("f.csv", frame([1, None]), ("x",), (DOMAIN,), MissingPolicy(MissingKind.FAIL))
+    assert "refuses missing values" in fail.refusals[0]
+
+
+def test_undeclared_categories_are_refused_unless_there_is_an_other_category():
+    values = frame(["a", "b", "z"])
+    strict = check_frames("f.csv", values, ("x",), (CategoricalDomain(("a", "b")),), MissingPolicy())
+    assert "'z' is not a declared category" in strict.refusals[0]
+    loose = check_frames(
+        "f.csv", values, ("x",), (CategoricalDomain(("a", "b"), other=True),), MissingPolicy()
+    )
+    assert not loose.refusals and loose.columns[0].unknown == 1
+
+
+def test_labels_other_than_two_classes_are_refused():
+    batches = [(0, pd.DataFrame({"x": [1, 2, 3], "y": ["yes", "no", "maybe"]}))]
+    check = check_frames("f.csv", batches, ("x",), (DOMAIN,), MissingPolicy(), label="y")
+    assert "'maybe' is not a label" in check.refusals[0]
+    named = check_frames("f.csv", batches, ("x",), (DOMAIN,), MissingPolicy(), label="y", positive="yes")
+    assert not named.refusals
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [("x,y\n1,2\n3,4,5\n6,7\n", "could not be read"), ("x,x\n1,2\n", "names the column 'x' twice")],
+)
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_every_engine_refuses_ragged_rows_and_duplicate_names_when_opening(
+    content: str, expected: str, engine: str, tmp_path: Path
+):
+    path = tmp_path / "data.csv"
+    path.write_text(content)
+    with pytest.raises(DataError, match=expected):
+        open_aggregator(path, engine)

@@ -1,0 +1,140 @@
+"""The ledger beyond its chain: the head file catches truncation, the lock needs no fcntl, a read-only
+folder reads budgets but charges nothing, and its files are the owner's only."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dpgui.privacy import ledger_store
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Ledger, LedgerReadOnly, LedgerTampered
+
+SHA = "b" * 64
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def ledger_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("DPGUI_HOME", str(tmp_path / "home"))
+    return tmp_path / "home" / "ledger.jsonl"
+
+
+def one_release(ledger: Ledger) -> None:
+    record = ledger.open_dataset(Path("wages.csv"), SHA)
+    ledger.set_total(record.id, PrivacyCost(2.0))
+    reservation = ledger.reserve(record.id, PrivacyCost(1.0), "median of wage")
+    ledger.mark_touched(reservation)
+    ledger.commit(reservation, "release-1")
+
+
+def test_the_head_file_names_the_last_line(ledger_path: Path) -> None:
+    ledger = Ledger()
+    one_release(ledger)
+    last = json.loads(ledger_path.read_text().splitlines()[-1])
+    assert json.loads(ledger_path.with_suffix(".head").read_text()) == {
+        "seq": last["seq"],
+        "hash": last["hash"],
+    }
+    assert ledger.head().hash == last["hash"]
+
+
+def test_removing_the_last_release_lines_is_reported_as_truncation(ledger_path: Path) -> None:
+    one_release(Ledger())
+    lines = ledger_path.read_text().splitlines(keepends=True)
+    ledger_path.write_text("".join(lines[:-3]))  # reserved, touched, committed: gone; the chain still holds
+    with pytest.raises(LedgerTampered, match="truncated"):
+        Ledger()
+
+
+def test_deleting_the_ledger_beside_its_head_is_truncation(ledger_path: Path) -> None:
+    one_release(Ledger())
+    ledger_path.unlink()
+    with pytest.raises(LedgerTampered, match="truncated"):
+        Ledger()
+
+
+def test_budget_show_reports_a_truncated_ledger(ledger_path: Path, tmp_path: Path, capsys) -> None:
+    from dpgui.cli import main
+
+    data = tmp_path / "wages.csv"
+    data.write_text("wage\n1\n2\n")
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "1"]) == 0
+    lines = ledger_path.read_text().splitlines(keepends=True)
+    ledger_path.write_text("".join(lines[:-1]))
+    assert main(["budget", "show", "--data", str(data)]) == 3
+    err = capsys.readouterr().err
+    assert "truncated" in err and "Traceback" not in err
+
+
+def test_the_data_folder_and_ledger_files_are_the_owners_only(ledger_path: Path) -> None:
+    from dpgui.paths import dpgui_home
+
+    dpgui_home()
+    one_release(Ledger())
+    assert stat.S_IMODE(ledger_path.parent.stat().st_mode) == 0o700
+    for path in (ledger_path, ledger_path.with_suffix(".head"), ledger_path.with_name("ledger.jsonl.lock")):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_the_ledger_imports_and_locks_without_fcntl(ledger_path: Path) -> None:
+    """Windows has no fcntl: the package must import and the ledger must work without it."""
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["fcntl"] = None  # import fcntl now raises ImportError
+        from pathlib import Path
+        from dpgui.privacy.cost import PrivacyCost
+        from dpgui.privacy.ledger import Ledger
+        ledger = Ledger()
+        record = ledger.open_dataset(Path("wages.csv"), "c" * 64)
+        ledger.set_total(record.id, PrivacyCost(1.0))
+        print(ledger.state(record.id).total.epsilon)
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1.0"
+
+
+def test_a_read_only_folder_reads_budgets_and_refuses_charges(
+    ledger_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one_release(Ledger())
+    monkeypatch.setattr(ledger_store, "_writable", lambda _folder: False)
+    ledger = Ledger()
+    assert ledger.read_only
+    (record,) = ledger.datasets()
+    assert ledger.state(record.id).spent.epsilon == pytest.approx(1.0)
+    with pytest.raises(LedgerReadOnly, match="cannot be written"):
+        ledger.reserve(record.id, PrivacyCost(0.5), "another")
+
+
+def test_budget_show_works_and_a_release_exits_2_in_a_read_only_folder(
+    ledger_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from dpgui.cli import main
+
+    data = tmp_path / "wages.csv"
+    data.write_text("wage\n" + "\n".join(str(i) for i in range(200)) + "\n")
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "1"]) == 0
+    before = ledger_path.read_bytes()
+    monkeypatch.setattr(ledger_store, "_writable", lambda _folder: False)
+    capsys.readouterr()
+    assert main(["budget", "show", "--data", str(data)]) == 0
+    assert "remaining ε=1" in capsys.readouterr().out
+    code = main(
+        ["release", "median", "--data", str(data), "--column", "wage", "--bounds", "0", "200",
+         "--epsilon", "0.5", "--out", str(tmp_path / "out")]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot be written" in err and "Traceback" not in err
+    assert ledger_path.read_bytes() == before

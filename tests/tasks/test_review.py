@@ -1,0 +1,122 @@
+"""The review before every charge (issue 15 item 4): its summary, its public-only checks, auto avoiding an
+algorithm that fails one, and the CLI printing it on stderr and refusing a failed check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.cli import main
+from dpgui.data.domain import NumericDomain, declared_grid
+from dpgui.data.public import PublicSample
+from dpgui.paths import demo_public_path
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.tasks.registry import get_algorithm
+from dpgui.tasks.review import build_review
+from dpgui.tasks.runner import prepare
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+N = 28_155
+BUDGET = PrivacyCost(10, 1e-6)
+
+
+@pytest.fixture
+def public() -> PublicSample:
+    return PublicSample.from_file(demo_public_path())  # hourly wages, 1 to 44.5
+
+
+def review_of(spec: TaskSpec, remaining: PrivacyCost | None = BUDGET):
+    return build_review(prepare(spec, N), remaining)
+
+
+def failed_titles(spec: TaskSpec) -> list[str]:
+    return [check.title for check in review_of(spec).failures]
+
+
+def test_the_summary_states_task_columns_algorithm_why_cost_budget_after_and_error_in_records(public):
+    spec = TaskSpec(TaskKind.CDF, ("wage",), (declared_grid(0, 50),), 1.0, public=public)
+    review = review_of(spec)
+    summary = dict(review.summary())
+    assert set(summary) == {
+        "Task", "Columns", "Algorithm", "Why", "Privacy cost", "Budget after", "Predicted error"
+    }  # fmt: skip
+    assert "wage in [0, 50]" in summary["Columns"] and "auto chose" in summary["Why"]
+    assert summary["Budget after"] == "ε = 9, δ = 1e-06 left"
+    assert f"of the {N:,} records" in summary["Predicted error"]
+    assert review.failures == () and review.lines()[-1] == "all checks passed"
+
+
+def test_a_public_sample_on_another_scale_fails_the_check_of_the_algorithm_that_cuts_at_it(public):
+    weekly = TaskSpec(
+        TaskKind.CDF, ("wage",), (declared_grid(0, 20000),), 1.0, algorithm="pap", public=public
+    )
+    review = review_of(weekly)
+    (failure,) = review.failures
+    assert failure.algorithm_specific and "shifted" in failure.detail
+    hourly = TaskSpec(TaskKind.CDF, ("wage",), (declared_grid(0, 50),), 1.0, algorithm="pap", public=public)
+    assert review_of(hourly).failures == ()
+
+
+def test_auto_never_picks_an_algorithm_failing_a_check_and_says_so(public):
+    hourly = TaskSpec(TaskKind.CDF, ("wage",), (declared_grid(0, 50),), 1.0, public=public)
+    assert get_algorithm("pap").public_assisted
+    weekly = TaskSpec(TaskKind.CDF, ("wage",), (declared_grid(0, 20000),), 1.0, public=public)
+    chosen = prepare(weekly, N)
+    assert chosen.algorithm.name != "pap" and "not considered: pap" in (chosen.auto_reason or "")
+    assert "pap" in (prepare(hourly, N).auto_reason or "")  # control: considered when the sample fits
+
+
+def test_a_coarse_grid_and_a_sample_outside_the_bounds_fail(public):
+    coarse = TaskSpec(TaskKind.MEDIAN, ("wage",), (NumericDomain(0, 50, 1),), 1.0, public=public)
+    assert failed_titles(coarse) == ["grid of wage"]
+    years = TaskSpec(TaskKind.MEDIAN, ("education",), (NumericDomain(0, 20, 1),), 1.0, public=public)
+    assert failed_titles(years) == []  # the public sample's whole years all lie on the grid
+    narrow = TaskSpec(TaskKind.MEDIAN, ("wage",), (declared_grid(0, 10),), 1.0, public=public)
+    assert failed_titles(narrow) == ["public sample inside the bounds of wage"]
+    histogram = TaskSpec(TaskKind.HISTOGRAM, ("wage",), (NumericDomain(0, 50, 5),), 1.0, public=public)
+    assert failed_titles(histogram) == []  # a histogram's few bins are what it asks for
+
+
+def test_a_rank_error_is_also_shown_in_the_column_units_of_the_public_sample(public):
+    spec = TaskSpec(TaskKind.MEDIAN, ("wage",), (declared_grid(0, 50),), 1.0, public=public)
+    text = dict(review_of(spec).summary())["Predicted error"]
+    assert "records" in text and "on the public sample, ranks within that error of the median" in text
+
+
+def test_a_predicted_error_no_better_than_a_trivial_answer_fails():
+    spec = TaskSpec(TaskKind.CDF, ("x",), (declared_grid(0, 1000),), 1.0, 1e-6, "san-thresholds")
+    assert "better than a trivial answer" in failed_titles(spec)
+
+
+def test_a_large_imputed_share_in_the_public_sample_fails(tmp_path: Path):
+    path = tmp_path / "public.csv"
+    pd.DataFrame({"x": [np.nan] * 30 + list(range(70))}).to_csv(path, index=False)
+    spec = TaskSpec(
+        TaskKind.MEDIAN, ("x",), (declared_grid(0, 1000),), 1.0, public=PublicSample.from_file(path)
+    )
+    assert failed_titles(spec) == ["imputed share of x"]
+
+
+def test_without_a_total_budget_the_review_says_the_ledger_will_refuse():
+    spec = TaskSpec(TaskKind.MEDIAN, ("x",), (declared_grid(0, 1000),), 1.0)
+    assert "no total budget" in dict(review_of(spec, None).summary())["Budget after"]
+
+
+def test_cli_prints_the_review_before_charging_and_refuses_a_failed_check(wages_csv: Path, tmp_path, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    capsys.readouterr()
+    args = ["release", "median", "--data", str(wages_csv), "--column", "wage", "--epsilon", "1"]
+    coarse = [*args, "--bounds", "0", "5000", "--bins", "10"]
+    assert main([*coarse, "--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert "Review before charging:" in err and "[FAILED] grid of wage" in err and "--accept-warnings" in err
+    assert not (tmp_path / "a").exists()
+    assert main(["budget", "show", "--data", str(wages_csv)]) == 0
+    assert "spent ε=0" in capsys.readouterr().out  # refused before the reservation
+    assert main([*coarse, "--out", str(tmp_path / "b"), "--accept-warnings"]) == 0
+    err = capsys.readouterr().err
+    assert err.index("Review before charging:") < err.index("spent ε=1")
+    assert "Budget after: ε = 4, δ = 0 left" in err

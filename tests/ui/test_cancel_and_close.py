@@ -1,0 +1,75 @@
+"""Cancel lands within a second, even inside a long noise draw; closing during a run asks and never blocks."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.data import NumericDomain
+from dpgui.privacy.cancellable import NOISE_BATCH, CancellableRandom, DrawCancelled
+from dpgui.privacy.ledger import ReservationStatus
+from dpgui.privacy.random import SeededRandom
+from dpgui.ui.main_window import MainWindow
+from tests.ui.test_main_window import pick_cdf, set_total
+
+HUGE_GRID = NumericDomain(0, 2**20 - 1, 1)
+"""A tree over 2^20 leaves: about two million OpenDP draws, tens of seconds of sampling."""
+
+
+@pytest.fixture
+def long_release(qtbot, tmp_path: Path) -> MainWindow:
+    path = tmp_path / "values.csv"
+    pd.DataFrame({"value": np.random.default_rng(3).integers(0, 2**20, 5000)}).to_csv(path, index=False)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.load_private(path)
+    set_total(window, 10.0)
+    pick_cdf(window, "value", HUGE_GRID, "tree-laplace")
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    qtbot.waitUntil(lambda: job.touched, timeout=10_000)
+    qtbot.wait(300)  # well inside the leaves' noise draw
+    return window
+
+
+def test_a_cancel_lands_within_one_second_even_inside_a_long_noise_draw(qtbot, long_release):
+    window = long_release
+    job = window.current_job
+    assert job is not None and window.record is not None
+    with qtbot.waitSignal(job.cancelled, timeout=1_000):
+        started = time.perf_counter()
+        window.cancel_release()
+    assert time.perf_counter() - started < 1.0
+    (entry,) = window.ledger.entries(window.record.id)
+    assert entry.status is ReservationStatus.COMMITTED  # it had read the data: it stays charged
+
+
+def test_closing_during_a_run_asks_and_keeps_it_running_unless_confirmed(qtbot, long_release, monkeypatch):
+    window = long_release
+    job = window.current_job
+    monkeypatch.setattr(window, "confirm_cancel_on_close", lambda: False)
+    window.close()
+    assert window.isVisible() and window.current_job is job  # kept running
+    monkeypatch.setattr(window, "confirm_cancel_on_close", lambda: True)
+    started = time.perf_counter()
+    window.close()
+    assert time.perf_counter() - started < 0.2  # the GUI thread does not wait for the worker
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=2_000)
+    assert window.current_job is None
+
+
+def test_the_cancellable_random_checks_between_batches_and_draws_the_same_law():
+    flags = iter([False, False, True])
+    rng = CancellableRandom(SeededRandom(1), lambda: next(flags))
+    with pytest.raises(DrawCancelled):
+        rng.discrete_laplace(2.0, 3 * NOISE_BATCH)  # cancelled before the third batch
+    whole = CancellableRandom(SeededRandom(1), lambda: False).discrete_laplace(2.0, 2 * NOISE_BATCH + 5)
+    assert whole.shape == (2 * NOISE_BATCH + 5,) and whole.dtype == np.int64
+    r = np.exp(-1 / 2.0)
+    assert abs(np.mean(np.abs(whole)) - 2 * r / (1 - r**2)) < 0.05  # E|Z| of the discrete Laplace

@@ -1,0 +1,72 @@
+"""The review sheet before every charge (issue 15 item 4): Ctrl+R shows it, a failed check must be
+acknowledged before "Charge and run" enables, cancelling charges nothing, charging starts the run."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+
+from dpgui.data import NumericDomain
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.main_window import MainWindow
+from dpgui.ui.review_sheet import FAILED_MARK
+
+WEEKLY = NumericDomain(0, 20000, 20)
+"""The demo's private wages are weekly; its public sample's are hourly, so PAP's cut points do not fit."""
+
+
+def pap_on_weekly_wages(window: MainWindow) -> None:
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(5.0))
+    window.refresh_budget()
+    page = window.task_page
+    page.select_task(TaskKind.CDF)
+    page.select_columns(["wage"])
+    page.declare("wage", WEEKLY)
+    page.select_algorithm("pap")
+
+
+def test_ctrl_r_shows_the_review_and_a_failed_check_must_be_acknowledged(qtbot, demo_window: MainWindow):
+    window = demo_window
+    pap_on_weekly_wages(window)
+    assert window.run_action.shortcut() == QKeySequence("Ctrl+R")
+    window.run_action.trigger()
+    sheet = window.review_sheet
+    assert sheet is not None and sheet.isVisible() and window.current_job is None
+    texts = [label.text() for label in sheet.check_labels]
+    assert any(text.startswith(FAILED_MARK) and "shifted" in text for text in texts)
+    assert sheet.acknowledge.isVisible() and not sheet.charge_button.isEnabled()
+    sheet.acknowledge.setChecked(True)
+    assert sheet.charge_button.isEnabled()
+    qtbot.mouseClick(sheet.charge_button, Qt.MouseButton.LeftButton)
+    job = window.current_job
+    assert job is not None and not sheet.isVisible()
+    with qtbot.waitSignal(job.released, timeout=15000):
+        pass
+    assert window.ledger.state(window.record.id).spent == PrivacyCost(1.0)
+
+
+def test_cancelling_the_review_charges_nothing(qtbot, demo_window: MainWindow):
+    window = demo_window
+    pap_on_weekly_wages(window)
+    assert window.record is not None
+    window.run_page.run_button.click()
+    sheet = window.review_sheet
+    assert sheet is not None
+    sheet.cancel_button.click()
+    assert window.current_job is None and window.ledger.entries(window.record.id) == []
+
+
+def test_a_review_whose_checks_pass_can_be_charged_at_once(qtbot, demo_window: MainWindow):
+    window = demo_window
+    pap_on_weekly_wages(window)
+    window.task_page.declare("wage", NumericDomain(0, 20000, 1))
+    window.task_page.select_algorithm("tree-laplace")
+    window.run_action.trigger()
+    sheet = window.review_sheet
+    assert sheet is not None and sheet.review.failures == ()
+    assert not sheet.acknowledge.isVisible() and sheet.charge_button.isEnabled()
+    summary = dict(sheet.review.summary())
+    assert "tree-laplace" in summary["Algorithm"] and summary["Budget after"] == "ε = 4, δ = 0 left"
+    sheet.reject()
