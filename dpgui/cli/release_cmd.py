@@ -15,6 +15,7 @@ from dpgui.cli import (
     release_learning,
     release_rectangle,
     release_sanitize,
+    release_table,
     review_gate,
 )
 from dpgui.cli.budget_cmd import format_state
@@ -45,6 +46,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     release_sanitize.add_parsers(tasks)
     release_rectangle.add_parsers(tasks)
     release_distance.add_parsers(tasks)
+    release_table.add_parsers(tasks)
     batch_cmd.add_release_parser(tasks)
 
 

@@ -7,6 +7,7 @@ first, so the aggregates have the sensitivity the algorithms assume under replac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
@@ -78,6 +79,17 @@ class Aggregator(Protocol):
         """
         ...
 
+    def marginals(
+        self,
+        columns: Sequence[str],
+        domains: Sequence[NumericDomain | CategoricalDomain],
+        missings: Sequence[MissingPolicy],
+        cliques: Sequence[tuple[int, ...]],
+    ) -> list[np.ndarray]:
+        """int64 counts over every clique (positions in ``columns``), one array per clique shaped by the
+        clique's domain sizes (numeric: grid points; categorical: category indices); one pass."""
+        ...
+
     def column_matrix(
         self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]
     ) -> np.ndarray:
@@ -105,6 +117,50 @@ def _refuse_large(cells: int, what: str) -> None:
         raise DataError(
             f"a {what} of {cells} cells is too large (limit 2^26); use sorted distinct counts for large grids"
         )
+
+
+def cell_indices(
+    frame: pd.DataFrame,
+    column: str,
+    domain: NumericDomain | CategoricalDomain,
+    missing: MissingPolicy,
+    *,
+    file_name: str,
+) -> np.ndarray:
+    """intp index of every cell of one column on its declared domain (the missing policy applied)."""
+    if isinstance(domain, CategoricalDomain):
+        if missing.fill_value is not None:
+            raise DataError(
+                f"column {column!r} is categorical: missing cells can only be counted as 'other', "
+                "not replaced by a number"
+            )
+        require_columns(frame, [column], file_name=file_name)
+        missing_mask(frame[column], missing, file_name=file_name)
+        return domain.to_indices(frame[column], file_name=file_name).astype(np.intp)
+    raw = numeric_column(frame, column, file_name=file_name)
+    return domain.to_grid(apply_missing(raw, missing, domain, file_name=file_name)).astype(np.intp)
+
+
+class MarginalCounter:
+    """Adds up the counts of several marginals batch by batch (the marginals every backend shares)."""
+
+    def __init__(self, sizes: Sequence[int], cliques: Sequence[tuple[int, ...]]) -> None:
+        self._shapes = [tuple(int(sizes[i]) for i in clique) for clique in cliques]
+        for clique, shape in zip(cliques, self._shapes, strict=True):
+            if not clique or len(set(clique)) != len(clique):
+                raise ValueError(f"a clique names distinct columns, got {clique}")
+            _refuse_large(math.prod(shape), f"marginal over {len(clique)} columns")
+        self._cliques = [tuple(clique) for clique in cliques]
+        self.counts = [np.zeros(math.prod(shape), np.int64) for shape in self._shapes]
+
+    def add(self, indices: Sequence[np.ndarray]) -> None:
+        """``indices[j]``: the cell indices of column j for this batch's rows."""
+        for clique, shape, counts in zip(self._cliques, self._shapes, self.counts, strict=True):
+            cells = np.ravel_multi_index(tuple(indices[i] for i in clique), shape)
+            counts += np.bincount(cells, minlength=counts.size)
+
+    def result(self) -> list[np.ndarray]:
+        return [counts.reshape(shape) for counts, shape in zip(self.counts, self._shapes, strict=True)]
 
 
 class InMemoryAggregator:
@@ -180,6 +236,23 @@ class InMemoryAggregator:
         missing_mask(values, missing, file_name=self._dataset.name)
         codes = domain.to_indices(values, file_name=self._dataset.name)
         return np.bincount(codes, minlength=domain.size).astype(np.int64)
+
+    def marginals(
+        self,
+        columns: Sequence[str],
+        domains: Sequence[NumericDomain | CategoricalDomain],
+        missings: Sequence[MissingPolicy],
+        cliques: Sequence[tuple[int, ...]],
+    ) -> list[np.ndarray]:
+        counter = MarginalCounter([domain.size for domain in domains], cliques)
+        frame, name = self._dataset.frame, self._dataset.name
+        counter.add(
+            [
+                cell_indices(frame, column, domain, missing, file_name=name)
+                for column, domain, missing in zip(columns, domains, missings, strict=True)
+            ]
+        )
+        return counter.result()
 
     def column_matrix(
         self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]

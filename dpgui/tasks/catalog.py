@@ -7,4 +7,5 @@ from dpgui.tasks import (
     median,  # noqa: F401
     sanitize,  # noqa: F401
     sanitize_papers,  # noqa: F401
+    table,  # noqa: F401
 )

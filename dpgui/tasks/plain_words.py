@@ -111,6 +111,18 @@ PLAIN_WORDS: dict[str, PlainWords] = {
     "gaussian-per-query": PlainWords(
         "One noisy answer per point (Gaussian noise)", "A handful of query points when δ > 0 is acceptable."
     ),
+    # synthetic table
+    "aim": PlainWords(
+        "Synthetic table keeping the strongest links between columns",
+        "A stand-in for the whole table when δ > 0 is acceptable; the usual choice.",
+    ),
+    "mst": PlainWords(
+        "Synthetic table keeping a tree of column pairs", "A faster stand-in table when δ > 0 is acceptable."
+    ),
+    "independent": PlainWords(
+        "Synthetic table, each column on its own",
+        "Pure ε-DP; keeps every column's shape, no links between them.",
+    ),
 }
 
 

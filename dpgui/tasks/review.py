@@ -189,7 +189,7 @@ def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
         if not isinstance(domain, NumericDomain):
             continue
         values = _public_values(spec, column)
-        if spec.kind is not TaskKind.HISTOGRAM:  # a histogram's few bins are its point
+        if spec.kind not in (TaskKind.HISTOGRAM, TaskKind.TABLE):  # their few bins are the point
             checks.append(_grid_check(column, domain, values))
         if values is not None and values.size:
             outside = _outside_share(values, domain)

@@ -29,6 +29,7 @@ class TaskKind(enum.Enum):
     POINT = "point"
     RECTANGLE = "rectangle"
     DISTANCE = "distance"
+    TABLE = "table"
 
     @property
     def title(self) -> str:
@@ -46,6 +47,7 @@ _TITLES = {
     TaskKind.POINT: "Point learning",
     TaskKind.RECTANGLE: "Rectangle learning",
     TaskKind.DISTANCE: "Distance release",
+    TaskKind.TABLE: "Synthetic table (all columns)",
 }
 
 ParameterValue = float | int | str | bool

@@ -311,6 +311,25 @@ def draw_rectangle(plot: pg.PlotWidget, release: Release) -> Drawing:
     return Drawing(plot.plotItem.titleLabel.text, {"box": box})
 
 
+def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
+    """A synthetic table's measured marginals: each one's share of the budget (bars) and how far the
+    synthetic table is from the noisy measurement (total variation). DP outputs only."""
+    table = release.table
+    measured = [row for row in table.rows if row[1] == "measured"]
+    reset(plot, "Synthetic table: measured marginals", "marginal", "share of the budget / TV vs noisy")
+    x = np.arange(len(measured), dtype=float)
+    shares = np.array([float(row[4]) for row in measured])
+    fits = np.array([float(row[5]) for row in measured])
+    bars = pg.BarGraphItem(x=x - 0.2, height=shares, width=0.4, brush=pg.mkBrush(RELEASED), pen=RELEASED)
+    fit = pg.BarGraphItem(x=x + 0.2, height=fits, width=0.4, brush=pg.mkBrush((*RED, 80)), pen=RELEASED)
+    plot.addItem(bars)
+    plot.addItem(fit)
+    plot.plotItem.legend.addItem(bars, "share of the budget")
+    plot.plotItem.legend.addItem(fit, "TV: synthetic vs noisy measurement")
+    plot.getAxis("bottom").setTicks([[(float(i), str(row[0])) for i, row in enumerate(measured)]])
+    return Drawing(plot.plotItem.titleLabel.text, {"shares": bars, "fit": fit})
+
+
 _BY_KIND: dict[TaskKind, Drawer] = {
     TaskKind.CDF: draw_cdf,
     TaskKind.HISTOGRAM: draw_histogram,
@@ -321,6 +340,7 @@ _BY_KIND: dict[TaskKind, Drawer] = {
     TaskKind.THRESHOLD: draw_threshold,
     TaskKind.POINT: draw_point,
     TaskKind.RECTANGLE: draw_rectangle,
+    TaskKind.TABLE: draw_table,
 }
 
 

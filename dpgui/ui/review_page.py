@@ -3,6 +3,9 @@ layer), and the export."""
 
 from __future__ import annotations
 
+import io
+
+import pandas as pd
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QBuffer, QIODevice, QPointF, QRectF, QSizeF, Qt, Signal
@@ -23,6 +26,7 @@ from dpgui.data.fingerprint import keyed_fingerprint
 from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
+from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remove_export_action
 from dpgui.ui.dataframe_model import DataFrameModel
@@ -30,6 +34,8 @@ from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
 from dpgui.ui.theme import export_colours
 
+PREVIEW_ROWS = 200
+"""Synthetic rows shown on the page for a synthetic-table release."""
 EXPORT_SIZE = QSizeF(900, 520)
 """The size a release's plot is laid out at for the report."""
 EXPORT_WIDTH = 900
@@ -108,6 +114,12 @@ class ReviewPage(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setResizeContentsPrecision(50)  # a 2^16-row CDF: widths from 50 rows
+        self.preview_model = DataFrameModel()
+        self.preview = QTableView()
+        self.preview.setModel(self.preview_model)
+        self.preview.setAlternatingRowColors(True)
+        self.preview.setToolTip(f"The first {PREVIEW_ROWS} synthetic rows (synthetic.csv has them all).")
+        self.preview.hide()
         self.plot = release_plot()
         remove_export_action(self.plot)  # it could write the custodian-only layers to a file
         self.plot.hide()
@@ -125,7 +137,10 @@ class ReviewPage(QWidget):
         self.export_button.clicked.connect(self.export_requested)
 
         body = QHBoxLayout()
-        body.addWidget(self.table, 2)
+        table_column = QVBoxLayout()
+        table_column.addWidget(self.table, 1)
+        table_column.addWidget(self.preview, 1)
+        body.addLayout(table_column, 2)
         plot_column = QVBoxLayout()
         plot_column.addWidget(self.plot, 1)
         plot_column.addWidget(self.custodian_box)
@@ -158,6 +173,7 @@ class ReviewPage(QWidget):
         self.model.set_table(table.columns, table.rows)
         self.table.resizeColumnsToContents()
         self.table.setVisible(bool(table.rows))  # a released structure alone has no rows to list
+        self._show_preview(release)
         layer = custodian_layer_for(release)
         self.custodian_box.blockSignals(True)
         self.custodian_box.setChecked(False)  # custodian-only layers start hidden for every release
@@ -168,6 +184,15 @@ class ReviewPage(QWidget):
         self._redraw()
         self.distance_explorer.show_release(release)
         self.export_button.setEnabled(True)
+
+    def _show_preview(self, release: Release) -> None:
+        """The first synthetic rows of a synthetic-table release (a DP output), hidden otherwise."""
+        synthetic = [a for a in release.table.attachments if a.file_name == SYNTHETIC_CSV]
+        if synthetic:
+            frame = pd.read_csv(io.BytesIO(synthetic[0].content), nrows=PREVIEW_ROWS)
+            self.preview_model.set_table(tuple(frame.columns), list(frame.itertuples(index=False)))
+            self.preview.resizeColumnsToContents()
+        self.preview.setVisible(bool(synthetic))
 
     def set_custodian_source(self, source: CustodianSource | None) -> None:
         """Where custodian-only layers read the private data (the window's in-memory dataset), or None when

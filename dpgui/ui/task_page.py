@@ -48,9 +48,9 @@ from dpgui.ui.parameter_form import ParameterForm
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 """Tasks with a label column (and the label value that counts as positive)."""
-MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE)
-"""Tasks over several numeric columns, one declared domain each."""
-CATEGORICAL_TASKS = (TaskKind.HISTOGRAM,)
+MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE, TaskKind.TABLE)
+"""Tasks over several columns, one declared domain each."""
+CATEGORICAL_TASKS = (TaskKind.HISTOGRAM, TaskKind.TABLE)
 """Tasks whose column may be categorical (declared categories instead of bounds, CLI --categories)."""
 
 
@@ -208,14 +208,7 @@ class TaskPage(QWidget):
         self._numeric = list(numeric)
         self._all_columns = list(all_columns)
         self._fill_column_picker()
-        self.columns_list.blockSignals(True)
-        self.columns_list.clear()
-        for name in numeric:
-            item = QListWidgetItem(name)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.columns_list.addItem(item)
-        self.columns_list.blockSignals(False)
+        self._fill_columns_list()
         self.label.blockSignals(True)
         self.label.clear()
         self.label.addItems(all_columns)
@@ -328,6 +321,7 @@ class TaskPage(QWidget):
         self._columns_form.setRowVisible(self.positive, labelled)
         self._columns_form.labelForField(self.column).setText("Feature:" if labelled else "Column:")
         self._fill_column_picker()
+        self._fill_columns_list()
         self.algorithm.blockSignals(True)
         self.algorithm.clear()
         auto = QListWidgetItem("auto — the feasible algorithm with the smallest predicted error")
@@ -375,6 +369,19 @@ class TaskPage(QWidget):
                 )
             item.setText(_algorithm_text(info, status))
             item.setToolTip(f"<p>{info.name} — {info.title}: {info.summary}</p><p>{status}</p>")
+
+    def _fill_columns_list(self) -> None:
+        """Offer the numeric columns to check, and for a categorical task every column; keep the checks."""
+        offered = self._all_columns if self.kind in CATEGORICAL_TASKS else self._numeric
+        checked = set(self.selected_columns()) if self.kind in MULTI_COLUMN_TASKS else set()
+        self.columns_list.blockSignals(True)
+        self.columns_list.clear()
+        for name in offered:
+            item = QListWidgetItem(name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if name in checked else Qt.CheckState.Unchecked)
+            self.columns_list.addItem(item)
+        self.columns_list.blockSignals(False)
 
     def _fill_column_picker(self) -> None:
         """Offer the numeric columns, and for a categorical task every column; keep the pick if offered."""

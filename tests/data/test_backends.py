@@ -123,6 +123,14 @@ def test_every_aggregate_equals_the_in_memory_one_exactly(tricky: Path) -> None:
         memory.column_matrix(["x", "y"], [TENTHS, UNIT], [IMPUTE, IMPUTE]),
         scanned.column_matrix(["x", "y"], [TENTHS, UNIT], [IMPUTE, IMPUTE]),
     )
+    table = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [IMPUTE, FAIL, IMPUTE])
+    cliques = [(0,), (2,), (0, 1), (2, 0), (0, 1, 2)]
+    pairs = zip(memory.marginals(*table, cliques), scanned.marginals(*table, cliques), strict=True)
+    for mine, theirs in pairs:
+        _same(mine, theirs)
+    joint, cats = memory.marginals(*table, [(0, 1), (2,)])
+    _same(joint, memory.joint_histogram("x", HALF, IMPUTE, "y", UNIT, FAIL))
+    _same(cats, memory.category_counts("cat", CATEGORIES, IMPUTE))
 
 
 def test_the_ties_really_round_half_to_even(tmp_path: Path) -> None:

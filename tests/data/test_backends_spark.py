@@ -61,5 +61,9 @@ def test_spark_aggregates_equal_the_in_memory_ones_exactly(tmp_path: Path, suffi
         spark.joint_histogram("x", HALF, IMPUTE, "y", UNIT, FAIL),
     )
     _same(memory.category_counts("cat", CATEGORIES, IMPUTE), spark.category_counts("cat", CATEGORIES, IMPUTE))
+    table = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [IMPUTE, FAIL, IMPUTE])
+    cliques = [(2,), (0, 1), (2, 0, 1)]
+    for mine, theirs in zip(memory.marginals(*table, cliques), spark.marginals(*table, cliques), strict=True):
+        _same(mine, theirs)
     with pytest.raises(DataError, match="missing"):
         spark.histogram("x", UNIT, FAIL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import ReservationStatus
@@ -38,3 +39,9 @@ def test_each_task_is_drawn_after_its_release_is_committed_to_the_ledger(
         assert review.drawing is not None and review.drawing.items, f"nothing drawn for {kind.value}"
         assert review.plot.isVisibleTo(window)
     assert review.plots(), f"the report of a {kind.value} release would have no plot"
+    assert review.preview.isVisibleTo(window) == (kind is TaskKind.TABLE)
+    if kind is TaskKind.TABLE:  # the first synthetic rows, in the columns' order
+        model = review.preview_model
+        assert model.rowCount() > 0
+        headers = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(model.columnCount())]
+        assert headers == list(release.spec.columns)

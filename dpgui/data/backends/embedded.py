@@ -42,7 +42,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as pa_dataset
 
-from dpgui.data.aggregate import DENSE_LIMIT, _distinct_counts, _refuse_large
+from dpgui.data.aggregate import (
+    DENSE_LIMIT,
+    MarginalCounter,
+    _distinct_counts,
+    _refuse_large,
+    cell_indices,
+)
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names
@@ -480,6 +486,27 @@ class EmbeddedAggregator:
 
         self._scan([column], consume)
         return counts
+
+    def marginals(
+        self,
+        columns: Sequence[str],
+        domains: Sequence[NumericDomain | CategoricalDomain],
+        missings: Sequence[MissingPolicy],
+        cliques: Sequence[tuple[int, ...]],
+    ) -> list[np.ndarray]:
+        counter = MarginalCounter([domain.size for domain in domains], cliques)
+        name = self._source.name
+
+        def consume(_: int, frame: pd.DataFrame) -> None:
+            counter.add(
+                [
+                    cell_indices(frame, column, domain, missing, file_name=name)
+                    for column, domain, missing in zip(columns, domains, missings, strict=True)
+                ]
+            )
+
+        self._scan(list(dict.fromkeys(columns)), consume)
+        return counter.result()
 
     def column_matrix(
         self, columns: Sequence[str], domains: Sequence[NumericDomain], missings: Sequence[MissingPolicy]

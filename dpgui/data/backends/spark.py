@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 import pandas as pd
 
-from dpgui.data.aggregate import _refuse_large
+from dpgui.data.aggregate import MarginalCounter, _refuse_large
 from dpgui.data.backends.embedded import (
     ARROW_FORMATS,
     CSV_SEPARATORS,
@@ -262,7 +262,7 @@ class SparkAggregator:
         np.add.at(joint, (counts["k0"].to_numpy(np.intp), counts["k1"].to_numpy(np.intp)), counts["count"])
         return joint
 
-    def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
+    def _category_index(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> Column:
         from pyspark.sql.functions import pandas_udf
 
         check_categorical_fill(column, missing)
@@ -275,9 +275,37 @@ class SparkAggregator:
             missing_mask(frame[column], missing, file_name=name)
             return pd.Series(domain.to_indices(frame[column], file_name=name))
 
-        counts = self._counts(index(self._frame[column]))
+        return index(self._frame[column])
+
+    def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
+        counts = self._counts(self._category_index(column, domain, missing))
         result = np.zeros(domain.size, np.int64)
         np.add.at(result, counts["k0"].to_numpy(np.intp), counts["count"].to_numpy(np.int64))
+        return result
+
+    def marginals(
+        self,
+        columns: Sequence[str],
+        domains: Sequence[NumericDomain | CategoricalDomain],
+        missings: Sequence[MissingPolicy],
+        cliques: Sequence[tuple[int, ...]],
+    ) -> list[np.ndarray]:
+        """One Spark group-by per clique (cell counts only leave the cluster)."""
+        MarginalCounter([domain.size for domain in domains], cliques)  # refuses bad or too large cliques
+        result = []
+        for clique in cliques:
+            keys = [
+                self._category_index(columns[j], domains[j], missings[j])
+                if isinstance(domains[j], CategoricalDomain)
+                else self._grid(columns[j], domains[j], missings[j])  # type: ignore[arg-type]
+                for j in clique
+            ]
+            counts = self._counts(*keys)
+            shape = tuple(domains[j].size for j in clique)
+            joint = np.zeros(shape, np.int64)
+            index = tuple(counts[f"k{i}"].to_numpy(np.intp) for i in range(len(clique)))
+            np.add.at(joint, index, counts["count"].to_numpy(np.int64))
+            result.append(joint)
         return result
 
     def labelled_rows(

@@ -1,0 +1,412 @@
+"""Synthetic tables from noisy marginals: AIM, MST and independent marginals (spec 005).
+
+All three select marginals, measure them with noise, fit a model to the measurements and sample rows
+from it (spec 005 s1); everything after the measurements is post-processing.
+
+* AIM: McKenna, Mullins, Sheldon, Miklau, "AIM: An Adaptive and Iterative Mechanism for Differentially
+  Private Synthetic Data", PVLDB 15(11) 2022, Algorithm 1 (s4: selection score, model-size filter,
+  budget annealing).
+* MST: McKenna, Miklau, Sheldon, "Winning the NIST Contest", JPC 11(3) 2021, s4 (1-way marginals, a
+  maximum spanning tree of pairs chosen by the exponential mechanism, 2-way measurements).
+* Independent marginals: every 1-way marginal with discrete Laplace noise, projected to the simplex,
+  columns drawn independently (the baseline).
+
+Privacy under replace-one with n public (spec 005 s2). A record sits in one cell of every marginal, so
+replacing it moves one count down and one up: L1 = 2, L2 = sqrt(2) per marginal (the papers analyse
+add/remove, L2 = 1).
+
+* A discrete Gaussian measurement with sigma costs rho = 2 / (2 sigma^2) = 1 / sigma^2, i.e.
+  sigma = 1 / sqrt(rho) (Canonne-Kamath-Steinke 2020 Thm 4; the papers' 1 / sqrt(2 rho)).
+* The exponential mechanism at eps is eps^2 / 8-zCDP (bounded range; Cesar-Rogers 2021), eps = sqrt(8 rho).
+  AIM's score w_r (||M_r(D) - M_r(p)||_1 - sqrt(2/pi) sigma n_r) moves by 2 w_r; MST's edge score
+  ||M_r(D) - M_r(p)||_1 moves by 2. Both use these sensitivities (the papers': w_r and 1).
+* Independent: each 1-way count vector moves by L1 = 2; discrete Laplace with scale 2 d / eps on each of
+  the d marginals is eps/d-DP per column, eps-DP in total by basic composition.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from dpgui.algorithms.pgm import (
+    Clique,
+    GraphicalModel,
+    NoisyMarginal,
+    conditional_cdfs,
+    stratified_draw,
+)
+from dpgui.algorithms.progress import AlgorithmRun, Progress
+from dpgui.privacy.exponential import exponential_mechanism
+from dpgui.privacy.random import PrivateRandom
+
+L1_SENSITIVITY = 2
+"""Replace-one moves one record between two cells of every marginal."""
+
+L2_SQUARED = 2
+"""The squared L2 sensitivity of a marginal under replace-one."""
+
+MAX_MODEL_MB = 80.0
+"""AIM's default bound on the graphical model's size (the paper's 80 MB)."""
+
+ROUNDS_PER_COLUMN = 16
+"""AIM's T = 16 d nominal rounds (the paper's choice); annealing usually ends far earlier."""
+
+MEASURE_SHARE = 0.9
+"""AIM's alpha: the share of each round's budget spent measuring (the rest selects)."""
+
+FIT_ITERS = 150
+"""Mirror-descent iterations per refit (warm-started) and, times ``FINAL_FIT_FACTOR``, at the end."""
+
+FINAL_FIT_FACTOR = 4
+
+Marginals = Callable[[Sequence[Clique]], list[np.ndarray]]
+"""The true marginals over the given cliques (one aggregator pass); the only door to the private data."""
+
+
+def gaussian_sigma(rho: float) -> float:
+    """Standard deviation of a marginal's discrete Gaussian at rho-zCDP under replace-one: 1 / sqrt(rho)."""
+    return math.sqrt(L2_SQUARED / (2 * rho))
+
+
+def selection_epsilon(rho: float) -> float:
+    """The exponential mechanism's epsilon whose bounded-range zCDP cost (eps^2 / 8) is rho."""
+    return math.sqrt(8 * rho)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One published measurement: its clique, noise scale and share of the budget."""
+
+    clique: Clique
+    noise: str
+    scale: float
+    cost: float
+    """rho (zCDP mechanisms) or epsilon (pure ones) spent on this measurement."""
+
+
+@dataclass(frozen=True)
+class Selected:
+    """One exponential-mechanism choice (AIM round or MST edge) and its cost."""
+
+    clique: Clique
+    epsilon: float
+    cost: float
+
+
+class Accounting(enum.Enum):
+    """How a table release's costs add up: rho of zCDP, or epsilon of pure DP."""
+
+    ZCDP = "rho"
+    PURE = "ε"
+
+
+@dataclass(frozen=True)
+class TableRelease:
+    """A synthetic table (cell indices) with what was measured to make it (all DP or public)."""
+
+    rows: np.ndarray
+    measured: tuple[Measured, ...]
+    selected: tuple[Selected, ...]
+    fit: tuple[tuple[Clique, float], ...]
+    """Per measurement: total-variation distance between the synthetic table's and the NOISY marginal."""
+    accounting: Accounting
+
+    @property
+    def total_cost(self) -> float:
+        return math.fsum(m.cost for m in self.measured) + math.fsum(s.cost for s in self.selected)
+
+
+def workload(k_columns: int, way: int) -> list[Clique]:
+    """All ``way``-way marginals of ``k_columns`` columns (fewer columns: the one k-way marginal)."""
+    return list(itertools.combinations(range(k_columns), min(way, k_columns)))
+
+
+def downward_closure(cliques: Sequence[Clique]) -> list[Clique]:
+    """Every non-empty subset of every clique, sorted by size then position."""
+    closed = {sub for c in cliques for r in range(1, len(c) + 1) for sub in itertools.combinations(c, r)}
+    return sorted(closed, key=lambda c: (len(c), c))
+
+
+def cells(sizes: Sequence[int], clique: Clique) -> int:
+    return math.prod(int(sizes[i]) for i in clique)
+
+
+def _tv_fit(
+    rows: np.ndarray, sizes: Sequence[int], measurements: Sequence[NoisyMarginal]
+) -> tuple[tuple[Clique, float], ...]:
+    """Total-variation distance of the synthetic rows' marginals from the noisy ones (clipped at 0)."""
+    fits = []
+    for m in measurements:
+        shape = tuple(sizes[i] for i in m.clique)
+        flat = np.ravel_multi_index(tuple(rows[:, i] for i in m.clique), shape)
+        synthetic = np.bincount(flat, minlength=math.prod(shape)) / max(rows.shape[0], 1)
+        noisy = np.maximum(np.asarray(m.values, np.float64).ravel(), 0)
+        noisy = noisy / noisy.sum() if noisy.sum() > 0 else np.full(noisy.size, 1 / noisy.size)
+        fits.append((m.clique, 0.5 * float(np.abs(synthetic - noisy).sum())))
+    return tuple(fits)
+
+
+def _measure_gaussian(
+    true: np.ndarray, clique: Clique, rho: float, rng: PrivateRandom
+) -> tuple[NoisyMarginal, Measured]:
+    sigma = gaussian_sigma(rho)
+    noisy = true + rng.discrete_gaussian(sigma, true.size).reshape(true.shape)
+    return NoisyMarginal(clique, noisy.astype(np.float64), sigma), Measured(
+        clique, "discrete Gaussian", sigma, rho
+    )
+
+
+# --- independent marginals ----------------------------------------------------------------------------
+
+
+def project_to_simplex(values: np.ndarray, total: float) -> np.ndarray:
+    """The Euclidean projection of ``values`` onto {x >= 0, sum x = total} (Duchi et al. 2008)."""
+    v = np.asarray(values, dtype=np.float64).ravel()
+    u = np.sort(v)[::-1]
+    cumulative = np.cumsum(u) - total
+    index = np.arange(1, v.size + 1)
+    rho = np.flatnonzero(u - cumulative / index > 0)[-1]
+    theta = cumulative[rho] / (rho + 1)
+    return np.maximum(v - theta, 0).reshape(np.shape(values))
+
+
+def independent_table(
+    sizes: Sequence[int], marginals: Marginals, n: int, epsilon: float, rows: int, rng: PrivateRandom
+) -> AlgorithmRun[TableRelease]:
+    """Pure eps-DP: each of the d 1-way marginals with discrete Laplace of scale 2 d / eps."""
+    d = len(sizes)
+    scale = L1_SENSITIVITY * d / epsilon
+    yield Progress(0.1, "counting the 1-way marginals")
+    true = marginals([(j,) for j in range(d)])
+    out = np.zeros((rows, d), dtype=np.int64)
+    measured, noisy = [], []
+    for j, counts in enumerate(true):
+        values = counts + rng.discrete_laplace(scale, counts.size)
+        noisy.append(NoisyMarginal((j,), values.astype(np.float64), math.sqrt(2) * scale))
+        measured.append(Measured((j,), "discrete Laplace", scale, epsilon / d))
+        cdf = conditional_cdfs(project_to_simplex(values, float(n))[None, :])
+        out[:, j] = stratified_draw(cdf, np.zeros(rows, dtype=np.intp), rng)
+        yield Progress(0.1 + 0.9 * (j + 1) / d, f"column {j + 1} of {d} measured and drawn")
+    return TableRelease(out, tuple(measured), (), _tv_fit(out, sizes, noisy), Accounting.PURE)
+
+
+# --- MST ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Compression:
+    """MST's domain compression (McKenna et al. 2021, s4): the cells of a column whose noisy 1-way count is
+    below 3 sigma merge into one rare cell. Post-processing of the 1-way measurement."""
+
+    mapping: np.ndarray
+    """Compressed index of every original cell."""
+    size: int
+    rare: np.ndarray
+    """The original cells merged into the rare (last) cell; empty when nothing merged."""
+    rare_weights: np.ndarray
+    """How a rare cell is spread back over its original cells (the clipped noisy counts, or uniform)."""
+
+
+def compress(noisy: np.ndarray, sigma: float) -> Compression:
+    keep = noisy >= 3 * sigma
+    if keep.all():
+        return Compression(np.arange(noisy.size), noisy.size, np.zeros(0, np.int64), np.zeros(0))
+    mapping = np.full(noisy.size, int(keep.sum()))
+    mapping[keep] = np.arange(int(keep.sum()))
+    rare = np.flatnonzero(~keep)
+    weights = np.maximum(noisy[rare], 0).astype(np.float64)
+    weights = weights / weights.sum() if weights.sum() > 0 else np.full(rare.size, 1 / rare.size)
+    return Compression(mapping, int(keep.sum()) + 1, rare, weights)
+
+
+def _compressed(counts: np.ndarray, clique: Clique, compressions: Sequence[Compression]) -> np.ndarray:
+    """A marginal's counts over the compressed cells (merged cells added up)."""
+    out = counts
+    for axis, j in enumerate(clique):
+        c = compressions[j]
+        moved = np.moveaxis(out, axis, 0)
+        summed = np.zeros((c.size, *moved.shape[1:]), dtype=np.float64)
+        np.add.at(summed, c.mapping, moved)
+        out = np.moveaxis(summed, 0, axis)
+    return out
+
+
+def _decompress(rows: np.ndarray, compressions: Sequence[Compression], rng: PrivateRandom) -> np.ndarray:
+    """Original cells of compressed rows: a kept cell is itself, a rare one is drawn from ``rare_weights``."""
+    out = np.empty_like(rows)
+    for j, c in enumerate(compressions):
+        if not c.rare.size:
+            out[:, j] = rows[:, j]
+            continue
+        kept = np.append(np.flatnonzero(c.mapping < c.size - 1), -1)
+        out[:, j] = kept[rows[:, j]]
+        in_rare = np.flatnonzero(rows[:, j] == c.size - 1)
+        cdf = conditional_cdfs(c.rare_weights[None, :])
+        out[in_rare, j] = c.rare[stratified_draw(cdf, np.zeros(in_rare.size, np.intp), rng)]
+    return out
+
+
+def mst_table(
+    sizes: Sequence[int], marginals: Marginals, n: int, rho: float, rows: int, rng: PrivateRandom
+) -> AlgorithmRun[TableRelease]:
+    """rho-zCDP MST: rho/3 on the 1-way marginals, rho/3 choosing d - 1 tree edges, rho/3 measuring them.
+
+    After the 1-way measurements each column's domain is compressed (``compress``); the tree is chosen,
+    measured and modelled on the compressed cells, and drawn rows are spread back over the original ones.
+    """
+    d = len(sizes)
+    ones = [(j,) for j in range(d)]
+    pairs = list(itertools.combinations(range(d), 2))
+    yield Progress(0.05, "counting the 1- and 2-way marginals")
+    true = dict(zip(ones + pairs, marginals(ones + pairs), strict=True))
+    measurements, measured, compressions = [], [], []
+    for clique in ones:
+        noisy, record = _measure_gaussian(true[clique], clique, rho / 3 / d, rng)
+        c = compress(noisy.values, noisy.stddev)
+        compressions.append(c)
+        values = _compressed(noisy.values, clique, compressions)
+        weights = np.ones(c.size)
+        if c.rare.size:
+            weights[-1] = 1 / math.sqrt(c.rare.size)
+        measurements.append(NoisyMarginal(clique, values, noisy.stddev, weights))
+        measured.append(record)
+    small = [c.size for c in compressions]
+    model = GraphicalModel(small).fit(measurements, n, FIT_ITERS)
+    yield Progress(0.3, "1-way marginals measured, domains compressed")
+    selected: list[Selected] = []
+    if d > 1:
+        pick_rho = rho / 3 / (d - 1)
+        eps = selection_epsilon(pick_rho)
+        component = list(range(d))
+
+        def root(i: int) -> int:
+            while component[i] != i:
+                i = component[i]
+            return i
+
+        packed = {p: _compressed(true[p], p, compressions) for p in pairs}
+        scores = {p: float(np.abs(packed[p] - model.marginal(p)).sum()) for p in pairs}
+        for _ in range(d - 1):
+            candidates = [p for p in pairs if root(p[0]) != root(p[1])]
+            choice = candidates[
+                exponential_mechanism(
+                    np.array([scores[p] for p in candidates]), eps, rng, sensitivity=L1_SENSITIVITY
+                )
+            ]
+            component[root(choice[0])] = root(choice[1])
+            selected.append(Selected(choice, eps, pick_rho))
+        for s in selected:
+            noisy, record = _measure_gaussian(packed[s.clique], s.clique, rho / 3 / (d - 1), rng)
+            measurements.append(noisy)
+            measured.append(record)
+        yield Progress(0.6, "spanning tree chosen and measured; fitting the model")
+        model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
+    table = model.sample(rows, rng)
+    fit = _tv_fit(table, small, [NoisyMarginal(m.clique, m.values, m.stddev) for m in measurements])
+    yield Progress(1.0, "rows drawn")
+    rows_out = _decompress(table, compressions, rng)
+    return TableRelease(rows_out, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
+
+
+# --- AIM ---------------------------------------------------------------------------------------------
+
+
+def aim_weights(candidates: Sequence[Clique], workload_cliques: Sequence[Clique]) -> np.ndarray:
+    """AIM's w_r = sum over workload queries s of |r ∩ s| (public)."""
+    return np.array([sum(len(set(r) & set(s)) for s in workload_cliques) for r in candidates], float)
+
+
+def aim_scores(errors: np.ndarray, weights: np.ndarray, sigma: float, cell_counts: np.ndarray) -> np.ndarray:
+    """w_r (||M_r(D) - M_r(p)||_1 - sqrt(2/pi) sigma n_r): the expected improvement of measuring r."""
+    return weights * (errors - math.sqrt(2 / math.pi) * sigma * cell_counts)
+
+
+def aim_table(
+    sizes: Sequence[int],
+    marginals: Marginals,
+    n: int,
+    rho: float,
+    rows: int,
+    rng: PrivateRandom,
+    *,
+    way: int = 2,
+    max_model_mb: float = MAX_MODEL_MB,
+    max_rounds: int | None = None,
+) -> AlgorithmRun[TableRelease]:
+    """rho-zCDP AIM (Algorithm 1) with the replace-one constants of the module docstring.
+
+    ``max_rounds`` caps the adaptive rounds (public; the last round spends whatever is left).
+    """
+    d = len(sizes)
+    work = workload(d, way)
+    candidates = downward_closure(work)
+    weights = aim_weights(candidates, work)
+    sensitivity = L1_SENSITIVITY * float(weights.max())
+    cell_counts = np.array([cells(sizes, c) for c in candidates], float)
+    yield Progress(0.02, f"counting {len(candidates)} candidate marginals")
+    true = dict(zip(candidates, marginals(candidates), strict=True))
+    rounds = ROUNDS_PER_COLUMN * d if max_rounds is None else max(1, max_rounds)
+    round_rho = rho / (rounds + d)  # the d 1-way measurements count as one round each
+    sigma = gaussian_sigma(MEASURE_SHARE * round_rho)
+    eps = selection_epsilon((1 - MEASURE_SHARE) * round_rho)
+    measurements, measured, selected = [], [], []
+    used = 0.0
+    for j in range(d):
+        noisy, record = _measure_gaussian(true[(j,)], (j,), round_rho, rng)
+        measurements.append(noisy)
+        measured.append(record)
+        used += record.cost
+    model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
+    cliques = [(j,) for j in range(d)]
+    t, last = 0, False
+    while not last:
+        t += 1
+        remaining = rho - used
+        measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
+        last = remaining <= 2 * (measure_rho + select_rho) or t >= rounds
+        if last:
+            remaining *= 1 - 1e-9  # rounding guard: never spend past rho
+            measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining
+            sigma, eps = gaussian_sigma(measure_rho), selection_epsilon(select_rho)
+        limit = max_model_mb * (used + measure_rho + select_rho) / rho
+        fits = np.array([model.size_mb([*cliques, c]) <= limit for c in candidates])
+        errors = np.array([np.abs(true[c] - model.marginal(c)).sum() for c in candidates])
+        scores = np.where(fits, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
+        if not np.isfinite(scores).any():
+            scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
+        log_ok = np.isfinite(scores)
+        index = _select(scores, log_ok, eps, sensitivity, rng)
+        chosen = candidates[index]
+        selected.append(Selected(chosen, eps, select_rho))
+        noisy, record = _measure_gaussian(true[chosen], chosen, measure_rho, rng)
+        measurements.append(noisy)
+        measured.append(record)
+        used += select_rho + record.cost
+        cliques.append(chosen)
+        before = model.marginal(chosen)
+        model = model.fit(measurements, n, FIT_ITERS)
+        if (
+            np.abs(model.marginal(chosen) - before).sum()
+            <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]
+        ):
+            sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
+        yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", None)
+    model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
+    table = model.sample(rows, rng)
+    yield Progress(1.0, "rows drawn")
+    fit = _tv_fit(table, sizes, measurements)
+    return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
+
+
+def _select(
+    scores: np.ndarray, feasible: np.ndarray, eps: float, sensitivity: float, rng: PrivateRandom
+) -> int:
+    """The exponential mechanism over the feasible candidates (an infeasible one is never chosen)."""
+    indices = np.flatnonzero(feasible)
+    return int(indices[exponential_mechanism(scores[indices], eps, rng, sensitivity=sensitivity)])

@@ -1,0 +1,229 @@
+"""Graphical-model estimation from noisy marginals (Private-PGM), and sampling rows from the model.
+
+Estimation is the authors' library ``mbi`` (McKenna, Sheldon, Miklau, "Graphical-model based estimation
+and inference for differential privacy", ICML 2019): mirror descent on the measurements' Gaussian
+negative log-likelihood over a Markov random field whose cliques are the measured marginals. ``mbi`` (and
+JAX under it) is imported on first use only, so the app starts without it.
+
+Sampling rows is ours, not ``mbi.MarkovRandomField.synthetic_data`` (which draws from numpy's global
+generator): ancestral sampling along the junction tree's elimination order, every uniform from the run's
+:class:`PrivateRandom`. Everything here is post-processing of DP measurements.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dpgui.privacy.random import PrivateRandom
+
+Clique = tuple[int, ...]
+
+SAMPLE_CHUNK = 1 << 16
+"""Rows sampled per vectorised step (bounds the rows x cells working memory)."""
+
+
+@functools.cache
+def _mbi() -> Any:
+    """Import ``mbi`` once, with JAX in float64 (counts of large files) and its cache warnings quiet."""
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import mbi
+    return mbi
+
+
+def _name(i: int) -> str:
+    return f"c{i}"
+
+
+def _names(clique: Clique) -> tuple[str, ...]:
+    return tuple(_name(i) for i in clique)
+
+
+@dataclass(frozen=True)
+class NoisyMarginal:
+    """A DP measurement: the counts over ``clique`` plus noise of standard deviation ``stddev``.
+
+    With ``weights`` (one per cell, flattened) the cell i was measured with standard deviation
+    ``stddev / weights[i]`` (e.g. a sum of merged cells), and the fit compares weights * counts."""
+
+    clique: Clique
+    values: np.ndarray
+    stddev: float
+    weights: np.ndarray | None = None
+
+
+class GraphicalModel:
+    """A Markov random field fitted to noisy marginals (a thin wrapper over ``mbi``)."""
+
+    def __init__(self, sizes: Sequence[int], model: Any = None, total: float = 1.0) -> None:
+        self.sizes = tuple(int(s) for s in sizes)
+        self._model = model
+        self.total = float(total)
+
+    def _domain(self) -> Any:
+        mbi = _mbi()
+        return mbi.Domain(tuple(_name(i) for i in range(len(self.sizes))), self.sizes)
+
+    def fit(self, measurements: Sequence[NoisyMarginal], total: float, iters: int) -> GraphicalModel:
+        """A model whose marginals agree with the measurements (warm-started from this one)."""
+        mbi = _mbi()
+        linear = []
+        for m in measurements:
+            values = np.asarray(m.values, np.float64).ravel()
+            if m.weights is None:
+                linear.append(mbi.LinearMeasurement(values, _names(m.clique), m.stddev))
+            else:
+                query = mbi.WeightedQuery(np.asarray(m.weights, np.float64))
+                linear.append(mbi.LinearMeasurement(values * m.weights, _names(m.clique), m.stddev, query))
+        model = mbi.estimation.MirrorDescent().estimate(
+            self._domain(), linear, known_total=float(total), iters=iters, warm_start=self._model
+        )
+        return GraphicalModel(self.sizes, model, total)
+
+    def marginal(self, clique: Clique) -> np.ndarray:
+        """The model's counts over ``clique`` (uniform before any fit), shaped by the clique's sizes.
+
+        Variable elimination in numpy on the model's log-potentials (what ``mbi``'s
+        ``variable_elimination`` computes, without compiling a JAX program per query and model)."""
+        shape = tuple(self.sizes[i] for i in clique)
+        if self._model is None:
+            return np.full(shape, self.total / math.prod(shape))
+        log = _eliminate(self._log_potentials, tuple(clique), self.sizes)
+        log -= log.max()
+        values = np.exp(log)
+        return values * (self.total / values.sum())
+
+    @functools.cached_property
+    def _log_potentials(self) -> list[tuple[Clique, np.ndarray]]:
+        return [
+            (tuple(int(a[1:]) for a in factor.domain.attributes), np.asarray(factor.values, np.float64))
+            for factor in self._model.potentials.tables.values()
+        ]
+
+    def size_mb(self, cliques: Sequence[Clique]) -> float:
+        """Megabytes of the junction tree a model over these cliques would hold (public arithmetic)."""
+        return float(
+            _mbi().junction_tree.hypothetical_model_size(self._domain(), [_names(c) for c in cliques])
+        )
+
+    def sample(self, rows: int, rng: PrivateRandom) -> np.ndarray:
+        """(rows, k) int64 cell indices drawn i.i.d. from the model (ancestral sampling)."""
+        mbi = _mbi()
+        k = len(self.sizes)
+        out = np.zeros((rows, k), dtype=np.int64)
+        if self._model is None:
+            for j, size in enumerate(self.sizes):
+                out[:, j] = rng.uniform_ints(size, rows)
+            return out
+        cliques = [tuple(c) for c in self._model.cliques]
+        jtree, order = mbi.junction_tree.make_junction_tree(self._domain(), cliques)
+        nodes = [set(node) for node in jtree.nodes]
+        potentials = self._model.potentials.expand(list(jtree.nodes))
+        marginals = mbi.marginal_oracles.message_passing_stable(potentials, self._model.total)
+        used: list[str] = []
+        for name in order[::-1]:
+            parents = tuple(p for p in used if any(name in node and p in node for node in nodes))
+            joint = np.asarray(marginals.project((*parents, name)).datavector(flatten=False), np.float64)
+            joint = np.maximum(joint.reshape(-1, joint.shape[-1]), 0.0)
+            column = int(name[1:])
+            if parents:
+                parent_shape = tuple(self.sizes[int(p[1:])] for p in parents)
+                keys = np.ravel_multi_index(tuple(out[:, int(p[1:])] for p in parents), parent_shape)
+            else:
+                keys = np.zeros(rows, dtype=np.intp)
+            out[:, column] = _conditional_draw(joint, keys, rng)
+            used.append(name)
+        return out
+
+
+def _aligned(variables: Clique, table: np.ndarray, target: Clique, sizes: Sequence[int]) -> np.ndarray:
+    """``table`` (axes in ``variables`` order) transposed and reshaped to broadcast over ``target``."""
+    order = sorted(range(len(variables)), key=lambda k: target.index(variables[k]))
+    shape = [1] * len(target)
+    for v in variables:
+        shape[target.index(v)] = sizes[v]
+    return np.transpose(table, order).reshape(shape)
+
+
+def _combine(
+    factors: Sequence[tuple[Clique, np.ndarray]], target: Clique, sizes: Sequence[int]
+) -> np.ndarray:
+    """The sum of log-factors over the variables ``target`` (a full array in ``target`` order)."""
+    out = np.zeros(tuple(sizes[v] for v in target))
+    for variables, table in factors:
+        out = out + _aligned(variables, table, target, sizes)
+    return out
+
+
+def _width(factors: Sequence[tuple[Clique, np.ndarray]], z: int, sizes: Sequence[int]) -> int:
+    """Cells of the factor that summing out ``z`` would build."""
+    return math.prod(sizes[v] for v in set().union(*(set(v) for v, _ in factors if z in v)))
+
+
+def _eliminate(
+    factors: Sequence[tuple[Clique, np.ndarray]], query: Clique, sizes: Sequence[int]
+) -> np.ndarray:
+    """Unnormalised log-marginal over ``query`` (in its order) of exp(sum of the log-factors): variables
+    are summed out one by one, each time the one whose factors' union is smallest (greedy order)."""
+    factors = list(factors)
+    remaining = set().union(*(set(v) for v, _ in factors)) - set(query)
+    while remaining:
+        z = min(sorted(remaining), key=lambda z, factors=factors: _width(factors, z, sizes))
+        involved = [f for f in factors if z in f[0]]
+        union = tuple(sorted(set().union(*(set(v) for v, _ in involved))))
+        joint = _combine(involved, union, sizes)
+        axis = union.index(z)
+        top = joint.max(axis=axis, keepdims=True)
+        summed = np.log(np.exp(joint - top).sum(axis=axis)) + np.squeeze(top, axis=axis)
+        factors = [f for f in factors if z not in f[0]] + [(union[:axis] + union[axis + 1 :], summed)]
+        remaining.discard(z)
+    return _combine(factors, query, sizes)
+
+
+def _conditional_draw(joint: np.ndarray, keys: np.ndarray, rng: PrivateRandom) -> np.ndarray:
+    """For each row, a cell of the last axis drawn from ``joint[key]`` normalised (uniform if all 0).
+
+    Stratified within each key's group of g rows (the i-th row of the group gets the uniform
+    (i + U) / g, then the group is shuffled), so each cell's count is within 1 of g times its
+    probability: the randomized rounding of Private-PGM's generator, with less sampling noise than i.i.d.
+    """
+    return stratified_draw(conditional_cdfs(joint), keys, rng)
+
+
+def conditional_cdfs(joint: np.ndarray) -> np.ndarray:
+    """Row-normalised cumulative sums of a (keys, cells) array of non-negative weights."""
+    totals = joint.sum(axis=1, keepdims=True)
+    uniform = np.full_like(joint, 1.0 / joint.shape[1])
+    conditional = np.divide(joint, totals, out=uniform, where=totals > 0)
+    cdf = np.cumsum(conditional, axis=1)
+    cdf[:, -1] = 1.0
+    return cdf
+
+
+def stratified_draw(cdf: np.ndarray, keys: np.ndarray, rng: PrivateRandom) -> np.ndarray:
+    """One cell per row from ``cdf[key]``, stratified within each key's group (see ``_conditional_draw``)."""
+    rows = keys.size
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]])) if rows else order
+    sizes = np.diff(np.append(starts, rows))
+    rank = np.arange(rows) - np.repeat(starts, sizes)
+    u = (rank + rng.uniform01(rows)) / np.repeat(sizes, sizes)
+    drawn = np.empty(rows, dtype=np.int64)
+    for start in range(0, rows, SAMPLE_CHUNK):
+        part = slice(start, start + SAMPLE_CHUNK)
+        drawn[part] = (cdf[sorted_keys[part]] < u[part, None]).sum(axis=1)
+    shuffled = np.lexsort((rng.uniform01(rows), keys))
+    out = np.empty(rows, dtype=np.int64)
+    out[shuffled] = drawn
+    return np.minimum(out, cdf.shape[1] - 1)

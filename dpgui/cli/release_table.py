@@ -1,0 +1,88 @@
+"""``dpgui release table``: a DP synthetic version of the whole table (issue 16, dpgui/tasks/table.py).
+
+DOMAINS.json maps each released column, in the file's key order, to its public domain:
+``{"lower": a, "upper": b, "bins": m}`` or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric
+column, ``{"categories": [...]}`` for a categorical one (values outside the list count as "other").
+Writes synthetic.csv and synthetic.parquet beside release.csv (what was measured), the report and the
+manifest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from dpgui.cli import release_cmd
+from dpgui.data.domain import CategoricalDomain, declared_grid
+from dpgui.data.errors import DataError
+from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
+from dpgui.tasks.table import MAX_ROWS
+
+
+def add_parsers(tasks: argparse._SubParsersAction) -> None:
+    parser = tasks.add_parser(TaskKind.TABLE.value, help=TaskKind.TABLE.title, conflict_handler="resolve")
+    release_cmd.add_common_arguments(parser, TaskKind.TABLE)
+    parser.add_argument("--bounds", help=argparse.SUPPRESS)
+    parser.add_argument("--granularity", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--domains", required=True, type=Path, help="JSON: each column to its declared (public) domain"
+    )
+    parser.add_argument("--rows", type=int, default=0, help="synthetic rows (default: the public row count)")
+    parser.add_argument("--workload", type=int, default=2, help="AIM: all k-way marginals (default 2)")
+    parser.add_argument("--max-rounds", type=int, default=0, help="AIM: cap on adaptive rounds (0: 16 d)")
+    parser.set_defaults(handler=run_table)
+
+
+def _domain(column: str, entry: Any) -> Domain:
+    if not isinstance(entry, dict):
+        raise DataError(f'domain of {column!r}: expected an object such as {{"lower": 0, "upper": 10}}')
+    if "categories" in entry:
+        categories = entry["categories"]
+        if not isinstance(categories, list) or not categories:
+            raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
+        return CategoricalDomain(tuple(str(c) for c in categories), other=True)
+    unknown = set(entry) - {"lower", "upper", "bins", "granularity"}
+    if unknown or not {"lower", "upper"} <= set(entry):
+        raise DataError(
+            f'domain of {column!r}: give "lower", "upper" and "bins" or "granularity" '
+            f'(or "categories"); got {sorted(entry)}'
+        )
+    return declared_grid(
+        float(entry["lower"]),
+        float(entry["upper"]),
+        granularity=entry.get("granularity"),
+        bins=entry.get("bins"),
+    )
+
+
+def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
+    """Columns (in the file's key order) and their declared domains from DOMAINS.json."""
+    try:
+        declared = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise DataError(f"{path}: cannot read the domains ({error})") from error
+    if not isinstance(declared, dict) or not declared:
+        raise DataError(f"{path}: expected an object mapping each column to its domain")
+    return tuple(declared), tuple(_domain(column, entry) for column, entry in declared.items())
+
+
+def run_table(args: argparse.Namespace) -> int:
+    if not 0 <= args.rows <= MAX_ROWS:
+        raise ValueError(f"--rows must be in [0, {MAX_ROWS}] (0: the public row count)")
+    if args.workload not in (1, 2, 3):
+        raise ValueError("--workload must be 1, 2 or 3")
+    columns, domains = read_domains(args.domains)
+    spec = TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=columns,
+        domains=domains,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        algorithm=args.algorithm,
+        missing=MissingPolicy(MissingKind(args.missing), args.fill),
+        parameters=(("rows", args.rows), ("workload", args.workload), ("max_rounds", args.max_rounds)),
+    )
+    return release_cmd.release(spec, args)

@@ -1,0 +1,185 @@
+"""AIM, MST and independent marginals: the budget the code requests composes to the spec's, the selection
+scores have the replace-one sensitivity the mechanism is told, and the tables look like their data."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms import marginal_table as mt
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.cost import gaussian_zcdp
+from dpgui.privacy.exponential import log_probabilities
+from dpgui.privacy.random import SeededRandom
+
+
+class RecordingRandom(SeededRandom):
+    """Seeded randomness that records every noise scale the code asks for."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.sigmas: list[float] = []
+        self.scales: list[float] = []
+
+    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
+        self.sigmas.append(sigma)
+        return super().discrete_gaussian(sigma, size)
+
+    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
+        self.scales.append(scale)
+        return super().discrete_laplace(scale, size)
+
+
+@pytest.fixture
+def selections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, float]]:
+    """(epsilon, sensitivity) of every exponential mechanism the table algorithms run."""
+    seen: list[tuple[float, float]] = []
+    real = mt.exponential_mechanism
+
+    def recording(scores, epsilon, rng, sensitivity=1.0):
+        seen.append((epsilon, sensitivity))
+        return real(scores, epsilon, rng, sensitivity=sensitivity)
+
+    monkeypatch.setattr(mt, "exponential_mechanism", recording)
+    return seen
+
+
+def _data(n: int = 3000, seed: int = 0) -> tuple[np.ndarray, list[int]]:
+    """Four columns with a strong chain a -> b -> c and an independent d."""
+    generator = np.random.default_rng(seed)
+    a = generator.integers(0, 4, n)
+    b = (a + (generator.random(n) < 0.2)) % 4
+    c = (b + (generator.random(n) < 0.2)) % 4
+    d = generator.integers(0, 3, n)
+    return np.stack([a, b, c, d], axis=1), [4, 4, 4, 3]
+
+
+def _marginals(rows: np.ndarray, sizes: list[int]) -> mt.Marginals:
+    def count(cliques):
+        out = []
+        for clique in cliques:
+            shape = tuple(sizes[i] for i in clique)
+            flat = np.ravel_multi_index(tuple(rows[:, i] for i in clique), shape)
+            out.append(np.bincount(flat, minlength=math.prod(shape)).reshape(shape))
+        return out
+
+    return count
+
+
+def _tv2(true: np.ndarray, synthetic: np.ndarray, sizes: list[int]) -> float:
+    errors = []
+    for clique in itertools.combinations(range(len(sizes)), 2):
+        (t,), (s,) = _marginals(true, sizes)([clique]), _marginals(synthetic, sizes)([clique])
+        errors.append(0.5 * np.abs(t / t.sum() - s / s.sum()).sum())
+    return float(np.mean(errors))
+
+
+def _zcdp(rng: RecordingRandom, selections: list[tuple[float, float]]) -> float:
+    measured = math.fsum(gaussian_zcdp(math.sqrt(2), sigma).rho for sigma in rng.sigmas)
+    return measured + math.fsum(eps**2 / 8 for eps, _ in selections)
+
+
+def test_mst_spends_exactly_rho_in_thirds_with_replace_one_constants(selections):
+    rows, sizes = _data()
+    rng, rho = RecordingRandom(1), 0.5
+    release = run_to_end(mt.mst_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, rng))
+    d = len(sizes)
+    assert len(rng.sigmas) == d + d - 1 and len(selections) == d - 1
+    # 1-way: rho/3 over d marginals; sigma = 1/sqrt(rho_i) (L2 = sqrt 2), not the papers' 1/sqrt(2 rho_i)
+    assert rng.sigmas[0] == pytest.approx(1 / math.sqrt(rho / 3 / d))
+    assert rng.sigmas[-1] == pytest.approx(1 / math.sqrt(rho / 3 / (d - 1)))
+    assert all(s == 2 for _, s in selections)
+    assert _zcdp(rng, selections) == pytest.approx(rho, rel=1e-9)
+    assert release.total_cost == pytest.approx(rho, rel=1e-9)
+    assert release.rows.shape == (500, d)
+
+
+def test_aim_spends_at_most_rho_and_uses_sensitivity_twice_the_largest_weight(selections):
+    rows, sizes = _data()
+    rng, rho = RecordingRandom(2), 0.2
+    release = run_to_end(
+        mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, len(rows), rng, max_rounds=3)
+    )
+    weights = mt.aim_weights(mt.downward_closure(mt.workload(4, 2)), mt.workload(4, 2))
+    assert selections and all(s == 2 * weights.max() for _, s in selections)
+    spent = _zcdp(rng, selections)
+    assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)
+    assert release.total_cost == pytest.approx(spent, rel=1e-9)
+    assert len(release.selected) <= 3
+
+
+def test_independent_is_pure_epsilon_with_scale_2d_over_epsilon():
+    rows, sizes = _data()
+    rng = RecordingRandom(3)
+    release = run_to_end(mt.independent_table(sizes, _marginals(rows, sizes), len(rows), 0.8, 100, rng))
+    assert rng.scales == [pytest.approx(2 * 4 / 0.8)] * 4 and not rng.sigmas
+    assert math.fsum(2 / scale for scale in rng.scales) == pytest.approx(0.8)  # L1 sensitivity 2 each
+    assert release.accounting is mt.Accounting.PURE and release.total_cost == pytest.approx(0.8)
+
+
+def _neighbours(rows: np.ndarray, sizes: list[int]):
+    """Every dataset made by replacing row 0 with another record."""
+    for record in itertools.product(*(range(s) for s in sizes)):
+        other = rows.copy()
+        other[0] = record
+        yield other
+
+
+def test_aim_selection_is_epsilon_dp_exactly_on_a_tiny_domain_and_needs_the_factor_two():
+    sizes = [2, 2, 2]
+    rows = np.array([[0, 1, 1], [1, 1, 0], [0, 0, 0], [1, 1, 1], [0, 0, 1]])
+    work = mt.workload(3, 2)
+    candidates = mt.downward_closure(work)
+    weights = mt.aim_weights(candidates, work)
+    counts = np.array([mt.cells(sizes, c) for c in candidates], float)
+    model = {c: np.full(tuple(sizes[i] for i in c), 7.0 / mt.cells(sizes, c)) for c in candidates}
+    eps, sigma = 1.0, 0.5
+
+    def scores(data: np.ndarray) -> np.ndarray:
+        true = _marginals(data, sizes)(candidates)
+        errors = np.array([np.abs(t - model[c]).sum() for t, c in zip(true, candidates, strict=True)])
+        return mt.aim_scores(errors, weights, sigma, counts)
+
+    def log_p(data: np.ndarray, sensitivity: float) -> np.ndarray:
+        return log_probabilities(eps * scores(data) / (2 * sensitivity))
+
+    def worst(sensitivity: float) -> float:
+        base = log_p(rows, sensitivity)
+        return max(np.abs(log_p(other, sensitivity) - base).max() for other in _neighbours(rows, sizes))
+
+    assert worst(2 * weights.max()) <= eps + 1e-12
+    moves = np.max([np.abs(scores(other) - scores(rows)) for other in _neighbours(rows, sizes)], axis=0)
+    assert (moves <= 2 * weights + 1e-9).all()
+    assert moves.max() == pytest.approx(2 * weights.max())  # the papers' w_r would understate it
+
+
+def test_mst_edge_scores_move_by_at_most_two():
+    sizes = [3, 2, 2]
+    rows = np.array([[2, 1, 0], [0, 0, 0], [1, 1, 1], [0, 0, 1]])
+    pairs = list(itertools.combinations(range(3), 2))
+    model = {p: np.full(tuple(sizes[i] for i in p), 1.5) for p in pairs}
+
+    def scores(data: np.ndarray) -> np.ndarray:
+        true = _marginals(data, sizes)(pairs)
+        return np.array([np.abs(t - model[p]).sum() for t, p in zip(true, pairs, strict=True)])
+
+    moves = [np.abs(scores(other) - scores(rows)).max() for other in _neighbours(rows, sizes)]
+    assert max(moves) == pytest.approx(mt.L1_SENSITIVITY)
+
+
+def test_joint_models_keep_the_correlations_independent_marginals_lose():
+    rows, sizes = _data(4000)
+    n, marginals = len(rows), _marginals(rows, sizes)
+    mst = run_to_end(mt.mst_table(sizes, marginals, n, 1.0, n, SeededRandom(4)))
+    independent = run_to_end(mt.independent_table(sizes, marginals, n, 5.0, n, SeededRandom(5)))
+    assert mst.rows.min() >= 0 and (mst.rows.max(axis=0) < np.array(sizes)).all()
+    assert _tv2(rows, mst.rows, sizes) < 0.5 * _tv2(rows, independent.rows, sizes)
+
+
+def test_simplex_projection_keeps_the_total_and_no_negative_count():
+    projected = mt.project_to_simplex(np.array([5.0, -3.0, 10.0, 1.0]), 12.0)
+    assert projected.sum() == pytest.approx(12.0) and (projected >= 0).all()
+    assert projected[1] == 0 and projected[2] > projected[0] > projected[3]

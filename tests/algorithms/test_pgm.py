@@ -1,0 +1,54 @@
+"""The Private-PGM wrapper: numpy marginals equal mbi's, and sampled rows follow the model."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from dpgui.algorithms.pgm import GraphicalModel, NoisyMarginal, _names, conditional_cdfs, stratified_draw
+from dpgui.privacy.random import SeededRandom
+
+SIZES = (4, 4, 4, 3)
+
+
+@functools.cache
+def _model() -> GraphicalModel:
+    generator = np.random.default_rng(0)
+    n = 4000
+    x = generator.integers(0, 4, size=(n, 4))
+    x[:, 1] = (x[:, 0] + generator.integers(0, 2, n)) % 4
+    x[:, 3] = (x[:, 2] + x[:, 1]) % 3
+    measurements = []
+    for clique in [(0,), (1,), (2,), (3,), (0, 1), (1, 2), (2, 3)]:
+        shape = tuple(SIZES[i] for i in clique)
+        flat = np.ravel_multi_index(tuple(x[:, i] for i in clique), shape)
+        counts = np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape)
+        measurements.append(NoisyMarginal(clique, counts + generator.normal(0, 5, shape), 5.0))
+    return GraphicalModel(SIZES).fit(measurements, n, 200)
+
+
+def test_numpy_variable_elimination_equals_mbis_for_in_and_out_of_model_marginals():
+    model = _model()
+    for clique in [(0,), (3,), (0, 1), (3, 0), (0, 2), (1, 3), (0, 1, 3)]:
+        theirs = np.asarray(model._model.project(_names(clique)).datavector(flatten=False))
+        np.testing.assert_allclose(model.marginal(clique), theirs, rtol=1e-9, atol=1e-9)
+
+
+def test_sampled_rows_follow_the_model():
+    model = _model()
+    rows = model.sample(4000, SeededRandom(3))
+    for clique in [(0, 1), (2, 3), (1, 3)]:
+        shape = tuple(SIZES[i] for i in clique)
+        flat = np.ravel_multi_index(tuple(rows[:, i] for i in clique), shape)
+        sampled = np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape)
+        assert 0.5 * np.abs(sampled - model.marginal(clique)).sum() / 4000 < 0.03
+
+
+def test_stratified_draws_put_each_cell_within_one_of_its_expected_count():
+    cdf = conditional_cdfs(np.array([[1.0, 2.0, 7.0], [5.0, 0.0, 5.0]]))
+    keys = np.repeat([0, 1], [101, 37])
+    drawn = stratified_draw(cdf, keys, SeededRandom(1))
+    for key, expected in ((0, np.array([0.1, 0.2, 0.7]) * 101), (1, np.array([0.5, 0.0, 0.5]) * 37)):
+        counts = np.bincount(drawn[keys == key], minlength=3)
+        assert (np.abs(counts - expected) < 1).all()

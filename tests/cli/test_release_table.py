@@ -1,0 +1,106 @@
+"""``dpgui release table``: a synthetic version of the demo table, through the ledger and the export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpgui.cli import main
+from dpgui.paths import demo_private_path
+
+DOMAINS = {
+    "wage": {"lower": 0, "upper": 3000, "bins": 30},
+    "education": {"lower": 0, "upper": 18, "granularity": 1},
+    "experience": {"lower": -5, "upper": 65, "granularity": 1},
+    "ethnicity": {"categories": ["afam", "cauc"]},
+    "smsa": {"categories": ["no", "yes"]},
+    "region": {"categories": ["midwest", "northeast", "south"]},
+    "parttime": {"categories": ["no", "yes"]},
+}
+
+
+@pytest.fixture
+def demo() -> Path:
+    path = demo_private_path()
+    assert main(["budget", "set", "--data", str(path), "--epsilon", "20", "--delta", "1e-4"]) == 0
+    return path
+
+
+def _domains(tmp_path: Path, columns: list[str], **changes: dict) -> Path:
+    path = tmp_path / "domains.json"
+    path.write_text(json.dumps({c: changes.get(c, DOMAINS[c]) for c in columns}), encoding="utf-8")
+    return path
+
+
+def _release(data: Path, domains: Path, out: Path, *extra: str) -> int:
+    common = ["--data", str(data), "--domains", str(domains), "--epsilon", "1", "--out", str(out)]
+    return main(["release", "table", *common, *extra])
+
+
+def test_independent_writes_every_column_in_order_inside_its_domain(demo, tmp_path, capsys):
+    columns = list(DOMAINS)[::-1]  # the JSON's order, not the file's
+    assert _release(demo, _domains(tmp_path, columns), tmp_path / "o") == 0
+    assert "released by independent" in capsys.readouterr().out  # auto with δ = 0
+    out = tmp_path / "o"
+    table = pd.read_csv(out / "synthetic.csv")
+    assert list(table.columns) == columns and len(table) == 28155  # --rows defaults to n (public)
+    assert pd.read_parquet(out / "synthetic.parquet").equals(table)
+    assert table["wage"].between(0, 3000).all() and (table["wage"] % 100 == 0).all()
+    assert table["experience"].between(-5, 65).all() and table["experience"].dtype.kind == "i"
+    assert set(table["region"]) <= {"midwest", "northeast", "south", "other"}  # west is undeclared
+    assert set(table["ethnicity"]) <= {"afam", "cauc", "other"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["epsilon"] == 1 and manifest["delta"] == 0
+    assert sum(note.startswith("measured ") for note in manifest["notes"]) == 7
+    assert any("replace one record" in note for note in manifest["notes"])
+    files = {entry["file"] for entry in manifest["outputs"]}
+    assert {"synthetic.csv", "synthetic.parquet", "release.csv", "report.html"} <= files
+    measured = pd.read_csv(out / "release.csv")
+    assert measured["budget share"].sum() == pytest.approx(1.0)
+    assert "TV vs noisy" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_mst_and_aim_with_delta_charge_what_the_manifest_says(demo, tmp_path, capsys):
+    domains = _domains(tmp_path, ["wage", "education", "region", "parttime"])
+    assert (
+        _release(demo, domains, tmp_path / "m", "--delta", "1e-6", "--algorithm", "mst", "--rows", "300") == 0
+    )
+    table = pd.read_csv(tmp_path / "m" / "synthetic.csv")
+    assert len(table) == 300 and list(table.columns) == ["wage", "education", "region", "parttime"]
+    measured = pd.read_csv(tmp_path / "m" / "release.csv")
+    assert (measured["role"] == "selected").sum() == 3 and (measured["role"] == "measured").sum() == 7
+    assert measured["budget share"].sum() == pytest.approx(1.0)
+
+    code = _release(demo, domains, tmp_path / "a", "--delta", "1e-6", "--rows", "200", "--max-rounds", "2")
+    assert code == 0 and "released by aim" in capsys.readouterr().out  # auto with δ > 0
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert manifest["algorithm"]["name"] == "aim" and manifest["delta"] == 1e-6
+    spent = manifest["budget_after"]["spent"]["epsilon"] - manifest["budget_before"]["spent"]["epsilon"]
+    assert spent == pytest.approx(manifest["epsilon"])
+    measured = pd.read_csv(tmp_path / "a" / "release.csv")
+    assert (measured["role"] == "selected").sum() == 2
+    assert measured["budget share"].sum() == pytest.approx(1.0, rel=1e-6)
+
+
+def test_a_workload_too_big_for_memory_is_refused_before_any_charge(demo, tmp_path, capsys):
+    huge = {"lower": 0, "upper": 3000, "granularity": 0.1}
+    domains = _domains(tmp_path, ["wage", "experience", "education"], wage=huge)
+    code = _release(demo, domains, tmp_path / "o", "--delta", "1e-6", "--workload", "3", "--algorithm", "aim")
+    err = capsys.readouterr().err
+    assert code == 4 and "wage (30001 cells)" in err and "coarsen" in err
+    assert not (tmp_path / "o").exists()
+    assert main(["budget", "show", "--data", str(demo)]) == 0
+    assert "spent ε=0" in capsys.readouterr().out
+
+
+def test_bad_domains_are_usage_errors(demo, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"wage": {"lower": 0}}), encoding="utf-8")
+    assert _release(demo, bad, tmp_path / "o") == 2
+    assert 'give "lower", "upper"' in capsys.readouterr().err
+    bad.write_text(json.dumps({"nope": {"categories": ["a"]}}), encoding="utf-8")
+    assert _release(demo, bad, tmp_path / "p") == 2
+    assert "Traceback" not in capsys.readouterr().err
