@@ -73,8 +73,13 @@ def divergence(s: Groups, t: Groups, seen: ObservedChoosing, epsilon: float) -> 
     return hockey_stick(expanded_p, expanded_q, epsilon)
 
 
-def neighbour_pairs(heavy: int, singles: int):
-    """Replace-one moves on a database with one heavy value, one second value and many singletons."""
+def neighbour_pairs(heavy: int, singles: int, k: int):
+    """Replace-one moves on a database with one heavy value, one second value and many singletons; and,
+    for a quality of growth k, a removed record that lowers k solutions while the added one raises another
+    (the move where the selection's normaliser falls most while the maximum rises)."""
+    if heavy > 0:
+        rival = {"f": (1, heavy), "g": (k, heavy)}
+        yield rival, {"f": (1, heavy + 1), "g": (k, heavy - 1)}
     second = max(heavy - 1, 0)
     base = {"a": (1, heavy), "b": (1, second), "s": (singles, 1)}
     yield base | {"u": (1, 1), "v": (1, 0)}, base | {"u": (1, 0), "v": (1, 1)}  # singleton moves
@@ -84,21 +89,22 @@ def neighbour_pairs(heavy: int, singles: int):
     yield base | {"u": (1, 1)}, base | {"a": (1, heavy + 1), "u": (1, 0)}  # singleton -> heavy
 
 
-def worst_case(seen: ObservedChoosing, epsilon: float) -> float:
+def worst_case(seen: ObservedChoosing, epsilon: float, k: int) -> float:
     worst = 0.0
     for heavy in range(0, 2 * seen.threshold + 9):
         for singles in (0, 1, 10, 1000, 10**6):
-            for s, t in neighbour_pairs(heavy, singles):
+            for s, t in neighbour_pairs(heavy, singles, k):
                 worst = max(worst, divergence(s, t, seen, epsilon))
     return worst
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0])
 @pytest.mark.parametrize("delta", [1e-3, 1e-6])
-def test_choosing_mechanism_samples_an_eps_delta_dp_law_for_every_m(epsilon: float, delta: float):
+@pytest.mark.parametrize("k", [1, 8])
+def test_choosing_mechanism_samples_an_eps_delta_dp_law_for_every_m(epsilon: float, delta: float, k: int):
     """The law built from the observed scale, threshold and exponent, on replace-one neighbours of every
     size, against the (epsilon, delta) asked for."""
-    assert worst_case(observe(ChoosingParameters(epsilon, delta, k=1)), epsilon) <= delta
+    assert worst_case(observe(ChoosingParameters(epsilon, delta, k=k)), epsilon, k) <= delta
 
 
 def test_epsilon_above_two_is_refused():

@@ -32,6 +32,14 @@ def test_gumbel_max_samples_the_softmax():
     assert np.all(np.abs(freq - expected) < 4 * np.sqrt(expected * (1 - expected) / 40_000) + 1e-9)
 
 
+def test_gumbel_max_draws_through_the_rng_exactly_as_argmax_of_weights_plus_gumbel_noise():
+    """The observation hook changes nothing: the same seed gives the same index as the direct formula."""
+    log_w = np.array([0.0, 1.0, 2.0, -np.inf, 0.5])
+    for seed in range(50):
+        direct = int(np.argmax(log_w + SeededRandom(seed).gumbel(log_w.size)))
+        assert gumbel_max(log_w, SeededRandom(seed)) == direct == SeededRandom(seed).choose_index(log_w)
+
+
 def observed_law(scores: np.ndarray, epsilon: float, sensitivity: float) -> dict[object, float]:
     """The law the code samples from: the log-weights it hands to Gumbel-max, normalised."""
     rng = RecordingRandom(1)
