@@ -85,3 +85,59 @@ def smallest_releasing_noise(releases: Callable[[int], bool], low: int = -(10**6
         middle = (low + high) // 2
         low, high = (low, middle) if releases(middle) else (middle, high)
     return high
+
+
+class SteeredRandom(RecordingRandom):
+    """Zero noise, and every selection (Gumbel-max index, uniform integer) taken from ``path``, then 0.
+
+    ``trace`` records each selection: ("choose", probabilities, taken) or ("below", n, taken).
+    """
+
+    def __init__(self, path: tuple[int, ...]) -> None:
+        super().__init__(zero=True)
+        self._path = list(path)
+        self.trace: list[tuple[str, object, int]] = []
+
+    def _next(self) -> int:
+        return self._path.pop(0) if self._path else 0
+
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        self.log_weights.append(np.array(log_weights, dtype=np.float64, copy=True))
+        taken = self._next()
+        self.trace.append(("choose", chosen_law(log_weights), taken))
+        return taken
+
+    def randbelow(self, n: int) -> int:
+        taken = self._next()
+        self.trace.append(("below", n, taken))
+        return taken
+
+
+def enumerated_law(run: Callable[[SteeredRandom], object], max_leaves: int = 100_000) -> dict[object, float]:
+    """The exact output law of a selection sampler, by steering it down every path of its choices.
+
+    Each run follows a path of selections; its probability is the product of the probabilities the code
+    computed for them (Gumbel-max: its recorded log-weights; a uniform integer below n: 1/n). The first
+    selection past the path branches into all of its alternatives. Noise draws are zero.
+    """
+    law: dict[object, float] = {}
+    stack: list[tuple[int, ...]] = [()]
+    leaves = 0
+    while stack:
+        path = stack.pop()
+        rng = SteeredRandom(path)
+        output = run(rng)
+        probability = 1.0
+        for depth, (kind, what, taken) in enumerate(rng.trace):
+            if depth == len(path):
+                options = (
+                    np.flatnonzero(np.asarray(what) > 0).tolist() if kind == "choose" else range(int(what))
+                )
+                stack.extend((*path, int(i)) for i in options if i != taken)
+            probability *= float(np.asarray(what)[taken]) if kind == "choose" else 1 / int(what)
+            path = (*path, taken) if depth >= len(path) else path
+        law[output] = law.get(output, 0.0) + probability
+        leaves += 1
+        if leaves > max_leaves:
+            raise AssertionError("too many paths to enumerate: use a smaller instance")
+    return law

@@ -7,6 +7,7 @@ tools/planted_errors.md.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -17,6 +18,7 @@ def load_planted_errors() -> ModuleType:
     spec = importlib.util.spec_from_file_location("planted_errors", ROOT / "tools" / "planted_errors.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
     return module
 
