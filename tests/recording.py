@@ -36,14 +36,21 @@ class RecordingRandom(SeededRandom):
         self.log_weights: list[np.ndarray] = []
         self.zero = zero
         self._fixed = list(noise or [])
+        self._sampling = False
 
     def _draw(
         self, kind: str, scale: float, size: int, sample: Callable[[float, int], np.ndarray]
     ) -> np.ndarray:
+        if self._sampling:  # a sampler's own draws (the discrete Gaussian's Laplace proposals): not requests
+            return sample(scale, size)
         self.requests.append(NoiseRequest(kind, float(scale), size))
         taken, self._fixed = self._fixed[:size], self._fixed[size:]
         rest = size - len(taken)
-        tail = np.zeros(rest, dtype=np.int64) if self.zero or not rest else sample(scale, rest)
+        self._sampling = True
+        try:
+            tail = np.zeros(rest, dtype=np.int64) if self.zero or not rest else sample(scale, rest)
+        finally:
+            self._sampling = False
         return np.concatenate([np.asarray(taken, dtype=np.int64), tail])
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
