@@ -217,6 +217,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "Huang-Roth online: test sensitivity 1/n (the paper's) instead of W/n",
     ),
     Mutation(
+        "huang-roth-offline-test-sensitivity",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "return Calibration(alpha, w, cap, per, 3 * h / 4, 1 / n, eps_a, noise, gaussian, h)",
+        "return Calibration(alpha, w, cap, per, 3 * h / 4, 0.5 / n, eps_a, noise, gaussian, h)",
+        "Huang-Roth offline: per-coordinate test sensitivity 1/(2n) instead of 1/n",
+    ),
+    Mutation(
         "huang-roth-update-cost",
         "dpgui/algorithms/distance/huang_roth.py",
         "return 3 * coordinates_per_update / (n * cal.noise)",

@@ -160,18 +160,10 @@ def test_online_partials_carry_only_the_released_answer_and_the_public_query():
     assert not np.any(np.isclose(released, truth, rtol=0, atol=1e-9))  # control: no exact private value
 
 
-def _observed_online_loss(monkeypatch, epsilon: float, delta: float) -> tuple[float, float, hr.OnlineSession]:
-    """Run an online session on neighbours D, D' (one record moved from the corner 0 to the corner 1) and
-    return (pure loss per instance, rho per instance, the session on D), both built from what the code does:
-    the sparse vector's recorded scales and the sensitivity of the values it is handed, and the update noise
-    scales recorded inside the noisy tangent with the value and slope sensitivities measured on (D, D')."""
-    n, dims = 40, 2
-    first = np.random.default_rng(7).random((n, dims))
-    first[0] = 0.0
-    second = first.copy()
-    second[0] = 1.0
-    cal = hr.calibrate(n, dims, epsilon, delta, 0.05, online=True, k_max=50)
-    vectors: list[RecordingSparseVector] = []
+def _recorders(monkeypatch) -> tuple[list, list[list]]:
+    """Record every sparse vector the mechanism opens (its params and the values it is handed) and the
+    noise requests made inside each noisy tangent (value, then slope)."""
+    vectors: list = []
     updates: list[list] = []
     real_tangent = hr._noisy_tangent
 
@@ -193,6 +185,55 @@ def _observed_online_loss(monkeypatch, epsilon: float, delta: float) -> tuple[fl
 
     monkeypatch.setattr(hr, "SparseVector", RecordingSparseVector)
     monkeypatch.setattr(hr, "_noisy_tangent", recording_tangent)
+    return vectors, updates
+
+
+def _corner_neighbours(n: int, dims: int) -> tuple[np.ndarray, np.ndarray]:
+    """D and D': one record moved from the corner 0 to the corner 1 (every sensitivity is attained)."""
+    first = np.random.default_rng(7).random((n, dims))
+    first[0] = 0.0
+    second = first.copy()
+    second[0] = 1.0
+    return first, second
+
+
+def _instance_loss(params, query_sensitivity: float) -> float:
+    """AboveThreshold's loss at the scales the code draws for these params (probed: a 'below' answer), for
+    queries of the observed sensitivity: one threshold shift and one query shift of twice it."""
+    probe = RecordingRandom(zero=True)
+    SparseVector(params, probe).is_above(-1e18)
+    threshold_scale, query_scale = probe.laplace_scales
+    return query_sensitivity * (1 / threshold_scale + 2 / query_scale)
+
+
+def _update_loss(first: np.ndarray, second: np.ndarray, updates: list[list], gaussian: bool) -> list[float]:
+    """Per coordinate: one noisy tangent's loss (pure eps, or zCDP rho) at the recorded scales, with the value
+    and slope sensitivities measured on (D, D') over a grid of update points."""
+    assert updates and all(len(u) == 2 for u in updates)
+    assert len({tuple(u) for u in updates}) == 1  # the same scales for every coordinate and run
+    (kind, value_scale, _), (_, slope_scale, _) = updates[0]
+    assert kind == ("gaussian" if gaussian else "laplace")
+    grid = hr.snap(np.linspace(0, 1, 257))
+    a, b = hr.SortedOracle(first), hr.SortedOracle(second)
+    losses = []
+    for j in range(first.shape[1]):
+        value = float(np.abs(a.value_sums(j, grid) - b.value_sums(j, grid)).max())
+        slope = float(np.abs(a.slope_counts(j, grid) - b.slope_counts(j, grid)).max())
+        if gaussian:
+            losses.append(value**2 / (2 * value_scale**2) + slope**2 / (2 * slope_scale**2))
+        else:
+            losses.append(value / value_scale + slope / slope_scale)
+    return losses
+
+
+def _observed_online_loss(monkeypatch, epsilon: float, delta: float) -> tuple[float, float, hr.OnlineSession]:
+    """Run an online session on corner neighbours and return (pure loss per instance, rho per instance, the
+    session on D), built from what the code does: the sparse vector's scales and the sensitivity of the
+    values it is handed, and the update noise recorded inside the noisy tangent."""
+    n, dims = 40, 2
+    first, second = _corner_neighbours(n, dims)
+    cal = hr.calibrate(n, dims, epsilon, delta, 0.05, online=True, k_max=50)
+    vectors, updates = _recorders(monkeypatch)
     sessions = []
     for points in (first, second):
         # Zero noise except a huge first query noise: the corner query fires, so an update is drawn.
@@ -202,33 +243,36 @@ def _observed_online_loss(monkeypatch, epsilon: float, delta: float) -> tuple[fl
         sessions.append(session)
     svt_d, svt_d2 = vectors
     query_sensitivity = abs(svt_d.values[0] - svt_d2.values[0])  # same query, same (empty) hypothesis
-
-    probe = RecordingRandom(zero=True)
-    probe_svt = SparseVector(svt_d.params, probe)
-    probe_svt.is_above(-1e18)
-    threshold_scale, query_scale = probe.laplace_scales
-    instance = query_sensitivity * (1 / threshold_scale + 2 / query_scale)  # AboveThreshold's shifts
-
-    grid = hr.snap(np.linspace(0, 1, 257))
-    oracles = hr.SortedOracle(first), hr.SortedOracle(second)
-    value_sens = [
-        np.abs(oracles[0].value_sums(j, grid) - oracles[1].value_sums(j, grid)).max() for j in range(dims)
-    ]
-    slope_sens = [
-        np.abs(oracles[0].slope_counts(j, grid) - oracles[1].slope_counts(j, grid)).max() for j in range(dims)
-    ]
-    assert len(updates) == 2 * dims and all(len(u) == 2 for u in updates)
-    assert len({tuple(u) for u in updates}) == 1  # the same scales for every coordinate and both runs
-    (kind, value_scale, _), (_, slope_scale, _) = updates[0]
-    assert kind == ("gaussian" if delta > 0 else "laplace")
+    instance = _instance_loss(svt_d.params, query_sensitivity)
+    update = sum(_update_loss(first, second, updates, delta > 0))  # every coordinate is updated
     if delta > 0:
-        update_rho = sum(
-            v * v / (2 * value_scale**2) + s * s / (2 * slope_scale**2)
-            for v, s in zip(value_sens, slope_sens, strict=True)
-        )
-        return instance, instance**2 / 2 + update_rho, sessions[0]
-    update = sum(v / value_scale + s / slope_scale for v, s in zip(value_sens, slope_sens, strict=True))
+        return instance, instance**2 / 2 + update, sessions[0]
     return instance + update, 0.0, sessions[0]
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 4.0])
+def test_offline_release_is_eps_dp_at_the_asked_epsilon_from_observed_sensitivities_and_scales(
+    monkeypatch, epsilon
+):
+    """Per coordinate, at most its sparse vector's cap of instances, each with one one-coordinate update;
+    the sum over coordinates at the observed sensitivities and scales must fit the asked epsilon and be at
+    most what the calibration charges."""
+    n, dims = 40, 2
+    first, second = _corner_neighbours(n, dims)
+    cal = hr.calibrate(n, dims, epsilon, 0.0, 0.05, online=False)
+    vectors, updates = _recorders(monkeypatch)
+    for points in (first, second):
+        run_to_end(hr.offline_release(points, cal, RecordingRandom(zero=True, noise=[0, 10**9])))
+    assert len(vectors) == 2 * dims
+    update = _update_loss(first, second, updates, False)
+    total = 0.0
+    for j in range(dims):
+        svt_d, svt_d2 = vectors[j], vectors[dims + j]
+        query_sensitivity = abs(svt_d.values[0] - svt_d2.values[0])  # grid point 0, empty hypothesis
+        per_instance = _instance_loss(svt_d.params, query_sensitivity) + update[j]
+        total += svt_d.params.max_above * per_instance
+    assert total <= epsilon * (1 + 1e-9)
+    assert hr.spent(cal, n, False, 0.0).epsilon >= total * (1 - 1e-9)
 
 
 @pytest.mark.parametrize("epsilon", [1.0, 4.0])
