@@ -29,7 +29,7 @@ def gumbel_max(log_weights: np.ndarray, rng: PrivateRandom) -> int:
         raise ValueError("log-weights must be finite or -inf")
     if np.isneginf(log_weights).all():
         raise ValueError("at least one candidate must have positive weight")
-    return int(np.argmax(log_weights + rng.gumbel(log_weights.size)))
+    return rng.choose_index(log_weights)
 
 
 def log_probabilities(log_weights: np.ndarray) -> np.ndarray:

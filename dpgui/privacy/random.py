@@ -76,6 +76,14 @@ class PrivateRandom(ABC):
         """Standard Gumbel variates, -ln(-ln U)."""
         return -np.log(-np.log(self.uniform01(size)))
 
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        """Gumbel-max: index i with probability exp(w_i) / sum_j exp(w_j) (-inf is never chosen).
+
+        Every exponential-mechanism draw comes through here (via ``exponential.gumbel_max``, which validates
+        the log-weights first), so a test can observe the exact law a mechanism samples from.
+        """
+        return int(np.argmax(log_weights + self.gumbel(log_weights.size)))
+
     def uniform_ints(self, n: int, size: int) -> np.ndarray:
         """``size`` uniform integers in [0, n) for n < 2**53 (vectorised; used by post-processing)."""
         if not 0 < n <= 2**53:

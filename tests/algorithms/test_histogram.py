@@ -10,8 +10,8 @@ import pytest
 from dpgui.algorithms.histogram import geometric_histogram, histogram_error_bound
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf, discrete_laplace_tail
-from tests.algorithms.test_tree_cdf import RecordingRandom
 from tests.exact import binomial_upper, max_log_ratio
+from tests.recording import RecordingRandom
 
 
 def _log_ratio(scale: float, first: np.ndarray, second: np.ndarray) -> float:

@@ -12,14 +12,14 @@ from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.public_assisted import (
     HISTOGRAM_MAX_CELLS,
     PublicCells,
-    noise_scale,
     pap_cdf,
     predicted_error,
     shift_diagnostic,
 )
 from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
-from tests.algorithms.test_san_points import RecordingRandom, distinct
+from tests.algorithms.test_san_points import distinct
 from tests.exact import max_log_ratio
+from tests.recording import RecordingRandom
 
 PUBLIC = np.array([10, 20, 20, 35], dtype=np.uint64)
 
@@ -44,26 +44,31 @@ def test_cells_follow_the_searchsorted_conventions_and_ignore_duplicates_and_ord
 
 
 def test_noisy_cell_vector_is_eps_dp_exactly_for_a_fixed_public_sample_and_a_wrong_scale_is_caught():
-    """Replace one private record (cell 0 -> cell 2): the exact likelihood ratio of the noisy cell vector
-    is at most e^eps, attained; noise of scale 1/eps (forgetting the L1 sensitivity 2) exceeds it."""
+    """Replace one private record (cell 0 -> cell 2): the exact likelihood ratio of the noisy cell vector at
+    the recorded scale is at most e^eps, attained; half that scale (forgetting the L1 sensitivity 2)
+    exceeds it."""
     epsilon = 1.0
     cells = PublicCells.from_public(PUBLIC, 50)
     s = distinct(np.array([3, 12, 15, 40, 40]))
     s_prime = distinct(np.array([25, 12, 15, 40, 40]))
     a, b = cells.cell_counts(*s), cells.cell_counts(*s_prime)
     assert np.abs(a - b).sum() == 2
+    rng = RecordingRandom(zero=True)
+    run_to_end(pap_cdf(*s, cells, epsilon, rng))
+    [(kind, scale, size)] = rng.requests  # the noise the release actually draws
+    assert (kind, size) == ("laplace", cells.n_cells)
     box = range(-4, 7)
-    worst = max_log_ratio(cell_law(a, noise_scale(epsilon), box), cell_law(b, noise_scale(epsilon), box))
+    worst = max_log_ratio(cell_law(a, scale, box), cell_law(b, scale, box))
     assert worst == pytest.approx(epsilon, abs=1e-9)
-    too_little = max_log_ratio(cell_law(a, 1 / epsilon, box), cell_law(b, 1 / epsilon, box))
+    too_little = max_log_ratio(cell_law(a, scale / 2, box), cell_law(b, scale / 2, box))
     assert too_little > 1.9 * epsilon
 
 
-def test_release_uses_scale_2_over_eps_and_depends_on_private_data_only_through_cell_counts():
+def test_release_draws_noise_once_and_depends_on_private_data_only_through_cell_counts():
     cells = PublicCells.from_public(PUBLIC, 50)
     rng = RecordingRandom(1)
     first = run_to_end(pap_cdf(*distinct(np.array([3, 12, 15, 40])), cells, 0.7, rng))
-    assert rng.laplace_scales == [pytest.approx(2 / 0.7)]
+    assert len(rng.laplace_scales) == 1
     moved = run_to_end(pap_cdf(*distinct(np.array([9, 19, 11, 49])), cells, 0.7, RecordingRandom(1)))
     assert first.boundary_cdf.tolist() == moved.boundary_cdf.tolist()
 

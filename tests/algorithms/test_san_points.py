@@ -8,23 +8,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from dpgui.algorithms import san_points as san_points_module
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.san_points import SanPointsPlan, k_point_plan, san_points, spec_closed_form_epsilon
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
-from tests.exact import hockey_stick
-from tests.privacy.test_choosing import choosing_law
-
-
-class RecordingRandom(SeededRandom):
-    """A seeded generator that records every discrete Laplace scale it is asked for."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.laplace_scales: list[float] = []
-
-    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
-        self.laplace_scales.append(scale)
-        return super().discrete_laplace(scale, size)
+from dpgui.privacy.choosing import ChoosingParameters
+from dpgui.privacy.random import SeededRandom
+from tests.exact import composed_epsilon
+from tests.recording import RecordingRandom
 
 
 def distinct(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -91,19 +81,34 @@ def test_release_holds_at_most_I_distinct_data_values_with_frequencies_in_0_1():
     assert all(0.0 <= f <= 1.0 for f in release.frequencies)
 
 
-def test_laplace_releases_use_scale_one_over_the_mechanism_epsilon():
-    """A count has sensitivity 1, so the integer count gets DLap(1/eps_t); the choosing runs use 4/eps.
+@pytest.mark.parametrize(("epsilon", "delta", "alpha"), [(1.0, 1e-6, 0.5), (0.5, 1e-8, 0.25)])
+def test_observed_mechanisms_compose_within_the_asked_epsilon_delta(monkeypatch, epsilon, delta, alpha):
+    """Each iteration's choosing run (at the parameters the code hands it; tests/privacy/test_choosing.py
+    checks that mechanism exactly) and each released count (sensitivity 1, at the recorded Laplace scale)
+    is one mechanism; their advanced composition must fit the (epsilon, delta) asked for."""
+    plan = SanPointsPlan.for_target(epsilon, delta, alpha)
+    asked: list[ChoosingParameters] = []
+    real = san_points_module.choosing_mechanism
 
-    The counts' noise is drawn as one vector (one sampler call for every iteration), not one call per count.
-    """
-    values, counts = distinct(np.repeat([1, 2, 3], [9000, 8000, 7000]))
-    plan = SanPointsPlan.for_target(1.0, 1e-6, 0.5)
-    rng = RecordingRandom(2)
+    def recording_choosing(scores, params, rng):
+        asked.append(params)
+        return real(scores, params, rng)
+
+    monkeypatch.setattr(san_points_module, "choosing_mechanism", recording_choosing)
+    values, counts = distinct(np.repeat(np.arange(1, 11), 10**5))
+    rng = RecordingRandom(2, zero=True)
     release = run_to_end(san_points(values, counts, plan, rng))
-    choosing = 4 / plan.choosing.epsilon
-    laplace = [s for s in rng.laplace_scales if s != choosing]
-    assert len(release.values) >= 1
-    assert laplace == pytest.approx([1 / plan.mechanism_epsilon])
+    assert len(release.values) == len(asked) == plan.iterations  # every heavy value found: all draws made
+    choosing_scales = {p.noise_scale for p in asked}  # the noisy maxima (checked in test_choosing.py)
+    count_requests = [r for r in rng.requests if r.kind == "laplace" and r.scale not in choosing_scales]
+    assert len(count_requests) == 1  # the counts' noise is one vector, one sampler call
+    (count_noise,) = count_requests
+    assert count_noise.size >= len(release.values)
+    mechanisms = [(p.epsilon, p.delta) for p in asked] + [(1 / count_noise.scale, 0.0)] * len(release.values)
+    slack = delta - math.fsum(d for _, d in mechanisms)
+    assert slack > 0
+    worst = max(e for e, _ in mechanisms)
+    assert composed_epsilon(worst, len(mechanisms), slack) <= epsilon * (1 + 1e-9)
 
 
 def test_noise_off_releases_every_value_above_alpha_and_every_estimate_is_within_alpha():
@@ -130,31 +135,6 @@ def test_k_point_answers_a_set_by_summing_estimates_within_alpha():
     release = run_to_end(san_points(values, counts, plan, SeededRandom(4)))
     assert release.set_frequency([1, 3, 99]) == pytest.approx(0.65, abs=alpha)
     assert release.set_frequency([2, 4]) == pytest.approx(0.35, abs=alpha)
-
-
-def iteration_law(counts: dict[str, int], plan: SanPointsPlan, laplace_scale: float) -> dict[object, float]:
-    """Exact law of one SanPoints iteration: the choosing output, then its count plus DLap noise."""
-    params = plan.choosing
-    chosen = choosing_law({name: (1, c) for name, c in counts.items()}, params, params.threshold)
-    law: dict[object, float] = {None: chosen[None]}
-    offsets = np.arange(-80, 81)
-    for name, count in counts.items():
-        for offset, p in zip(
-            offsets.tolist(), discrete_laplace_pmf(offsets, laplace_scale).tolist(), strict=True
-        ):
-            law[(name, count + offset)] = chosen[name] * p
-    return law
-
-
-def test_one_iteration_is_exactly_2eps_delta_dp_and_a_sensitivity_slip_is_caught():
-    """Choosing (eps_t, delta_t) then DLap(1/eps_t) on the chosen count: (2 eps_t, delta_t) by basic
-    composition, the per-iteration pair the plan composes. Noise of half the scale breaks it."""
-    plan = SanPointsPlan(iterations=1, mechanism_epsilon=1.0, mechanism_delta=1e-6, delta_slack=1e-6)
-    s, s_prime = {"a": 150, "b": 149}, {"a": 149, "b": 150}
-    right = hockey_stick(iteration_law(s, plan, 1.0), iteration_law(s_prime, plan, 1.0), 2.0)
-    assert right <= plan.mechanism_delta
-    wrong = hockey_stick(iteration_law(s, plan, 0.5), iteration_law(s_prime, plan, 0.5), 2.0)
-    assert wrong > 100 * plan.mechanism_delta
 
 
 def test_monte_carlo_audit_holds_at_the_composed_epsilon_and_catches_a_forgotten_split():

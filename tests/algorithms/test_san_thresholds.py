@@ -8,10 +8,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from dpgui.algorithms import san_thresholds as module
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.san_thresholds import SanThresholdsPlan, san_thresholds
+from dpgui.privacy.choosing import ChoosingParameters
 from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_san_points import audit_log_ratio, distinct
+from tests.exact import composed_epsilon
+from tests.recording import RecordingRandom
 
 
 def true_cdf(values: np.ndarray, counts: np.ndarray, grid: np.ndarray) -> np.ndarray:
@@ -56,6 +60,51 @@ def test_default_plan_matches_the_spec_numbers_and_its_guarantee_needs_billions_
     assert 1e9 <= need <= 1e10  # B1 (the Laplace tails over c releases) dominates
     assert plan.predicted_error(need, 2**32, 0.05) == 0.05
     assert plan.predicted_error(need - 1, 2**32, 0.05) == 1.0  # "guarantee not met": only the trivial bound
+
+
+@pytest.mark.parametrize(("epsilon", "delta", "alpha"), [(1.0, 1e-6, 1.0), (0.5, 1e-8, 0.5)])
+def test_observed_mechanisms_compose_within_the_asked_epsilon_delta(monkeypatch, epsilon, delta, alpha):
+    """Every call's noisy total and released count (sensitivity 1, recorded Laplace scales), its exponential
+    mechanism over levels (recorded log-weights per unit of quality, sensitivity 1: eps = 2 x that) and its
+    choosing run (at the parameters the code hands it; checked exactly in tests/privacy/test_choosing.py)
+    are mechanisms; at most 4 per call and ``cap`` calls, their advanced composition must fit the asked
+    (epsilon, delta)."""
+    plan = SanThresholdsPlan.for_target(epsilon, delta, alpha)
+    rng = RecordingRandom(3, zero=True)
+    chosen: list[ChoosingParameters] = []
+    level_epsilons: list[float] = []
+    real_choosing, real_em = module.choosing_mechanism, module.exponential_mechanism
+
+    def recording_choosing(scores, params, random):
+        chosen.append(params)
+        return real_choosing(scores, params, random)
+
+    def recording_em(quality, eps, random):
+        before = len(rng.log_weights)
+        index = real_em(quality, eps, random)
+        weights, quality = rng.log_weights[before], np.asarray(quality, dtype=np.float64)
+        i, j = np.argmax(quality), np.argmin(quality)
+        if quality[i] > quality[j]:
+            level_epsilons.append(2 * (weights[i] - weights[j]) / (quality[i] - quality[j]))
+        return index
+
+    monkeypatch.setattr(module, "choosing_mechanism", recording_choosing)
+    monkeypatch.setattr(module, "exponential_mechanism", recording_em)
+    values, counts = distinct(np.repeat([3, 100, 4_000, 65_535], [50_000, 70_000, 40_000, 40_000]))
+    run_to_end(san_thresholds(values, counts, 2**16, plan, rng))
+    assert chosen and level_epsilons  # the run exercised every kind of mechanism
+    mechanisms = (
+        [(1 / scale, 0.0) for scale in rng.laplace_scales]
+        + [(e, 0.0) for e in level_epsilons]
+        + [(p.epsilon, p.delta) for p in chosen]
+    )
+    booked = 4 * plan.cap  # the most a run can make: cap calls of at most 4 mechanisms
+    assert len(mechanisms) <= booked
+    worst_epsilon = max(e for e, _ in mechanisms)
+    worst_delta = max(d for _, d in mechanisms)
+    slack = delta - booked * worst_delta
+    assert slack > 0
+    assert composed_epsilon(worst_epsilon, booked, slack) <= epsilon * (1 + 1e-9)
 
 
 DATASETS = {

@@ -17,32 +17,15 @@ from dpgui.algorithms.tree_cdf import (
     best_branching,
     cdf_error_bound,
     isotonic_increasing,
-    noise_scale,
     predicted_max_variance,
     real_nodes,
     tree_cdf,
     tree_level_counts,
 )
-from dpgui.privacy.cost import gaussian_zcdp
+from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import PrivateRandom, SeededRandom, discrete_laplace_pmf
-from tests.exact import binomial_upper, max_log_ratio
-
-
-class RecordingRandom(SeededRandom):
-    """Seeded randomness that records every noise request (kind, scale, size)."""
-
-    def __init__(self, seed: int, zero: bool = False) -> None:
-        super().__init__(seed)
-        self.requests: list[tuple[str, float, int]] = []
-        self.zero = zero
-
-    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
-        self.requests.append(("laplace", scale, size))
-        return np.zeros(size, dtype=np.int64) if self.zero else super().discrete_laplace(scale, size)
-
-    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        self.requests.append(("gaussian", sigma, size))
-        return np.zeros(size, dtype=np.int64) if self.zero else super().discrete_gaussian(sigma, size)
+from tests.exact import binomial_upper, discrete_gaussian_delta, max_log_ratio
+from tests.recording import RecordingRandom
 
 
 class FixedNoise(SeededRandom):
@@ -83,12 +66,12 @@ def test_huge_epsilon_releases_the_exact_cdf():
     np.testing.assert_allclose(cdf, np.cumsum(counts) / counts.sum(), atol=1e-12)
 
 
-def test_every_real_node_gets_noise_of_scale_two_levels_over_epsilon():
+def test_every_real_node_gets_noise_of_one_scale():
     rng = RecordingRandom(3)
     release(np.ones(100, dtype=np.int64), 0.7, rng, branching=4)
     shape = TreeShape.for_grid(100, 4)
     assert shape.height == 4
-    assert {(kind, scale) for kind, scale, _ in rng.requests} == {("laplace", 2 * 4 / 0.7)}
+    assert len({(kind, scale) for kind, scale, _ in rng.requests}) == 1
     assert sum(size for *_, size in rng.requests) == sum(
         int(real_nodes(shape, lv).sum()) for lv in range(1, 5)
     )
@@ -120,18 +103,20 @@ def test_node_vector_is_epsilon_dp_on_replace_one_neighbours_and_half_the_scale_
     assert _node_vector_log_ratio(scale / 2, first, second, shape) > 1.5 * epsilon  # control
 
 
-def test_gaussian_sigma_meets_rho_for_the_l2_sensitivity():
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-6), (0.5, 1e-9), (2.0, 1e-5)])
+def test_gaussian_node_vector_is_eps_delta_dp_at_the_asked_budget(epsilon, delta):
+    """Grid of 4 points, b = 2, rho from the asked (eps, delta) as the sanitize task does: the exact
+    hockey-stick of the noisy node vectors at the recorded sigma, for a record moved end to end."""
     shape = TreeShape.for_grid(4, 2)
+    first, second = np.array([2, 1, 0, 1]), np.array([1, 1, 0, 2])
     rng = RecordingRandom(5)
-    rho = 0.05
-    release(np.array([2, 1, 0, 1]), 1.0, rng, branching=2, noise=TreeNoise.GAUSSIAN, rho=rho)
-    sigma = rng.requests[0][1]
-    a = tree_level_counts(np.array([2, 1, 0, 1]), shape)
-    b = tree_level_counts(np.array([1, 1, 0, 2]), shape)
-    l2 = math.sqrt(sum(float(np.sum((a[lv] - b[lv]) ** 2)) for lv in range(1, 3)))
-    assert l2 == pytest.approx(math.sqrt(2 * shape.height))
-    assert gaussian_zcdp(l2, sigma).rho <= rho * (1 + 1e-9)
-    assert gaussian_zcdp(l2, sigma / 2).rho > 2 * rho  # control
+    rho = zcdp_rho_for(PrivacyCost(epsilon, delta))
+    release(first, epsilon, rng, branching=2, noise=TreeNoise.GAUSSIAN, rho=rho)
+    [sigma] = set(rng.scales("gaussian"))
+    a, b = tree_level_counts(first, shape), tree_level_counts(second, shape)
+    shift = np.concatenate([a[lv] - b[lv] for lv in range(1, shape.height + 1)])
+    assert np.count_nonzero(shift) == 2 * shape.height  # the worst case: two nodes per level
+    assert discrete_gaussian_delta(shift, sigma, epsilon) <= delta
 
 
 def test_consistency_is_the_least_squares_estimate_with_the_root_fixed_at_n():
@@ -235,8 +220,3 @@ def test_max_cdf_error_stays_within_the_a_priori_bound(noise):
         control += error.max() > alpha / 8
     assert failures <= binomial_upper(trials, beta)
     assert control > binomial_upper(trials, beta)
-
-
-def test_noise_scale_formulas():
-    assert noise_scale(TreeNoise.LAPLACE, 5, 0.5) == pytest.approx(20.0)
-    assert noise_scale(TreeNoise.GAUSSIAN, 5, 0.5, rho=0.25) == pytest.approx(math.sqrt(10 / 0.5))

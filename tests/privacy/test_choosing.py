@@ -1,6 +1,7 @@
-"""The m-free choosing mechanism (REVIEW-000-002 s2b) with discrete noise: exact hockey-stick <= delta."""
+"""The m-free choosing mechanism (REVIEW-000-002 s2b): the law the code samples has hockey-stick <= delta."""
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -8,24 +9,50 @@ import pytest
 from dpgui.privacy.choosing import ChoosingParameters, choosing_mechanism
 from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
 from tests.exact import hockey_stick
+from tests.recording import RecordingRandom, smallest_releasing_noise
 
 Groups = dict[str, tuple[int, int]]  # name -> (identical members, score of each)
 
 
-def bottom_probability(best: int, threshold: float, scale: float) -> float:
+@dataclass(frozen=True)
+class ObservedChoosing:
+    """What one run of the code reveals: the noise scale it requests, the integer threshold its release
+    decision uses, and the log-weight per unit of score it hands to Gumbel-max."""
+
+    scale: float
+    threshold: int
+    exponent: float
+
+
+def observe(params: ChoosingParameters) -> ObservedChoosing:
+    scores = np.array([1, 2, 5, 9])
+    rng = RecordingRandom(noise=[10**9])  # a huge noisy maximum: never bottom, so the selection runs
+    choosing_mechanism(scores, params, rng)
+    [scale] = rng.laplace_scales
+    [log_weights] = rng.log_weights
+    exponent = float(log_weights[1] - log_weights[0])
+    np.testing.assert_allclose(log_weights - log_weights[0], exponent * (scores - 1), rtol=1e-12)
+
+    def releases(z: int) -> bool:
+        return choosing_mechanism(np.array([1]), params, RecordingRandom(noise=[z])) is not None
+
+    return ObservedChoosing(scale, 1 + smallest_releasing_noise(releases), exponent)
+
+
+def bottom_probability(best: int, threshold: int, scale: float) -> float:
     """P(best + Z < threshold) for the discrete Laplace Z."""
-    k = math.ceil(threshold - best)  # output needs Z >= k
+    k = threshold - best  # output needs Z >= k
     return 1 - discrete_laplace_tail(k, scale) if k >= 0 else discrete_laplace_tail(1 - k, scale)
 
 
-def choosing_law(groups: Groups, params: ChoosingParameters, threshold: float) -> dict[object, float]:
+def choosing_law(groups: Groups, seen: ObservedChoosing) -> dict[object, float]:
     """Exact output law, per member of each group of identically scored solutions."""
     positive = {name: (members, score) for name, (members, score) in groups.items() if members and score > 0}
     if not positive:
         return {None: 1.0}
     best = max(score for _, score in positive.values())
-    p_bottom = bottom_probability(best, threshold, params.noise_scale)
-    log_w = {name: params.epsilon * score / 4 for name, (_, score) in positive.items()}
+    p_bottom = bottom_probability(best, seen.threshold, seen.scale)
+    log_w = {name: seen.exponent * score for name, (_, score) in positive.items()}
     top = max(log_w.values())
     z = math.fsum(members * math.exp(log_w[name] - top) for name, (members, _) in positive.items())
     law: dict[object, float] = {None: p_bottom}
@@ -34,20 +61,25 @@ def choosing_law(groups: Groups, params: ChoosingParameters, threshold: float) -
     return law
 
 
-def divergence(s: Groups, t: Groups, params: ChoosingParameters, threshold: float) -> float:
+def divergence(s: Groups, t: Groups, seen: ObservedChoosing, epsilon: float) -> float:
     """Hockey-stick divergence; groups with many identical members count each member."""
-    p, q = choosing_law(s, params, threshold), choosing_law(t, params, threshold)
+    p, q = choosing_law(s, seen), choosing_law(t, seen)
     expanded_p, expanded_q = {None: p[None]}, {None: q[None]}
     for name in set(s) | set(t):
         members = max(s.get(name, (0, 0))[0], t.get(name, (0, 0))[0])
         # Scale one representative by the member count: the divergence terms are identical per member.
         expanded_p[name] = members * p.get(name, 0.0)
         expanded_q[name] = members * q.get(name, 0.0)
-    return hockey_stick(expanded_p, expanded_q, params.epsilon)
+    return hockey_stick(expanded_p, expanded_q, epsilon)
 
 
-def neighbour_pairs(heavy: int, singles: int):
-    """Replace-one moves on a database with one heavy value, one second value and many singletons."""
+def neighbour_pairs(heavy: int, singles: int, k: int):
+    """Replace-one moves on a database with one heavy value, one second value and many singletons; and,
+    for a quality of growth k, a removed record that lowers k solutions while the added one raises another
+    (the move where the selection's normaliser falls most while the maximum rises)."""
+    if heavy > 0:
+        rival = {"f": (1, heavy), "g": (k, heavy)}
+        yield rival, {"f": (1, heavy + 1), "g": (k, heavy - 1)}
     second = max(heavy - 1, 0)
     base = {"a": (1, heavy), "b": (1, second), "s": (singles, 1)}
     yield base | {"u": (1, 1), "v": (1, 0)}, base | {"u": (1, 0), "v": (1, 1)}  # singleton moves
@@ -57,26 +89,22 @@ def neighbour_pairs(heavy: int, singles: int):
     yield base | {"u": (1, 1)}, base | {"a": (1, heavy + 1), "u": (1, 0)}  # singleton -> heavy
 
 
-def worst_case(params: ChoosingParameters, threshold: float) -> float:
+def worst_case(seen: ObservedChoosing, epsilon: float, k: int) -> float:
     worst = 0.0
-    for heavy in range(0, int(2 * threshold) + 9):
+    for heavy in range(0, 2 * seen.threshold + 9):
         for singles in (0, 1, 10, 1000, 10**6):
-            for s, t in neighbour_pairs(heavy, singles):
-                worst = max(worst, divergence(s, t, params, threshold))
+            for s, t in neighbour_pairs(heavy, singles, k):
+                worst = max(worst, divergence(s, t, seen, epsilon))
     return worst
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0])
 @pytest.mark.parametrize("delta", [1e-3, 1e-6])
-def test_choosing_mechanism_is_eps_delta_dp_for_every_m(epsilon: float, delta: float):
-    params = ChoosingParameters(epsilon, delta, k=1)
-    assert worst_case(params, params.threshold) <= delta
-
-
-def test_a_too_low_threshold_is_caught_by_the_exact_check():
-    """Control from REVIEW-000-002 s2b: tau = 0.75 (4/eps) ln(1/delta) violates delta many times over."""
-    params = ChoosingParameters(1.0, 1e-6, k=1)
-    assert worst_case(params, 0.75 * 4 * math.log(1e6)) > 10 * 1e-6
+@pytest.mark.parametrize("k", [1, 8])
+def test_choosing_mechanism_samples_an_eps_delta_dp_law_for_every_m(epsilon: float, delta: float, k: int):
+    """The law built from the observed scale, threshold and exponent, on replace-one neighbours of every
+    size, against the (epsilon, delta) asked for."""
+    assert worst_case(observe(ChoosingParameters(epsilon, delta, k=k)), epsilon, k) <= delta
 
 
 def test_epsilon_above_two_is_refused():
@@ -90,7 +118,7 @@ def test_output_is_in_g_or_bottom_and_matches_the_law():
     rng = SeededRandom(31)
     trials = 20_000
     draws = [choosing_mechanism(scores, params, rng) for _ in range(trials)]
-    law = choosing_law({str(i): (1, int(s)) for i, s in enumerate(scores)}, params, params.threshold)
+    law = choosing_law({str(i): (1, int(s)) for i, s in enumerate(scores)}, observe(params))
     for outcome, expected in [(None, law[None]), (0, law["0"]), (1, law["1"])]:
         hits = sum(d == outcome for d in draws)
         assert abs(hits - trials * expected) < 4 * math.sqrt(trials * expected * (1 - expected)) + 2

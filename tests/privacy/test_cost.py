@@ -12,6 +12,7 @@ from dpgui.privacy.cost import (
     replace_one_from_add_remove,
     zcdp_rho_for,
 )
+from tests.exact import discrete_gaussian_delta, discrete_gaussian_renyi, gaussian_delta
 
 
 def test_basic_composition_adds_epsilons_and_deltas_rounding_up():
@@ -61,9 +62,29 @@ def test_zcdp_conversion_round_trip_fits_the_target():
     assert ZCDPCost(rho * 1.001).to_approx_dp(1e-6).epsilon > 1.0
 
 
-def test_gaussian_rho_is_sensitivity_squared_over_two_sigma_squared():
-    assert gaussian_zcdp(1.0, 2.0).rho == pytest.approx(1 / 8)
+@pytest.mark.parametrize(("sensitivity", "sigma"), [(1, 2.0), (2, 3.5), (3, 1.2)])
+def test_gaussian_rho_bounds_the_exact_renyi_divergences_of_the_discrete_gaussian(sensitivity, sigma):
+    """rho-zCDP means D_alpha <= alpha rho for every alpha > 1: checked against the divergences summed over
+    the discrete Gaussian's support at an integer shift of the sensitivity (tight: the ratio approaches 1)."""
+    rho = gaussian_zcdp(sensitivity, sigma).rho
+    ratios = [discrete_gaussian_renyi(sensitivity, sigma, a) / a for a in (1.01, 1.5, 2.0, 4.0, 16.0)]
+    assert max(ratios) <= rho * (1 + 1e-9)
+    assert max(ratios) >= 0.9 * rho
+
+
+def test_zcdp_costs_add():
     assert (ZCDPCost(0.1) + ZCDPCost(0.2)).rho == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("rho", [1e-4, 0.01, 0.3, 2.0])
+@pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-10])
+def test_zcdp_to_approx_dp_holds_for_the_gaussian_mechanism(rho, delta):
+    """The (discrete) Gaussian mechanism of sensitivity 1 and sigma^2 = 1 / (2 rho) is rho-zCDP, so a valid
+    conversion must make its exact hockey-stick divergence at the converted epsilon at most delta."""
+    epsilon = ZCDPCost(rho).to_approx_dp(delta).epsilon
+    sigma = 1 / math.sqrt(2 * rho)
+    assert gaussian_delta(1 / sigma, epsilon) <= delta
+    assert discrete_gaussian_delta([1], sigma, epsilon) <= delta
 
 
 def test_add_remove_to_replace_one_doubles_epsilon():

@@ -1,5 +1,6 @@
-"""The exponential mechanism: sampled law equals the closed form; piecewise sampling equals dense sampling."""
+"""The exponential mechanism: the law it samples (its recorded log-weights) is eps-DP; sampling matches it."""
 
+import itertools
 import math
 
 import numpy as np
@@ -13,7 +14,8 @@ from dpgui.privacy.exponential import (
     sample_piecewise,
 )
 from dpgui.privacy.random import SeededRandom
-from tests.exact import hockey_stick
+from tests.exact import max_log_ratio
+from tests.recording import RecordingRandom, chosen_law
 
 
 def empirical(draws: list[int], k: int) -> np.ndarray:
@@ -30,29 +32,65 @@ def test_gumbel_max_samples_the_softmax():
     assert np.all(np.abs(freq - expected) < 4 * np.sqrt(expected * (1 - expected) / 40_000) + 1e-9)
 
 
-def test_exponential_mechanism_law_is_eps_dp_on_neighbouring_scores():
-    eps = 0.8
-    base = np.array([3.0, 5.0, 4.0, 0.0])
-    for shift in np.array(np.meshgrid(*[[-1, 0, 1]] * 4)).T.reshape(-1, 4):
-        p = dict(enumerate(np.exp(log_probabilities(eps * base / 2))))
-        q = dict(enumerate(np.exp(log_probabilities(eps * (base + shift) / 2))))
-        assert hockey_stick(p, q, eps) <= 1e-12
+def test_gumbel_max_draws_through_the_rng_exactly_as_argmax_of_weights_plus_gumbel_noise():
+    """The observation hook changes nothing: the same seed gives the same index as the direct formula."""
+    log_w = np.array([0.0, 1.0, 2.0, -np.inf, 0.5])
+    for seed in range(50):
+        direct = int(np.argmax(log_w + SeededRandom(seed).gumbel(log_w.size)))
+        assert gumbel_max(log_w, SeededRandom(seed)) == direct == SeededRandom(seed).choose_index(log_w)
 
 
-def test_exponential_mechanism_with_half_the_exponent_would_fail_the_check():
-    """Control: weights exp(eps q) (no 1/2) violate eps-DP, so the exact check can fail."""
-    eps = 0.8
-    base = np.array([3.0, 5.0, 4.0, 0.0])
-    shifted = base + np.array([1, -1, -1, -1])
-    p = dict(enumerate(np.exp(log_probabilities(eps * base))))
-    q = dict(enumerate(np.exp(log_probabilities(eps * shifted))))
-    assert hockey_stick(p, q, eps) > 1e-3
+def observed_law(scores: np.ndarray, epsilon: float, sensitivity: float) -> dict[object, float]:
+    """The law the code samples from: the log-weights it hands to Gumbel-max, normalised."""
+    rng = RecordingRandom(1)
+    exponential_mechanism(scores, epsilon, rng, sensitivity)
+    [log_weights] = rng.log_weights
+    return dict(enumerate(chosen_law(log_weights)))
 
 
-def dense_probabilities(score: PiecewiseScore, epsilon: float) -> np.ndarray:
-    size = int(score.ends[-1]) + 1
-    dense = np.array([score.score_at(y) for y in range(size)])
-    return np.exp(log_probabilities(epsilon * dense / 2))
+def observed_point_law(score: PiecewiseScore, epsilon: float, sensitivity: float) -> dict[object, float]:
+    """P(point) of the piecewise sampler: its recorded piece law, spread uniformly inside each piece."""
+    rng = RecordingRandom(2)
+    sample_piecewise(score, epsilon, rng, sensitivity)
+    [log_weights] = rng.log_weights
+    law: dict[object, float] = {}
+    for piece, p in enumerate(chosen_law(log_weights)):
+        start, end = int(score.starts[piece]), int(score.ends[piece])
+        law.update({point: p / (end - start + 1) for point in range(start, end + 1)})
+    return law
+
+
+NEIGHBOUR_SHIFTS = list(itertools.product([-1, 0, 1], repeat=4))
+
+
+@pytest.mark.parametrize(("epsilon", "sensitivity"), [(0.8, 1.0), (0.3, 2.5)])
+def test_exponential_mechanism_samples_an_eps_dp_law_on_neighbouring_scores(epsilon, sensitivity):
+    """Every score moves by at most the sensitivity: every output's probability moves by at most e^eps."""
+    base = np.array([3.0, 5.0, 4.0, 0.0]) * sensitivity
+    worst = max(
+        max_log_ratio(
+            observed_law(base, epsilon, sensitivity),
+            observed_law(base + sensitivity * np.array(shift), epsilon, sensitivity),
+        )
+        for shift in NEIGHBOUR_SHIFTS
+    )
+    assert epsilon / 2 < worst <= epsilon * (1 + 1e-9)
+
+
+@pytest.mark.parametrize(("epsilon", "sensitivity"), [(0.8, 1.0), (0.3, 2.5)])
+def test_piecewise_sampler_samples_an_eps_dp_law_over_points_on_neighbouring_scores(epsilon, sensitivity):
+    starts, ends = np.array([0, 5, 6, 12]), np.array([4, 5, 11, 15])
+    base = np.array([0.0, 3.0, 1.0, 2.0]) * sensitivity
+    worst = max(
+        max_log_ratio(
+            observed_point_law(PiecewiseScore(starts, ends, base), epsilon, sensitivity),
+            observed_point_law(
+                PiecewiseScore(starts, ends, base + sensitivity * np.array(shift)), epsilon, sensitivity
+            ),
+        )
+        for shift in NEIGHBOUR_SHIFTS
+    )
+    assert epsilon / 2 < worst <= epsilon * (1 + 1e-9)
 
 
 def test_piecewise_sampler_matches_the_dense_sampler_in_distribution():
@@ -61,7 +99,8 @@ def test_piecewise_sampler_matches_the_dense_sampler_in_distribution():
     )
     rng = SeededRandom(12)
     draws = [sample_piecewise(score, 1.0, rng).point for _ in range(40_000)]
-    expected = dense_probabilities(score, 1.0)
+    dense = np.array([score.score_at(y) for y in range(16)])
+    expected = np.array(list(observed_law(dense, 1.0, 1.0).values()))
     freq = empirical(draws, 16)
     assert np.all(np.abs(freq - expected) < 4 * np.sqrt(expected * (1 - expected) / 40_000) + 1e-9)
 

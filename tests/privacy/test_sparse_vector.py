@@ -1,5 +1,6 @@
-"""AboveThreshold: halts at its cap; accuracy within its bound; exact privacy on a tiny instance."""
+"""The sparse vector: the law its recorded noise scales give is eps-DP; halts at its cap; accuracy bound."""
 
+import itertools
 import math
 
 import numpy as np
@@ -8,44 +9,66 @@ import pytest
 from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
 from dpgui.privacy.sparse_vector import SparseVector, SparseVectorExhausted, SparseVectorParameters
 from tests.exact import hockey_stick
+from tests.recording import RecordingRandom
 
 
-def above_threshold_law(
-    values: list[int], threshold: int, epsilon: float, query_noise: bool = True
-) -> dict[object, float]:
-    """Exact law of the index of the first 'above' answer (None: all below), by summing over rho."""
-    rho_support = np.arange(-60, 61)
-    rho_p = discrete_laplace_pmf(rho_support, 2 / epsilon)
-    nu_support = np.arange(-120, 121) if query_noise else np.zeros(1, dtype=int)
-    nu_p = discrete_laplace_pmf(nu_support, 4 / epsilon) if query_noise else np.ones(1)
-    law: dict[object, float] = {}
-    for rho, pr in zip(rho_support, rho_p, strict=True):
-        still_below = 1.0
-        for i, v in enumerate(values):
-            p_above = nu_p[v + nu_support >= threshold + rho].sum()
-            law[i] = law.get(i, 0.0) + pr * still_below * p_above
-            still_below *= 1 - p_above
-        law[None] = law.get(None, 0.0) + pr * still_below
-    return law
+def observed_scales(epsilon: float, max_above: int) -> tuple[float, float]:
+    """(threshold scale, query scale) the code requests: a 'below' then an 'above' answer, zero noise."""
+    rng = RecordingRandom(zero=True)
+    session = SparseVector(SparseVectorParameters(threshold=0.0, epsilon=epsilon, max_above=max_above), rng)
+    session.is_above(-1.0)  # below: the threshold draw, then this query's draw
+    session.is_above(1.0)  # above: this query's draw (then a fresh threshold if rounds remain)
+    threshold_scale, query_scale, second_query_scale, *redraws = rng.laplace_scales
+    assert second_query_scale == query_scale and all(r == threshold_scale for r in redraws)
+    return threshold_scale, query_scale
 
 
-def test_above_threshold_law_is_eps_dp_on_neighbouring_query_answers():
-    epsilon = 1.0
+def tail(k: np.ndarray, scale: float) -> np.ndarray:
+    """P(Z >= k) for the discrete Laplace, elementwise over integer k (exact, no truncation)."""
+    r = math.exp(-1 / scale)
+    upper = np.power(r, np.abs(k).astype(np.float64)) / (1 + r)
+    return np.where(k >= 0, upper, 1 - np.power(r, np.abs(1 - k).astype(np.float64)) / (1 + r))
+
+
+def session_law(
+    values: list[int], threshold: int, rounds: int, threshold_scale: float, query_scale: float
+) -> dict[tuple[bool, ...], float]:
+    """Exact law of the answers of a session with ``rounds`` 'above' answers allowed (the answers stop at
+    the last one), by summing over each round's threshold noise rho (tail mass below 1e-15 dropped)."""
+    reach = math.ceil(35 * threshold_scale) + 2
+    rho = np.arange(-reach, reach + 1)
+    rho_p = discrete_laplace_pmf(rho, threshold_scale)
+
+    def from_query(start: int, rounds_left: int) -> dict[tuple[bool, ...], float]:
+        law: dict[tuple[bool, ...], float] = {}
+        still_below = np.ones_like(rho_p)
+        for i in range(start, len(values)):
+            p_above = tail(threshold + rho - values[i], query_scale)
+            weight = float(np.sum(rho_p * still_below * p_above))
+            prefix = (False,) * (i - start) + (True,)
+            rest = from_query(i + 1, rounds_left - 1) if rounds_left > 1 else {(): 1.0}
+            for suffix, p in rest.items():
+                law[prefix + suffix] = law.get(prefix + suffix, 0.0) + weight * p
+            still_below = still_below * (1 - p_above)
+        law[(False,) * (len(values) - start)] = float(np.sum(rho_p * still_below))
+        return law
+
+    return from_query(0, rounds)
+
+
+@pytest.mark.parametrize(("epsilon", "max_above"), [(1.0, 1), (0.5, 1), (1.0, 2)])
+def test_sparse_vector_samples_an_eps_dp_law_on_neighbouring_query_answers(epsilon: float, max_above: int):
+    """Every sensitivity-1 query moves by at most 1 between neighbours; the law of the answers built from
+    the observed noise scales is eps-DP at the epsilon asked for (all rounds together)."""
+    threshold_scale, query_scale = observed_scales(epsilon, max_above)
     base = [2, 5, 3, 8]
+    law = session_law(base, 6, max_above, threshold_scale, query_scale)
     worst = 0.0
-    for shift in np.array(np.meshgrid(*[[-1, 0, 1]] * 4)).T.reshape(-1, 4):
+    for shift in itertools.product([-1, 0, 1], repeat=len(base)):
         other = (np.array(base) + shift).tolist()
-        law, other_law = above_threshold_law(base, 6, epsilon), above_threshold_law(other, 6, epsilon)
+        other_law = session_law(other, 6, max_above, threshold_scale, query_scale)
         worst = max(worst, hockey_stick(law, other_law, epsilon))
     assert worst <= 1e-9
-
-
-def test_above_threshold_with_too_little_noise_fails_the_check():
-    """Control: the threshold noise alone (no per-query noise) is not eps-DP, and the check sees it."""
-    epsilon = 1.0
-    law = above_threshold_law([2, 5, 3, 8], 6, epsilon, query_noise=False)
-    other = above_threshold_law([3, 4, 4, 7], 6, epsilon, query_noise=False)
-    assert hockey_stick(law, other, epsilon) > 0.01
 
 
 def test_sparse_vector_halts_after_its_cap():

@@ -8,7 +8,10 @@ import pytest
 from dpgui.algorithms.distance import baselines
 from dpgui.algorithms.distance.embeddings import Metric, metric_distances
 from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom
+from tests.exact import discrete_gaussian_delta, laplace_log_ratio
+from tests.recording import RecordingRandom
 
 
 @pytest.mark.parametrize("metric", list(Metric))
@@ -38,14 +41,37 @@ def test_per_query_answers_exact_up_to_rounding_at_huge_budget(rho):
     assert np.max(np.abs(answers - truth)) <= noise.resolution / 2 + 1e-12
 
 
-def test_laplace_scale_is_k_times_sensitivity_over_epsilon_and_gaussian_splits_rho():
-    laplace = baselines.per_query_noise(Metric.L1, 10, 1000, epsilon=1.0, rho=None)
-    assert laplace.scale == 1000 * laplace.sensitivity
-    gauss = baselines.per_query_noise(Metric.L1, 10, 1000, epsilon=1.0, rho=0.5)
-    assert np.isclose(gauss.scale, gauss.sensitivity * np.sqrt(1000))
-    # spec s6: naive Gaussian about 0.69 at n = 1e4, l = 10, eps 1, delta 1e-6, k = 1000
-    from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+@pytest.mark.parametrize("gaussian", [False, True])
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-6), (0.3, 1e-8)])
+def test_per_query_release_is_dp_at_the_asked_budget(gaussian, epsilon, delta):
+    """k queries at a corner, one record moved to the opposite corner (every sum moves by its full
+    sensitivity): the law at the recorded scale is eps-DP (Laplace) or (eps, delta)-DP (Gaussian, with rho
+    from the asked budget as the distance task does), computed exactly."""
+    k = 3
+    rho = zcdp_rho_for(PrivacyCost(epsilon, delta)) if gaussian else None
+    noise = baselines.per_query_noise(Metric.L1, 2, k, epsilon=epsilon, rho=rho, steps=4)
+    queries = np.zeros((k, 2))
+    first = np.array([[0.0, 0.0], [0.5, 0.25], [1.0, 1.0]])
+    second = first.copy()
+    second[0] = [1.0, 1.0]
+    sums, requests = [], []
+    for points in (first, second):
+        rng = RecordingRandom(zero=True)
+        answers = run_to_end(baselines.per_query_answers(points, queries, Metric.L1, noise, rng))
+        sums.append(np.rint(answers * len(points) / noise.resolution).astype(np.int64))
+        requests += rng.requests
+    assert len(set(requests)) == 1
+    [(kind, scale, size)] = set(requests)
+    shift = sums[0] - sums[1]
+    assert size == k and np.all(np.abs(shift) == 4)  # the full sensitivity on every query
+    if gaussian:
+        assert kind == "gaussian" and discrete_gaussian_delta(shift, scale, epsilon) <= delta
+    else:
+        assert kind == "laplace" and laplace_log_ratio(sums[0], sums[1], scale) <= epsilon * (1 + 1e-9)
 
+
+def test_naive_gaussian_error_matches_the_spec_example():
+    """Spec s6: naive Gaussian about 0.69 at n = 1e4, l = 10, eps 1, delta 1e-6, k = 1000."""
     rho = zcdp_rho_for(PrivacyCost(1.0, 1e-6))
     g = baselines.per_query_noise(Metric.L1, 10, 1000, epsilon=1.0, rho=rho)
     assert 0.6 < baselines.predicted_max_error(g, 10_000, 1000, 0.05) < 0.8

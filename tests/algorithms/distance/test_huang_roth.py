@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 
 import numpy as np
 import pytest
@@ -12,6 +13,8 @@ from dpgui.algorithms.distance import huang_roth as hr
 from dpgui.algorithms.distance.cdf_route import DistanceStructure
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.random import SeededRandom
+from dpgui.privacy.sparse_vector import SparseVector
+from tests.recording import RecordingRandom
 
 
 def brute_force(points: np.ndarray, queries: np.ndarray) -> np.ndarray:
@@ -155,3 +158,147 @@ def test_online_partials_carry_only_the_released_answer_and_the_public_query():
     truth = brute_force(data, queries)
     released = np.array([a.answer for a in answers])
     assert not np.any(np.isclose(released, truth, rtol=0, atol=1e-9))  # control: no exact private value
+
+
+def _recorders(monkeypatch) -> tuple[list, list[list]]:
+    """Record every sparse vector the mechanism opens (its params and the values it is handed) and the
+    noise requests made inside each noisy tangent (value, then slope)."""
+    vectors: list = []
+    updates: list[list] = []
+    real_tangent = hr._noisy_tangent
+
+    class RecordingSparseVector(SparseVector):
+        def __init__(self, params, rng) -> None:
+            super().__init__(params, rng)
+            self.values: list[float] = []
+            vectors.append(self)
+
+        def is_above(self, value: float) -> bool:
+            self.values.append(value)
+            return super().is_above(value)
+
+    def recording_tangent(oracle, j, v_grid, calibration, rng):
+        before = len(rng.requests)
+        out = real_tangent(oracle, j, v_grid, calibration, rng)
+        updates.append(rng.requests[before:])
+        return out
+
+    monkeypatch.setattr(hr, "SparseVector", RecordingSparseVector)
+    monkeypatch.setattr(hr, "_noisy_tangent", recording_tangent)
+    return vectors, updates
+
+
+def _corner_neighbours(n: int, dims: int) -> tuple[np.ndarray, np.ndarray]:
+    """D and D': one record moved from the corner 0 to the corner 1 (every sensitivity is attained)."""
+    first = np.random.default_rng(7).random((n, dims))
+    first[0] = 0.0
+    second = first.copy()
+    second[0] = 1.0
+    return first, second
+
+
+def _instance_loss(params, query_sensitivity: float) -> float:
+    """AboveThreshold's loss at the scales the code draws for these params (probed: a 'below' answer), for
+    queries of the observed sensitivity: one threshold shift and one query shift of twice it."""
+    probe = RecordingRandom(zero=True)
+    SparseVector(params, probe).is_above(-1e18)
+    threshold_scale, query_scale = probe.laplace_scales
+    return query_sensitivity * (1 / threshold_scale + 2 / query_scale)
+
+
+def _update_loss(first: np.ndarray, second: np.ndarray, updates: list[list], gaussian: bool) -> list[float]:
+    """Per coordinate: one noisy tangent's loss (pure eps, or zCDP rho) at the recorded scales, with the value
+    and slope sensitivities measured on (D, D') over a grid of update points."""
+    assert updates and all(len(u) == 2 for u in updates)
+    assert len({tuple(u) for u in updates}) == 1  # the same scales for every coordinate and run
+    (kind, value_scale, _), (_, slope_scale, _) = updates[0]
+    assert kind == ("gaussian" if gaussian else "laplace")
+    grid = hr.snap(np.linspace(0, 1, 257))
+    a, b = hr.SortedOracle(first), hr.SortedOracle(second)
+    losses = []
+    for j in range(first.shape[1]):
+        value = float(np.abs(a.value_sums(j, grid) - b.value_sums(j, grid)).max())
+        slope = float(np.abs(a.slope_counts(j, grid) - b.slope_counts(j, grid)).max())
+        if gaussian:
+            losses.append(value**2 / (2 * value_scale**2) + slope**2 / (2 * slope_scale**2))
+        else:
+            losses.append(value / value_scale + slope / slope_scale)
+    return losses
+
+
+def _observed_online_loss(monkeypatch, epsilon: float, delta: float) -> tuple[float, float, hr.OnlineSession]:
+    """Run an online session on corner neighbours and return (pure loss per instance, rho per instance, the
+    session on D), built from what the code does: the sparse vector's scales and the sensitivity of the
+    values it is handed, and the update noise recorded inside the noisy tangent."""
+    n, dims = 40, 2
+    first, second = _corner_neighbours(n, dims)
+    cal = hr.calibrate(n, dims, epsilon, delta, 0.05, online=True, k_max=50)
+    vectors, updates = _recorders(monkeypatch)
+    sessions = []
+    for points in (first, second):
+        # Zero noise except a huge first query noise: the corner query fires, so an update is drawn.
+        rng = RecordingRandom(zero=True, noise=[0, 10**9])
+        session = hr.OnlineSession(hr.SortedOracle(points), cal, rng, delta)
+        session.answer(np.zeros(dims))
+        sessions.append(session)
+    svt_d, svt_d2 = vectors
+    query_sensitivity = abs(svt_d.values[0] - svt_d2.values[0])  # same query, same (empty) hypothesis
+    instance = _instance_loss(svt_d.params, query_sensitivity)
+    update = sum(_update_loss(first, second, updates, delta > 0))  # every coordinate is updated
+    if delta > 0:
+        return instance, instance**2 / 2 + update, sessions[0]
+    return instance + update, 0.0, sessions[0]
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 4.0])
+def test_offline_release_is_eps_dp_at_the_asked_epsilon_from_observed_sensitivities_and_scales(
+    monkeypatch, epsilon
+):
+    """Per coordinate, at most its sparse vector's cap of instances, each with one one-coordinate update;
+    the sum over coordinates at the observed sensitivities and scales must fit the asked epsilon and be at
+    most what the calibration charges."""
+    n, dims = 40, 2
+    first, second = _corner_neighbours(n, dims)
+    cal = hr.calibrate(n, dims, epsilon, 0.0, 0.05, online=False)
+    vectors, updates = _recorders(monkeypatch)
+    for points in (first, second):
+        run_to_end(hr.offline_release(points, cal, RecordingRandom(zero=True, noise=[0, 10**9])))
+    assert len(vectors) == 2 * dims
+    update = _update_loss(first, second, updates, False)
+    total = 0.0
+    for j in range(dims):
+        svt_d, svt_d2 = vectors[j], vectors[dims + j]
+        query_sensitivity = abs(svt_d.values[0] - svt_d2.values[0])  # grid point 0, empty hypothesis
+        per_instance = _instance_loss(svt_d.params, query_sensitivity) + update[j]
+        total += svt_d.params.max_above * per_instance
+    assert total <= epsilon * (1 + 1e-9)
+    assert hr.spent(cal, n, False, 0.0).epsilon >= total * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 4.0])
+def test_online_session_is_eps_dp_at_the_asked_epsilon_from_observed_sensitivities_and_scales(
+    monkeypatch, epsilon
+):
+    """Each of the at most M instances (the sparse vector's cap) costs its AboveThreshold loss at the
+    observed query sensitivity plus one update (value and slope noise at the recorded scales, sensitivities
+    measured on a record moved corner to corner); M times that must fit the asked epsilon, and the session
+    must charge at least that."""
+    per_instance, _, session = _observed_online_loss(monkeypatch, epsilon, 0.0)
+    total = session._svt.params.max_above * per_instance
+    assert total <= epsilon * (1 + 1e-9)
+    assert session.cost.epsilon >= total * (1 - 1e-9)
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-6), (4.0, 1e-9)])
+def test_online_zcdp_session_fits_the_asked_budget_from_observed_sensitivities_and_sigmas(
+    monkeypatch, epsilon, delta
+):
+    """zCDP mode: the pure sparse vector instance is (eps_A^2 / 2)-zCDP, each Gaussian update
+    sum Delta^2 / (2 sigma^2) at the recorded sigmas; the total rho over M instances converts to
+    (rho + 2 sqrt(rho ln(1/delta)), delta) (Bun-Steinke Prop. 1.3), which must fit the asked budget and be
+    at most what the session charges."""
+    _, per_instance_rho, session = _observed_online_loss(monkeypatch, epsilon, delta)
+    rho = session._svt.params.max_above * per_instance_rho
+    converted = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    assert converted <= epsilon * (1 + 1e-9)
+    assert session.cost.epsilon >= converted * (1 - 1e-9) and session.cost.delta <= delta

@@ -1,0 +1,150 @@
+"""Randomness that records what a mechanism asks of it, so a privacy test checks the law the code samples.
+
+A privacy test built on these never re-derives a mechanism's constants from the textbook: it runs the code,
+reads the noise scales, the Gumbel-max log-weights and (by steering the noise) the thresholds the code
+actually uses, and checks the resulting exact output law against the (epsilon, delta) the user asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from dpgui.privacy.random import SeededRandom
+
+
+class NoiseRequest(NamedTuple):
+    """One noise draw the code asked for: ``kind`` is "laplace" or "gaussian"."""
+
+    kind: str
+    scale: float
+    size: int
+
+
+class RecordingRandom(SeededRandom):
+    """Seeded randomness that records every noise request and every Gumbel-max choice.
+
+    With ``zero=True`` every noise value is 0, so a run releases the exact statistic (the law's centre).
+    ``noise`` hands out those values first (in request order), then zeros or seeded noise.
+    """
+
+    def __init__(self, seed: int = 0, *, zero: bool = False, noise: list[int] | None = None) -> None:
+        super().__init__(seed)
+        self.requests: list[NoiseRequest] = []
+        self.log_weights: list[np.ndarray] = []
+        self.zero = zero
+        self._fixed = list(noise or [])
+        self._sampling = False
+
+    def _draw(
+        self, kind: str, scale: float, size: int, sample: Callable[[float, int], np.ndarray]
+    ) -> np.ndarray:
+        if self._sampling:  # a sampler's own draws (the discrete Gaussian's Laplace proposals): not requests
+            return sample(scale, size)
+        self.requests.append(NoiseRequest(kind, float(scale), size))
+        taken, self._fixed = self._fixed[:size], self._fixed[size:]
+        rest = size - len(taken)
+        self._sampling = True
+        try:
+            tail = np.zeros(rest, dtype=np.int64) if self.zero or not rest else sample(scale, rest)
+        finally:
+            self._sampling = False
+        return np.concatenate([np.asarray(taken, dtype=np.int64), tail])
+
+    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
+        return self._draw("laplace", scale, size, super().discrete_laplace)
+
+    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
+        return self._draw("gaussian", sigma, size, super().discrete_gaussian)
+
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        self.log_weights.append(np.array(log_weights, dtype=np.float64, copy=True))
+        return super().choose_index(log_weights)
+
+    def scales(self, kind: str = "laplace") -> list[float]:
+        """The scales (or sigmas) requested, in order, one per request."""
+        return [r.scale for r in self.requests if r.kind == kind]
+
+    @property
+    def laplace_scales(self) -> list[float]:
+        return self.scales("laplace")
+
+
+def chosen_law(log_weights: np.ndarray) -> np.ndarray:
+    """The probabilities Gumbel-max samples from, exp(w_i) / sum_j exp(w_j), from recorded log-weights."""
+    w = np.asarray(log_weights, dtype=np.float64)
+    top = np.max(w)
+    p = np.exp(w - top)
+    return p / p.sum()
+
+
+def smallest_releasing_noise(releases: Callable[[int], bool], low: int = -(10**6), high: int = 10**6) -> int:
+    """The smallest integer noise value z for which ``releases(z)`` holds (monotone in z), by bisection.
+
+    A mechanism that releases when ``statistic + Z >= tau`` exposes its integer threshold this way:
+    tau = statistic + smallest_releasing_noise(...). This observes the code, not its formula.
+    """
+    if releases(low) or not releases(high):
+        raise AssertionError("the release decision is not monotone on the searched range")
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if releases(middle) else (middle, high)
+    return high
+
+
+class SteeredRandom(RecordingRandom):
+    """Zero noise, and every selection (Gumbel-max index, uniform integer) taken from ``path``, then 0.
+
+    ``trace`` records each selection: ("choose", probabilities, taken) or ("below", n, taken).
+    """
+
+    def __init__(self, path: tuple[int, ...]) -> None:
+        super().__init__(zero=True)
+        self._path = list(path)
+        self.trace: list[tuple[str, object, int]] = []
+
+    def _next(self) -> int:
+        return self._path.pop(0) if self._path else 0
+
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        self.log_weights.append(np.array(log_weights, dtype=np.float64, copy=True))
+        taken = self._next()
+        self.trace.append(("choose", chosen_law(log_weights), taken))
+        return taken
+
+    def randbelow(self, n: int) -> int:
+        taken = self._next()
+        self.trace.append(("below", n, taken))
+        return taken
+
+
+def enumerated_law(run: Callable[[SteeredRandom], object], max_leaves: int = 100_000) -> dict[object, float]:
+    """The exact output law of a selection sampler, by steering it down every path of its choices.
+
+    Each run follows a path of selections; its probability is the product of the probabilities the code
+    computed for them (Gumbel-max: its recorded log-weights; a uniform integer below n: 1/n). The first
+    selection past the path branches into all of its alternatives. Noise draws are zero.
+    """
+    law: dict[object, float] = {}
+    stack: list[tuple[int, ...]] = [()]
+    leaves = 0
+    while stack:
+        path = stack.pop()
+        rng = SteeredRandom(path)
+        output = run(rng)
+        probability = 1.0
+        for depth, (kind, what, taken) in enumerate(rng.trace):
+            if depth == len(path):
+                options = (
+                    np.flatnonzero(np.asarray(what) > 0).tolist() if kind == "choose" else range(int(what))
+                )
+                stack.extend((*path, int(i)) for i in options if i != taken)
+            probability *= float(np.asarray(what)[taken]) if kind == "choose" else 1 / int(what)
+            path = (*path, taken) if depth >= len(path) else path
+        law[output] = law.get(output, 0.0) + probability
+        leaves += 1
+        if leaves > max_leaves:
+            raise AssertionError("too many paths to enumerate: use a smaller instance")
+    return law

@@ -1,0 +1,407 @@
+"""Planted errors: one-line mutations of the privacy code that the privacy tests must catch (issue 13).
+
+Each mutation replaces one exact line fragment (found exactly once in its file) by a wrong constant or a
+wrong formula, in a temporary copy of the repository; the privacy tests then run on that copy and must fail.
+The working tree is never modified. Usage, from the repository root::
+
+    python tools/planted_errors.py            # run every mutation, print the table
+    python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
+    python tools/planted_errors.py --only em-half-exponent sv-query-noise
+    python tools/planted_errors.py --check    # only check that every mutation still applies (fast)
+
+Exit status: 0 when every mutation applies and is caught, 1 otherwise. The full run takes several minutes
+(one pytest run per mutation), so CI runs only ``--check`` (tests/tools/test_planted_errors.py).
+
+Every mutation here is a real privacy error: the exact output law breaks the asked (epsilon, delta) on some
+neighbouring pair. Some wrong-looking constants are not, and are deliberately not planted (the exact checks
+show it): the choosing mechanism's threshold with 4/eps instead of 8/eps (it stays below 0.15 delta), its
+noise Lap(2/eps) instead of Lap(4/eps) (the pure part stays at e^eps), and its selection at the full eps
+for a growth-1 quality (it leaks only under growth k > 1, which the tests exercise at k = 8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_DIRS = ("tests/privacy", "tests/algorithms")
+TIMEOUT_SECONDS = 900
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """Replace ``old`` (which must occur exactly once in ``path``) by ``new``."""
+
+    name: str
+    path: str
+    old: str
+    new: str
+    description: str
+
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "em-half-exponent",
+        "dpgui/privacy/exponential.py",
+        "epsilon * np.asarray(scores, dtype=np.float64) / (2 * sensitivity)",
+        "epsilon * np.asarray(scores, dtype=np.float64) / sensitivity",
+        "exponential mechanism: exponent eps q / Delta, without its factor 1/2",
+    ),
+    Mutation(
+        "em-piecewise-half-exponent",
+        "dpgui/privacy/exponential.py",
+        "np.log(self.lengths) + epsilon * self.scores / (2 * sensitivity)",
+        "np.log(self.lengths) + epsilon * self.scores / sensitivity",
+        "piecewise exponential mechanism: log-weight eps v / Delta, without its factor 1/2",
+    ),
+    Mutation(
+        "choosing-em-full-epsilon",
+        "dpgui/privacy/choosing.py",
+        "return exponential_mechanism(scores, params.epsilon / 2, rng)",
+        "return exponential_mechanism(scores, params.epsilon, rng)",
+        "choosing mechanism: exponential mechanism at the full eps instead of eps/2",
+    ),
+    Mutation(
+        "choosing-noise-scale",
+        "dpgui/privacy/choosing.py",
+        "        return 4 / self.epsilon\n",
+        "        return 1 / self.epsilon\n",
+        "choosing mechanism: noisy maximum with Lap(1/eps) instead of Lap(4/eps)",
+    ),
+    Mutation(
+        "choosing-threshold",
+        "dpgui/privacy/choosing.py",
+        "return (8 / self.epsilon) * math.log(4 * self.k / (self.epsilon * delta_discrete))",
+        "return (2 / self.epsilon) * math.log(4 * self.k / (self.epsilon * delta_discrete))",
+        "choosing mechanism: threshold tau with 2/eps instead of 8/eps",
+    ),
+    Mutation(
+        "sv-query-noise",
+        "dpgui/privacy/sparse_vector.py",
+        "return 4 / self.epsilon_per_round",
+        "return 1 / self.epsilon_per_round",
+        "sparse vector: query noise Lap(1/eps) instead of Lap(4/eps)",
+    ),
+    Mutation(
+        "sv-threshold-noise",
+        "dpgui/privacy/sparse_vector.py",
+        "return 2 / self.epsilon_per_round",
+        "return 0.5 / self.epsilon_per_round",
+        "sparse vector: threshold noise Lap(0.5/eps) instead of Lap(2/eps)",
+    ),
+    Mutation(
+        "sv-rounds-split",
+        "dpgui/privacy/sparse_vector.py",
+        "return self.epsilon / self.max_above",
+        "return self.epsilon",
+        "sparse vector: every one of c rounds at the full eps (a forgotten budget split)",
+    ),
+    Mutation(
+        "adist-gap",
+        "dpgui/privacy/stability.py",
+        "return 2 + max(0, math.ceil(b * math.log(1 / ((1 + r) * self.delta))))",
+        "return 1 + max(0, math.ceil(b * math.log(1 / ((1 + r) * self.delta))))",
+        "A_dist_safe: threshold with gap 1 instead of 2 (the paper's add/remove gap)",
+    ),
+    Mutation(
+        "adist-noise-scale",
+        "dpgui/privacy/stability.py",
+        "        return 2 / self.epsilon\n",
+        "        return 1 / self.epsilon\n",
+        "A_dist_safe: Lap(1/eps) on the gap instead of Lap(2/eps)",
+    ),
+    Mutation(
+        "heavy-bin-replace-one-scale",
+        "dpgui/privacy/heavy_bin.py",
+        "return (2 if self.replace_one else 1) / self.epsilon",
+        "return 1 / self.epsilon",
+        "HeavyBin: scale 1/eps under replace-one (two bins move) instead of 2/eps",
+    ),
+    Mutation(
+        "heavy-bin-threshold",
+        "dpgui/privacy/heavy_bin.py",
+        "return 1 + max(0, math.ceil(b * math.log(1 / ((1 + r) * self.delta))))",
+        "return max(0, math.ceil(b * math.log(1 / ((1 + r) * self.delta))))",
+        "HeavyBin: threshold one lower (an appearing bin released with probability > delta)",
+    ),
+    Mutation(
+        "tree-laplace-sensitivity",
+        "dpgui/algorithms/tree_cdf.py",
+        "return 2 * height / epsilon",
+        "return height / epsilon",
+        "tree CDF: Laplace scale h/eps (add/remove sensitivity) instead of 2h/eps",
+    ),
+    Mutation(
+        "tree-gaussian-sigma",
+        "dpgui/algorithms/tree_cdf.py",
+        "return math.sqrt(2 * height / (2 * rho))",
+        "return math.sqrt(height / (2 * rho))",
+        "tree CDF: Gaussian sigma for L2 sensitivity sqrt(h) instead of sqrt(2h)",
+    ),
+    Mutation(
+        "histogram-sensitivity",
+        "dpgui/algorithms/histogram.py",
+        "L1_SENSITIVITY = 2\n",
+        "L1_SENSITIVITY = 1\n",
+        "histogram: L1 sensitivity 1 (add/remove) instead of 2 under replace-one",
+    ),
+    Mutation(
+        "public-assisted-scale",
+        "dpgui/algorithms/public_assisted.py",
+        "rng.discrete_laplace(noise_scale(epsilon), exact.size)",
+        "rng.discrete_laplace(noise_scale(2 * epsilon), exact.size)",
+        "public-data-assisted CDF: cell noise for L1 sensitivity 1 instead of 2",
+    ),
+    Mutation(
+        "em-step-half-exponent",
+        "dpgui/algorithms/recconcave.py",
+        "[np.log(lengths) + epsilon * values.astype(np.float64) / 2 for _, lengths, values in parts]",
+        "[np.log(lengths) + epsilon * values.astype(np.float64) for _, lengths, values in parts]",
+        "exponential mechanism over a step function (threshold learner, RecConcave): no factor 1/2",
+    ),
+    Mutation(
+        "em-family-mass",
+        "dpgui/algorithms/recconcave.py",
+        "log_w = np.log(lengths) + epsilon * values.astype(np.float64) / 2",
+        "log_w = np.log(lengths) + epsilon * values.astype(np.float64)",
+        "threshold learner over both directions: family normalisers without the factor 1/2",
+    ),
+    Mutation(
+        "rank-quantile-score",
+        "dpgui/algorithms/rank_scores.py",
+        "return -np.maximum(np.maximum(below - target, target - at_or_below), 0.0)",
+        "return -2 * np.maximum(np.maximum(below - target, target - at_or_below), 0.0)",
+        "quantile rank score: doubled (sensitivity 2) under the exponential mechanism for sensitivity 1",
+    ),
+    Mutation(
+        "gaussian-per-query-sigma",
+        "dpgui/algorithms/distance/baselines.py",
+        "sensitivity * math.sqrt(queries / (2 * rho))",
+        "sensitivity * math.sqrt(1 / (2 * rho))",
+        "per-query Gaussian baseline: sigma for one query instead of k (rho not split)",
+    ),
+    Mutation(
+        "laplace-per-query-scale",
+        "dpgui/algorithms/distance/baselines.py",
+        "queries * sensitivity / epsilon, False",
+        "sensitivity / epsilon, False",
+        "per-query Laplace baseline: scale Delta/eps instead of k Delta/eps (eps not split)",
+    ),
+    Mutation(
+        "gaussian-zcdp-rho",
+        "dpgui/privacy/cost.py",
+        "l2_sensitivity**2 / (2 * sigma**2)",
+        "l2_sensitivity**2 / (4 * sigma**2)",
+        "discrete Gaussian zCDP: rho = Delta^2 / (4 sigma^2) instead of Delta^2 / (2 sigma^2)",
+    ),
+    Mutation(
+        "zcdp-to-approx-dp",
+        "dpgui/privacy/cost.py",
+        "self.rho + 2 * math.sqrt(self.rho * math.log(1 / delta))",
+        "self.rho + math.sqrt(self.rho * math.log(1 / delta))",
+        "zCDP -> (eps, delta): rho + sqrt(rho ln(1/delta)) instead of rho + 2 sqrt(rho ln(1/delta))",
+    ),
+    Mutation(
+        "huang-roth-test-sensitivity",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "    delta_test = w / n\n",
+        "    delta_test = 1 / n\n",
+        "Huang-Roth online: test sensitivity 1/n (the paper's) instead of W/n",
+    ),
+    Mutation(
+        "huang-roth-offline-test-sensitivity",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "return Calibration(alpha, w, cap, per, 3 * h / 4, 1 / n, eps_a, noise, gaussian, h)",
+        "return Calibration(alpha, w, cap, per, 3 * h / 4, 0.5 / n, eps_a, noise, gaussian, h)",
+        "Huang-Roth offline: per-coordinate test sensitivity 1/(2n) instead of 1/n",
+    ),
+    Mutation(
+        "huang-roth-update-cost",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "return 3 * coordinates_per_update / (n * cal.noise)",
+        "return 2 * coordinates_per_update / (n * cal.noise)",
+        "Huang-Roth: update cost 2/(n b) per coordinate (slope sensitivity 1/n) instead of 3/(n b)",
+    ),
+    Mutation(
+        "huang-roth-zcdp-update-cost",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "return 5 * coordinates_per_update / (2 * n * n * cal.noise**2)",
+        "return 2 * coordinates_per_update / (2 * n * n * cal.noise**2)",
+        "Huang-Roth zCDP: update rho 2c / (2 n^2 sigma^2) (slope sensitivity 1/n) instead of 5c / (...)",
+    ),
+    Mutation(
+        "huang-roth-slope-noise",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "tangent_slope=cal.noise * n,",
+        "tangent_slope=cal.noise * n / 2,",
+        "Huang-Roth: slope noise at half the calibrated scale",
+    ),
+    Mutation(
+        "label-private-exponent",
+        "dpgui/algorithms/learners/label_private.py",
+        "hypothesis = em_over_cuts(candidates, values, positives, negatives, size, direction, epsilon, rng)",
+        "hypothesis = em_over_cuts(candidates, values, positives, negatives, size, direction, 2 * epsilon, rng)",  # noqa: E501
+        "label-private learner: exponential mechanism at 2 eps",
+    ),
+    Mutation(
+        "san-points-laplace",
+        "dpgui/algorithms/san_points.py",
+        "noise = BatchedLaplace(rng, 1 / plan.mechanism_epsilon, limit=plan.iterations)",
+        "noise = BatchedLaplace(rng, 0.5 / plan.mechanism_epsilon, limit=plan.iterations)",
+        "SanPoints: count noise Lap(0.5/eps_t) instead of Lap(1/eps_t)",
+    ),
+    Mutation(
+        "san-thresholds-laplace",
+        "dpgui/algorithms/san_thresholds.py",
+        "noise = BatchedLaplace(rng, 1 / eps, limit=2 * plan.cap)",
+        "noise = BatchedLaplace(rng, 0.5 / eps, limit=2 * plan.cap)",
+        "SanThresholds: count noise Lap(0.5/eps_t) instead of Lap(1/eps_t)",
+    ),
+    Mutation(
+        "san-thresholds-em",
+        "dpgui/algorithms/san_thresholds.py",
+        "z = exponential_mechanism(quality, eps, rng)",
+        "z = exponential_mechanism(quality, 2 * eps, rng)",
+        "SanThresholds: the level-choosing exponential mechanism at 2 eps_t",
+    ),
+)
+
+
+def problems(root: Path = ROOT) -> list[str]:
+    """Why a mutation no longer applies (its old text is missing or ambiguous), one line each."""
+    found = []
+    names = [m.name for m in MUTATIONS]
+    found += [f"duplicate mutation name {n!r}" for n in sorted(set(names)) if names.count(n) > 1]
+    for mutation in MUTATIONS:
+        path = root / mutation.path
+        if not path.is_file():
+            found.append(f"{mutation.name}: {mutation.path} does not exist")
+            continue
+        count = path.read_text(encoding="utf-8").count(mutation.old)
+        if count != 1:
+            found.append(f"{mutation.name}: old text found {count} times in {mutation.path} (need exactly 1)")
+        if mutation.old == mutation.new:
+            found.append(f"{mutation.name}: old and new text are identical")
+    return found
+
+
+def _copy_repository(destination: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".ruff_cache", "*.pyc")
+    for name in ("dpgui", "tests", "resources"):
+        if (ROOT / name).exists():
+            shutil.copytree(ROOT / name, destination / name, ignore=ignore)
+    shutil.copy2(ROOT / "pyproject.toml", destination / "pyproject.toml")
+
+
+def _pytest(copy: Path) -> tuple[str, float]:
+    """'caught' (tests fail), 'survived' (tests pass) or 'timeout', and the seconds taken."""
+    env = {**_environment(), "PYTHONPATH": str(copy)}
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TEST_DIRS]
+    start = time.monotonic()
+    try:
+        result = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.monotonic() - start
+    return ("survived" if result.returncode == 0 else "caught"), time.monotonic() - start
+
+
+def _environment() -> dict[str, str]:
+    import os
+
+    return {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+
+def _check_isolation(copy: Path) -> None:
+    """The copy's dpgui must be the one imported (an editable install elsewhere must not shadow it)."""
+    env = {**_environment(), "PYTHONPATH": str(copy)}
+    probe = [sys.executable, "-c", "import dpgui; print(dpgui.__file__)"]
+    imported = subprocess.run(probe, cwd=copy, env=env, capture_output=True, text=True, check=True).stdout
+    if not Path(imported.strip()).resolve().is_relative_to(copy.resolve()):
+        raise SystemExit(f"the copy imports dpgui from {imported.strip()}, not from {copy}")
+
+
+def run(selected: list[Mutation]) -> list[tuple[Mutation, str, float]]:
+    results = []
+    with tempfile.TemporaryDirectory(prefix="planted-errors-") as tmp:
+        copy = Path(tmp)
+        _copy_repository(copy)
+        _check_isolation(copy)
+        baseline, seconds = _pytest(copy)
+        print(f"baseline (no mutation): {'passes' if baseline == 'survived' else baseline} ({seconds:.0f} s)")
+        if baseline != "survived":
+            raise SystemExit("the unmutated tests do not pass; fix them before planting errors")
+        for mutation in selected:
+            target = copy / mutation.path
+            original = target.read_text(encoding="utf-8")
+            target.write_text(original.replace(mutation.old, mutation.new, 1), encoding="utf-8")
+            try:
+                outcome, seconds = _pytest(copy)
+            finally:
+                target.write_text(original, encoding="utf-8")
+            print(f"{mutation.name:32} {outcome:9} {seconds:6.0f} s  {mutation.description}", flush=True)
+            results.append((mutation, outcome, seconds))
+    return results
+
+
+def markdown(results: list[tuple[Mutation, str, float]]) -> str:
+    caught = sum(outcome == "caught" for _, outcome, _ in results)
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Planted errors: latest run",
+        "",
+        f"Generated by `python tools/planted_errors.py --write` on {when}: each one-line mutation is applied",
+        f"alone to a temporary copy of the repository, then `pytest -x -q {' '.join(TEST_DIRS)}` runs on it.",
+        "A mutation is *caught* when the tests fail. The list itself lives in `tools/planted_errors.py`;",
+        "`tests/tools/test_planted_errors.py` checks in CI that every mutation still applies. Constants that",
+        "are conservative rather than wrong (not planted) are listed in the script's docstring.",
+        "",
+        f"**{caught} of {len(results)} caught.**",
+        "",
+        "| mutation | file | result | seconds | planted error |",
+        "| --- | --- | --- | ---: | --- |",
+    ]
+    for mutation, outcome, seconds in results:
+        lines.append(
+            f"| `{mutation.name}` | `{mutation.path}` | {outcome} | {seconds:.0f} | {mutation.description} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--check", action="store_true", help="only check that every mutation applies")
+    parser.add_argument("--write", action="store_true", help="write tools/planted_errors.md")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these mutations")
+    args = parser.parse_args(argv)
+    found = problems()
+    for problem in found:
+        print(f"DOES NOT APPLY: {problem}")
+    if args.check or found:
+        return 1 if found else 0
+    selected = [m for m in MUTATIONS if not args.only or m.name in args.only]
+    unknown = set(args.only or ()) - {m.name for m in MUTATIONS}
+    if unknown:
+        parser.error(f"unknown mutations: {', '.join(sorted(unknown))}")
+    results = run(selected)
+    survivors = [m.name for m, outcome, _ in results if outcome != "caught"]
+    print(
+        f"{len(results) - len(survivors)} of {len(results)} caught"
+        + (f"; NOT caught: {survivors}" if survivors else "")
+    )
+    if args.write:
+        (ROOT / "tools" / "planted_errors.md").write_text(markdown(results), encoding="utf-8")
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
