@@ -10,8 +10,10 @@ header is refused by all of them when they count the rows).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -69,13 +71,9 @@ class DataCheck:
     columns: tuple[ColumnCheck, ...]
     refusals: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    checked: bool = True
-    """False when the engine cannot be read ahead of the run (Spark): its own checks then apply."""
 
     def lines(self) -> list[str]:
         """What the custodian is shown (stderr or a dialog): counts, warnings, then refusals."""
-        if not self.checked:
-            return [f"{self.file_name}: not checked ahead of the run (the engine checks while aggregating)"]
         shown_lines = [f"{self.file_name}: {column.describe()}" for column in self.columns]
         shown_lines += [f"warning: {warning}" for warning in self.warnings]
         return shown_lines + [f"refused: {refusal}" for refusal in self.refusals]
@@ -172,11 +170,49 @@ class FrameChecker:
             label, counter = self._label
             _label_column(counter, frame[label], self._positive, offset, self._file_name)
 
-    def result(self) -> DataCheck:
+    def checks(self) -> tuple[ColumnCheck, ...]:
+        """The counts so far, value columns first, then the label."""
         checks = [counter.check for counter in self._values.values()]
         if self._label is not None:
             checks.append(self._label[1].check)
-        return _verdict(self._file_name, tuple(checks), self._domains, self._missing)
+        return tuple(checks)
+
+    def result(self, checks: tuple[ColumnCheck, ...] | None = None) -> DataCheck:
+        """The verdict on these counts (by default the ones this checker gathered)."""
+        return _verdict(self._file_name, checks or self.checks(), self._domains, self._missing)
+
+
+SUMMARY_SCHEMA = (
+    "column string, role string, rows long, missing long, invalid long, out_of_bounds long, unknown long, "
+    "first_problem string"
+)
+"""One partition's counts, one row per column (a Spark schema): what crosses from the executors."""
+_COUNTS = ("rows", "missing", "invalid", "out_of_bounds", "unknown")
+
+
+def _partition_summary(
+    make_checker: Callable[[], FrameChecker], frames: Iterator[pd.DataFrame]
+) -> pd.DataFrame:
+    """Run a fresh checker over one partition's frames; its counts as a frame of ``SUMMARY_SCHEMA``."""
+    checker, offset = make_checker(), 0
+    for frame in frames:
+        checker.add(offset, frame)
+        offset += len(frame)
+    return pd.DataFrame([asdict(check) for check in checker.checks()])
+
+
+def combine_summaries(summaries: pd.DataFrame, order: tuple[ColumnCheck, ...]) -> tuple[ColumnCheck, ...]:
+    """Add the partitions' counts column by column; the first problem of any partition names "a row" (a
+    partition does not know its rows' numbers in the file)."""
+    combined = []
+    for check in order:
+        rows = summaries[(summaries["column"] == check.column) & (summaries["role"] == check.role)]
+        problems = [p for p in rows["first_problem"].tolist() if isinstance(p, str)]
+        first = re.sub(r", row \d+,", ", a row,", problems[0]) if problems else None
+        combined.append(
+            replace(check, **{name: int(rows[name].sum()) for name in _COUNTS}, first_problem=first)
+        )
+    return tuple(combined)
 
 
 def check_frames(
@@ -247,5 +283,15 @@ def check_data(
     elif isinstance(aggregator, EmbeddedAggregator):
         aggregator.scan(wanted, checker.add)  # with the engine's progress and cancel
     else:
-        return DataCheck(dataset.name, (), checked=False)
+        from dpgui.data.backends.spark import SparkAggregator
+
+        if not isinstance(aggregator, SparkAggregator):
+            raise TypeError(f"no data check for the {aggregator.name!r} engine")
+        make_checker = partial(
+            FrameChecker, dataset.name, columns, domains, missing, label=label, positive=positive
+        )
+        summaries = aggregator.summarise_partitions(
+            wanted, partial(_partition_summary, make_checker), SUMMARY_SCHEMA
+        )
+        return checker.result(combine_summaries(summaries, checker.checks()))
     return checker.result()

@@ -67,3 +67,37 @@ def test_spark_aggregates_equal_the_in_memory_ones_exactly(tmp_path: Path, suffi
         _same(mine, theirs)
     with pytest.raises(DataError, match="missing"):
         spark.histogram("x", UNIT, FAIL)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_the_spark_data_check_gives_the_in_memory_verdict_before_any_charge(
+    tmp_path: Path, suffix: str
+) -> None:
+    """Issue 14: every engine gives the same verdict; Spark counts in its executors, only counts return."""
+    pytest.importorskip("pyspark")
+    import pandas as pd
+
+    from dpgui.data import InMemoryAggregator, NumericDomain
+    from dpgui.data.backends import open_aggregator
+    from dpgui.data.checks import check_data
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.missing import MissingPolicy
+
+    cells = ["1", None, "abc", "11", "-1", "5", "7", None] * 3
+    frame = pd.DataFrame({"x": cells, "label": ["yes", "no"] * 12})
+    path = tmp_path / f"private{suffix}"
+    frame.to_csv(path, index=False) if suffix == ".csv" else frame.to_parquet(path, index=False)
+    domain, policy = NumericDomain(0, 10, 1), MissingPolicy()
+    memory = open_dataset(path)
+    spark = open_aggregator(path, "spark")
+    assert isinstance(spark.aggregator, SparkAggregator)
+    args = (("x",), (domain,), policy)
+    mine = check_data(memory, InMemoryAggregator(memory), *args, label="label", positive="yes")
+    theirs = check_data(spark.dataset, spark.aggregator, *args, label="label", positive="yes")
+    counts = [(c.column, c.rows, c.missing, c.invalid, c.out_of_bounds, c.unknown) for c in mine.columns]
+    assert counts == [
+        (c.column, c.rows, c.missing, c.invalid, c.out_of_bounds, c.unknown) for c in theirs.columns
+    ]
+    assert counts[0] == ("x", 24, 6, 3, 6, 0)
+    assert theirs.refusals and "a row, column 'x': 'abc' is not a finite number" in theirs.refusals[0]
+    assert mine.warnings == theirs.warnings and theirs.warnings  # 25% imputed

@@ -27,7 +27,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -180,6 +180,27 @@ class SparkAggregator:
             raise DataError(message) from None
         self._progress(1.0)
         return result
+
+    def summarise_partitions(
+        self,
+        columns: Sequence[str],
+        summarise: Callable[[Iterator[pd.DataFrame]], pd.DataFrame],
+        schema: str,
+    ) -> pd.DataFrame:
+        """Run ``summarise`` on each partition's batches of ``columns`` (cells as the in-memory loader reads
+        them) in Spark, and collect the small frames it returns (a data check's counts, never rows)."""
+        require_columns(self.header, list(columns), file_name=self._name)
+        wanted, text = list(columns), self._text  # no self: the function must pickle
+
+        def per_partition(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+            frames = (
+                pd.concat([_cells(batch[column], column, text) for column in wanted], axis=1)
+                for batch in batches
+            )
+            yield summarise(frames)
+
+        selected = self._frame.select(*[self._frame[column] for column in wanted])
+        return self._job(lambda: selected.mapInPandas(per_partition, schema).toPandas())
 
     def count(self) -> int:
         if self._count is None:
