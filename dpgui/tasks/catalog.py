@@ -1,6 +1,7 @@
 """Imports every module that registers algorithms, so the registry is complete once this is loaded."""
 
 from dpgui.tasks import (
+    adaptive,  # noqa: F401
     distance,  # noqa: F401
     interior,  # noqa: F401
     learning,  # noqa: F401
