@@ -1,0 +1,141 @@
+"""Simulation preview: run an algorithm on public or synthetic data with a seeded generator.
+
+Nothing private is read and no budget is spent: the data is the public sample (resampled to n rows) or
+synthetic data drawn on the declared domain. The result is a distribution of errors in the task's own
+terms (spec 003 s8 item 1 "simulation mode"; DP Wizard's previews, anchors s1.2).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpgui.algorithms.progress import run_to_end
+from dpgui.data.aggregate import InMemoryAggregator
+from dpgui.data.dataset import Dataset
+from dpgui.privacy.random import SeededRandom, simulation_generator
+from dpgui.tasks.learning import NO_THRESHOLD
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.registry import get_algorithm
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+SYNTHETIC_LABEL = "label"
+ERROR_MEASURES = {
+    TaskKind.MEDIAN: "rank error / n",
+    TaskKind.QUANTILES: "largest rank error / n",
+    TaskKind.INTERIOR_POINT: "1 when the output is not interior",
+    TaskKind.CDF: "max |CDF error|",
+    TaskKind.THRESHOLD: "misclassification rate",
+}
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Errors of ``trials`` simulated releases; ``source`` says which data was used."""
+
+    algorithm: str
+    errors: tuple[float, ...]
+    unit: str
+    source: str
+
+    def quantile(self, q: float) -> float:
+        return float(np.quantile(self.errors, q))
+
+
+def _simulated_values(spec: TaskSpec, n: int, rng: np.random.Generator) -> tuple[np.ndarray, str]:
+    column, domain = spec.columns[0], spec.domain
+    if spec.public is not None and column in spec.public.frame.columns:
+        public = spec.public.column_values(column, domain)
+        if public.size:
+            return rng.choice(public, size=n, replace=True), f"public sample {spec.public.path.name}"
+    middle, spread = (domain.lower + domain.upper) / 2, (domain.upper - domain.lower) / 6
+    values = np.clip(rng.normal(middle, spread, size=n), domain.lower, domain.upper)
+    return values, "synthetic normal data on the declared domain"
+
+
+def _rank_error(sorted_values: np.ndarray, value: float, target_rank: float) -> float:
+    below = np.searchsorted(sorted_values, value, "left")
+    at_or_below = np.searchsorted(sorted_values, value, "right")
+    return float(max(below - target_rank, target_rank - at_or_below, 0)) / sorted_values.size
+
+
+def release_error(
+    spec: TaskSpec, table: ReleaseTable, values: np.ndarray, labels: np.ndarray | None
+) -> float:
+    """The task's error of one release against the simulated truth."""
+    grid = spec.domain.from_grid(spec.domain.to_grid(values))
+    ordered = np.sort(grid)
+    n = ordered.size
+    if "cdf" in table.columns:
+        points = np.asarray(table.column("value"), dtype=float)
+        released = np.asarray(table.column("cdf"), dtype=float)
+        truth = np.searchsorted(ordered, points, "right") / n
+        return float(np.max(np.abs(released - truth)))
+    if spec.kind is TaskKind.QUANTILES:
+        pairs = zip(table.column("q"), table.column("value"), strict=True)
+        return max(_rank_error(ordered, float(v), float(q) * n) for q, v in pairs)
+    if spec.kind is TaskKind.MEDIAN:
+        return _rank_error(ordered, float(table.column("value")[0]), n / 2)
+    if spec.kind is TaskKind.INTERIOR_POINT:
+        value = float(table.column("value")[0])
+        return float(not ordered[0] <= value <= ordered[-1])
+    if spec.kind is TaskKind.THRESHOLD and labels is not None:
+        threshold, direction = table.column("threshold")[0], str(table.column("direction")[0])
+        if threshold == NO_THRESHOLD:  # the learner's "predict negative everywhere" hypothesis
+            predicted = np.zeros(grid.size, dtype=bool)
+        else:
+            predicted = grid >= float(threshold) if direction == "ge" else grid <= float(threshold)
+        return float(np.mean(predicted != labels))
+    raise ValueError(f"the {spec.kind.value} release has none of the columns the error measure reads")
+
+
+@functools.lru_cache(maxsize=64)
+def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0) -> Simulation:
+    """Run the spec's algorithm ``trials`` times on simulated data of n rows (cached per spec)."""
+    if spec.kind not in ERROR_MEASURES:
+        raise ValueError(f"no simulation for the task {spec.kind.value!r} yet")
+    info = get_algorithm(spec.algorithm)
+    data_rng = simulation_generator(seed)
+    noise = SeededRandom(seed + 1)
+    errors, source = [], ""
+    for _ in range(trials):
+        values, source = _simulated_values(spec, n, data_rng)
+        frame = pd.DataFrame({spec.columns[0]: values})
+        labels = None
+        if spec.kind is TaskKind.THRESHOLD:
+            labels = values >= (spec.domain.lower + spec.domain.upper) / 2
+            frame[spec.label or SYNTHETIC_LABEL] = labels.astype(int)
+        dataset = Dataset(Path("<simulated>"), "simulated", frame)
+        table = run_to_end(info.run(spec, InMemoryAggregator(dataset), noise))
+        errors.append(release_error(spec, table, values, labels))
+    return Simulation(info.name, tuple(errors), ERROR_MEASURES[spec.kind], source)
+
+
+CALIBRATION_TRIALS = 5
+CALIBRATION_ROWS = 20_000
+"""Simulations for ``auto`` use at most this many rows (errors rescaled by rows / n: expected_error)."""
+CALIBRATION_GRID = 1 << 20
+"""Above this many grid points ``auto`` does not simulate (a run takes seconds) and ranks by the bounds."""
+
+
+def expected_error(spec: TaskSpec, n: int) -> float | None:
+    """The median error of a few seeded simulated releases of the spec's (concrete) algorithm, in the unit
+    of its ``predicted_error``; None when the task has no simulation or the grid is too large.
+
+    The data is what :func:`simulate` draws: the public sample resampled, or normal data on the declared
+    domain, so it calibrates the algorithms on data of the declared shape, never on the private data.
+    Above CALIBRATION_ROWS rows the simulation runs on CALIBRATION_ROWS rows and the error, a count error
+    divided by n, is rescaled by CALIBRATION_ROWS / n: exact for the data-independent trees and
+    mechanisms whose count error does not depend on n, an approximation for the data-adaptive ones.
+    """
+    if spec.kind not in (TaskKind.CDF, TaskKind.QUANTILES) or spec.domain.size > CALIBRATION_GRID:
+        return None
+    rows = min(n, CALIBRATION_ROWS)
+    if rows < 1:
+        return None
+    median = float(np.median(simulate(spec, rows, trials=CALIBRATION_TRIALS, seed=18).errors))
+    return median * rows / n
