@@ -62,6 +62,23 @@ def bucket_penalty(buckets_hint: int, epsilon_counts: float) -> float:
     return math.sqrt(2) * noise_scale(TreeNoise.LAPLACE, shape.height, epsilon_counts)
 
 
+def typical_buckets(leaves: int) -> int:
+    """The public guess of the number of buckets the penalty is computed for: sqrt(N), at least 2."""
+    return max(2, int(math.sqrt(leaves)))
+
+
+def bucket_bias_bound(leaves: int, epsilon_partition: float, penalty: float, beta: float) -> float:
+    """W.p. >= 1 - beta, spreading any chosen bucket uniformly moves the CDF by at most this many records.
+
+    Inside a bucket b the prefix sums of x_i - mean_b stay within dev(b) / 2. The partition kept b whole, so
+    its noisy cost is at most that of splitting b into single cells, |b| * penalty: dev(b) <= (|b| - 1)
+    penalty + |noise of b|, and with a union bound over the < 2N candidates every noise (scale 4 L /
+    eps_1 in dev units) is at most 4 L / eps_1 * ln(2N / beta). With |b| <= N this is loose but a bound.
+    """
+    noise = cost_scale(leaves, epsilon_partition) * math.log(2 * max(leaves, 1) / beta)
+    return ((leaves - 1) * penalty + noise) / 2
+
+
 def dawa_partition(
     histogram: np.ndarray, epsilon_partition: float, penalty: float, rng: PrivateRandom
 ) -> AlgorithmRun[np.ndarray]:
@@ -119,7 +136,7 @@ def dawa_cdf(
         raise ValueError("partition_share must lie strictly between 0 and 1")
     leaves = len(histogram)
     epsilon_counts = (1 - partition_share) * epsilon
-    penalty = bucket_penalty(max(2, int(math.sqrt(leaves))), epsilon_counts)
+    penalty = bucket_penalty(typical_buckets(leaves), epsilon_counts)
     starts = yield from dawa_partition(histogram, partition_share * epsilon, penalty, rng)
     yield Progress(0.4, f"DAWA: {starts.size} buckets")
     release = yield from bucket_cdf(

@@ -1,5 +1,5 @@
-"""Data-adaptive range-query sanitizers (issue 18): PrivTree and DAWA for the CDF, histogram and synthetic
-records tasks.
+"""Issue 18: data-adaptive range-query sanitizers (PrivTree and DAWA for the CDF, histogram and synthetic
+records tasks) and joint quantiles (JointExp).
 
 Both choose a partition of the grid into buckets privately, then release the buckets' CDF by a tree with
 consistency and spread each bucket uniformly over its grid points (``dpgui.algorithms.bucket_cdf``). Where
@@ -12,7 +12,8 @@ PrivTree's leaves hold at most theta + depth delta + lambda ln(2N/beta) records 
 count did not cross theta; union bound over the at most 2N split tests), and spreading a leaf uniformly
 moves the CDF inside it by at most its count, so the bound is that count plus the bucket tree's bound
 with eps_2 on at most N buckets. DAWA's buckets carry no such count bound (a bucket may hold many records
-when they are spread evenly), so its a-priori bound is infinite and only its simulated error ranks it.
+when they are spread evenly); its bound (``bucket_bias_bound``) is valid but loose, and ``auto`` ranks both
+families by their simulated error on data of the declared shape.
 """
 
 from __future__ import annotations
@@ -22,8 +23,16 @@ from collections.abc import Callable
 
 import numpy as np
 
+from dpgui.algorithms.approximate_quantiles import parse_quantiles
 from dpgui.algorithms.bucket_cdf import BucketCdfRelease
-from dpgui.algorithms.dawa import PARTITION_SHARE, dawa_cdf
+from dpgui.algorithms.dawa import (
+    PARTITION_SHARE,
+    bucket_bias_bound,
+    bucket_penalty,
+    dawa_cdf,
+    typical_buckets,
+)
+from dpgui.algorithms.joint_exp import joint_exp_fits, joint_exp_quantiles
 from dpgui.algorithms.privtree import TREE_SHARE, PrivTreeParameters, privtree_cdf
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
@@ -34,7 +43,16 @@ from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
-from dpgui.tasks.sanitize import BRANCHING, FREQUENCY_UNIT, ROWS, _cdf_table, _tree_fits
+from dpgui.tasks.sanitize import (
+    BRANCHING,
+    FREQUENCY_UNIT,
+    QUANTILES,
+    ROWS,
+    _cdf_table,
+    _quantile_fits,
+    _quantile_table,
+    _tree_fits,
+)
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 PRIVTREE_SHARE = ParameterSpec(
@@ -102,8 +120,17 @@ def privtree_error_bound(spec: TaskSpec, n: int) -> float:
     return min(1.0, leaf_count / max(n, 1) + counts)
 
 
-def _dawa_error_bound(spec: TaskSpec, n: int) -> float:
-    return math.inf
+def dawa_error_bound(spec: TaskSpec, n: int) -> float:
+    """The bucket bias bound of ``bucket_bias_bound`` plus the bucket tree's bound, in CDF units."""
+    if _tree_fits(spec, n):
+        return math.inf
+    leaves, beta = spec.domain.size, _beta(spec)
+    share = _share(spec, DAWA_SHARE)
+    counts_epsilon = (1 - share) * spec.epsilon
+    penalty = bucket_penalty(typical_buckets(leaves), counts_epsilon)
+    bias = bucket_bias_bound(leaves, share * spec.epsilon, penalty, beta / 2)
+    counts = cdf_error_bound(leaves, n, counts_epsilon, beta / 2, branching=_branching(spec))
+    return min(1.0, bias / max(n, 1) + counts)
 
 
 def _notes(release: BucketCdfRelease, engine: str) -> tuple[str, ...]:
@@ -177,6 +204,7 @@ def _register_family(
                 run=runner(release_fn, title),
                 parameters=(BETA, share, BRANCHING, *extra),
                 preconditions=_fits,
+                calibrated=kind is TaskKind.CDF,
             )
         )
     return registered
@@ -200,8 +228,72 @@ DAWA = _register_family(
     DAWA_PAPER,
     DAWA_SECTION,
     "Chooses near-uniform buckets by noisy L1 costs (a quarter of ε), then releases the buckets' CDF by a "
-    "tree and spreads each bucket uniformly. Data-dependent: no a-priori bound, ranked by simulation.",
+    "tree and spreads each bucket uniformly. Its a-priori bound is loose: auto ranks it by simulation.",
     _release_dawa,
-    _dawa_error_bound,
+    dawa_error_bound,
     DAWA_SHARE,
+)
+
+
+# --- joint quantiles ---------------------------------------------------------------------------------------
+
+
+def _qs(spec: TaskSpec) -> tuple[float, ...]:
+    return parse_quantiles(str(spec.parameter("q", QUANTILES.default)))
+
+
+def _joint_exp_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
+    failures = _quantile_fits(spec, n)
+    if failures:
+        return failures
+    m = len(_qs(spec))
+    if not joint_exp_fits(n, spec.domain.size, m):
+        return (
+            PreconditionFailure(
+                f"JointExp's dynamic program grows like m·n² and would be too slow for {m} quantiles of "
+                f"{n} records; use aq (approximate quantiles), which scales to any n."
+            ),
+        )
+    return ()
+
+
+def joint_exp_rank_bound(spec: TaskSpec, n: int) -> float:
+    """A-priori: w.p. >= 1 - beta every rank is within (4/eps)(m ln N + ln(1/beta)) + m + 1 of target.
+
+    The exponential mechanism's utility guarantee (sensitivity 2) over at most N^m sorted tuples, with
+    OPT >= -(m + 1) when no value is repeated (each gap rounded to a whole record); a rank's error is at
+    most the total L1 miss of the gaps before it. Divided by n.
+    """
+    if _joint_exp_fits(spec, n):
+        return math.inf
+    m, beta = len(_qs(spec)), _beta(spec)
+    misses = (4 / spec.epsilon) * (m * math.log(spec.domain.size) + math.log(1 / beta)) + m + 1
+    return misses / max(n, 1)
+
+
+def _run_joint_exp(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+    values, counts = data.sorted_distinct_counts(spec.columns[0], spec.domain, spec.missing)
+    release = yield from joint_exp_quantiles(values, counts, spec.domain.size, _qs(spec), spec.epsilon, rng)
+    return _quantile_table(spec, release, ("one exponential mechanism over all sorted tuples",))
+
+
+JOINT_EXP = register(
+    AlgorithmInfo(
+        name="joint-exp",
+        title="JointExp (all quantiles in one exponential mechanism)",
+        task=TaskKind.QUANTILES,
+        paper="Gillenwater, Joseph, Kulesza 2021 (ICML), JointExp",
+        section="s3, Algorithm 1; s3.2 (sampling by dynamic programming)",
+        guarantee=Guarantee.PURE,
+        summary="Samples all m quantiles at once with probability ∝ exp(ε·u/4), u = −Σ |gap count − "
+        "target|, exactly, by a dynamic program over the gaps between data points: the best for few to "
+        "a few dozen quantiles; AQ is better for many.",
+        cost=_pure_cost,
+        predicted_error=joint_exp_rank_bound,
+        error_unit="rank error / n",
+        run=_run_joint_exp,
+        parameters=(BETA, QUANTILES),
+        preconditions=_joint_exp_fits,
+        calibrated=True,
+    )
 )

@@ -74,6 +74,9 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    calibrated: bool = False
+    """``auto`` ranks it by its simulated median error (``tasks.simulation.expected_error``) instead of its
+    a-priori bound: for algorithms whose bounds' slack differs (or, data-adaptive, that have none)."""
 
 
 _REGISTRY: dict[str, AlgorithmInfo] = {}

@@ -80,7 +80,13 @@ def prepare(spec: TaskSpec, n: int) -> PreparedRun:
 
 
 def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
-    """The feasible algorithm with the smallest predicted error, and a sentence saying why."""
+    """The feasible algorithm with the smallest expected error, and a sentence saying why.
+
+    A calibrated algorithm is ranked by its median error in seeded simulations on public or synthetic
+    data of the declared shape (``tasks.simulation.expected_error``); the others by their a-priori bound.
+    """
+    from dpgui.tasks.simulation import expected_error  # the simulation runs registered algorithms
+
     candidates = []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
@@ -88,7 +94,11 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
             continue
         if info.preconditions(concrete, n):
             continue
-        candidates.append((info.predicted_error(concrete, n), info))
+        simulated = expected_error(concrete, n) if info.calibrated else None
+        if simulated is not None:
+            candidates.append((simulated, info, "simulated median error"))
+        else:
+            candidates.append((info.predicted_error(concrete, n), info, "predicted error"))
     if not candidates:
         failures = tuple(
             failure
@@ -99,9 +109,9 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
         )
         raise PreconditionFailed(failures or (nothing_fits,))
-    error, best = min(candidates, key=lambda pair: pair[0])
-    others = ", ".join(f"{info.name}: {err:.4g}" for err, info in candidates if info is not best)
-    reason = f"auto chose {best.name}: predicted error {error:.4g} {best.error_unit}" + (
+    error, best, kind = min(candidates, key=lambda triple: triple[0])
+    others = ", ".join(f"{info.name}: {err:.4g}" for err, info, _ in candidates if info is not best)
+    reason = f"auto chose {best.name}: {kind} {error:.4g} {best.error_unit}" + (
         f" (others: {others})" if others else " (the only feasible algorithm)"
     )
     return best, reason

@@ -175,6 +175,7 @@ def _cdf_info(name: str, noise: TreeNoise, guarantee: Guarantee, summary: str) -
             run=_run_cdf(noise),
             parameters=(BETA, BRANCHING),
             preconditions=_gaussian_fits if gaussian else _tree_fits,
+            calibrated=True,
         )
     )
 
@@ -266,6 +267,7 @@ AQ = register(
         run=_run_aq,
         parameters=(BETA, QUANTILES),
         preconditions=_quantile_fits,
+        calibrated=True,
     )
 )
 EM_EACH = register(
@@ -285,6 +287,7 @@ EM_EACH = register(
         run=_run_em_each,
         parameters=(BETA, QUANTILES),
         preconditions=_quantile_fits,
+        calibrated=True,
     )
 )
 TREE_QUANTILES = register(
@@ -305,6 +308,7 @@ TREE_QUANTILES = register(
         run=_run_tree_quantiles,
         parameters=(BETA, QUANTILES, BRANCHING),
         preconditions=_tree_quantile_fits,
+        calibrated=True,
     )
 )
 

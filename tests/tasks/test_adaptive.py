@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
+from dpgui.algorithms.dawa import dawa_cdf
 from dpgui.algorithms.privtree import privtree_cdf
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.aggregate import InMemoryAggregator
@@ -14,7 +13,6 @@ from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
-from dpgui.tasks.adaptive import privtree_error_bound
 from dpgui.tasks.registry import Guarantee, get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -62,15 +60,19 @@ def test_categorical_columns_are_refused_before_reading_the_data():
         prepare(spec(TaskKind.HISTOGRAM, "privtree-histogram", CategoricalDomain(("a", "b"))), 100)
 
 
-def test_privtree_bound_holds_on_skewed_data_and_dawa_has_none():
-    """The a-priori bound (module doc) holds on every one of 30 releases; DAWA states no bound."""
+def test_a_priori_bounds_hold_on_skewed_data():
+    """PrivTree's and DAWA's a-priori bounds (module doc) hold on every one of 30 releases each."""
     counts = np.zeros(GRID.size, dtype=np.int64)
     counts[3] = 1500
     counts[300:320] = 25
     task = spec(TaskKind.CDF, "privtree")
-    bound = privtree_error_bound(task, int(counts.sum()))
+    bound = get_algorithm("privtree").predicted_error(task, int(counts.sum()))
     assert 0 < bound < 1
     for seed in range(30):
         cdf = run_to_end(privtree_cdf(counts, int(counts.sum()), 1.0, SeededRandom(seed))).cdf
         assert np.abs(cdf - np.cumsum(counts) / counts.sum()).max() <= bound
-    assert math.isinf(get_algorithm("dawa").predicted_error(spec(TaskKind.CDF, "dawa"), 1000))
+    dawa = get_algorithm("dawa").predicted_error(spec(TaskKind.CDF, "dawa"), int(counts.sum()))
+    assert 0 < dawa <= 1
+    for seed in range(30):
+        cdf = run_to_end(dawa_cdf(counts, int(counts.sum()), 1.0, SeededRandom(seed))).cdf
+        assert np.abs(cdf - np.cumsum(counts) / counts.sum()).max() <= dawa
