@@ -34,7 +34,7 @@ class PlanRow:
     epsilon_for_target: float | None
     auto: bool
     simulated_error: float | None = None
-    """For a calibrated algorithm: its median error in seeded simulations (what ``auto`` ranks by)."""
+    """For a calibrated algorithm: its mean error in seeded simulations (what ``auto`` ranks by)."""
 
 
 def _concrete(spec: TaskSpec, info: AlgorithmInfo) -> TaskSpec:

@@ -75,7 +75,7 @@ class AlgorithmInfo:
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
     calibrated: bool = False
-    """``auto`` ranks it by its simulated median error (``tasks.simulation.expected_error``) instead of its
+    """``auto`` ranks it by its simulated mean error (``tasks.simulation.expected_error``) instead of its
     a-priori bound: for algorithms whose bounds' slack differs (or, data-adaptive, that have none)."""
 
 

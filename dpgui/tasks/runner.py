@@ -96,7 +96,7 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
             continue
         simulated = expected_error(concrete, n) if info.calibrated else None
         if simulated is not None:
-            candidates.append((simulated, info, "simulated median error"))
+            candidates.append((simulated, info, "simulated mean error"))
         else:
             candidates.append((info.predicted_error(concrete, n), info, "predicted error"))
     if not candidates:
