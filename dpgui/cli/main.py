@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from dpgui import __version__
-from dpgui.cli import algorithms_cmd, budget_cmd, plan_cmd, query_cmd, release_cmd
-from dpgui.cli.errors import run_guarded
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # The subcommands import the registry, pandas and numpy: only when a command needs its parser.
+    from dpgui.cli import algorithms_cmd, budget_cmd, plan_cmd, query_cmd, release_cmd
+
     parser = argparse.ArgumentParser(
         prog="dpgui",
         description="Differentially private releases of a sensitive dataset. Without a command: the GUI.",
@@ -30,7 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # answered without importing the subcommands (argparse's own text)
+        print(f"dpgui {__version__}")
+        return 0
+    from dpgui.cli.errors import run_guarded
+
+    args = build_parser().parse_args(arguments)
     if args.command is None:
         return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
