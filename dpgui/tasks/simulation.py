@@ -46,9 +46,10 @@ class Simulation:
         return float(np.quantile(self.errors, q))
 
 
-SHAPES = ("normal", "skewed", "spiky")
+SHAPES = ("normal", "skewed", "spiky", "heaped")
 """Synthetic shapes on the declared domain: a normal around the middle (the preview's default), a
-log-normal piled against the lower bound, and a few point masses holding most records over a normal."""
+log-normal piled against the lower bound, a few point masses holding most records over a normal, and a
+log-normal rounded to 400 round values (as wages, prices and ages heap)."""
 
 
 def _simulated_values(
@@ -63,6 +64,9 @@ def _simulated_values(
     middle, spread = (domain.lower + domain.upper) / 2, width / 6
     if shape == "skewed":
         values = domain.lower + width * rng.lognormal(0, 1.5, size=n) / 50
+    elif shape == "heaped":
+        step = width / 400
+        values = np.round(width * rng.lognormal(0, 0.6, size=n) / 8 / step) * step + domain.lower
     elif shape == "spiky":
         spikes = domain.lower + width * rng.uniform(0.1, 0.9, size=5)
         values = np.where(
@@ -146,12 +150,13 @@ def expected_error(spec: TaskSpec, n: int) -> float | None:
     of its ``predicted_error``; None when the task has no simulation or the grid is too large.
 
     The data is the public sample resampled if the spec has one; otherwise CALIBRATION_TRIALS draws of
-    each synthetic shape in SHAPES (normal, skewed, spiky) on the declared domain, because auto cannot see
-    the data and the data-adaptive engines' errors depend on its shape: the mean over the shapes favours
-    an engine that is good on all of them. Never the private data. Above CALIBRATION_ROWS rows the
-    simulation runs on CALIBRATION_ROWS rows and the error, a count error divided by n, is rescaled by
-    CALIBRATION_ROWS / n: exact for the data-independent trees and mechanisms whose count error does not
-    depend on n, an approximation for the data-adaptive ones.
+    each synthetic shape in SHAPES (normal, skewed, spiky, heaped) on the declared domain, because auto
+    cannot see the data and the data-adaptive engines' errors depend on its shape: the mean over the
+    shapes favours an engine that is good on all of them. Never the private data.
+
+    Above CALIBRATION_ROWS rows the simulation runs on CALIBRATION_ROWS rows and the error, a count
+    error divided by n, is rescaled by CALIBRATION_ROWS / n: exact for the data-independent trees and
+    mechanisms whose count error does not depend on n, an approximation for the data-adaptive ones.
     """
     if spec.kind not in (TaskKind.CDF, TaskKind.QUANTILES) or spec.domain.size > CALIBRATION_GRID:
         return None
