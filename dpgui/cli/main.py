@@ -33,9 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments == ["--version"]:  # answered without importing the subcommands (argparse's own text)
+    if arguments == ["--version"]:  # argparse's text and exit, without importing the subcommands
         print(f"dpgui {__version__}")
-        return 0
+        raise SystemExit(0)
     from dpgui.cli.errors import run_guarded
 
     args = build_parser().parse_args(arguments)

@@ -25,8 +25,10 @@ def test_importing_the_cli_and_asking_its_version_imports_nothing_heavy():
     out = run_python(
         "import sys\n"
         "from dpgui.cli import main\n"
-        "code = main(['--version'])\n"
-        f"print(code, [m for m in {HEAVY!r} if m in sys.modules])\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit as done:\n"
+        f"    print(done.code, [m for m in {HEAVY!r} if m in sys.modules])\n"
     )
     assert out.splitlines() == [f"dpgui {__version__}", "0 []"]
 
