@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dpgui import __version__
-from dpgui.cli import algorithms_cmd, budget_cmd, fingerprint_cmd, plan_cmd, query_cmd, release_cmd
-from dpgui.cli.arguments import NumberFriendlyParser, split_negative_assignments
-from dpgui.cli.errors import run_guarded
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # The subcommands import the registry, pandas and numpy: only when a command needs its parser.
+    from dpgui.cli import algorithms_cmd, budget_cmd, fingerprint_cmd, plan_cmd, query_cmd, release_cmd
+    from dpgui.cli.arguments import NumberFriendlyParser
+
     parser = NumberFriendlyParser(
         prog="dpgui",
         description="Differentially private releases of a sensitive dataset. Without a command: the GUI.",
@@ -42,7 +43,14 @@ def build_open_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = split_negative_assignments(sys.argv[1:] if argv is None else argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # argparse's text and exit, without importing the subcommands
+        print(f"dpgui {__version__}")
+        raise SystemExit(0)
+    from dpgui.cli.arguments import split_negative_assignments
+    from dpgui.cli.errors import run_guarded
+
+    arguments = split_negative_assignments(arguments)
     parser = build_parser()
     if arguments and not arguments[0].startswith("-") and arguments[0] not in _commands(parser):
         opened = build_open_parser().parse_args(arguments)

@@ -175,9 +175,10 @@ def _with_budget(release: PlannedRelease, epsilon: float, delta: float) -> TaskS
 
 
 def _error(release: PlannedRelease, epsilon: float, delta: float, n: int) -> float:
-    """The predicted error of the release (auto: of the algorithm auto picks) at (epsilon, delta)."""
+    """The predicted error of the release (auto: of the algorithm auto picks by the bounds, which the
+    split compares) at (epsilon, delta)."""
     try:
-        prepared = prepare(_with_budget(release, epsilon, delta), n)
+        prepared = prepare(_with_budget(release, epsilon, delta), n, simulate=False)
     except (PreconditionFailed, ValueError):
         return math.inf
     return prepared.algorithm.predicted_error(prepared.spec, n)
@@ -211,8 +212,8 @@ def split_plan(plan: ReleasePlan, n: int) -> BatchPlan:
         else:
             epsilons = _minimax(plan, plan.budget.epsilon, deltas, n)
             objective = "the least largest weighted predicted error within the budget"
-        prepared_runs = [
-            prepare(_with_budget(release, epsilon, delta), n)
+        prepared_runs = [  # auto by the bounds, as in the search, so the split stays balanced
+            prepare(_with_budget(release, epsilon, delta), n, simulate=False)
             for release, epsilon, delta in zip(plan.releases, epsilons, deltas, strict=True)
         ]
         still = [i for i in sharing if not prepared_runs[i].cost.is_pure]

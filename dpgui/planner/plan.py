@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, algorithms
 from dpgui.tasks.runner import PreconditionFailed, choose_auto
+from dpgui.tasks.simulation import expected_error
 from dpgui.tasks.spec import TaskSpec
 
 MAX_N = 10**13
@@ -32,6 +33,8 @@ class PlanRow:
     min_n: int | None
     epsilon_for_target: float | None
     auto: bool
+    simulated_error: float | None = None
+    """For a calibrated algorithm: its mean error in seeded simulations (what ``auto`` ranks by)."""
 
 
 def _concrete(spec: TaskSpec, info: AlgorithmInfo) -> TaskSpec:
@@ -101,6 +104,11 @@ def plan(spec: TaskSpec, n: int, target_error: float | None = None) -> list[Plan
                 min_n=min_n(info, spec, target_error),
                 epsilon_for_target=None if target_error is None else epsilon_for(info, spec, n, target_error),
                 auto=info.name == chosen,
+                simulated_error=(
+                    expected_error(concrete, n)
+                    if info.calibrated and not failures and not needs_delta
+                    else None
+                ),
             )
         )
     return rows

@@ -9,3 +9,8 @@ from dpgui.tasks import (
     sanitize_papers,  # noqa: F401
     table,  # noqa: F401
 )
+
+# isort: split
+# Registered after the modules above (it imports one of them), so the registry's order is the same
+# whoever imports first.
+from dpgui.tasks import adaptive  # noqa: F401

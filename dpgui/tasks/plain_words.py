@@ -37,6 +37,9 @@ PLAIN_WORDS: dict[str, PlainWords] = {
         "Many quantiles at once", "Dozens of quantiles: the error grows slowly with their number."
     ),
     "em-each": PlainWords("A few quantiles, one by one", "Two or three quantiles."),
+    "joint-exp": PlainWords(
+        "Several quantiles chosen together", "Up to a few dozen quantiles; the most accurate there."
+    ),
     "tree-cdf": PlainWords("Quantiles read off a private CDF", "Many quantiles, or the CDF as well."),
     # CDF
     "tree-laplace": PlainWords(
@@ -48,6 +51,14 @@ PLAIN_WORDS: dict[str, PlainWords] = {
     ),
     "san-thresholds": PlainWords(
         "CDF by interval search (research method)", "Research: needs billions of records."
+    ),
+    "privtree": PlainWords(
+        "Share at or below every value, adapting to the data",
+        "Skewed or clustered columns: spends no noise on empty ranges.",
+    ),
+    "dawa": PlainWords(
+        "Share at or below every value, on data-chosen buckets",
+        "Columns flat over long ranges, with many records (rarely the best below 100,000).",
     ),
     "pap": PlainWords(
         "CDF cut at a public sample's values",
@@ -61,6 +72,18 @@ PLAIN_WORDS: dict[str, PlainWords] = {
         "Frequent values of a huge domain", "Finding the common values when the domain is too big to list."
     ),
     "k-point": PlainWords("Share taking one of k values", "Questions about small sets of values."),
+    "privtree-histogram": PlainWords(
+        "Noisy counts, adapting to the data", "Skewed or clustered columns with many empty bins."
+    ),
+    "dawa-histogram": PlainWords(
+        "Noisy counts on data-chosen buckets", "Columns flat over long ranges, with many records."
+    ),
+    "privtree-synthetic": PlainWords(
+        "Synthetic records, adapting to the data", "A stand-in for a skewed or clustered column."
+    ),
+    "dawa-synthetic": PlainWords(
+        "Synthetic records on data-chosen buckets", "A stand-in for a large column flat over long ranges."
+    ),
     "tree-synthetic": PlainWords(
         "Synthetic records with the same distribution",
         "A stand-in column to explore without the private data.",

@@ -92,6 +92,10 @@ class AlgorithmInfo:
     account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE
     """The ledger account the cost is booked on: anything but replace-one is never picked by ``auto``."""
 
+    calibrated: bool = False
+    """``auto`` ranks it by its simulated mean error (``tasks.simulation.expected_error``) instead of its
+    a-priori bound: for algorithms whose bounds' slack differs (or, data-adaptive, that have none)."""
+
     def guarantee_for(self, spec: TaskSpec) -> Guarantee:
         """The guarantee of a run of this spec: pure or approximate (resolving PURE_OR_ZCDP by its cost)."""
         if self.guarantee is not Guarantee.PURE_OR_ZCDP:

@@ -90,6 +90,8 @@ class ReleaseReview:
     remaining_before: PrivacyCost | None
     predicted_error: float
     checks: tuple[Check, ...]
+    error_kind: str = "predicted error"
+    """How ``predicted_error`` was found: the a-priori bound, or a simulated mean (what auto ranked by)."""
 
     @property
     def failures(self) -> tuple[Check, ...]:
@@ -125,7 +127,8 @@ class ReleaseReview:
             ),
             (
                 "Predicted error",
-                predicted_error_text(self.predicted_error, self.algorithm.error_unit, self.n)
+                ("" if self.error_kind == "predicted error" else f"{self.error_kind}: ")
+                + predicted_error_text(self.predicted_error, self.algorithm.error_unit, self.n)
                 + _in_value_units(self.spec, self.predicted_error, self.algorithm.error_unit),
             ),
         ]
@@ -143,13 +146,18 @@ def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> Releas
     """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it."""
     spec, algorithm = prepared.spec, prepared.algorithm
     why = prepared.auto_reason or f"chosen by you; good for: {plain_words(algorithm).good_for}"
-    predicted = algorithm.predicted_error(spec, prepared.n)
+    from dpgui.tasks.simulation import error_estimate  # runs registered algorithms: not at import time
+
+    estimate = error_estimate(algorithm, spec, prepared.n)
+    predicted = estimate.value
     checks = (
         *task_checks(spec),
         *error_checks(predicted, algorithm.error_unit, prepared.n),
         *algorithm_checks(spec, algorithm),
     )
-    return ReleaseReview(spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks)
+    return ReleaseReview(
+        spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks, estimate.kind
+    )
 
 
 def predicted_error_text(error: float, unit: str, n: int) -> str:

@@ -80,10 +80,13 @@ class PreparedRun:
         return self.algorithm.account(self.spec)
 
 
-def prepare(spec: TaskSpec, n: int) -> PreparedRun:
-    """Resolve ``auto``, price the run and enforce preconditions. Reads nothing private."""
+def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
+    """Resolve ``auto``, price the run and enforce preconditions. Reads nothing private.
+
+    ``simulate=False`` lets ``auto`` rank by the a-priori bounds alone (a planner's inner search, which
+    resolves ``auto`` at many budgets, cannot afford a simulation at each)."""
     if spec.algorithm == AUTO:
-        algorithm, reason = choose_auto(spec, n)
+        algorithm, reason = choose_auto(spec, n, simulate=simulate)
         spec = spec.with_algorithm(algorithm.name)
     else:
         algorithm, reason = get_algorithm(spec.algorithm), None
@@ -102,9 +105,16 @@ def prepare(spec: TaskSpec, n: int) -> PreparedRun:
     )
 
 
-def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
-    """The feasible algorithm with the smallest predicted error, and a sentence saying why. An algorithm
-    failing a check of how it uses the public sample (``review.algorithm_checks``) is never chosen."""
+def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[AlgorithmInfo, str]:
+    """The feasible algorithm with the smallest expected error, and a sentence saying why.
+
+    A calibrated algorithm is ranked by its median error in seeded simulations on public or synthetic
+    data of the declared shape (``tasks.simulation.expected_error``); the others by their a-priori bound.
+    An algorithm failing a check of how it uses the public sample (``review.algorithm_checks``) is never
+    chosen, nor one booked on an account other than replace-one.
+    """
+    from dpgui.tasks.simulation import error_estimate  # the simulation runs registered algorithms
+
     candidates, unfit = [], []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
@@ -117,7 +127,8 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
         if algorithm_check_failures(concrete, info):
             unfit.append(info.name)
             continue
-        candidates.append((info.predicted_error(concrete, n), info))
+        estimate = error_estimate(info, concrete, n, simulate=simulate)
+        candidates.append((estimate.value, info, estimate.kind))
     if not candidates:
         failures = tuple(
             failure
@@ -132,9 +143,9 @@ def choose_auto(spec: TaskSpec, n: int) -> tuple[AlgorithmInfo, str]:
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
         )
         raise PreconditionFailed(failures or (nothing_fits,))
-    error, best = min(candidates, key=lambda pair: pair[0])
-    others = ", ".join(f"{info.name}: {err:.4g}" for err, info in candidates if info is not best)
-    reason = f"auto chose {best.name}: predicted error {error:.4g} {best.error_unit}" + (
+    error, best, kind = min(candidates, key=lambda triple: triple[0])
+    others = ", ".join(f"{info.name}: {err:.4g}" for err, info, _ in candidates if info is not best)
+    reason = f"auto chose {best.name}: {kind} {error:.4g} {best.error_unit}" + (
         f" (others: {others})" if others else " (the only feasible algorithm)"
     )
     if unfit:

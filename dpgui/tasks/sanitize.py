@@ -210,6 +210,7 @@ def _cdf_info(name: str, noise: TreeNoise, guarantee: Guarantee, summary: str) -
             parameters=(BETA, BRANCHING),
             preconditions=_gaussian_fits if gaussian else _tree_fits,
             curve=_tree_curve(noise),
+            calibrated=True,
         )
     )
 
@@ -301,6 +302,7 @@ AQ = register(
         run=_run_aq,
         parameters=(BETA, QUANTILES),
         preconditions=_quantile_fits,
+        calibrated=True,
     )
 )
 EM_EACH = register(
@@ -320,6 +322,7 @@ EM_EACH = register(
         run=_run_em_each,
         parameters=(BETA, QUANTILES),
         preconditions=_quantile_fits,
+        calibrated=True,
     )
 )
 TREE_QUANTILES = register(
@@ -341,6 +344,7 @@ TREE_QUANTILES = register(
         parameters=(BETA, QUANTILES, BRANCHING),
         preconditions=_tree_quantile_fits,
         curve=_tree_curve(TreeNoise.LAPLACE),
+        calibrated=True,
     )
 )
 

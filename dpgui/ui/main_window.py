@@ -144,6 +144,8 @@ class MainWindow(QMainWindow):
         self.open_job: OpenJob | None = None
         self._closing = False
         """The custodian closed the window while a job ran: close once it has settled."""
+        self.close_question: QMessageBox | None = None
+        """The open "cancel the running release and close?" question, if any."""
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
         self.task_page = TaskPage(self.declared)
@@ -682,17 +684,36 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(status)
         self._close_if_asked()
 
-    def confirm_cancel_on_close(self) -> bool:
-        """Ask whether to cancel the running release and close (the default keeps it running)."""
-        answer = QMessageBox.question(
-            self,
+    def _ask_cancel_on_close(self) -> None:
+        """Ask, without blocking the GUI thread, whether to cancel the running release and close (the
+        default keeps it running); the answer arrives in :meth:`_on_close_answer`."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
             "A release is running",
             "Cancel the running release and close dpgui? If it has read the private data, its cost stays "
             "spent in the ledger.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
+            self,
         )
-        return answer == QMessageBox.StandardButton.Yes
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.finished.connect(self._on_close_answer)
+        self.close_question = box
+        box.open()
+
+    def _on_close_answer(self, answer: int) -> None:
+        self.close_question = None
+        if answer == QMessageBox.StandardButton.Yes:
+            self._cancel_and_close()
+
+    def _cancel_and_close(self) -> None:
+        """Cancel whatever runs; the window closes itself once it has settled (:meth:`_close_if_asked`)."""
+        self._closing = True
+        for job in (self.current_job, self.open_job):
+            if job is not None:
+                job.cancel()
+        self.statusBar().showMessage("Cancelling, then closing…")
+        self._close_if_asked()
 
     def _close_if_asked(self) -> None:
         """After a job's end: close the window if the custodian asked to while it ran."""
@@ -836,17 +857,14 @@ class MainWindow(QMainWindow):
         """With a release running, ask whether to cancel it; cancel it (or an opening) and close once it has
         settled in the ledger. The GUI thread never waits for a worker: the window closes itself when the
         job reports its end (:meth:`_close_if_asked`)."""
-        running = [job for job in (self.current_job, self.open_job) if job is not None]
-        if running:
+        if self.current_job is not None or self.open_job is not None:
             event.ignore()
-            if self._closing:
+            if self._closing or self.close_question is not None:
                 return
-            if self.current_job is not None and not self.confirm_cancel_on_close():
-                return
-            self._closing = True
-            for job in running:
-                job.cancel()
-            self.statusBar().showMessage("Cancelling, then closing…")
+            if self.current_job is None:
+                self._cancel_and_close()
+            else:
+                self._ask_cancel_on_close()
             return
         stored = settings()
         stored.setValue("geometry", self.saveGeometry())

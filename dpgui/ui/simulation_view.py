@@ -1,6 +1,6 @@
 """The Budget page's simulation preview: the distribution of the algorithm's errors on non-private data.
 
-``dpgui.planner.simulate`` runs the spec's algorithm (auto resolved by the planner, from n alone) on the
+``dpgui.tasks.simulation`` runs the spec's algorithm (auto resolved by the planner, from n alone) on the
 public sample, resampled to n rows, or on synthetic data over the declared domain, in a pool thread. It reads
 nothing private and spends no budget.
 """
@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox
 
 from dpgui.jobs.background import LatestCall
-from dpgui.planner.simulate import ERROR_MEASURES, Simulation, simulate
 from dpgui.tasks.runner import PreconditionFailed, choose_auto
+from dpgui.tasks.simulation import ERROR_MEASURES, Simulation, simulate
 from dpgui.tasks.spec import AUTO, TaskSpec
 from dpgui.ui.lazy_plot import LazyPlotView
 from dpgui.ui.theme import label_style

@@ -120,3 +120,15 @@ def test_cli_prints_the_review_before_charging_and_refuses_a_failed_check(wages_
     err = capsys.readouterr().err
     assert err.index("Review before charging:") < err.index("spent ε=1")
     assert "Budget after: ε = 4, δ = 0 left" in err
+
+
+def test_the_review_shows_and_checks_the_error_auto_ranked_by():
+    """auto ranks a calibrated algorithm by its simulated mean error; the review must show and check that
+    number, not the algorithm's looser bound (which once failed the trivial-answer check auto had passed)."""
+    spec = TaskSpec(TaskKind.CDF, ("wage",), (NumericDomain(0, 20000, 10),), 1.0)
+    prepared = prepare(spec, 2001)
+    review = build_review(prepared, PrivacyCost(10.0))
+    assert prepared.algorithm.calibrated and "simulated mean error" in (prepared.auto_reason or "")
+    assert review.error_kind == "simulated mean error"
+    assert f"{review.predicted_error:.4g}" in (prepared.auto_reason or "")
+    assert not review.failures

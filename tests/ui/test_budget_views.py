@@ -60,7 +60,12 @@ def test_the_curve_has_error_curves_values_for_each_feasible_algorithm(qtbot, wi
     view = shown(window, window.budget_page.curve)
     pick_cdf(window)
     wait_for_curve(qtbot, view)
-    assert assert_curves_are_error_curves(view, window) == ["tree-laplace [pure]", "pap [pure]"]
+    assert assert_curves_are_error_curves(view, window) == [
+        "tree-laplace [pure]",
+        "pap [pure]",
+        "privtree [pure]",
+        "dawa [pure]",
+    ]
     assert view.log_y  # every error is positive: log-log
     best = best_error(plan(window.current_spec(), window.dataset.n_rows))
     assert best is not None
@@ -74,6 +79,8 @@ def test_the_curve_has_error_curves_values_for_each_feasible_algorithm(qtbot, wi
         "tree-gaussian [approx]",
         "san-thresholds [approx]",
         "pap [pure]",
+        "privtree [pure]",
+        "dawa [pure]",
     ]
 
 
@@ -91,7 +98,7 @@ def test_the_epsilon_marker_follows_the_spin_box_without_recomputing_the_curve(q
     for epsilon in (0.5, 2.0):
         window.budget_page.epsilon.setValue(epsilon)
         assert not view.computing and view.series is computed  # the curve does not depend on ε
-        assert list(view.curves) == ["tree-laplace", "pap"]
+        assert list(view.curves) == ["tree-laplace", "pap", "privtree", "dawa"]
         assert 10 ** view.epsilon_line.value() == pytest.approx(epsilon)
         wait_for_best(qtbot, view, best_error(plan(window.current_spec(), window.dataset.n_rows)))
     window.budget_page.epsilon.setValue(40.0)  # outside the plotted span: the grid widens to include it
@@ -127,7 +134,7 @@ def test_a_hidden_view_computes_and_draws_nothing_until_it_is_shown(qtbot, windo
     shown(window, page.curve)
     assert page.curve.computing and page.curve.plot is not None
     wait_for_curve(qtbot, page.curve)
-    assert list(page.curve.curves) == ["tree-laplace", "pap"]
+    assert list(page.curve.curves) == ["tree-laplace", "pap", "privtree", "dawa"]
     assert page.timeline.plot is None  # its tab has not been shown
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from PySide6.QtWidgets import QMessageBox
 
 from dpgui.data import NumericDomain
 from dpgui.privacy.cancellable import NOISE_BATCH, CancellableRandom, DrawCancelled
@@ -50,15 +51,21 @@ def test_a_cancel_lands_within_one_second_even_inside_a_long_noise_draw(qtbot, l
     assert entry.status is ReservationStatus.COMMITTED  # it had read the data: it stays charged
 
 
-def test_closing_during_a_run_asks_and_keeps_it_running_unless_confirmed(qtbot, long_release, monkeypatch):
+def test_closing_during_a_run_asks_and_keeps_it_running_unless_confirmed(qtbot, long_release):
     window = long_release
     job = window.current_job
-    monkeypatch.setattr(window, "confirm_cancel_on_close", lambda: False)
-    window.close()
-    assert window.isVisible() and window.current_job is job  # kept running
-    monkeypatch.setattr(window, "confirm_cancel_on_close", lambda: True)
     started = time.perf_counter()
     window.close()
+    question = window.close_question
+    assert question is not None and question.isVisible()  # asked, without blocking the GUI thread
+    assert time.perf_counter() - started < 0.2
+    question.done(QMessageBox.StandardButton.No)
+    assert window.isVisible() and window.current_job is job  # kept running
+    window.close()
+    question = window.close_question
+    assert question is not None
+    started = time.perf_counter()
+    question.done(QMessageBox.StandardButton.Yes)
     assert time.perf_counter() - started < 0.2  # the GUI thread does not wait for the worker
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=2_000)
     assert window.current_job is None

@@ -1,0 +1,81 @@
+"""DAWA on the grid: the noisy cost vector's exact privacy, the budget split, and the partition's shape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms.dawa import cost_scale, dawa_cdf, dawa_partition, dyadic_levels
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.random import SeededRandom
+from tests.algorithms.test_privtree import histograms, neighbours
+from tests.algorithms.test_tree_cdf import RecordingRandom
+
+
+def scaled_devs(histogram: np.ndarray, width: int) -> np.ndarray:
+    """|b| dev(b) = sum_i | |b| x_i - S_b | for the aligned buckets of one width (the test's own count)."""
+    padded = np.zeros(-(-histogram.size // width) * width, dtype=np.int64)
+    padded[: histogram.size] = histogram
+    cells = padded.reshape(-1, width)
+    return np.abs(width * cells - cells.sum(axis=1, keepdims=True)).sum(axis=1)
+
+
+def cost_vector_loss(first: np.ndarray, second: np.ndarray, requests: list[tuple[str, float, int]]) -> float:
+    """Exact max log-likelihood ratio of the noisy cost vector: discrete Laplace per candidate, so the
+    losses |change| / scale add. The scales and sizes are those the code requested, level by level."""
+    assert len(requests) == dyadic_levels(first.size)
+    total = 0.0
+    for level, (kind, scale, size) in enumerate(requests, start=1):
+        assert kind == "laplace"
+        change = np.abs(scaled_devs(first, 1 << level) - scaled_devs(second, 1 << level))
+        assert change.size == size
+        total += float(change.sum()) / scale
+    return total
+
+
+@pytest.mark.parametrize("cells", [4, 6, 8])
+def test_noisy_costs_are_eps1_dp_on_every_replace_one_neighbour(cells):
+    epsilon = 0.8
+    worst = 0.0
+    for h in histograms(cells, 3):
+        rng = RecordingRandom(0)
+        run_to_end(dawa_partition(np.array(h), epsilon, 1.0, rng))
+        for g in neighbours(h):
+            worst = max(worst, cost_vector_loss(np.array(h), np.array(g), rng.requests))
+    assert worst <= epsilon * (1 + 1e-9)
+    assert worst > 0.35 * epsilon  # the calibration 4 L / eps_1 is within a factor 3 of these worst cases
+
+
+def test_halving_the_cost_noise_breaks_the_guarantee():
+    """The control: with the scale 2 L / eps_1 (the add/remove constant) a 16-cell pair loses more."""
+    epsilon = 0.8
+    first, second = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64)
+    first[15], second[0], second[15] = 2, 1, 1
+    rng = RecordingRandom(0)
+    run_to_end(dawa_partition(first, epsilon, 1.0, rng))
+    assert cost_vector_loss(first, second, rng.requests) <= epsilon
+    halved = [(kind, scale / 2, size) for kind, scale, size in rng.requests]
+    assert cost_vector_loss(first, second, halved) > epsilon
+
+
+def test_budget_splits_between_the_partition_and_the_bucket_tree():
+    counts = np.arange(64, dtype=np.int64)
+    rng = RecordingRandom(1)
+    run_to_end(dawa_cdf(counts, int(counts.sum()), 2.0, rng, partition_share=0.25))
+    scale = cost_scale(64, 0.5)
+    partition = rng.requests[: dyadic_levels(64)]
+    assert [s for _, s, _ in partition] == [(1 << level) * scale for level in range(1, 7)]
+    assert all(s != scale for _, s, _ in rng.requests[dyadic_levels(64) :])
+
+
+def test_uniform_stretches_become_single_buckets_at_high_epsilon():
+    counts = np.concatenate([np.full(32, 7), np.zeros(32, dtype=np.int64), np.full(64, 3)])
+    starts = run_to_end(dawa_partition(counts, 1e6, 1.0, SeededRandom(2)))
+    assert starts.tolist() == [0, 32, 64]
+
+
+def test_released_cdf_is_monotone_and_ends_at_one():
+    counts = np.random.default_rng(3).integers(0, 9, size=1000)
+    for seed in range(3):
+        cdf = run_to_end(dawa_cdf(counts, int(counts.sum()), 0.5, SeededRandom(seed))).cdf
+        assert np.all(np.diff(cdf) >= 0) and cdf[-1] == 1.0 and cdf.min() >= 0

@@ -1,0 +1,41 @@
+"""Commands that read no data start fast: ``import dpgui.cli`` imports neither pandas nor Qt."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dpgui import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("pandas", "PySide6", "pyqtgraph", "numpy", "opendp", "dpgui.tasks.registry")
+
+
+def run_python(code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stdout
+
+
+def test_importing_the_cli_and_asking_its_version_imports_nothing_heavy():
+    out = run_python(
+        "import sys\n"
+        "from dpgui.cli import main\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit as done:\n"
+        f"    print(done.code, [m for m in {HEAVY!r} if m in sys.modules])\n"
+    )
+    assert out.splitlines() == [f"dpgui {__version__}", "0 []"]
+
+
+def test_the_fast_version_says_what_argparse_would_say(capsys):
+    from dpgui.cli.main import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    assert capsys.readouterr().out == f"dpgui {__version__}\n"
