@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -13,13 +15,28 @@ HOME_ENV = "DPGUI_HOME"
 def dpgui_home() -> Path:
     """The folder for the ledger and other persistent state.
 
-    ``$DPGUI_HOME`` overrides the platform's user data directory (tests set it). Created readable by the
-    owner only (0700): the ledger names the private files and their budgets.
+    ``$DPGUI_HOME`` overrides the platform's user data directory (tests set it). Readable by the owner only
+    (0700, an existing folder tightened too): the ledger names the private files and their budgets.
     """
     override = os.environ.get(HOME_ENV)
     home = Path(override) if override else Path(user_data_dir("dpgui", appauthor=False))
-    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    home.mkdir(parents=True, exist_ok=True, mode=OWNER_ONLY_FOLDER)
+    restrict_to_owner(home, OWNER_ONLY_FOLDER)
     return home
+
+
+OWNER_ONLY_FOLDER = 0o700
+OWNER_ONLY_FILE = 0o600
+
+
+def restrict_to_owner(path: Path, mode: int) -> None:
+    """Drop group and other permissions from an existing file or folder of dpgui's state (POSIX; a folder
+    that cannot be changed, e.g. read-only or someone else's, is left as it is)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        if stat.S_IMODE(path.stat().st_mode) & 0o077:
+            path.chmod(mode)
 
 
 def resources_dir() -> Path:

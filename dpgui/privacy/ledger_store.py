@@ -35,6 +35,8 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from dpgui.paths import restrict_to_owner
+
 GENESIS = "0" * 64
 
 
@@ -219,6 +221,9 @@ class LedgerFile:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.read_only = not _writable(path.parent)
         self._lock = None if self.read_only else FileLock(self._lock_path, mode=PRIVATE_FILE)
+        for existing in (path, self.head_path):  # files from before they were made owner-only
+            if existing.exists():
+                restrict_to_owner(existing, PRIVATE_FILE)
 
     @property
     def head(self) -> ChainHead:

@@ -84,6 +84,19 @@ def test_the_data_folder_and_ledger_files_are_the_owners_only(ledger_path: Path)
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_an_existing_world_readable_folder_and_ledger_are_tightened(ledger_path: Path) -> None:
+    from dpgui.paths import dpgui_home
+
+    one_release(Ledger())
+    ledger_path.parent.chmod(0o755)
+    ledger_path.chmod(0o644)
+    dpgui_home()
+    Ledger()
+    assert stat.S_IMODE(ledger_path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(ledger_path.stat().st_mode) == 0o600
+
+
 def test_the_ledger_imports_and_locks_without_fcntl(ledger_path: Path) -> None:
     """Windows has no fcntl: the package must import and the ledger must work without it."""
     code = textwrap.dedent(
