@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.export import ExportedFiles, export_release, write_atomic
+from dpgui.release.manifest import budget_json, cost_json
 from dpgui.release.release import Release
 
 PLAN_REPORT = "report.html"
@@ -34,19 +34,6 @@ def folder_name(index: int, name: str) -> str:
     return f"{index:02d}-{slug}"
 
 
-def _cost(cost: PrivacyCost | None) -> dict[str, float] | None:
-    return None if cost is None else {"epsilon": cost.epsilon, "delta": cost.delta}
-
-
-def _budget(state: BudgetState) -> dict[str, object]:
-    return {
-        "total": _cost(state.total),
-        "spent": _cost(state.spent),
-        "spent_basic": _cost(state.spent_basic),
-        "remaining": _cost(state.remaining),
-    }
-
-
 def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[ExportedFiles]:
     """Export every release to ``folder/NN-name/`` and write the plan's report and summary beside them."""
     exported = [
@@ -62,13 +49,13 @@ def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[Exporte
                 "task": item.release.spec.kind.value,
                 "columns": list(item.release.spec.columns),
                 "algorithm": item.release.algorithm.name,
-                "cost": _cost(item.release.cost),
+                "cost": cost_json(item.release.cost),
                 "predicted_error": item.predicted_error,
             }
             for item, files in zip(releases, exported, strict=True)
         ],
-        "budget_before": _budget(releases[0].release.budget_before),
-        "budget_after": _budget(after),
+        "budget_before": budget_json(releases[0].release.budget_before),
+        "budget_after": budget_json(after),
     }
     write_atomic(folder / PLAN_JSON, (json.dumps(summary, indent=2) + "\n").encode("utf-8"))
     write_atomic(folder / PLAN_REPORT, _report(releases, exported, after).encode("utf-8"))

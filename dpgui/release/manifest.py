@@ -24,16 +24,16 @@ ACCOUNTANT = (
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 
 
-def _cost(cost: PrivacyCost | None) -> dict[str, float] | None:
+def cost_json(cost: PrivacyCost | None) -> dict[str, float] | None:
     return None if cost is None else {"epsilon": cost.epsilon, "delta": cost.delta}
 
 
-def _budget(state: BudgetState) -> dict[str, Any]:
+def budget_json(state: BudgetState) -> dict[str, Any]:
     return {
-        "total": _cost(state.total),
-        "spent": _cost(state.spent),
-        "spent_basic_composition": _cost(state.spent_basic),
-        "remaining": _cost(state.remaining),
+        "total": cost_json(state.total),
+        "spent": cost_json(state.spent),
+        "spent_basic_composition": cost_json(state.spent_basic),
+        "remaining": cost_json(state.remaining),
     }
 
 
@@ -91,8 +91,8 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "accountant": ACCOUNTANT,
         "budget_account": release.algorithm.account(spec).value,
         "privacy_curve": None if (curve := algorithm.curve(spec)) is None else curve.to_json(),
-        "budget_before": _budget(release.budget_before),
-        "budget_after": _budget(release.budget_after),
+        "budget_before": budget_json(release.budget_before),
+        "budget_after": budget_json(release.budget_after),
         "meaning": release.table.meaning or None,
         "notes": list(release.table.notes),
         "outputs": [{"file": name, "sha256": digest} for name, digest in outputs.items()],
