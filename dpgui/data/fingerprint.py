@@ -42,7 +42,10 @@ def installation_key(home: Path | None = None) -> bytes:
     path = (home or dpgui_home()) / KEY_FILE_NAME
     if not path.exists():
         _create_key(path)
-    key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    try:
+        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        key = b""
     if len(key) != KEY_BYTES:
         raise OSError(f"{path} is not a dpgui fingerprint key; move it away and a new one is made")
     return key

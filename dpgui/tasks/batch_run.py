@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.data.fingerprint import installation_key
 from dpgui.privacy.ledger import Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import Release
@@ -65,6 +66,7 @@ def execute_batch(
         )
         for run in runs
     ]
+    installation_key()  # the exports' fingerprint key, read before the charge (see runner.reserve)
     reservations = ledger.reserve_all(record.id, requests)
     releases: list[Release] = []
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):

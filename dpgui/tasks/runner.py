@@ -27,7 +27,7 @@ from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
-from dpgui.data.fingerprint import keyed_fingerprint
+from dpgui.data.fingerprint import installation_key, keyed_fingerprint
 from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import PrivacyCurve
@@ -160,7 +160,11 @@ def describe(prepared: PreparedRun) -> str:
 
 
 def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Reservation:
-    """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet)."""
+    """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet).
+
+    The installation key that fingerprints the export is read (or made) first: a key that cannot be read
+    fails here, before the charge, not in :func:`finish` after the commit."""
+    installation_key()
     return ledger.reserve(
         record.id, prepared.cost, describe(prepared), prepared.account, curve=prepared.curve
     )

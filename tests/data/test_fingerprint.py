@@ -54,3 +54,13 @@ def test_dpgui_fingerprint_prints_what_the_manifest_states(tmp_path, capsys):
     path.write_text("wage\n1\n")
     assert main(["fingerprint", str(path)]) == 0
     assert capsys.readouterr().out.split() == [keyed_fingerprint(sha256_file(path)), "private.csv"]
+
+
+def test_an_unreadable_key_refuses_the_release_before_the_charge(wages_csv, tmp_path, isolated_home, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    (isolated_home / KEY_FILE_NAME).write_text("not a key")
+    argv = ["release", "median", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "5000"]
+    assert main([*argv, "--epsilon", "1", "--out", str(tmp_path / "out")]) == 2
+    assert "fingerprint key" in capsys.readouterr().err
+    assert main(["budget", "show", "--data", str(wages_csv)]) == 0
+    assert "spent ε=0;" in capsys.readouterr().out
