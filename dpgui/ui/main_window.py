@@ -551,12 +551,18 @@ class MainWindow(QMainWindow):
         self.go_to(RUN)
         self.review_release()
 
-    def review_release(self) -> None:
-        """Show the review sheet (public information only); its "Charge and run" calls start_release."""
+    def _ready_to_release(self) -> bool:
+        """No release is running and a dataset is open (else say so)."""
         if self.current_job is not None:
-            return
+            return False
         if self.dataset is None:
             self._show_error("No dataset", "Open a private dataset first.")
+            return False
+        return True
+
+    def review_release(self) -> None:
+        """Show the review sheet (public information only); its "Charge and run" calls start_release."""
+        if not self._ready_to_release():
             return
         try:
             prepared = prepare(self.current_spec(), self.dataset.n_rows)
@@ -571,10 +577,7 @@ class MainWindow(QMainWindow):
 
     def start_release(self) -> None:
         """Reserve the budget and start the run in the worker; refusals are shown, nothing runs."""
-        if self.current_job is not None:
-            return
-        if self.dataset is None:
-            self._show_error("No dataset", "Open a private dataset first.")
+        if not self._ready_to_release():
             return
         try:
             spec = self.current_spec()

@@ -10,6 +10,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QThreadPool  # imported after the platform is chosen
+from PySide6.QtWidgets import QMessageBox
+
+from dpgui.data import NumericDomain
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +32,23 @@ def demo_window(qtbot):
     window.load_private(demo_private_path())
     window.load_public(demo_public_path())
     return window
+
+
+WAGE_DOMAIN = NumericDomain(0, 20000, 1)
+"""The demo wage's declared domain in the window tests (weekly dollars, whole steps)."""
+
+
+@pytest.fixture
+def window(demo_window):
+    """The demo window with the wage column chosen and declared on the Task page."""
+    demo_window.task_page.select_columns(["wage"])
+    demo_window.task_page.declare("wage", WAGE_DOMAIN)
+    return demo_window
+
+
+@pytest.fixture
+def errors(monkeypatch) -> list[str]:
+    """Messages the window would show in a critical message box."""
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
+    return shown

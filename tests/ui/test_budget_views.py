@@ -20,13 +20,11 @@ from dpgui.ui.budget_timeline import TimelinePoint, step_xy
 from dpgui.ui.error_curve_view import ErrorCurveView, epsilon_grid
 from dpgui.ui.main_window import BUDGET, MainWindow
 from dpgui.ui.simulation_view import histogram
-from tests.ui import test_main_window
-from tests.ui.test_main_window import WAGE_DOMAIN, pick_cdf, run_and_wait, set_total
+from tests.ui.conftest import WAGE_DOMAIN
+from tests.ui.test_main_window import pick_cdf, run_and_wait, set_total
 from tests.ui.test_session import build
 
 WAIT_MS = 20_000
-window = test_main_window.window
-"""The demo files with wage declared (the main window tests' fixture)."""
 
 
 def shown(window: MainWindow, view: QWidget) -> QWidget:

@@ -16,7 +16,8 @@ from dpgui.paths import demo_public_path
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.online_view import UPDATE_BRUSH
-from tests.ui.test_main_window import WAGE_DOMAIN, run_and_wait, set_total
+from tests.ui.conftest import WAGE_DOMAIN
+from tests.ui.test_main_window import run_and_wait, set_total
 from tests.ui.test_session import build
 
 COLUMNS = ["education", "experience"]

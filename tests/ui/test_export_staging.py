@@ -14,30 +14,15 @@ from dpgui.data import NumericDomain
 from dpgui.release import export
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import WAGE_DOMAIN, run_and_wait, set_total
+from tests.ui.test_main_window import run_and_wait, set_total
 
 
 @pytest.fixture
-def wages(demo_window: MainWindow) -> MainWindow:
-    demo_window.task_page.select_columns(["wage"])
-    demo_window.task_page.declare("wage", WAGE_DOMAIN)
-    return demo_window
-
-
-@pytest.fixture
-def shown(monkeypatch) -> list[str]:
-    """Messages the window would show in a critical message box."""
-    messages: list[str] = []
-    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: messages.append(text))
-    return messages
-
-
-@pytest.fixture
-def released(qtbot, wages: MainWindow, shown: list[str]) -> MainWindow:
-    set_total(wages, 5.0)
-    run_and_wait(qtbot, wages)
-    assert shown == []
-    return wages
+def released(qtbot, window: MainWindow, errors: list[str]) -> MainWindow:
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    assert errors == []
+    return window
 
 
 def export_into(window: MainWindow, folder: Path, monkeypatch) -> None:
@@ -45,15 +30,15 @@ def export_into(window: MainWindow, folder: Path, monkeypatch) -> None:
     window.export_action.trigger()
 
 
-def test_a_grid_over_the_limits_is_refused_before_the_reservation(wages: MainWindow, shown: list[str]):
-    set_total(wages, 5.0)
-    wages.task_page.select_task(TaskKind.CDF)
-    wages.task_page.select_columns(["wage"])
-    wages.task_page.declare("wage", NumericDomain(0, 20000, 1e-4))
-    wages.start_release()
-    assert wages.current_job is None
-    assert shown and "the largest grid that fits" in shown[0]
-    assert wages.record is not None and wages.ledger.entries(wages.record.id) == []
+def test_a_grid_over_the_limits_is_refused_before_the_reservation(window: MainWindow, errors: list[str]):
+    set_total(window, 5.0)
+    window.task_page.select_task(TaskKind.CDF)
+    window.task_page.select_columns(["wage"])
+    window.task_page.declare("wage", NumericDomain(0, 20000, 1e-4))
+    window.start_release()
+    assert window.current_job is None
+    assert errors and "the largest grid that fits" in errors[0]
+    assert window.record is not None and window.ledger.entries(window.record.id) == []
 
 
 def test_an_earlier_release_is_replaced_only_when_the_user_agrees(
@@ -85,7 +70,7 @@ def test_a_full_disk_shows_an_error_and_leaves_no_partial_export(
     released: MainWindow,
     tmp_path,
     monkeypatch,
-    shown: list[str],
+    errors: list[str],
 ):
     def full(path: Path, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -93,5 +78,5 @@ def test_a_full_disk_shows_an_error_and_leaves_no_partial_export(
     monkeypatch.setattr(export, "write_atomic", full)
     folder = tmp_path / "out"
     export_into(released, folder, monkeypatch)
-    assert shown and "No space left on device" in shown[-1]
+    assert errors and "No space left on device" in errors[-1]
     assert not folder.exists() and not list(tmp_path.glob(".out.staging-*"))

@@ -18,7 +18,7 @@ from dpgui.data import NumericDomain
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.run_page import RunPage
-from tests.ui.test_main_window import run_and_wait, set_total, window  # noqa: F401 (a fixture)
+from tests.ui.test_main_window import run_and_wait, set_total
 
 DOMAIN = NumericDomain(0, 100, 10)
 
@@ -103,7 +103,7 @@ def test_a_new_run_forgets_the_previous_view(page: RunPage):
     assert drawn(page) == ([0.0], [7.0]) and page.plot.marker_positions() == []
 
 
-def test_a_quantiles_release_ends_with_lines_at_the_released_quantiles(qtbot, window: MainWindow):  # noqa: F811
+def test_a_quantiles_release_ends_with_lines_at_the_released_quantiles(qtbot, window: MainWindow):
     set_total(window, 5.0)
     page = window.task_page
     page.select_task(TaskKind.QUANTILES)

@@ -19,24 +19,7 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
 from dpgui.ui.task_page import PRECONDITIONS_MET, REFUSED_HERE, task_kinds
 
-WAGE_DOMAIN = NumericDomain(0, 20000, 1)
 CDF_DOMAIN = NumericDomain(0, 20000, 20)
-
-
-@pytest.fixture
-def window(demo_window: MainWindow) -> MainWindow:
-    window = demo_window
-    window.task_page.select_columns(["wage"])
-    window.task_page.declare("wage", WAGE_DOMAIN)
-    return window
-
-
-@pytest.fixture
-def errors(monkeypatch) -> list[str]:
-    """Messages the window would show in a critical message box."""
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
-    return shown
 
 
 def set_total(window: MainWindow, epsilon: float) -> None:

@@ -17,7 +17,8 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MAX_RECENT, MainWindow, settings
 from dpgui.ui.task_page import LABELLED_TASKS, MULTI_COLUMN_TASKS, task_kinds
 from tests.conftest import CANARY
-from tests.ui.test_main_window import WAGE_DOMAIN, set_total
+from tests.ui.conftest import WAGE_DOMAIN
+from tests.ui.test_main_window import set_total
 
 EDUCATION = NumericDomain(0, 20, 1)
 EXPERIENCE = NumericDomain(-5, 70, 1)

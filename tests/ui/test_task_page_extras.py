@@ -14,7 +14,8 @@ from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.domain_rows import CategoryRow, DomainRow
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import WAGE_DOMAIN, errors, run_and_wait, set_total, window  # noqa: F401 (fixtures)
+from tests.ui.conftest import WAGE_DOMAIN
+from tests.ui.test_main_window import run_and_wait, set_total
 
 REGIONS = CategoricalDomain(("northeast", "midwest", "south", "west"))
 
@@ -34,7 +35,7 @@ def pick_region_histogram(main: MainWindow) -> CategoryRow:
     return row
 
 
-def test_the_spec_carries_the_chosen_missing_value_policy(window: MainWindow):  # noqa: F811
+def test_the_spec_carries_the_chosen_missing_value_policy(window: MainWindow):
     page = window.task_page
     assert window.current_spec().missing == MissingPolicy(MissingKind.IMPUTE, None)
     page.missing.fill.setText("150")
@@ -44,7 +45,7 @@ def test_the_spec_carries_the_chosen_missing_value_policy(window: MainWindow):  
     assert window.current_spec().missing == MissingPolicy(MissingKind.FAIL, None)
 
 
-def test_bins_set_the_granularity_and_exclude_it(window: MainWindow):  # noqa: F811
+def test_bins_set_the_granularity_and_exclude_it(window: MainWindow):
     row = numeric_row(window, "wage")
     row.granularity.clear()
     row.bins.setText("100")
@@ -58,7 +59,7 @@ def test_bins_set_the_granularity_and_exclude_it(window: MainWindow):  # noqa: F
         window.current_spec()
 
 
-def test_a_histogram_offers_every_column_and_other_tasks_only_numeric_ones(window: MainWindow):  # noqa: F811
+def test_a_histogram_offers_every_column_and_other_tasks_only_numeric_ones(window: MainWindow):
     page = window.task_page
     offered = [page.column.itemText(i) for i in range(page.column.count())]
     assert "region" not in offered and "wage" in offered
@@ -67,7 +68,7 @@ def test_a_histogram_offers_every_column_and_other_tasks_only_numeric_ones(windo
     assert offered == [str(c) for c in pd.read_csv(demo_private_path(), nrows=1).columns]
 
 
-def test_categories_are_suggested_from_the_public_samples_distinct_values(window: MainWindow):  # noqa: F811
+def test_categories_are_suggested_from_the_public_samples_distinct_values(window: MainWindow):
     row = pick_region_histogram(window)
     assert row.suggest.isEnabled()
     window.task_page.suggest("region")
@@ -81,7 +82,7 @@ def test_categories_are_suggested_from_the_public_samples_distinct_values(window
         window.current_spec()
 
 
-def test_a_categorical_histogram_runs_through_the_window(qtbot, window: MainWindow, errors):  # noqa: F811
+def test_a_categorical_histogram_runs_through_the_window(qtbot, window: MainWindow, errors):
     set_total(window, 3.0)
     row = pick_region_histogram(window)
     row.categories.setText("northeast, midwest, south, west")
@@ -93,7 +94,7 @@ def test_a_categorical_histogram_runs_through_the_window(qtbot, window: MainWind
     assert window.release.table.column(window.release.table.columns[0]) == list(REGIONS.categories)
 
 
-def test_a_fill_value_is_refused_for_a_categorical_column(window: MainWindow):  # noqa: F811
+def test_a_fill_value_is_refused_for_a_categorical_column(window: MainWindow):
     row = pick_region_histogram(window)
     with pytest.raises(ValueError, match="region is categorical"):
         window.task_page.declare("region", WAGE_DOMAIN)
@@ -128,7 +129,7 @@ def test_a_saved_project_restores_the_missing_policy_and_the_categories(qtbot, t
     )
 
 
-def test_a_saved_fill_value_is_restored(qtbot, tmp_path: Path, window: MainWindow):  # noqa: F811
+def test_a_saved_fill_value_is_restored(qtbot, tmp_path: Path, window: MainWindow):
     window.task_page.missing.fill.setText("12.5")
     numeric_row(window, "wage").granularity.clear()
     numeric_row(window, "wage").bins.setText("100")
