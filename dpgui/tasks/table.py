@@ -22,6 +22,7 @@ import pandas as pd
 from dpgui.algorithms.marginal_table import (
     MAX_MODEL_MB,
     Accounting,
+    Bins,
     Marginals,
     TableRelease,
     aim_table,
@@ -160,8 +161,10 @@ def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
     )
 
 
-def _name(spec: TaskSpec, clique: Clique) -> str:
-    return " × ".join(spec.columns[i] for i in clique)
+def _name(spec: TaskSpec, clique: Clique, bins: Bins = None) -> str:
+    """ "wage × age", or "wage × age (8 × 8 bins)" for a coarsened marginal."""
+    name = " × ".join(spec.columns[i] for i in clique)
+    return name if bins is None else f"{name} ({' × '.join(map(str, bins))} bins)"
 
 
 def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) -> ReleaseTable:
@@ -170,15 +173,13 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False, engine="pyarrow")
     unit = release.accounting.value
-    fit = dict(release.fit)
     rows: list[tuple[float | int | str, ...]] = []
     for s in release.selected:
+        name = _name(spec, s.clique, s.bins)
+        rows.append((name, "selected", "exponential mechanism", s.epsilon, s.cost / total, ""))
+    for m, fit in zip(release.measured, release.fit, strict=True):
         rows.append(
-            (_name(spec, s.clique), "selected", "exponential mechanism", s.epsilon, s.cost / total, "")
-        )
-    for m in release.measured:
-        rows.append(
-            (_name(spec, m.clique), "measured", m.noise, m.scale, m.cost / total, f"{fit[m.clique]:.4g}")
+            (_name(spec, m.clique, m.bins), "measured", m.noise, m.scale, m.cost / total, f"{fit:.4g}")
         )
     scale = "noise scale (σ or Laplace scale; ε for a selection)"
     notes = (
@@ -191,8 +192,8 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
         "their grid points (inside the declared bounds; whole numbers on whole-number grids)",
         *(
-            f"measured {_name(spec, m.clique)}: {m.noise} scale {m.scale:.4g}, {100 * m.cost / total:.2f}% "
-            "of the budget"
+            f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
+            f"{100 * m.cost / total:.2f}% of the budget"
             for m in release.measured
         ),
     )
@@ -217,8 +218,17 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
     n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))
     rounds = int(spec.parameter("max_rounds", MAX_ROUNDS.default)) or None
     way = int(spec.parameter("workload", WORKLOAD.default))
+    ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
     release = yield from aim_table(
-        _sizes(spec), _marginals(spec, data), n, rho, _rows(spec, n), rng, way=way, max_rounds=rounds
+        _sizes(spec),
+        _marginals(spec, data),
+        n,
+        rho,
+        _rows(spec, n),
+        rng,
+        way=way,
+        max_rounds=rounds,
+        ordered=ordered,
     )
     return _table(spec, release, rho, "AIM")
 
