@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -41,6 +42,15 @@ from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
+from dpgui.tasks.table_error import (
+    TABLE_UNIT,
+    MarginalPlan,
+    aim_plans,
+    error_parts,
+    independent_plans,
+    mst_plans,
+    workload_error,
+)
 
 SYNTHETIC_CSV = "synthetic.csv"
 SYNTHETIC_PARQUET = "synthetic.parquet"
@@ -62,8 +72,6 @@ WORKLOAD = ParameterSpec("workload", int, 2, "AIM's workload: all k-way marginal
 MAX_ROUNDS = ParameterSpec(
     "max_rounds", int, 0, "Cap on AIM's adaptive rounds (0: the paper's 16 per column).", 0, 1000
 )
-
-ERROR_UNIT = "preference rank (spec 005: AIM, then MST, then independent; 1 is best)"
 
 
 def _columns_to_coarsen(spec: TaskSpec) -> str:
@@ -130,6 +138,16 @@ def _mst_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
 
 def _independent_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     return _common(spec)
+
+
+def _predicted(
+    spec: TaskSpec,
+    n: int,
+    fits: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]],
+    plans: Callable[[TaskSpec, int], list[MarginalPlan]],
+) -> float:
+    """The plans' mean expected TV over the workload (``table_error``); inf when the spec does not fit."""
+    return math.inf if fits(spec, n) else workload_error(spec, plans(spec, n))
 
 
 def _approx_cost(spec: TaskSpec) -> PrivacyCost:
@@ -261,8 +279,9 @@ AIM = register(
         f"doubles when a round teaches the model little. Model size ≤ {MAX_MODEL_MB:g} MB. zCDP, "
         "converted to (ε, δ).",
         cost=_approx_cost,
-        predicted_error=lambda spec, n: math.inf if _aim_fits(spec, n) else 1.0,
-        error_unit=ERROR_UNIT,
+        predicted_error=lambda spec, n: _predicted(spec, n, _aim_fits, aim_plans),
+        error_unit=TABLE_UNIT,
+        error_parts=lambda spec, n: error_parts(spec, aim_plans(spec, n)),
         run=_run_aim,
         parameters=(ROWS, WORKLOAD, MAX_ROUNDS),
         preconditions=_aim_fits,
@@ -280,8 +299,9 @@ MST = register(
         "edge by the exponential mechanism, sensitivity 2), ρ/3 measures the tree's 2-way marginals; rows "
         "are drawn from the tree-structured model. zCDP, converted to (ε, δ).",
         cost=_approx_cost,
-        predicted_error=lambda spec, n: math.inf if _mst_fits(spec, n) else 2.0,
-        error_unit=ERROR_UNIT,
+        predicted_error=lambda spec, n: _predicted(spec, n, _mst_fits, mst_plans),
+        error_unit=TABLE_UNIT,
+        error_parts=lambda spec, n: error_parts(spec, mst_plans(spec, n)),
         run=_run_mst,
         parameters=(ROWS,),
         preconditions=_mst_fits,
@@ -298,8 +318,9 @@ INDEPENDENT = register(
         summary="Each of the d 1-way marginals with discrete Laplace noise of scale 2d/ε, projected to the "
         "simplex; columns drawn independently (no correlations kept). Pure ε-DP.",
         cost=_pure_cost,
-        predicted_error=lambda spec, n: math.inf if _independent_fits(spec, n) else 3.0,
-        error_unit=ERROR_UNIT,
+        predicted_error=lambda spec, n: _predicted(spec, n, _independent_fits, independent_plans),
+        error_unit=TABLE_UNIT,
+        error_parts=lambda spec, n: error_parts(spec, independent_plans(spec, n)),
         run=_run_independent,
         parameters=(ROWS,),
         preconditions=_independent_fits,
