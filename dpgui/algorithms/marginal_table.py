@@ -112,6 +112,20 @@ class Selected:
     bins: Bins = None
 
 
+@dataclass(frozen=True)
+class AimRound:
+    """One AIM round for the live view: the marginal chosen (DP), its noise sigma (public) and the refitted
+    model's total-variation distance from that NOISY measurement (post-processing; never the true data)."""
+
+    round: int
+    clique: Clique
+    bins: Bins
+    sigma: float
+    fit: float
+    name: str = ""
+    """The marginal's column names (filled in by the task, which knows them)."""
+
+
 class Accounting(enum.Enum):
     """How a table release's costs add up: rho of zCDP, or epsilon of pure DP."""
 
@@ -445,15 +459,26 @@ def aim_table(
         used += select_rho + record.cost
         cliques.append(chosen)
         model = model.fit(measurements, n, FIT_ITERS)
-        moved = _l1(model.marginal(chosen) - estimates[chosen], bins)
-        if moved <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]:
+        fitted = model.marginal(chosen)
+        step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
+        if _l1(fitted - estimates[chosen], bins) <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]:
             sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
-        yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", None)
+        yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
     model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
     return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
+
+
+def _fit_to_noisy(fitted: np.ndarray, noisy: NoisyMarginal) -> float:
+    """Total-variation distance of the model's marginal (at the measurement's resolution) from the noisy
+    measurement clipped at 0 and normalised."""
+    model = (fitted if noisy.bins is None else coarsen(fitted, noisy.bins)).ravel()
+    measured = np.maximum(np.asarray(noisy.values, np.float64).ravel(), 0)
+    if measured.sum() <= 0 or model.sum() <= 0:
+        return 1.0
+    return 0.5 * float(np.abs(model / model.sum() - measured / measured.sum()).sum())
 
 
 def _l1(difference: np.ndarray, bins: Bins) -> float:

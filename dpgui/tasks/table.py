@@ -13,6 +13,7 @@ synthetic rows are the attachments synthetic.csv and synthetic.parquet.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Callable
@@ -23,6 +24,7 @@ import pandas as pd
 from dpgui.algorithms.marginal_table import (
     MAX_MODEL_MB,
     Accounting,
+    AimRound,
     Bins,
     Marginals,
     TableRelease,
@@ -34,7 +36,7 @@ from dpgui.algorithms.marginal_table import (
     workload,
 )
 from dpgui.algorithms.pgm import Clique
-from dpgui.algorithms.progress import AlgorithmRun
+from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
@@ -232,21 +234,40 @@ def _sizes(spec: TaskSpec) -> list[int]:
     return [int(domain.size) for domain in spec.domains]
 
 
+def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmRun[TableRelease]:
+    """AIM's progress with each round's marginal named by its columns (for the log and the live view)."""
+    while True:
+        try:
+            step = next(run)
+        except StopIteration as stop:
+            return stop.value
+        partial = step.partial
+        if isinstance(partial, AimRound):
+            name = _name(spec, partial.clique, partial.bins)
+            fit = f"σ {partial.sigma:.3g}, model's TV vs noisy {partial.fit:.3g}"
+            message = f"round {partial.round}: measured {name} ({fit})"
+            step = Progress(step.fraction, message, dataclasses.replace(partial, name=name))
+        yield step
+
+
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))
     rounds = int(spec.parameter("max_rounds", MAX_ROUNDS.default)) or None
     way = int(spec.parameter("workload", WORKLOAD.default))
     ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
-    release = yield from aim_table(
-        _sizes(spec),
-        _marginals(spec, data),
-        n,
-        rho,
-        _rows(spec, n),
-        rng,
-        way=way,
-        max_rounds=rounds,
-        ordered=ordered,
+    release = yield from _named_rounds(
+        spec,
+        aim_table(
+            _sizes(spec),
+            _marginals(spec, data),
+            n,
+            rho,
+            _rows(spec, n),
+            rng,
+            way=way,
+            max_rounds=rounds,
+            ordered=ordered,
+        ),
     )
     return _table(spec, release, rho, "AIM")
 

@@ -114,3 +114,33 @@ def test_predictions_fall_with_epsilon_and_n():
             for s, n in ((_spec(0.3), 10_000), (_spec(1.0), 10_000), (_spec(1.0), 50_000))
         ]
         assert errors[0] >= errors[1] >= errors[2], algorithm
+
+
+def test_aim_reports_each_round_by_name_with_its_noise_and_fit(wages_csv):
+    from dpgui.algorithms.marginal_table import AimRound
+    from dpgui.data.aggregate import InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.domain import declared_grid
+    from dpgui.tasks.table import AIM
+
+    spec = TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=("wage", "education"),
+        domains=(declared_grid(0, 3000, bins=30), declared_grid(0, 18, granularity=1)),
+        epsilon=1.0,
+        delta=1e-6,
+        algorithm="aim",
+        parameters=(("rows", 50), ("max_rounds", 3)),
+    )
+    steps = []
+    run = AIM.run(spec, InMemoryAggregator(open_dataset(wages_csv)), SeededRandom(3))
+    while True:
+        try:
+            steps.append(next(run))
+        except StopIteration:
+            break
+    rounds = [s for s in steps if isinstance(s.partial, AimRound)]
+    assert rounds and [s.partial.round for s in rounds] == list(range(1, len(rounds) + 1))
+    for step in rounds:
+        assert step.partial.name.startswith(("wage", "education")) and step.partial.name in step.message
+        assert f"σ {step.partial.sigma:.3g}" in step.message and 0 <= step.partial.fit <= 1
