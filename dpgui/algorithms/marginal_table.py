@@ -69,8 +69,6 @@ FINAL_FIT_FACTOR = 4
 ONE_WAY_SHARE = 0.25
 """AIM's share of rho for the initial 1-way measurements (the paper: one round's of T = 16 d)."""
 
-COARSE_BINS = (16,)
-"""AIM's coarsened candidates: every ordered column of more cells merged to this many adjacent groups."""
 
 Marginals = Callable[[Sequence[Clique]], list[np.ndarray]]
 """The true marginals over the given cliques (one aggregator pass); the only door to the private data."""
@@ -394,13 +392,13 @@ def aim_table(
     max_model_mb: float = MAX_MODEL_MB,
     max_rounds: int | None = None,
     ordered: Sequence[bool] | None = None,
-    levels: Sequence[int] = COARSE_BINS,
+    levels: Sequence[int] = (),
 ) -> AlgorithmRun[TableRelease]:
     """rho-zCDP AIM (Algorithm 1) with the replace-one constants of the module docstring.
 
-    Candidates are the workload's downward closure, each multi-column one also coarsened
-    (``coarse_candidates``: the ``ordered`` columns, all by default, merged to ``levels`` groups), so a
-    pair too large to measure at this budget is still learnt at a resolution the budget affords. A
+    Candidates are the workload's downward closure; with ``levels`` each multi-column one is also offered
+    coarsened (``coarse_candidates``: the ``ordered`` columns, all by default, merged to ``levels`` groups),
+    so a pair too large to measure at this budget can be learnt at a resolution the budget affords. A
     coarsened marginal is a linear query of the full-resolution model (``pgm.CoarseQuery``); privacy is
     unchanged (spec 005 s2): a record sits in one coarse cell, so the measurement's L2 sensitivity is
     still sqrt(2) and the score ||coarsen(M_r(D) - M_r(p))||_1 still moves by at most 2 w_r, with n_r the

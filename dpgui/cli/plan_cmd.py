@@ -33,6 +33,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--domains", type=Path, help="table: JSON of each column's declared domain")
     parser.add_argument("--workload", type=int, default=2, help="table: AIM's k-way workload (default 2)")
+    parser.add_argument("--coarse-bins", type=int, default=0, help="table: AIM's coarsened pairs (0: off)")
     add_grid_arguments(parser)
     parser.add_argument("--epsilon", type=float, help="required for a task")
     parser.add_argument("--delta", type=float, default=0.0)
@@ -57,7 +58,7 @@ def _table_spec(args: argparse.Namespace) -> TaskSpec:
         domains=domains,
         epsilon=args.epsilon,
         delta=args.delta,
-        parameters=(("workload", args.workload),),
+        parameters=(("workload", args.workload), ("coarse_bins", args.coarse_bins)),
     )
 
 

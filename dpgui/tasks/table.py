@@ -45,9 +45,11 @@ from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
 from dpgui.tasks.table_error import (
+    COARSE_BINS,
     TABLE_UNIT,
     MarginalPlan,
     aim_plans,
+    coarse_levels,
     error_parts,
     independent_plans,
     mst_plans,
@@ -267,6 +269,7 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
             way=way,
             max_rounds=rounds,
             ordered=ordered,
+            levels=coarse_levels(spec),
         ),
     )
     return _table(spec, release, rho, "AIM")
@@ -304,7 +307,7 @@ AIM = register(
         error_unit=TABLE_UNIT,
         error_parts=lambda spec, n: error_parts(spec, aim_plans(spec, n)),
         run=_run_aim,
-        parameters=(ROWS, WORKLOAD, MAX_ROUNDS),
+        parameters=(ROWS, WORKLOAD, MAX_ROUNDS, COARSE_BINS),
         preconditions=_aim_fits,
     )
 )

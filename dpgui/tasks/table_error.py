@@ -24,7 +24,6 @@ import math
 from dataclasses import dataclass
 
 from dpgui.algorithms.marginal_table import (
-    COARSE_BINS,
     L1_SENSITIVITY,
     MEASURE_SHARE,
     ONE_WAY_SHARE,
@@ -38,8 +37,26 @@ from dpgui.algorithms.marginal_table import (
 from dpgui.algorithms.pgm import Clique
 from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
-from dpgui.tasks.registry import ErrorPart
+from dpgui.tasks.registry import ErrorPart, ParameterSpec
 from dpgui.tasks.spec import TaskSpec
+
+COARSE_BINS = ParameterSpec(
+    "coarse_bins",
+    int,
+    0,
+    "AIM: also offer each pair with its numeric columns merged into this many adjacent bins (0: off). "
+    "Helps at small ε on fine grids (a pair too large to measure cell by cell is learnt coarsely); "
+    "can hurt at large ε.",
+    0,
+    4096,
+)
+
+
+def coarse_levels(spec: TaskSpec) -> tuple[int, ...]:
+    """AIM's coarsening levels of a spec: () or (coarse_bins,)."""
+    bins = int(spec.parameter(COARSE_BINS.name, COARSE_BINS.default))
+    return (bins,) if bins > 1 else ()
+
 
 TV_UNIT = "expected TV"
 TABLE_UNIT = (
@@ -134,7 +151,7 @@ def aim_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
     for clique in multi:
         options = [
             _plan(clique, bins, gauss, sigma, sizes, n, note="first round's σ, if chosen")
-            for c, bins in coarse_candidates([clique], sizes, ordered, COARSE_BINS)
+            for c, bins in coarse_candidates([clique], sizes, ordered, coarse_levels(spec))
             if c == clique
         ]
         plans.append(min(options, key=lambda plan: plan.tv))

@@ -22,7 +22,7 @@ from tests.recording import RecordingRandom
 DOMAINS = Path(__file__).resolve().parents[2] / "benchmarks" / "cps1988_domains.json"
 
 
-def _spec(epsilon: float = 1.0, delta: float = 1e-6, way: int = 2) -> TaskSpec:
+def _spec(epsilon: float = 1.0, delta: float = 1e-6, way: int = 2, coarse: int = 0) -> TaskSpec:
     columns, domains = read_domains(DOMAINS)
     return TaskSpec(
         kind=TaskKind.TABLE,
@@ -30,7 +30,7 @@ def _spec(epsilon: float = 1.0, delta: float = 1e-6, way: int = 2) -> TaskSpec:
         domains=domains,
         epsilon=epsilon,
         delta=delta,
-        parameters=(("workload", way),),
+        parameters=(("workload", way), ("coarse_bins", coarse)),
     )
 
 

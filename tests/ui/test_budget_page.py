@@ -80,7 +80,7 @@ def test_the_planner_shows_a_synthetic_tables_error_per_marginal(qtbot):
 
     page = BudgetPage()
     qtbot.addWidget(page)
-    page.show_plan(plan(_spec(), 28155))
+    page.show_plan(plan(_spec(coarse=16), 28155))
     index = page.planner_tabs.indexOf(page.parts_table)
     assert page.planner_tabs.isTabVisible(index) and page.parts_table.rowCount() == 28 + 7 + 28
     cells = {page.parts_table.item(r, 1).text() for r in range(page.parts_table.rowCount())}
