@@ -297,8 +297,9 @@ AIM = register(
         paper="McKenna, Mullins, Sheldon, Miklau 2022 (PVLDB 15(11)), Algorithm 1; spec 005",
         section="spec 005 s2, s4",
         guarantee=Guarantee.APPROXIMATE,
-        summary="Measures every 1-way marginal, then round by round picks the workload marginal the model "
-        "gets most wrong (exponential mechanism, score sensitivity 2·w under replace-one), measures it with "
+        summary="Measures every 1-way marginal (a quarter of ρ), then round by round picks the workload "
+        "marginal (with coarse_bins also pairs merged to fewer bins) the model gets most wrong "
+        "(exponential mechanism, score sensitivity 2·w under replace-one), measures it with "
         "discrete Gaussian noise (σ = 1/√ρ per round) and refits a graphical model; the per-round budget "
         f"doubles when a round teaches the model little. Model size ≤ {MAX_MODEL_MB:g} MB. zCDP, "
         "converted to (ε, δ).",
