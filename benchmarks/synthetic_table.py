@@ -219,6 +219,8 @@ def main() -> None:
         "1-, 2-, 3-way marginals. Seconds: the algorithm alone on 2 shared cores; peak: max RSS of the run.",
         "dpgui runs under replace-one neighbours; SmartNoise Synth 1.0.8 (mbi 1.1.0) under add/remove, "
         "so at the same nominal ε it adds 1/√2 of dpgui's noise.",
+        f"aim-coarse: dpgui's AIM also offered every pair with its numeric columns merged into {COARSE_BINS} "
+        f"adjacent bins (`--coarse-bins {COARSE_BINS}`).",
         *references,
         "",
         "| ε | algorithm | 1-way TV | 2-way TV | 3-way TV | seconds | peak MB |",
