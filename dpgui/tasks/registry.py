@@ -60,6 +60,21 @@ def replace_one(spec: TaskSpec) -> str:
     return REPLACE_ONE
 
 
+@dataclass(frozen=True)
+class ErrorPart:
+    """One part of a predicted error (e.g. one measured marginal of a synthetic table)."""
+
+    part: str
+    how: str
+    """What the prediction assumes (noise and scale, budget share, when it applies)."""
+    error: float
+    unit: str
+
+
+def no_parts(spec: TaskSpec, n: int) -> tuple[ErrorPart, ...]:
+    return ()
+
+
 def no_curve(spec: TaskSpec) -> PrivacyCurve | None:
     """An algorithm that only knows its (epsilon, delta)."""
     return None
@@ -84,6 +99,8 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    error_parts: Callable[[TaskSpec, int], tuple[ErrorPart, ...]] = no_parts
+    """The predicted error part by part (the planner shows them under ``predicted_error``)."""
     curve: Callable[[TaskSpec], PrivacyCurve | None] = no_curve
     """The release's privacy curve when the mechanism knows more than ``cost`` (its noise or zCDP rho); the
     ledger records it and its accountant composes it tightly. It must imply ``cost``."""

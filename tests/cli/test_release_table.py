@@ -104,3 +104,13 @@ def test_bad_domains_are_usage_errors(demo, tmp_path, capsys):
     bad.write_text(json.dumps({"nope": {"categories": ["a"]}}), encoding="utf-8")
     assert _release(demo, bad, tmp_path / "p") == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_plan_table_prints_each_marginals_predicted_error(tmp_path, capsys):
+    domains = _domains(tmp_path, ["wage", "education", "region"])
+    args = ["plan", "table", "--n", "28155", "--domains", str(domains), "--epsilon", "1", "--delta", "1e-6"]
+    args += ["--coarse-bins", "16"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "wage × education (16 × 16 bins): " in out and "first round's σ" in out
+    assert "region: " in out and "expected TV (discrete Laplace, scale 6)" in out  # independent: 2d/ε
