@@ -146,8 +146,11 @@ def main(folder: Path = HERE) -> int:
     plan.epsilon.setValue(2.0)
     plan.table.item(1, WEIGHT).setText("2")  # the median's weight
     budget.planner_tabs.setCurrentWidget(plan)
+    sizes = budget.splitter.sizes()
+    budget.splitter.setSizes([sum(sizes) * 3 // 4, sum(sizes) // 4])  # the plan's rows in view
     settle(lambda: plan.batch is not None)
     shot("budget-plan", BUDGET)
+    budget.splitter.setSizes(sizes)
 
     task.select_task(TaskKind.THRESHOLD)
     task.select_columns(["experience"])

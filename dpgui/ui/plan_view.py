@@ -49,8 +49,8 @@ ALGORITHM, EPSILON, DELTA, ERROR, WEIGHT, TARGET = 2, 3, 4, 5, 6, 7
 
 
 class Mode(enum.Enum):
-    SPLIT = "Split a budget: least largest weighted error"
-    TARGETS = "Least budget meeting every target error"
+    SPLIT = "Split a budget (least largest weighted error)"
+    TARGETS = "Least budget meeting the targets"
 
 
 def plan_rows(batch: BatchPlan, n: int) -> list[tuple[str, str, str]]:
@@ -138,22 +138,19 @@ class PlanView(QWidget):
         self.delta.editingFinished.connect(self._split)
         self.table.itemChanged.connect(self._cell_edited)
 
-        files = QHBoxLayout()
+        top = QHBoxLayout()
         for button in (self.open_button, self.save_button, self.add_button, self.remove_button):
-            files.addWidget(button)
-        files.addStretch(1)
-        budget = QHBoxLayout()
-        budget.addWidget(self.mode, 1)
-        budget.addWidget(QLabel("ε:"))
-        budget.addWidget(self.epsilon)
-        budget.addWidget(QLabel("δ:"))
-        budget.addWidget(self.delta)
+            top.addWidget(button)
+        top.addWidget(self.mode, 1)
+        top.addWidget(QLabel("ε:"))
+        top.addWidget(self.epsilon)
+        top.addWidget(QLabel("δ:"))
+        top.addWidget(self.delta)
         bottom = QHBoxLayout()
         bottom.addWidget(self.summary, 1)
         bottom.addWidget(self.run_button)
         layout = QVBoxLayout(self)
-        layout.addLayout(files)
-        layout.addLayout(budget)
+        layout.addLayout(top)
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
@@ -312,18 +309,25 @@ class PlanView(QWidget):
                 if column not in (WEIGHT, TARGET):
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(row, column, item)
-            self.table.setCellWidget(row, ALGORITHM, self._algorithm_box(row, spec))
+            self._algorithm_box(row, spec)
         self.table.blockSignals(False)
         if self.batch is not None:
             self._fill_split(self.batch)
         self._update_buttons()
 
-    def _algorithm_box(self, row: int, spec: TaskSpec) -> QComboBox:
-        box = QComboBox()
-        box.addItems([AUTO, *(info.name for info in algorithms(spec.kind))])
+    def _algorithm_box(self, row: int, spec: TaskSpec) -> None:
+        """The row's choice of auto or one of its task's algorithms; a row's box is kept while its task's
+        list stays the same (a box replaced is only deleted once the event loop runs)."""
+        names = [AUTO, *(info.name for info in algorithms(spec.kind))]
+        box = self.table.cellWidget(row, ALGORITHM)
+        if not isinstance(box, QComboBox) or [box.itemText(i) for i in range(box.count())] != names:
+            box = QComboBox()
+            box.addItems(names)
+            box.currentTextChanged.connect(lambda name, row=row: self.set_algorithm(row, name))
+            self.table.setCellWidget(row, ALGORITHM, box)
+        box.blockSignals(True)
         box.setCurrentText(spec.algorithm)
-        box.currentTextChanged.connect(lambda name, row=row: self.set_algorithm(row, name))
-        return box
+        box.blockSignals(False)
 
     def _split(self) -> None:
         """Recompute the split (in the pool) for the plan as edited."""
