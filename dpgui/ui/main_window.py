@@ -728,9 +728,13 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._show_error("Export failed", str(error))
             return
-        exports = {item.release.release_id: files.folder for item, files in zip(named, exported, strict=True)}
-        self.releases = [ReleaseRecord.of(self.session_releases[r.release_id], exports[r.release_id])
-                         if r.release_id in exports else r for r in self.releases]  # fmt: skip
+        folders = {item.release.release_id: files.folder for item, files in zip(named, exported, strict=True)}
+        self.releases = [
+            ReleaseRecord.of(self.session_releases[r.release_id], folders[r.release_id])
+            if r.release_id in folders
+            else r
+            for r in self.releases
+        ]
         self.review_page.show_history(self.releases)
         self.statusBar().showMessage(
             f"Exported the plan to {folder} (report.html, plan.json, one folder each)."
