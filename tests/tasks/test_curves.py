@@ -12,7 +12,7 @@ from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.accountant import VALUE_DISCRETIZATION, BookedRelease, compose
-from dpgui.privacy.cost import PrivacyCost, zcdp_epsilon
+from dpgui.privacy.cost import PrivacyCost, zcdp_epsilon, zcdp_rho_for
 from dpgui.privacy.curve import DpSteps, NoiseKind, PrivacyCurve
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
@@ -169,3 +169,21 @@ def test_gaussian_distance_releases_record_the_rho_they_are_calibrated_to(name: 
     assert curve is not None and curve.rho == _budget(spec).rho
     assert zcdp_epsilon(curve.rho, 1e-6) <= info.cost(spec).epsilon
     assert info.curve(dataclasses.replace(spec, delta=0.0)) is None
+
+
+@pytest.mark.parametrize("name", ["aim", "mst"])
+def test_the_table_zcdp_algorithms_record_the_rho_they_measure_with(name: str) -> None:
+    spec = any_spec(name, 1e-6)
+    curve = get_algorithm(name).recorded_curve(spec)
+    assert curve.rho == zcdp_rho_for(PrivacyCost(1.0, 1e-6)) and curve.form == "zcdp"
+
+
+def test_independent_marginals_record_the_laplace_noise_they_draw(wages_csv) -> None:
+    two = (NumericDomain(0, 2000, 10), NumericDomain(0, 18, 1))
+    spec = TaskSpec(TaskKind.TABLE, ("wage", "education"), two, 1.0, 0.0, "independent")
+    prepared = prepare(spec, 2001)
+    (rounds,) = prepared.curve.noise
+    spy = NoiseSpy()
+    run_to_end(prepared.algorithm.run(prepared.spec, InMemoryAggregator(open_dataset(wages_csv)), spy))
+    assert {(noise, scale) for noise, scale, _ in spy.draws} == {("discrete_laplace", rounds.scale)}
+    assert rounds.count == 2 * len(spy.draws)  # a replaced record moves 2 cells of each marginal
