@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from dpgui.algorithms.marginal_table import (
+    L1_SENSITIVITY,
     MAX_MODEL_MB,
     Accounting,
     AimRound,
@@ -40,6 +41,7 @@ from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
@@ -289,6 +291,20 @@ def _run_independent(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Al
     return _table(spec, release, spec.epsilon, "independent marginals")
 
 
+def _zcdp_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """AIM and MST are rho-zCDP in all (Gaussian measurements, bounded-range selections) at the rho their
+    (epsilon, delta) converts to; the ledger composes that rho."""
+    return PrivacyCurve(rho=zcdp_rho_for(_approx_cost(spec))) if spec.delta > 0 else None
+
+
+def _independent_curve(spec: TaskSpec) -> PrivacyCurve:
+    """d marginals of discrete Laplace noise of scale 2d/eps; replacing a record moves 2 cells of each by 1,
+    so 2d rounds of sensitivity 1 (their pure epsilon is eps)."""
+    d = len(spec.columns)
+    scale = L1_SENSITIVITY * d / spec.epsilon
+    return PrivacyCurve((NoiseRounds(NoiseKind.DISCRETE_LAPLACE, scale, 1, L1_SENSITIVITY * d),))
+
+
 AIM = register(
     AlgorithmInfo(
         name="aim",
@@ -310,6 +326,7 @@ AIM = register(
         run=_run_aim,
         parameters=(ROWS, WORKLOAD, MAX_ROUNDS, COARSE_BINS),
         preconditions=_aim_fits,
+        curve=_zcdp_curve,
     )
 )
 MST = register(
@@ -330,6 +347,7 @@ MST = register(
         run=_run_mst,
         parameters=(ROWS,),
         preconditions=_mst_fits,
+        curve=_zcdp_curve,
     )
 )
 INDEPENDENT = register(
@@ -349,5 +367,6 @@ INDEPENDENT = register(
         run=_run_independent,
         parameters=(ROWS,),
         preconditions=_independent_fits,
+        curve=_independent_curve,
     )
 )

@@ -205,7 +205,7 @@ class BudgetPage(QWidget):
         """The error curve and the simulation preview for the spec at the public row count n (or none)."""
         self.curve.show_spec(spec, n)
         self.simulation.show_spec(spec, n)
-        self.plan_view.show_n(n)
+        self.plan_view.show_spec(spec, n)
 
     def show_ledger(
         self,
