@@ -96,6 +96,7 @@ def check_parameters(spec: TaskSpec) -> None:
             _check_beta(value)
         if name in declared:
             _check_range(declared[name], value)
+            _check_choice(declared[name], value)
 
 
 def _check_domain(column: str, domain: NumericDomain) -> None:
@@ -124,6 +125,11 @@ def _parameter_specs(spec: TaskSpec) -> dict[str, ParameterSpec]:
         for parameter in info.parameters:
             declared.setdefault(parameter.name, parameter)
     return declared
+
+
+def _check_choice(parameter: ParameterSpec, value: object) -> None:
+    if parameter.choices and str(value) not in parameter.choices:
+        raise PreflightError(f"{parameter.name} must be one of {', '.join(parameter.choices)}, got {value!r}")
 
 
 def _check_range(parameter: ParameterSpec, value: object) -> None:
