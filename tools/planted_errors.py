@@ -272,6 +272,27 @@ MUTATIONS: tuple[Mutation, ...] = (
         "z = exponential_mechanism(quality, 2 * eps, rng)",
         "SanThresholds: the level-choosing exponential mechanism at 2 eps_t",
     ),
+    Mutation(
+        "vector-laplace-double-zero",
+        "dpgui/privacy/exact_vector.py",
+        "keep = ~(negative & (y == 0))",
+        "keep = np.ones(candidates.size, dtype=bool)",
+        "vectorised discrete Laplace: 0 kept under both signs, so P(0) is doubled",
+    ),
+    Mutation(
+        "vector-bernoulli-without-k",
+        "dpgui/privacy/exact_vector.py",
+        "success = self.below(b[active] * k) < a[active]",
+        "success = self.below(b[active]) < a[active]",
+        "vectorised Bernoulli(exp(-gamma)): the trials Bernoulli(gamma / K) lose their 1/K",
+    ),
+    Mutation(
+        "vector-gaussian-acceptance",
+        "dpgui/privacy/exact_vector.py",
+        "np.full(n, 2 * p * q * t * t, dtype=np.int64)",
+        "np.full(n, p * q * t * t, dtype=np.int64)",
+        "vectorised discrete Gaussian: acceptance exp(-(.)^2 / sigma^2), a narrower law than the sigma asked",
+    ),
 )
 
 

@@ -51,7 +51,14 @@ from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
-METRIC = ParameterSpec("metric", str, "l1", "Distance: l1, l2, linf or hamming (on normalised columns).")
+METRIC = ParameterSpec(
+    "metric",
+    str,
+    "l1",
+    "How distance is measured: l1 (sum of differences), l2 (straight line), linf (largest difference) or "
+    "hamming (number of differing columns).",
+    choices=tuple(metric.value for metric in Metric),
+)
 QUERIES = ParameterSpec(
     "queries", str, "", "CSV of PUBLIC query points (one column per task column).", path=True
 )

@@ -38,6 +38,8 @@ class ParameterSpec:
     maximum: float | None = None
     path: bool = False
     """The value names a PUBLIC file (the GUI offers a file picker beside the text)."""
+    choices: tuple[str, ...] = ()
+    """The only values allowed (a drop-down in the GUI, ``choices=`` in the CLI, checked in the core)."""
 
 
 @dataclass(frozen=True)

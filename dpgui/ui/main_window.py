@@ -63,6 +63,7 @@ from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.export_dialogs import ExportedOffer, choose_export_folder
 from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
@@ -148,6 +149,8 @@ class MainWindow(QMainWindow):
         self._closing = False
         """The custodian closed the window while a job ran: close once it has settled."""
         self.close_question: QMessageBox | None = None
+        self.exported_offer: ExportedOffer | None = None
+        self._last_export_parent: Path | None = None
         """The open "cancel the running release and close?" question, if any."""
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
@@ -838,17 +841,17 @@ class MainWindow(QMainWindow):
         if self.release is None:
             self._show_error("Nothing to export", "Run a release first.")
             return
-        folder = QFileDialog.getExistingDirectory(self, "Export the release into a folder")
-        if not folder:
+        folder = choose_export_folder(self, self._export_suggestion())
+        if folder is None:
             return
         plots = self.review_page.plots()
         try:
             try:
-                exported = export_staged(self.release, Path(folder), plots)
+                exported = export_staged(self.release, folder, plots)
             except EarlierRelease as earlier:
                 if not self._confirm_replace(str(earlier)):
                     return
-                exported = export_staged(self.release, Path(folder), plots, overwrite=True)
+                exported = export_staged(self.release, folder, plots, overwrite=True)
         except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
@@ -859,6 +862,17 @@ class MainWindow(QMainWindow):
         self.review_page.show_history(self.releases)
         names = ", ".join(path.name for path in exported.files)
         self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
+        self._last_export_parent = exported.folder.parent
+        report = next((path for path in exported.files if path.name == "report.html"), None)
+        self.exported_offer = ExportedOffer(self, exported.folder, report)
+        self.exported_offer.open()
+
+    def _export_suggestion(self) -> Path:
+        """A new folder named after the data and the task, beside the last export (else the home folder)."""
+        assert self.release is not None
+        stem = Path(self.dataset.path).stem if self.dataset is not None else "release"
+        name = f"{stem}-{self.release.spec.kind.value}-{self.release.release_id[:8]}"
+        return (self._last_export_parent or Path.home()) / name
 
     def _confirm_replace(self, message: str) -> bool:
         answer = QMessageBox.question(
