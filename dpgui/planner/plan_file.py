@@ -12,11 +12,11 @@ import math
 import tomllib
 from pathlib import Path
 
-from dpgui.data.domain import NumericDomain, declared_grid
+from dpgui.data.domain import CategoricalDomain, NumericDomain, declared_grid
 from dpgui.data.missing import MissingPolicy
 from dpgui.planner.batch import PlanError, PlannedRelease, ReleasePlan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.tasks.spec import AUTO, ParameterValue, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, Domain, ParameterValue, TaskKind, TaskSpec
 
 
 def load_plan(path: Path) -> ReleasePlan:
@@ -47,14 +47,7 @@ def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> 
         columns = entry.get("columns", [entry["column"]] if "column" in entry else None)
         if not isinstance(columns, list) or not columns:
             raise PlanError(f'{where}: give column = "NAME" or columns = [...]')
-        bounds = entry["bounds"]
-        if not isinstance(bounds, list) or len(bounds) != 2 * len(columns):
-            raise PlanError(f"{where}: bounds needs one [lo, hi] pair per column, flattened")
-        steps = _granularities(entry.get("granularity"), len(columns))
-        domains = tuple(
-            declared_grid(float(bounds[2 * c]), float(bounds[2 * c + 1]), granularity=steps[c])
-            for c in range(len(columns))
-        )
+        domains = _domains(where, entry, len(columns))
         parameters = dict(entry.get("parameters", {}))  # type: ignore[call-overload]
         if "beta" in entry:
             parameters["beta"] = float(entry["beta"])  # type: ignore[arg-type]
@@ -82,6 +75,23 @@ def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> 
     return PlannedRelease(name, spec, weight, None if target is None else float(target))  # type: ignore[arg-type]
 
 
+def _domains(where: str, entry: dict[str, object], columns: int) -> tuple[Domain, ...]:
+    """``categories = [...]`` (and ``other = true``) for one categorical column, else numeric ``bounds``."""
+    if "categories" in entry:
+        categories = entry["categories"]
+        if columns != 1 or not isinstance(categories, list):
+            raise PlanError(f"{where}: categories = [...] declares the one column of a categorical release")
+        return (CategoricalDomain(tuple(str(c) for c in categories), other=bool(entry.get("other", False))),)
+    bounds = entry["bounds"]
+    if not isinstance(bounds, list) or len(bounds) != 2 * columns:
+        raise PlanError(f"{where}: bounds needs one [lo, hi] pair per column, flattened")
+    steps = _granularities(entry.get("granularity"), columns)
+    return tuple(
+        declared_grid(float(bounds[2 * c]), float(bounds[2 * c + 1]), granularity=steps[c])
+        for c in range(columns)
+    )
+
+
 def _granularities(value: object, columns: int) -> list[float | None]:
     """``granularity``: absent (each column's default), one step for every column, or one per column."""
     if value is None:
@@ -100,10 +110,14 @@ def planned_release(
     name: str, spec: TaskSpec, weight: float = 1.0, target_error: float | None = None
 ) -> PlannedRelease:
     """A release for a plan from a task spec, refused (:class:`PlanError`) when the plan file cannot hold
-    it: a plan declares numeric grids only, and no public sample or missing-value policy of its own."""
+    it: a plan declares numeric grids or the categories of one column, and no public sample or
+    missing-value policy of its own."""
     where = f"release {name!r}"
-    if not all(isinstance(domain, NumericDomain) for domain in spec.domains):
-        raise PlanError(f"{where}: a plan declares numeric bounds only; this task has categorical columns")
+    if not (_all_numeric(spec.domains) or _one_categorical(spec.domains)):
+        raise PlanError(
+            f"{where}: a plan declares numeric bounds, or the categories of a single column; this task "
+            "mixes categorical and numeric columns"
+        )
     if spec.public is not None:
         raise PlanError(f"{where}: a plan holds no public sample; close the public sample or pick auto")
     if spec.missing != MissingPolicy():
@@ -135,17 +149,11 @@ def save_plan(plan: ReleasePlan, path: Path) -> None:
 
 def _release_lines(release: PlannedRelease) -> list[str]:
     spec = release.spec
-    domains = [domain for domain in spec.domains if isinstance(domain, NumericDomain)]
-    if len(domains) != len(spec.domains):
-        raise PlanError(f"release {release.name!r}: a plan declares numeric bounds only")
-    bounds = ", ".join(_number(value) for domain in domains for value in (domain.lower, domain.upper))
-    steps = [float(domain.granularity) for domain in domains]
     lines = [
         f"name = {_string(release.name)}",
         f"task = {_string(spec.kind.value)}",
         f"columns = [{', '.join(_string(column) for column in spec.columns)}]",
-        f"bounds = [{bounds}]",
-        f"granularity = [{', '.join(_number(step) for step in steps)}]",
+        *_domain_lines(release),
         f"algorithm = {_string(spec.algorithm)}",
     ]
     if spec.label is not None:
@@ -159,6 +167,31 @@ def _release_lines(release: PlannedRelease) -> list[str]:
     if release.target_error is not None:
         lines.append(f"target_error = {_number(release.target_error)}")
     return lines
+
+
+def _all_numeric(domains: tuple[Domain, ...]) -> bool:
+    return all(isinstance(domain, NumericDomain) for domain in domains)
+
+
+def _one_categorical(domains: tuple[Domain, ...]) -> bool:
+    return len(domains) == 1 and isinstance(domains[0], CategoricalDomain)
+
+
+def _domain_lines(release: PlannedRelease) -> list[str]:
+    domains = release.spec.domains
+    if _one_categorical(domains):
+        domain = domains[0]
+        assert isinstance(domain, CategoricalDomain)
+        categories = ", ".join(_string(category) for category in domain.categories)
+        return [f"categories = [{categories}]", f"other = {'true' if domain.other else 'false'}"]
+    numeric = [domain for domain in domains if isinstance(domain, NumericDomain)]
+    if len(numeric) != len(domains):
+        raise PlanError(
+            f"release {release.name!r}: a plan declares numeric bounds or one column's categories"
+        )
+    bounds = ", ".join(_number(value) for domain in numeric for value in (domain.lower, domain.upper))
+    steps = ", ".join(_number(float(domain.granularity)) for domain in numeric)
+    return [f"bounds = [{bounds}]", f"granularity = [{steps}]"]
 
 
 def _string(text: str) -> str:

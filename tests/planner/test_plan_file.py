@@ -40,8 +40,20 @@ def test_specs_from_the_app_round_trip_with_their_grids_labels_and_parameters(tm
     assert load_plan(path) == with_budget
 
 
+def test_a_categorical_histogram_round_trips_with_its_categories_and_other(tmp_path: Path) -> None:
+    colours = TaskSpec(
+        TaskKind.HISTOGRAM, ("colour",), (CategoricalDomain(("red", 'bl"ue'), other=True),), 1.0
+    )
+    plan = ReleasePlan((planned_release("colours", colours, target_error=0.01),), None)
+    path = tmp_path / "plan.toml"
+    save_plan(plan, path)
+    assert 'categories = ["red", "bl\\"ue"]' in path.read_text() and "other = true" in path.read_text()
+    assert load_plan(path) == plan
+
+
 def test_what_a_plan_cannot_hold_is_refused_by_name() -> None:
-    colours = TaskSpec(TaskKind.HISTOGRAM, ("colour",), (CategoricalDomain(("red", "blue")),), 1.0)
+    mixed = (CategoricalDomain(("red", "blue")), NumericDomain(0, 10, 1))
+    colours = TaskSpec(TaskKind.RECTANGLE, ("colour", "x"), mixed, 1.0)
     with pytest.raises(PlanError, match=r"colours.*categorical"):
         planned_release("colours", colours)
     wage = TaskSpec(TaskKind.CDF, ("wage",), (NumericDomain(0, 100, 1),), 1.0)
