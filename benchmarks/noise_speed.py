@@ -26,7 +26,7 @@ import pandas as pd
 
 from dpgui.algorithms.tree_cdf import tree_cdf
 from dpgui.privacy import exact_vector
-from dpgui.privacy.random import SecureRandom, _opendp_noise
+from dpgui.privacy.random import SecureRandom, _opendp_noise, os_words
 
 OUT = Path(__file__).with_suffix(".md")
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "cps1988.csv"
@@ -46,7 +46,9 @@ def sampler_rows(count: int) -> list[str]:
             opendp = draws_per_second(lambda kind=kind, scale=scale: _opendp_noise(kind, scale, count), count)
             sampler = exact_vector.discrete_laplace if kind == "laplace" else exact_vector.discrete_gaussian
             if kind == "laplace" or exact_vector.gaussian_supported(scale):
-                vector = draws_per_second(lambda sampler=sampler, scale=scale: sampler(scale, count), count)
+                vector = draws_per_second(
+                    lambda sampler=sampler, scale=scale: sampler(scale, count, os_words), count
+                )
             else:
                 vector = float("nan")
             vector_text = "OpenDP (out of int64 range)" if np.isnan(vector) else f"{vector / 1e6:.2f}"

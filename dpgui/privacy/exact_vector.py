@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import decimal
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,7 +30,8 @@ from fractions import Fraction
 import numpy as np
 
 WordSource = Callable[[int], np.ndarray]
-"""``count`` -> ``count`` independent uniform uint64 words."""
+"""``count`` -> ``count`` independent uniform uint64 words: ``random.os_words`` (the operating system's
+CSPRNG, owned by the randomness module) for releases, a seeded generator in tests."""
 
 CHUNK = 1 << 16
 """Draws processed together: bounds the working memory (a few MB) whatever the vector's length."""
@@ -47,11 +47,6 @@ _GAUSSIAN_PRECISION_BITS = 20
 
 class NoiseOverflow(ArithmeticError):
     """A draw whose exact arithmetic would leave 64 bits (probability below 2^-120): the draw is refused."""
-
-
-def os_words(count: int) -> np.ndarray:
-    """Uniform uint64 words from the operating system's CSPRNG."""
-    return np.frombuffer(os.urandom(8 * count), dtype=np.uint64)
 
 
 def _exp_minus_k_words(k: int) -> tuple[int, ...]:
@@ -250,7 +245,7 @@ def gaussian_variance(sigma: float) -> Fraction:
     return Fraction(math.ceil(exact * q), q)
 
 
-def discrete_laplace(scale: float, size: int, words: WordSource = os_words) -> np.ndarray:
+def discrete_laplace(scale: float, size: int, words: WordSource) -> np.ndarray:
     """``size`` int64 draws with P(z) proportional to exp(-|z| / scale); ``laplace_supported(scale)``."""
     if not laplace_supported(scale):
         raise ValueError(f"scale {scale!r} is outside the int64 range of the vector sampler")
@@ -263,7 +258,7 @@ def discrete_laplace(scale: float, size: int, words: WordSource = os_words) -> n
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
-def discrete_gaussian(sigma: float, size: int, words: WordSource = os_words) -> np.ndarray:
+def discrete_gaussian(sigma: float, size: int, words: WordSource) -> np.ndarray:
     """``size`` int64 draws with P(z) proportional to exp(-z^2 / (2 s^2)), s^2 = gaussian_variance(sigma)."""
     if not gaussian_supported(sigma):
         raise ValueError(f"sigma {sigma!r} is outside the int64 range of the vector sampler")

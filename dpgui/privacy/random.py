@@ -106,6 +106,11 @@ def check_noise_scale(scale: float, name: str = "noise scale") -> None:
         )
 
 
+def os_words(count: int) -> np.ndarray:
+    """``count`` uniform uint64 words from the operating system's CSPRNG (the vector samplers' bits)."""
+    return np.frombuffer(os.urandom(8 * count), dtype=np.uint64)
+
+
 class SecureRandom(PrivateRandom):
     """CSPRNG randomness for releases on private data."""
 
@@ -113,8 +118,7 @@ class SecureRandom(PrivateRandom):
     description = "operating-system CSPRNG (os.urandom); exact discrete samplers (CKS 2020)"
 
     def uniform01(self, size: int) -> np.ndarray:
-        words = np.frombuffer(os.urandom(8 * size), dtype=np.uint64)
-        return _uniform_from_uint64(words)
+        return _uniform_from_uint64(os_words(size))
 
     def randbelow(self, n: int) -> int:
         return secrets.randbelow(n)
@@ -122,13 +126,13 @@ class SecureRandom(PrivateRandom):
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         check_noise_scale(scale, "scale")
         if size >= VECTOR_SAMPLER_MIN_SIZE and exact_vector.laplace_supported(scale):
-            return exact_vector.discrete_laplace(float(scale), size)
+            return exact_vector.discrete_laplace(float(scale), size, os_words)
         return _opendp_noise("laplace", float(scale), size)
 
     def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
         check_noise_scale(sigma, "sigma")
         if size >= VECTOR_SAMPLER_MIN_SIZE and exact_vector.gaussian_supported(sigma):
-            return exact_vector.discrete_gaussian(float(sigma), size)
+            return exact_vector.discrete_gaussian(float(sigma), size, os_words)
         return _opendp_noise("gaussian", float(sigma), size)
 
 

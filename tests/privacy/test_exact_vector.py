@@ -144,7 +144,7 @@ def test_supported_ranges() -> None:
 def test_secure_random_uses_the_vector_sampler_for_large_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[float, int]] = []
 
-    def recording(scale: float, size: int) -> np.ndarray:
+    def recording(scale: float, size: int, words: object) -> np.ndarray:
         calls.append((scale, size))
         return np.zeros(size, dtype=np.int64)
 
