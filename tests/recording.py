@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dpgui.privacy.random import SeededRandom
+from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
 
 
 class NoiseRequest(NamedTuple):
@@ -95,14 +95,14 @@ def smallest_releasing_noise(releases: Callable[[int], bool], low: int = -(10**6
 
 
 class SteeredRandom(RecordingRandom):
-    """Zero noise, and every selection (Gumbel-max index, uniform integer) taken from ``path``, then the
-    first possible one.
+    """Zero noise (after the values of ``noise``), and every selection (Gumbel-max index, uniform integer)
+    taken from ``path``, then the first possible one.
 
     ``trace`` records each selection: ("choose", probabilities, taken) or ("below", n, taken).
     """
 
-    def __init__(self, path: tuple[int, ...]) -> None:
-        super().__init__(zero=True)
+    def __init__(self, path: tuple[int, ...], noise: list[int] | None = None) -> None:
+        super().__init__(zero=True, noise=noise)
         self._path = list(path)
         self.trace: list[tuple[str, object, int]] = []
 
@@ -123,19 +123,19 @@ class SteeredRandom(RecordingRandom):
 
 
 def steered_runs(
-    run: Callable[[SteeredRandom], object], max_leaves: int = 100_000
+    run: Callable[[SteeredRandom], object], max_leaves: int = 100_000, noise: list[int] | None = None
 ) -> Iterator[tuple[SteeredRandom, object, float]]:
     """Every path of a selection sampler's choices: (its steered randomness, output, probability).
 
     Each run follows a path of selections; its probability is the product of the probabilities the code
     computed for them (Gumbel-max: its recorded log-weights; a uniform integer below n: 1/n). The first
-    selection past the path branches into all of its alternatives. Noise draws are zero.
+    selection past the path branches into all of its alternatives. Noise draws are ``noise``, then zero.
     """
     stack: list[tuple[int, ...]] = [()]
     leaves = 0
     while stack:
         path = stack.pop()
-        rng = SteeredRandom(path)
+        rng = SteeredRandom(path, noise)
         output = run(rng)
         probability = 1.0
         for depth, (kind, what, taken) in enumerate(rng.trace):
@@ -152,10 +152,12 @@ def steered_runs(
             raise AssertionError("too many paths to enumerate: use a smaller instance")
 
 
-def enumerated_law(run: Callable[[SteeredRandom], object], max_leaves: int = 100_000) -> dict[object, float]:
+def enumerated_law(
+    run: Callable[[SteeredRandom], object], max_leaves: int = 100_000, noise: list[int] | None = None
+) -> dict[object, float]:
     """The exact output law of a selection sampler, by steering it down every path of its choices."""
     law: dict[object, float] = {}
-    for _, output, probability in steered_runs(run, max_leaves):
+    for _, output, probability in steered_runs(run, max_leaves, noise):
         law[output] = law.get(output, 0.0) + probability
     return law
 
@@ -190,3 +192,38 @@ def paired_selection_laws(
             if any(a.shape != b.shape for a, b in pairs):
                 raise AssertionError("neighbouring runs made different selections on the same path")
             yield pairs
+
+
+def noisy_count_law(run: Callable[[SteeredRandom], object], reach: int = 10**4) -> dict[object, float]:
+    """The exact output law of a sampler that first draws one discrete Laplace value Z (a noisy count
+    compared with thresholds) and then makes selections.
+
+    The run with Z = z falls in one of a few regimes, ordered in z (its number of selections, or its output
+    when it makes none); the regime boundaries are found by bisection over steered z, each regime's law is
+    :func:`enumerated_law` at its first z, weighted by P(Z in regime) at the scale the code requested.
+    """
+
+    def regime(z: int) -> object:
+        rng = SteeredRandom((), noise=[z])
+        output = run(rng)
+        return len(rng.trace) if rng.trace else ("output", output)
+
+    probe = RecordingRandom(zero=True)
+    run(probe)
+    scale = probe.requests[0].scale
+    starts = [-reach]
+    while regime(starts[-1]) != regime(reach):
+        first = regime(starts[-1])
+        starts.append(smallest_releasing_noise(lambda z, first=first: regime(z) != first, starts[-1], reach))
+    law: dict[object, float] = {}
+    for start, end in zip(starts, [*starts[1:], None], strict=True):
+        below_end = 1.0 - at_least(end, scale) if end is not None else 1.0
+        mass = below_end - (1.0 - at_least(start, scale) if start != starts[0] else 0.0)
+        for output, probability in enumerated_law(run, noise=[start]).items():
+            law[output] = law.get(output, 0.0) + mass * probability
+    return law
+
+
+def at_least(k: int, scale: float) -> float:
+    """P(Z >= k) for Z discrete Laplace of ``scale`` and any integer k."""
+    return discrete_laplace_tail(k, scale) if k >= 0 else 1 - discrete_laplace_tail(1 - k, scale)
