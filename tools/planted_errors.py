@@ -17,6 +17,16 @@ neighbouring pair. Some wrong-looking constants are not, and are deliberately no
 show it): the choosing mechanism's threshold with 4/eps instead of 8/eps (it stays below 0.15 delta), its
 noise Lap(2/eps) instead of Lap(4/eps) (the pure part stays at e^eps), and its selection at the full eps
 for a growth-1 quality (it leaks only under growth k > 1, which the tests exercise at k = 8).
+
+Also not planted, because no exact check shows a breach: RecConcave's A_dist delta split delta/(L-1)
+instead of delta/(2(L-1)) (A_dist's exact delta on the searched pairs stays far below its share), and one
+of the rectangle learner's two quantiles at 2 eps_m (the worst pair of an exhaustive search on a 4-point
+axis stays inside e^eps). The RecConcave split and level-quality errors break the per-selection check (a
+selection's recorded law exceeds the equal share RecConcave books it at, REVIEW-000-002 s3) rather than
+the end-to-end law, which tiny instances keep far inside (eps, delta).
+
+A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
+caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -34,6 +44,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEST_DIRS = ("tests/privacy", "tests/algorithms")
 TIMEOUT_SECONDS = 900
+TEST_TIME_LIMIT_SECONDS = 120
+"""Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
+test it hangs instead of stalling the run; no single unmutated test comes near it."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +285,69 @@ MUTATIONS: tuple[Mutation, ...] = (
         "z = exponential_mechanism(quality, 2 * eps, rng)",
         "SanThresholds: the level-choosing exponential mechanism at 2 eps_t",
     ),
+    Mutation(
+        "recconcave-split",
+        "dpgui/algorithms/recconcave.py",
+        "total.epsilon / (3 * (depth - 1) + 1)",
+        "total.epsilon / (2 * (depth - 1) + 1)",
+        "RecConcave: eps split over 2(L-1)+1 mechanisms, forgetting one A_dist per level",
+    ),
+    Mutation(
+        "recconcave-a-dist-epsilon",
+        "dpgui/algorithms/recconcave.py",
+        "stable = StableSelectionParameters(eps, params.per_mechanism.delta)",
+        "stable = StableSelectionParameters(2 * eps, params.per_mechanism.delta)",
+        "RecConcave: A_dist_safe at twice its per-mechanism eps",
+    ),
+    Mutation(
+        "recconcave-level-quality",
+        "dpgui/algorithms/recconcave.py",
+        "return [min(profile[j] - low, high - profile[j + 1])",
+        "return [2 * min(profile[j] - low, high - profile[j + 1])",
+        "RecConcave: the level quality q(j) doubled (sensitivity 2 into an EM for sensitivity 1)",
+    ),
+    Mutation(
+        "rectangles-split",
+        "dpgui/algorithms/rectangles.py",
+        "return 2 * len(self.sizes) + 1",
+        "return 2 * len(self.sizes)",
+        "rectangles: eps split over 2 n_dim mechanisms, forgetting the noisy positive count",
+    ),
+    Mutation(
+        "rectangles-count-noise",
+        "dpgui/algorithms/rectangles.py",
+        "rng.discrete_laplace(1 / params.epsilon_each, 1)",
+        "rng.discrete_laplace(0.5 / params.epsilon_each, 1)",
+        "rectangles: positive-count noise Lap(0.5/eps_m) instead of Lap(1/eps_m)",
+    ),
+    Mutation(
+        "ip-threshold-solver-half",
+        "dpgui/algorithms/learners/ip_threshold.py",
+        "return self.solver_epsilon / 2",
+        "return self.solver_epsilon",
+        "IP-threshold learner: solver at its full share (one replaced record moves two records of S)",
+    ),
+    Mutation(
+        "ip-threshold-split",
+        "dpgui/algorithms/learners/ip_threshold.py",
+        "return self.epsilon - self.count_epsilon",
+        "return self.epsilon",
+        "IP-threshold learner: solver at the full eps, the count's share not subtracted",
+    ),
+    Mutation(
+        "ip-threshold-count-noise",
+        "dpgui/algorithms/learners/ip_threshold.py",
+        "rng.discrete_laplace(1 / params.count_epsilon, 1)",
+        "rng.discrete_laplace(0.5 / params.count_epsilon, 1)",
+        "IP-threshold learner: positive-count noise Lap(0.5/eps1) instead of Lap(1/eps1)",
+    ),
+    Mutation(
+        "zcdp-rho-for",
+        "dpgui/privacy/cost.py",
+        "    rho = root * root\n",
+        "    rho = 2 * root * root\n",
+        "zCDP conversion: rho twice the largest fitting (eps, delta); its guard loops (per-test time limit)",
+    ),
 )
 
 
@@ -303,7 +379,7 @@ def _copy_repository(destination: Path) -> None:
 
 def _pytest(copy: Path) -> tuple[str, float]:
     """'caught' (tests fail), 'survived' (tests pass) or 'timeout', and the seconds taken."""
-    env = {**_environment(), "PYTHONPATH": str(copy)}
+    env = {**_environment(), "PYTHONPATH": str(copy), "DPGUI_TEST_TIME_LIMIT": str(TEST_TIME_LIMIT_SECONDS)}
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TEST_DIRS]
     start = time.monotonic()
     try:
