@@ -23,7 +23,10 @@ instead of delta/(2(L-1)) (A_dist's exact delta on the searched pairs stays far 
 of the rectangle learner's two quantiles at 2 eps_m (the worst pair of an exhaustive search on a 4-point
 axis stays inside e^eps). The RecConcave split and level-quality errors break the per-selection check (a
 selection's recorded law exceeds the equal share RecConcave books it at, REVIEW-000-002 s3) rather than
-the end-to-end law, which tiny instances keep far inside (eps, delta).
+the end-to-end law, which tiny instances keep far inside (eps, delta); likewise the TreeLog and HeavyPaths
+errors break the composition of the mechanisms' recorded epsilons against the asked budget (the paper's
+accounting, REVIEW-000-002 s4), not an enumerated end-to-end law. TreeLog's trimming t >= 2g written as
+t >= g is not planted: at the tested parameters another term of the max sets t.
 
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
@@ -305,6 +308,62 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return [min(profile[j] - low, high - profile[j + 1])",
         "return [2 * min(profile[j] - low, high - profile[j + 1])",
         "RecConcave: the level quality q(j) doubled (sensitivity 2 into an EM for sensitivity 1)",
+    ),
+    Mutation(
+        "treelog-split",
+        "dpgui/algorithms/treelog.py",
+        "eps0 = eps_ar / (depth * (steps + 3) + 1)",
+        "eps0 = eps_ar / (depth * (steps + 2) + 1)",
+        "TreeLog: eps0 split over N(B + 2) + 1 instead of N(B + 3) + 1 mechanism shares",
+    ),
+    Mutation(
+        "treelog-group-privacy",
+        "dpgui/algorithms/treelog.py",
+        "        eps_ar = epsilon / 2\n",
+        "        eps_ar = epsilon\n",
+        "TreeLog: add/remove target at the full eps (no group-privacy halving for replace-one)",
+    ),
+    Mutation(
+        "treelog-path-epsilon",
+        "dpgui/algorithms/treelog.py",
+        "path_length, path = sample_path(trimmed, bits, t, params.eps0, rng)",
+        "path_length, path = sample_path(trimmed, bits, t, 2 * params.eps0, rng)",
+        "TreeLog: random path steps at 2 eps0",
+    ),
+    Mutation(
+        "treelog-leaf-em",
+        "dpgui/algorithms/treelog.py",
+        "min(inner, bits), params.heavy_bin, params.eps0, rng)",
+        "min(inner, bits), params.heavy_bin, 2 * params.eps0, rng)",
+        "TreeLog: four-leaf exponential mechanism at 2 eps0",
+    ),
+    Mutation(
+        "heavypaths-group-privacy",
+        "dpgui/algorithms/heavypaths.py",
+        "eps_prime = epsilon / 8",
+        "eps_prime = epsilon / 4",
+        "HeavyPaths: OneRandomPath at eps/4 add/remove (not halved for replace-one)",
+    ),
+    Mutation(
+        "heavypaths-path-split",
+        "dpgui/algorithms/heavypaths.py",
+        "eps_path = eps_prime / (steps + 4)",
+        "eps_path = eps_prime / (steps + 3)",
+        "HeavyPaths: OneRandomPath split over B + 3 instead of B + 4 shares",
+    ),
+    Mutation(
+        "heavypaths-first-level-sensitivity",
+        "dpgui/algorithms/heavypaths.py",
+        "return HeavyBinParameters(self.epsilon / 4, self.delta_rest / 2, replace_one=True)",
+        "return HeavyBinParameters(self.epsilon / 4, self.delta_rest / 2)",
+        "HeavyPaths: d_hat = 1 HeavyBin with add/remove noise (sensitivity 1) under replace-one",
+    ),
+    Mutation(
+        "heavypaths-leaf-em",
+        "dpgui/algorithms/heavypaths.py",
+        "min(int(levels[chosen]), bits), heavy, params.eps_path, rng)",
+        "min(int(levels[chosen]), bits), heavy, 2 * params.eps_path, rng)",
+        "HeavyPaths: OneRandomPath's four-leaf exponential mechanism at 2 eps_path",
     ),
     Mutation(
         "rectangles-split",
