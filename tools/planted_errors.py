@@ -221,9 +221,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "zcdp-to-approx-dp",
         "dpgui/privacy/cost.py",
-        "self.rho + 2 * math.sqrt(self.rho * math.log(1 / delta))",
-        "self.rho + math.sqrt(self.rho * math.log(1 / delta))",
-        "zCDP -> (eps, delta): rho + sqrt(rho ln(1/delta)) instead of rho + 2 sqrt(rho ln(1/delta))",
+        "if zcdp_delta(rho, mid) <= delta:",
+        "if zcdp_delta(rho, mid) <= 2 * delta:",
+        "zCDP -> (eps, delta): the epsilon at which the CKS delta is 2 delta, not delta",
     ),
     Mutation(
         "huang-roth-test-sensitivity",
@@ -403,9 +403,30 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "zcdp-rho-for",
         "dpgui/privacy/cost.py",
-        "    rho = root * root\n",
-        "    rho = 2 * root * root\n",
-        "zCDP conversion: rho twice the largest fitting (eps, delta); its guard loops (per-test time limit)",
+        "lo, hi = (mid, hi) if zcdp_delta(mid, epsilon) <= delta else (lo, mid)",
+        "lo, hi = (mid, hi) if zcdp_delta(mid, epsilon) <= 2 * delta else (lo, mid)",
+        "zCDP conversion: the rho whose CKS delta is 2 delta; its guard crawls down (per-test time limit)",
+    ),
+    Mutation(
+        "vector-laplace-double-zero",
+        "dpgui/privacy/exact_vector.py",
+        "keep = ~(negative & (y == 0))",
+        "keep = np.ones(candidates.size, dtype=bool)",
+        "vectorised discrete Laplace: 0 kept under both signs, so P(0) is doubled",
+    ),
+    Mutation(
+        "vector-bernoulli-without-k",
+        "dpgui/privacy/exact_vector.py",
+        "success = self.below(b[active] * k) < a[active]",
+        "success = self.below(b[active]) < a[active]",
+        "vectorised Bernoulli(exp(-gamma)): the trials Bernoulli(gamma / K) lose their 1/K",
+    ),
+    Mutation(
+        "vector-gaussian-acceptance",
+        "dpgui/privacy/exact_vector.py",
+        "np.full(n, 2 * p * q * t * t, dtype=np.int64)",
+        "np.full(n, p * q * t * t, dtype=np.int64)",
+        "vectorised discrete Gaussian: acceptance exp(-(.)^2 / sigma^2), a narrower law than the sigma asked",
     ),
 )
 

@@ -4,7 +4,8 @@ Run: ``python docs/screenshots/make_screenshots.py [FOLDER]`` (default: this fol
 private, cps1985 public) is opened with a throw-away ledger (DPGUI_HOME in a temporary folder), and real
 releases are made through the worker so the Run, Review and Budget pages show what a custodian sees: a CDF
 (with and without the custodian-only true CDF), threshold learning, a categorical histogram, the distance
-explorer and an online distance session. review-sheet is the review shown before a charge, with a failed
+explorer and an online distance session. budget-plan is the release plan editor with three releases added
+from the Task page. review-sheet is the review shown before a charge, with a failed
 check (PAP on weekly wages with the hourly public sample). The last shot is the Review page in a dark
 palette.
 main-window.png is what ``dpgui --demo --screenshot`` renders.
@@ -27,6 +28,7 @@ SHOTS = (
     "budget",
     "budget-error-curve",
     "budget-simulation",
+    "budget-plan",
     "budget-timeline",
     "run",
     "review",
@@ -54,6 +56,7 @@ def main(folder: Path = HERE) -> int:
     from dpgui.tasks.spec import TaskKind
     from dpgui.ui.app import SCREENSHOT_SIZE, application, prepare_demo, run_gui
     from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
+    from dpgui.ui.plan_view import WEIGHT
     from dpgui.ui.theme import palette_with
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -133,6 +136,21 @@ def main(folder: Path = HERE) -> int:
     budget.simulation.button.click()
     settle(lambda: budget.simulation.simulation is not None)
     shot("budget-simulation")
+
+    plan = budget.plan_view  # a release plan edited from the Task page: the CDF, a median, quartiles
+    plan.add_current()
+    task.select_task(TaskKind.MEDIAN)
+    plan.add_current()
+    task.select_task(TaskKind.QUANTILES)
+    plan.add_current()
+    plan.epsilon.setValue(2.0)
+    plan.table.item(1, WEIGHT).setText("2")  # the median's weight
+    budget.planner_tabs.setCurrentWidget(plan)
+    sizes = budget.splitter.sizes()
+    budget.splitter.setSizes([sum(sizes) * 3 // 4, sum(sizes) // 4])  # the plan's rows in view
+    settle(lambda: plan.batch is not None)
+    shot("budget-plan", BUDGET)
+    budget.splitter.setSizes(sizes)
 
     task.select_task(TaskKind.THRESHOLD)
     task.select_columns(["experience"])

@@ -38,6 +38,7 @@ from dpgui.algorithms.pgm import (
     Clique,
     GraphicalModel,
     NoisyMarginal,
+    coarsen,
     conditional_cdfs,
     stratified_draw,
 )
@@ -65,6 +66,10 @@ FIT_ITERS = 150
 
 FINAL_FIT_FACTOR = 4
 
+ONE_WAY_SHARE = 0.25
+"""AIM's share of rho for the initial 1-way measurements (the paper: one round's of T = 16 d)."""
+
+
 Marginals = Callable[[Sequence[Clique]], list[np.ndarray]]
 """The true marginals over the given cliques (one aggregator pass); the only door to the private data."""
 
@@ -79,15 +84,20 @@ def selection_epsilon(rho: float) -> float:
     return math.sqrt(8 * rho)
 
 
+Bins = tuple[int, ...] | None
+"""Groups per axis of a coarsened marginal (``pgm.coarsen``); None: the declared cells."""
+
+
 @dataclass(frozen=True)
 class Measured:
-    """One published measurement: its clique, noise scale and share of the budget."""
+    """One published measurement: its clique (coarsened to ``bins``), noise scale and share of the budget."""
 
     clique: Clique
     noise: str
     scale: float
     cost: float
     """rho (zCDP mechanisms) or epsilon (pure ones) spent on this measurement."""
+    bins: Bins = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,21 @@ class Selected:
     clique: Clique
     epsilon: float
     cost: float
+    bins: Bins = None
+
+
+@dataclass(frozen=True)
+class AimRound:
+    """One AIM round for the live view: the marginal chosen (DP), its noise sigma (public) and the refitted
+    model's total-variation distance from that NOISY measurement (post-processing; never the true data)."""
+
+    round: int
+    clique: Clique
+    bins: Bins
+    sigma: float
+    fit: float
+    name: str = ""
+    """The marginal's column names (filled in by the task, which knows them)."""
 
 
 class Accounting(enum.Enum):
@@ -113,8 +138,9 @@ class TableRelease:
     rows: np.ndarray
     measured: tuple[Measured, ...]
     selected: tuple[Selected, ...]
-    fit: tuple[tuple[Clique, float], ...]
-    """Per measurement: total-variation distance between the synthetic table's and the NOISY marginal."""
+    fit: tuple[float, ...]
+    """Per measurement (in ``measured`` order): total-variation distance between the synthetic table's
+    and the NOISY marginal."""
     accounting: Accounting
 
     @property
@@ -139,26 +165,30 @@ def cells(sizes: Sequence[int], clique: Clique) -> int:
 
 def _tv_fit(
     rows: np.ndarray, sizes: Sequence[int], measurements: Sequence[NoisyMarginal]
-) -> tuple[tuple[Clique, float], ...]:
+) -> tuple[float, ...]:
     """Total-variation distance of the synthetic rows' marginals from the noisy ones (clipped at 0)."""
     fits = []
     for m in measurements:
         shape = tuple(sizes[i] for i in m.clique)
         flat = np.ravel_multi_index(tuple(rows[:, i] for i in m.clique), shape)
-        synthetic = np.bincount(flat, minlength=math.prod(shape)) / max(rows.shape[0], 1)
+        synthetic = np.bincount(flat, minlength=math.prod(shape)).reshape(shape)
+        synthetic = (synthetic if m.bins is None else coarsen(synthetic, m.bins)).ravel()
+        synthetic = synthetic / max(rows.shape[0], 1)
         noisy = np.maximum(np.asarray(m.values, np.float64).ravel(), 0)
         noisy = noisy / noisy.sum() if noisy.sum() > 0 else np.full(noisy.size, 1 / noisy.size)
-        fits.append((m.clique, 0.5 * float(np.abs(synthetic - noisy).sum())))
+        fits.append(0.5 * float(np.abs(synthetic - noisy).sum()))
     return tuple(fits)
 
 
 def _measure_gaussian(
-    true: np.ndarray, clique: Clique, rho: float, rng: PrivateRandom
+    true: np.ndarray, clique: Clique, rho: float, rng: PrivateRandom, bins: Bins = None
 ) -> tuple[NoisyMarginal, Measured]:
+    """``true`` (already coarsened to ``bins``) plus discrete Gaussian noise: L2 sensitivity sqrt(2) at
+    any coarsening, since a record still leaves one cell and joins one."""
     sigma = gaussian_sigma(rho)
     noisy = true + rng.discrete_gaussian(sigma, true.size).reshape(true.shape)
-    return NoisyMarginal(clique, noisy.astype(np.float64), sigma), Measured(
-        clique, "discrete Gaussian", sigma, rho
+    return NoisyMarginal(clique, noisy.astype(np.float64), sigma, bins=bins), Measured(
+        clique, "discrete Gaussian", sigma, rho, bins
     )
 
 
@@ -327,6 +357,29 @@ def aim_scores(errors: np.ndarray, weights: np.ndarray, sigma: float, cell_count
     return weights * (errors - math.sqrt(2 / math.pi) * sigma * cell_counts)
 
 
+def one_way_budgets(sizes: Sequence[int], rho: float, share: float) -> list[float]:
+    """rho of each column's 1-way measurement: ``share`` of rho split in proportion to cells^(2/3), the
+    split that minimises the summed expected L1 noise sum_j sqrt(2/pi) n_j / sqrt(rho_j)."""
+    parts = np.array([float(s) ** (2 / 3) for s in sizes])
+    return list(share * rho * parts / parts.sum())
+
+
+def coarse_candidates(
+    cliques: Sequence[Clique], sizes: Sequence[int], ordered: Sequence[bool], levels: Sequence[int]
+) -> list[tuple[Clique, Bins]]:
+    """Each clique at its declared cells and, for every multi-column clique and level b, the same clique
+    with each ordered column of more than b cells merged to b adjacent groups (public: from the domain)."""
+    out: list[tuple[Clique, Bins]] = []
+    for clique in cliques:
+        out.append((clique, None))
+        full = tuple(int(sizes[i]) for i in clique)
+        for b in levels if len(clique) > 1 else ():
+            bins = tuple(b if ordered[i] and sizes[i] > b else int(sizes[i]) for i in clique)
+            if bins != full and (clique, bins) not in out:
+                out.append((clique, bins))
+    return out
+
+
 def aim_table(
     sizes: Sequence[int],
     marginals: Marginals,
@@ -338,27 +391,39 @@ def aim_table(
     way: int = 2,
     max_model_mb: float = MAX_MODEL_MB,
     max_rounds: int | None = None,
+    ordered: Sequence[bool] | None = None,
+    levels: Sequence[int] = (),
 ) -> AlgorithmRun[TableRelease]:
     """rho-zCDP AIM (Algorithm 1) with the replace-one constants of the module docstring.
 
+    Candidates are the workload's downward closure; with ``levels`` each multi-column one is also offered
+    coarsened (``coarse_candidates``: the ``ordered`` columns, all by default, merged to ``levels`` groups),
+    so a pair too large to measure at this budget can be learnt at a resolution the budget affords. A
+    coarsened marginal is a linear query of the full-resolution model (``pgm.CoarseQuery``); privacy is
+    unchanged (spec 005 s2): a record sits in one coarse cell, so the measurement's L2 sensitivity is
+    still sqrt(2) and the score ||coarsen(M_r(D) - M_r(p))||_1 still moves by at most 2 w_r, with n_r the
+    coarse cell count. The 1-way measurements take ``ONE_WAY_SHARE`` of rho (``one_way_budgets``), not
+    the paper's one round each: on fine grids their noise is a floor under every marginal's error.
     ``max_rounds`` caps the adaptive rounds (public; the last round spends whatever is left).
     """
     d = len(sizes)
     work = workload(d, way)
-    candidates = downward_closure(work)
-    weights = aim_weights(candidates, work)
+    closure = downward_closure(work)
+    candidates = coarse_candidates(closure, sizes, ordered or [True] * d, levels)
+    weights = aim_weights([c for c, _ in candidates], work)
     sensitivity = L1_SENSITIVITY * float(weights.max())
-    cell_counts = np.array([cells(sizes, c) for c in candidates], float)
-    yield Progress(0.02, f"counting {len(candidates)} candidate marginals")
-    true = dict(zip(candidates, marginals(candidates), strict=True))
+    cell_counts = np.array([cells(sizes, c) if b is None else math.prod(b) for c, b in candidates], float)
+    yield Progress(0.02, f"counting {len(closure)} marginals ({len(candidates)} candidates)")
+    true = dict(zip(closure, marginals(closure), strict=True))
     rounds = ROUNDS_PER_COLUMN * d if max_rounds is None else max(1, max_rounds)
-    round_rho = rho / (rounds + d)  # the d 1-way measurements count as one round each
+    one_way = one_way_budgets(sizes, rho, ONE_WAY_SHARE)
+    round_rho = (rho - math.fsum(one_way)) / rounds
     sigma = gaussian_sigma(MEASURE_SHARE * round_rho)
     eps = selection_epsilon((1 - MEASURE_SHARE) * round_rho)
     measurements, measured, selected = [], [], []
     used = 0.0
     for j in range(d):
-        noisy, record = _measure_gaussian(true[(j,)], (j,), round_rho, rng)
+        noisy, record = _measure_gaussian(true[(j,)], (j,), one_way[j], rng)
         measurements.append(noisy)
         measured.append(record)
         used += record.cost
@@ -375,33 +440,48 @@ def aim_table(
             measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining
             sigma, eps = gaussian_sigma(measure_rho), selection_epsilon(select_rho)
         limit = max_model_mb * (used + measure_rho + select_rho) / rho
-        fits = np.array([model.size_mb([*cliques, c]) <= limit for c in candidates])
-        errors = np.array([np.abs(true[c] - model.marginal(c)).sum() for c in candidates])
-        scores = np.where(fits, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
+        fits = {c: model.size_mb([*cliques, c]) <= limit for c in closure}
+        estimates = {c: model.marginal(c) for c in closure}
+        errors = np.array([_l1(true[c] - estimates[c], b) for c, b in candidates])
+        feasible = np.array([fits[c] for c, _ in candidates])
+        scores = np.where(feasible, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
         if not np.isfinite(scores).any():
             scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
-        log_ok = np.isfinite(scores)
-        index = _select(scores, log_ok, eps, sensitivity, rng)
-        chosen = candidates[index]
-        selected.append(Selected(chosen, eps, select_rho))
-        noisy, record = _measure_gaussian(true[chosen], chosen, measure_rho, rng)
+        index = _select(scores, np.isfinite(scores), eps, sensitivity, rng)
+        chosen, bins = candidates[index]
+        selected.append(Selected(chosen, eps, select_rho, bins))
+        measure = true[chosen] if bins is None else coarsen(true[chosen], bins)
+        noisy, record = _measure_gaussian(measure, chosen, measure_rho, rng, bins)
         measurements.append(noisy)
         measured.append(record)
         used += select_rho + record.cost
         cliques.append(chosen)
-        before = model.marginal(chosen)
         model = model.fit(measurements, n, FIT_ITERS)
-        if (
-            np.abs(model.marginal(chosen) - before).sum()
-            <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]
-        ):
+        fitted = model.marginal(chosen)
+        step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
+        if _l1(fitted - estimates[chosen], bins) <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]:
             sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
-        yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", None)
+        yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
     model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
     return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
+
+
+def _fit_to_noisy(fitted: np.ndarray, noisy: NoisyMarginal) -> float:
+    """Total-variation distance of the model's marginal (at the measurement's resolution) from the noisy
+    measurement clipped at 0 and normalised."""
+    model = (fitted if noisy.bins is None else coarsen(fitted, noisy.bins)).ravel()
+    measured = np.maximum(np.asarray(noisy.values, np.float64).ravel(), 0)
+    if measured.sum() <= 0 or model.sum() <= 0:
+        return 1.0
+    return 0.5 * float(np.abs(model / model.sum() - measured / measured.sum()).sum())
+
+
+def _l1(difference: np.ndarray, bins: Bins) -> float:
+    """L1 norm of a marginal's difference at the candidate's resolution."""
+    return float(np.abs(difference if bins is None else coarsen(difference, bins)).sum())
 
 
 def _select(

@@ -49,17 +49,60 @@ def _names(clique: Clique) -> tuple[str, ...]:
     return tuple(_name(i) for i in clique)
 
 
+def merge_matrix(size: int, bins: int) -> np.ndarray:
+    """(bins, size) 0/1 matrix merging ``size`` adjacent cells into ``bins`` groups of nearly equal width:
+    cell i goes to group i * bins // size. Public: it depends on the declared domain only."""
+    matrix = np.zeros((bins, size))
+    matrix[np.arange(size) * bins // size, np.arange(size)] = 1.0
+    return matrix
+
+
+def coarsen(counts: np.ndarray, bins: Sequence[int]) -> np.ndarray:
+    """A marginal's counts with each axis merged to ``bins[axis]`` adjacent groups (``merge_matrix``)."""
+    out = np.asarray(counts, np.float64)
+    for axis, b in enumerate(bins):
+        if b != out.shape[axis]:
+            out = np.moveaxis(np.tensordot(merge_matrix(out.shape[axis], b), out, axes=(1, axis)), 0, axis)
+    return out
+
+
+@dataclass(frozen=True)
+class CoarseQuery:
+    """mbi query: a factor's table over the measured clique merged to ``bins`` (``coarsen`` in JAX).
+
+    Each fine cell sits in one coarse cell, so ||Q||_2^2 is the product of the largest group sizes."""
+
+    shape: tuple[int, ...]
+    bins: tuple[int, ...]
+
+    def __call__(self, factor: Any) -> Any:
+        import jax.numpy as jnp
+
+        out = factor.datavector(flatten=False)
+        for axis, (size, b) in enumerate(zip(self.shape, self.bins, strict=True)):
+            if b != size:
+                out = jnp.moveaxis(jnp.tensordot(merge_matrix(size, b), out, axes=(1, axis)), 0, axis)
+        return out.ravel()
+
+    def op_norm_sq(self) -> float:
+        groups = zip(self.shape, self.bins, strict=True)
+        return float(math.prod(merge_matrix(s, b).sum(axis=1).max() for s, b in groups))
+
+
 @dataclass(frozen=True)
 class NoisyMarginal:
     """A DP measurement: the counts over ``clique`` plus noise of standard deviation ``stddev``.
 
     With ``weights`` (one per cell, flattened) the cell i was measured with standard deviation
-    ``stddev / weights[i]`` (e.g. a sum of merged cells), and the fit compares weights * counts."""
+    ``stddev / weights[i]`` (e.g. a sum of merged cells), and the fit compares weights * counts.
+    With ``bins`` the counts are those of the clique's marginal merged to ``bins`` groups per axis
+    (``coarsen``): a linear query of the full-resolution model."""
 
     clique: Clique
     values: np.ndarray
     stddev: float
     weights: np.ndarray | None = None
+    bins: tuple[int, ...] | None = None
 
 
 class GraphicalModel:
@@ -80,7 +123,10 @@ class GraphicalModel:
         linear = []
         for m in measurements:
             values = np.asarray(m.values, np.float64).ravel()
-            if m.weights is None:
+            if m.bins is not None:
+                query = CoarseQuery(tuple(self.sizes[i] for i in m.clique), m.bins)
+                linear.append(mbi.LinearMeasurement(values, _names(m.clique), m.stddev, query))
+            elif m.weights is None:
                 linear.append(mbi.LinearMeasurement(values, _names(m.clique), m.stddev))
             else:
                 query = mbi.WeightedQuery(np.asarray(m.weights, np.float64))

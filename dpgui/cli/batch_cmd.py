@@ -12,7 +12,8 @@ from dpgui.cli import preflight, review_gate
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.backends import Engine, OpenedData, open_aggregator
-from dpgui.planner.batch import BatchPlan, load_plan, split_plan
+from dpgui.planner.batch import BatchPlan, split_plan
+from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.batch_export import NamedRelease, export_batch

@@ -28,7 +28,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "plan_file", nargs="?", type=Path, metavar="PLAN.toml", help="with 'batch': the release plan"
     )
     parser.add_argument("--n", required=True, type=int, help="number of records (public)")
-    parser.add_argument("--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task")
+    parser.add_argument(
+        "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (but table)"
+    )
+    parser.add_argument("--domains", type=Path, help="table: JSON of each column's declared domain")
+    parser.add_argument("--workload", type=int, default=2, help="table: AIM's k-way workload (default 2)")
+    parser.add_argument("--coarse-bins", type=int, default=0, help="table: AIM's coarsened pairs (0: off)")
     add_grid_arguments(parser)
     parser.add_argument("--epsilon", type=float, help="required for a task")
     parser.add_argument("--delta", type=float, default=0.0)
@@ -42,14 +47,29 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run, parser=parser)
 
 
+def _table_spec(args: argparse.Namespace) -> TaskSpec:
+    """The synthetic-table spec of ``--domains`` (every column of the file, as ``release table``)."""
+    from dpgui.cli.release_table import read_domains
+
+    columns, domains = read_domains(args.domains)
+    return TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=columns,
+        domains=domains,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        parameters=(("workload", args.workload), ("coarse_bins", args.coarse_bins)),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     if args.task == BATCH:
         if args.plan_file is None:
             args.parser.error("plan batch needs the plan file: dpgui plan batch PLAN.toml --n N")
         return run_plan_batch(args)
-    missing = [
-        flag for flag, value in (("--bounds", args.bounds), ("--epsilon", args.epsilon)) if value is None
-    ]
+    table = args.task == TaskKind.TABLE.value
+    needed = (("--domains" if table else "--bounds", args.domains if table else args.bounds),)
+    missing = [flag for flag, value in (*needed, ("--epsilon", args.epsilon)) if value is None]
     if missing or args.plan_file is not None:
         args.parser.error(
             f"the following arguments are required: {', '.join(missing)}"
@@ -58,15 +78,19 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.n < 1:
         raise ValueError("--n must be at least 1")
-    spec = TaskSpec(
-        kind=TaskKind(args.task),
-        columns=("x",),
-        domains=(declared_domain(args),),
-        epsilon=args.epsilon,
-        delta=args.delta,
-        parameters=(("beta", args.beta),),
-        public=public_sample(args),
-        label="label" if TaskKind(args.task) in LABELLED_TASKS else None,
+    spec = (
+        _table_spec(args)
+        if table
+        else TaskSpec(
+            kind=TaskKind(args.task),
+            columns=("x",),
+            domains=(declared_domain(args),),
+            epsilon=args.epsilon,
+            delta=args.delta,
+            parameters=(("beta", args.beta),),
+            public=public_sample(args),
+            label="label" if TaskKind(args.task) in LABELLED_TASKS else None,
+        )
     )
     rows = plan(spec, args.n, args.target_error)
     lower = floors(spec, args.target_error, show_shapes=args.shapes)
@@ -99,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{'':<22}ε for the target error: {reach}")
         if row.reason:
             print(f"{'':<22}{row.reason}")
+        for part in row.parts:
+            print(f"{'':<22}{part.part}: {part.error:.4g} {part.unit} ({part.how})")
     for floor in lower:
         who = "public records" if floor.public else "records"
         print(f"floor: {floor.name}: at least {floor.records:.4g} {who}")

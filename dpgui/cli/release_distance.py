@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.distance import BINS
+from dpgui.tasks.distance import BINS, METRIC
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -22,7 +22,7 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     release_cmd.add_common_arguments(parser, TaskKind.DISTANCE)
     release_cmd.add_bounds_per_column(parser, "--columns")
     parser.add_argument("--columns", required=True, help="the numeric columns, comma-separated")
-    parser.add_argument("--metric", choices=("l1", "l2", "linf", "hamming"), default="l1")
+    parser.add_argument("--metric", choices=METRIC.choices, default=METRIC.default, help=METRIC.help)
     parser.add_argument(
         "--queries", type=Path, help="CSV of PUBLIC query points (columns named as --columns)"
     )

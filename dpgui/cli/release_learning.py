@@ -6,7 +6,7 @@ import argparse
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.learning import LABELS_ONLY_OPT_IN
+from dpgui.tasks.learning import DIRECTION, LABELS_ONLY_OPT_IN
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -23,9 +23,9 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         if kind is TaskKind.THRESHOLD:
             parser.add_argument(
                 "--direction",
-                choices=("ge", "le", "auto"),
-                default="auto",
-                help="ge: positive iff x >= t; le: positive iff x <= t; auto: chosen privately (default)",
+                choices=DIRECTION.choices,
+                default=DIRECTION.default,
+                help=DIRECTION.help,
             )
             parser.add_argument(
                 "--accept-labels-only",

@@ -33,6 +33,9 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser.add_argument("--rows", type=int, default=0, help="synthetic rows (default: the public row count)")
     parser.add_argument("--workload", type=int, default=2, help="AIM: all k-way marginals (default 2)")
     parser.add_argument("--max-rounds", type=int, default=0, help="AIM: cap on adaptive rounds (0: 16 d)")
+    parser.add_argument(
+        "--coarse-bins", type=int, default=0, help="AIM: also offer pairs merged to B bins per numeric column"
+    )
     parser.set_defaults(handler=run_table)
 
 
@@ -83,6 +86,11 @@ def run_table(args: argparse.Namespace) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=(("rows", args.rows), ("workload", args.workload), ("max_rounds", args.max_rounds)),
+        parameters=(
+            ("rows", args.rows),
+            ("workload", args.workload),
+            ("max_rounds", args.max_rounds),
+            ("coarse_bins", args.coarse_bins),
+        ),
     )
     return release_cmd.release(spec, args)

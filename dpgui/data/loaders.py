@@ -9,12 +9,14 @@ from pathlib import Path
 import pandas as pd
 
 from dpgui.data.errors import DataError
+from dpgui.data.text_format import DELIMITED_SUFFIXES, refuse_non_table, sniff_text
 
 Reader = Callable[[Path], pd.DataFrame]
 
 
-def _read_tab_separated(path: Path) -> pd.DataFrame:
-    return pd.read_csv(path, sep="\t")
+def _read_delimited(path: Path) -> pd.DataFrame:
+    text_format = sniff_text(path)
+    return pd.read_csv(path, sep=text_format.delimiter, encoding=text_format.encoding)
 
 
 def _read_first_sheet(path: Path) -> pd.DataFrame:
@@ -22,9 +24,9 @@ def _read_first_sheet(path: Path) -> pd.DataFrame:
 
 
 _READERS: dict[str, Reader] = {
-    ".csv": pd.read_csv,
-    ".tsv": _read_tab_separated,
-    ".tab": _read_tab_separated,
+    ".csv": _read_delimited,
+    ".tsv": _read_delimited,
+    ".tab": _read_delimited,
     ".parquet": pd.read_parquet,
     ".pq": pd.read_parquet,
     ".xlsx": _read_first_sheet,
@@ -35,9 +37,6 @@ _READERS: dict[str, Reader] = {
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = tuple(_READERS)
 """File suffixes ``load_table`` understands (lower case, with the dot), e.g. for file dialogs."""
-
-
-_DELIMITERS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
 
 
 def refuse_duplicate_names(names: Sequence[object], file_name: str) -> None:
@@ -54,12 +53,12 @@ def refuse_duplicate_names(names: Sequence[object], file_name: str) -> None:
 
 def refuse_duplicate_header(path: Path) -> None:
     """For delimited text: the header row as written (pandas would rename a duplicate to 'a.1')."""
-    delimiter = _DELIMITERS.get(path.suffix.lower())
-    if delimiter is None or not path.is_file():
+    if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
         return
+    text_format = sniff_text(path)
     try:
-        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-            header = next(csv.reader(handle, delimiter=delimiter), [])
+        with path.open(newline="", encoding=text_format.encoding, errors="replace") as handle:
+            header = next(csv.reader(handle, delimiter=text_format.delimiter), [])
     except (OSError, csv.Error):
         return  # the reader reports an unreadable file in its own words
     refuse_duplicate_names(header, path.name)
@@ -69,6 +68,8 @@ def load_table(path: Path) -> pd.DataFrame:
     """Read a whole table; the reader is chosen by the file's suffix (case-insensitive).
 
     Excel files: the first sheet, read with openpyxl (an old binary .xls must be re-saved as .xlsx).
+    Delimited text: the encoding and delimiter of ``text_format.sniff_text``; a file that is not the table
+    its suffix promises is refused in plain words (``text_format.refuse_non_table``).
     Column names are turned into strings. Raises ``DataError`` for an unknown suffix, a missing,
     unreadable or empty file, or a table without columns or rows.
     """
@@ -81,6 +82,7 @@ def load_table(path: Path) -> pd.DataFrame:
         )
     if not path.is_file():
         raise DataError(f"{path.name}: file not found at {path}; check the path")
+    refuse_non_table(path)
     refuse_duplicate_header(path)
     try:
         frame = reader(path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +67,21 @@ class MissingPolicy:
         else:
             replacement = _number(self.fill_value)
         return f"missing values replaced by {replacement}; {_ROW_COUNT_KEPT}"
+
+
+def describe_columns(
+    policy: MissingPolicy,
+    columns: Sequence[str],
+    domains: Sequence[NumericDomain | CategoricalDomain],
+) -> str:
+    """``policy.describe`` for every released column: one sentence when they agree, else column by column
+    (a table mixes numeric columns, whose missing cells are imputed, with categorical ones, "other")."""
+    sentences = [policy.describe(domain) for domain in domains]
+    if len(set(sentences)) == 1:
+        return sentences[0]
+    return "; ".join(f"{column}: {s.split(';')[0]}" for column, s in zip(columns, sentences, strict=True)) + (
+        f"; {_ROW_COUNT_KEPT}"
+    )
 
 
 def missing_mask(values: pd.Series, policy: MissingPolicy, *, file_name: str) -> np.ndarray:

@@ -38,6 +38,22 @@ from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algori
 from dpgui.tasks.spec import TaskSpec
 
 
+def checked_data(spec: TaskSpec, dataset: Dataset | DatasetHandle, aggregator: Aggregator) -> DataCheck:
+    """The data pass of ``dpgui.data.checks`` over the cells ``spec`` reads; raises its first refusal (a
+    ``DataError``). Its outputs are custodian-only counts, so it charges nothing."""
+    check = check_data(
+        dataset,
+        aggregator,
+        spec.columns,
+        spec.domains,
+        spec.missing,
+        label=spec.label,
+        positive=spec.positive,
+    )
+    check.raise_if_refused()
+    return check
+
+
 class ReleaseJob(PoolJob):
     """Prepare, reserve, run and settle one release; create it, connect its signals, then :meth:`start`.
 
@@ -110,19 +126,7 @@ class ReleaseJob(PoolJob):
         worker.signals.failed.connect(self._on_failed)
 
     def _check(self, dataset: Dataset | DatasetHandle, aggregator: Aggregator) -> DataCheck:
-        """The data pass of ``dpgui.data.checks``; raises its first refusal (a ``DataError``)."""
-        spec = self.prepared.spec
-        check = check_data(
-            dataset,
-            aggregator,
-            spec.columns,
-            spec.domains,
-            spec.missing,
-            label=spec.label,
-            positive=spec.positive,
-        )
-        check.raise_if_refused()
-        return check
+        return checked_data(self.prepared.spec, dataset, aggregator)
 
     def _checked_first(
         self, aggregator: Aggregator, run: Generator[Progress, None, ReleaseTable]

@@ -1,8 +1,8 @@
 """Release plans: several releases under one budget, the budget split to balance their predicted errors.
 
-A plan (a TOML file, :func:`load_plan`) lists releases (task, columns, declared domain, algorithm or
-``auto``, parameters) each with a ``weight`` or a ``target_error``, and optionally one budget (``epsilon``,
-``delta``). :func:`split_plan`
+A plan (a TOML file, :mod:`dpgui.planner.plan_file`) lists releases (task, columns, declared domain,
+algorithm or ``auto``, parameters) each with a ``weight`` or a ``target_error``, and optionally one budget
+(``epsilon``, ``delta``). :func:`split_plan`
 
 * with a budget: splits epsilon to minimise the largest weighted predicted error max_i w_i err_i(eps_i)
   subject to sum_i eps_i = epsilon (basic composition, so the split is valid whatever the ledger's
@@ -20,17 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-from dpgui.data.domain import declared_grid
 from dpgui.privacy.accountant import BookedRelease, compose
 from dpgui.privacy.cost import PrivacyCost, basic_composition
 from dpgui.tasks.registry import Guarantee, get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
-from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, TaskSpec
 
 EPSILON_RANGE = (1e-4, 50.0)
 """The per-release epsilons the planner searches (as the single-release planner does)."""
@@ -93,72 +90,6 @@ class BatchPlan:
     @property
     def largest_weighted_error(self) -> float:
         return max(r.weight * r.predicted_error for r in self.releases)
-
-
-# -- the plan file -------------------------------------------------------------------------------------
-
-
-def load_plan(path: Path) -> ReleasePlan:
-    """Parse a plan file (see docs/plans.md); raises :class:`PlanError` naming the release at fault."""
-    try:
-        document = tomllib.loads(Path(path).read_text())
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise PlanError(f"{path}: {error}") from error
-    entries = document.get("release", [])
-    if not isinstance(entries, list) or not entries:
-        raise PlanError(f"{path}: no [[release]] tables; a plan lists at least one release")
-    epsilon, delta = document.get("epsilon"), float(document.get("delta", 0.0))
-    budget = None if epsilon is None else PrivacyCost(float(epsilon), delta)
-    releases = tuple(_release(path, i, entry, delta) for i, entry in enumerate(entries, start=1))
-    if budget is None and any(r.target_error is None for r in releases):
-        missing = ", ".join(r.name for r in releases if r.target_error is None)
-        raise PlanError(
-            f"{path}: without a plan epsilon every release needs a target_error ({missing} has none)"
-        )
-    return ReleasePlan(releases, budget)
-
-
-def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> PlannedRelease:
-    name = str(entry.get("name", f"release {index}"))
-    where = f"{path}, release {name!r}"
-    try:
-        kind = TaskKind(entry["task"])
-        columns = entry.get("columns", [entry["column"]] if "column" in entry else None)
-        if not isinstance(columns, list) or not columns:
-            raise PlanError(f'{where}: give column = "NAME" or columns = [...]')
-        bounds = entry["bounds"]
-        if not isinstance(bounds, list) or len(bounds) != 2 * len(columns):
-            raise PlanError(f"{where}: bounds needs one [lo, hi] pair per column, flattened")
-        granularity = entry.get("granularity")
-        domains = tuple(
-            declared_grid(float(bounds[2 * c]), float(bounds[2 * c + 1]),
-                          granularity=None if granularity is None else float(granularity))  # type: ignore[arg-type]
-            for c in range(len(columns))
-        )  # fmt: skip
-        parameters = dict(entry.get("parameters", {}))  # type: ignore[call-overload]
-        if "beta" in entry:
-            parameters["beta"] = float(entry["beta"])  # type: ignore[arg-type]
-        spec = TaskSpec(
-            kind=kind,
-            columns=tuple(str(c) for c in columns),
-            domains=domains,
-            epsilon=1.0,
-            delta=delta,
-            algorithm=str(entry.get("algorithm", AUTO)),
-            parameters=tuple(parameters.items()),
-            label=None if entry.get("label") is None else str(entry["label"]),
-        )
-        weight = float(entry.get("weight", 1.0))  # type: ignore[arg-type]
-        target = entry.get("target_error")
-    except PlanError:
-        raise
-    except (KeyError, TypeError, ValueError) as error:
-        raise PlanError(f"{where}: {error!r}") from error
-    if not (math.isfinite(weight) and weight > 0):
-        raise PlanError(f"{where}: weight must be > 0, got {weight}")
-    if target is not None and not float(target) > 0:  # type: ignore[arg-type]
-        raise PlanError(f"{where}: target_error must be > 0, got {target}")
-    return PlannedRelease(name, spec, weight, None if target is None else float(target))  # type: ignore[arg-type]
 
 
 # -- the split -----------------------------------------------------------------------------------------

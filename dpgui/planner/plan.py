@@ -11,7 +11,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from dpgui.tasks.registry import AlgorithmInfo, Guarantee, algorithms
+from dpgui.tasks.registry import AlgorithmInfo, ErrorPart, Guarantee, algorithms
 from dpgui.tasks.runner import PreconditionFailed, choose_auto
 from dpgui.tasks.simulation import expected_error
 from dpgui.tasks.spec import TaskSpec
@@ -35,6 +35,8 @@ class PlanRow:
     auto: bool
     simulated_error: float | None = None
     """For a calibrated algorithm: its mean error in seeded simulations (what ``auto`` ranks by)."""
+    parts: tuple[ErrorPart, ...] = ()
+    """The predicted error part by part (a synthetic table: per marginal); empty when infeasible."""
 
 
 def _concrete(spec: TaskSpec, info: AlgorithmInfo) -> TaskSpec:
@@ -109,6 +111,7 @@ def plan(spec: TaskSpec, n: int, target_error: float | None = None) -> list[Plan
                     if info.calibrated and not failures and not needs_delta
                     else None
                 ),
+                parts=() if failures or needs_delta else info.error_parts(concrete, n),
             )
         )
     return rows

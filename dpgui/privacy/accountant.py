@@ -66,7 +66,8 @@ class BookedRelease:
     @property
     def zcdp_only(self) -> bool:
         """The release's best description is a rho (no noise to build a PLD from)."""
-        return self.curve is not None and not self.curve.noise and self.curve.rho is not None
+        curve = self.curve
+        return curve is not None and not curve.noise and not curve.steps and curve.rho is not None
 
 
 @dataclass(frozen=True)
@@ -188,14 +189,33 @@ def _self_composed(pld: Any, times: int) -> Any:
 
 @lru_cache(maxsize=512)
 def _release_pld(item: BookedRelease) -> Any:
-    """The release's noise PLD, or the worst-case PLD of an (epsilon, delta)-DP mechanism."""
+    """The composition of the release's steps (noise PLDs, worst-case PLDs of its pure and (epsilon,
+    delta) steps), or without steps the worst-case PLD of an (epsilon, delta)-DP mechanism.
+
+    Both dominate the release, so either may be composed. The steps' is taken unless, at the release's own
+    delta > 0, it shows more than the booked epsilon: thousands of small steps (SanThresholds' 4c) gather
+    the grid's pessimistic rounding (up to VALUE_DISCRETIZATION each) beyond what advanced composition
+    booked. The choice depends on the booked release alone, so a replay makes the same one."""
+    curve = item.curve
+    booked = _worst_case_pld(item.cost, 1)
+    if curve is None or not (curve.noise or curve.steps):
+        return booked
+    parts = [_noise_pld(rounds) for rounds in curve.noise]
+    parts += [_worst_case_pld(step.cost, step.count) for step in curve.steps]
+    steps = reduce(lambda a, b: a.compose(b), parts)
+    if item.cost.delta > 0 and _epsilon_for_delta(steps, item.cost.delta) > item.cost.epsilon:
+        return booked
+    return steps
+
+
+def _worst_case_pld(cost: PrivacyCost, times: int) -> Any:
+    """``times`` adaptive runs of any (epsilon, delta)-DP mechanism (Kairouz, Oh, Viswanath 2015)."""
     from dp_accounting.pld import common
     from dp_accounting.pld import privacy_loss_distribution as pld_lib
 
-    if item.curve is not None and item.curve.noise:
-        return reduce(lambda a, b: a.compose(b), (_noise_pld(rounds) for rounds in item.curve.noise))
-    parameters = common.DifferentialPrivacyParameters(item.cost.epsilon, item.cost.delta)
-    return pld_lib.from_privacy_parameters(parameters, value_discretization_interval=VALUE_DISCRETIZATION)
+    parameters = common.DifferentialPrivacyParameters(cost.epsilon, cost.delta)
+    single = pld_lib.from_privacy_parameters(parameters, value_discretization_interval=VALUE_DISCRETIZATION)
+    return _self_composed(single, times)
 
 
 def _noise_pld(rounds: NoiseRounds) -> Any:

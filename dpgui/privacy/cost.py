@@ -13,6 +13,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -142,10 +143,9 @@ class ZCDPCost:
         return ZCDPCost(round_up(self.rho + other.rho))
 
     def to_approx_dp(self, delta: float) -> PrivacyCost:
-        """rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (Bun-Steinke Prop. 1.3)."""
-        if not 0 < delta < 1:
-            raise ValueError("delta must be in (0, 1) to convert zCDP to (epsilon, delta)")
-        return PrivacyCost(round_up(self.rho + 2 * math.sqrt(self.rho * math.log(1 / delta))), delta)
+        """rho-zCDP implies (zcdp_epsilon(rho, delta), delta)-DP: the tight conversion of Canonne, Kamath
+        and Steinke 2020 (Cor. 13), never above Bun-Steinke's rho + 2 sqrt(rho ln(1/delta)) (Prop. 1.3)."""
+        return PrivacyCost(zcdp_epsilon(self.rho, delta), delta)
 
 
 def gaussian_zcdp(l2_sensitivity: float, sigma: float) -> ZCDPCost:
@@ -154,20 +154,29 @@ def gaussian_zcdp(l2_sensitivity: float, sigma: float) -> ZCDPCost:
 
 
 def zcdp_rho_for(cost: PrivacyCost) -> float:
-    """The largest rho whose zCDP-to-(eps, delta) conversion fits inside ``cost``.
-
-    Solves eps = rho + 2 sqrt(rho ln(1/delta)) for rho: with L = ln(1/delta),
-    sqrt(rho) = sqrt(L + eps) - sqrt(L).
+    """The largest rho whose tight zCDP-to-(eps, delta) conversion (``zcdp_epsilon``, CKS 2020 Cor. 13)
+    fits inside ``cost``: about 1.4x Bun-Steinke's rho at eps = 1, delta = 1e-6, so every zCDP mechanism
+    adds about 15% less noise for the same guarantee.
     """
     if cost.delta <= 0:
         raise ValueError("zCDP mechanisms need delta > 0")
-    log_term = math.log(1 / cost.delta)
-    root = math.sqrt(log_term + cost.epsilon) - math.sqrt(log_term)
-    rho = root * root
-    # Guard against rounding: shrink until the round trip fits.
-    while ZCDPCost(rho).to_approx_dp(cost.delta).epsilon > cost.epsilon:
-        rho = math.nextafter(rho, 0.0)
-    return rho
+    return _tight_rho(cost.epsilon, cost.delta)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tight_rho(epsilon: float, delta: float) -> float:
+    """Bisection on rho for ``zcdp_delta(rho, epsilon) <= delta`` (increasing in rho), from Bun-Steinke's
+    closed form (which fits: CKS is never above it) up to epsilon (eps >= rho for any rho-zCDP mechanism);
+    then stepped down until the ledger's own conversion (``zcdp_epsilon``, rounded up) fits too."""
+    log_term = math.log(1 / delta)
+    root = math.sqrt(log_term + epsilon) - math.sqrt(log_term)
+    lo, hi = root * root, epsilon
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if zcdp_delta(mid, epsilon) <= delta else (lo, mid)
+    while lo > 0 and zcdp_epsilon(lo, delta) > epsilon:
+        lo *= 1 - 1e-9
+    return lo
 
 
 def replace_one_from_add_remove(cost: PrivacyCost) -> PrivacyCost:

@@ -6,6 +6,12 @@ its privacy loss distribution (PLD) is known exactly; a Gaussian round of a zCDP
 The ledger stores this :class:`PrivacyCurve` beside the cost so that the accountant
 (:mod:`dpgui.privacy.accountant`) can compose the releases tightly. A release without a curve counts as
 its (epsilon, delta) (pure epsilon when delta is 0), which is exact for a mechanism that promises no more.
+
+A mechanism made of several steps records each in its most precise form: noise rounds (a PLD), steps
+known only by a pure epsilon (an exponential mechanism: each composes as the worst case of an epsilon-DP
+mechanism), and steps known only by an (epsilon, delta) (a choosing mechanism). Their adaptive
+composition is the mechanism's curve, which is tighter than the booked cost whenever the cost was found
+by advanced composition, or sums steps whose PLDs compose better than their epsilons.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dpgui.privacy.cost import round_up
+from dpgui.privacy.cost import PrivacyCost, round_up
 
 
 class NoiseKind(StrEnum):
@@ -92,16 +98,39 @@ class NoiseRounds:
 
 
 @dataclass(frozen=True)
-class PrivacyCurve:
-    """What a release knows beyond its (epsilon, delta): its noise (a PLD) and/or its zCDP rho.
+class DpSteps:
+    """``count`` adaptive steps each known only to be ``cost``-DP: pure epsilon when its delta is 0 (an
+    exponential mechanism), else (epsilon, delta) (a choosing mechanism). Each composes as the worst case
+    of its guarantee (Kairouz, Oh, Viswanath 2015)."""
 
-    ``noise`` describes the whole mechanism (their composition is its exact privacy loss distribution);
-    ``rho`` is a zCDP bound of the whole mechanism. Either may be absent; both absent means the release only
-    has its (epsilon, delta).
+    cost: PrivacyCost
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.count, int) and self.count >= 1):
+            raise ValueError(f"count must be an integer >= 1, got {self.count!r}")
+
+    def to_json(self) -> dict[str, object]:
+        return {"epsilon": self.cost.epsilon, "delta": self.cost.delta, "count": self.count}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> DpSteps:
+        return cls(PrivacyCost(float(data["epsilon"]), float(data["delta"])), int(data["count"]))  # type: ignore[arg-type, call-overload]
+
+
+@dataclass(frozen=True)
+class PrivacyCurve:
+    """What a release knows beyond its (epsilon, delta): its steps in their most precise forms.
+
+    ``noise`` are additive noise rounds (their composition is an exact privacy loss distribution);
+    ``steps`` are steps known only by a pure epsilon or an (epsilon, delta). The mechanism is the adaptive
+    composition of both. ``rho`` is a zCDP bound of the whole mechanism. Everything absent means the
+    release only has its (epsilon, delta).
     """
 
     noise: tuple[NoiseRounds, ...] = ()
     rho: float | None = None
+    steps: tuple[DpSteps, ...] = ()
 
     def __post_init__(self) -> None:
         if self.rho is not None and not (math.isfinite(self.rho) and self.rho >= 0):
@@ -112,15 +141,27 @@ class PrivacyCurve:
         """Gaussian noise: its PLD and its rho."""
         return cls((rounds,), rounds.rho)
 
+    @classmethod
+    def pure_steps(cls, epsilon: float, count: int = 1) -> PrivacyCurve:
+        """``count`` adaptive steps each pure ``epsilon``-DP (exponential mechanisms and the like)."""
+        return cls(steps=(DpSteps(PrivacyCost(epsilon), count),))
+
     @property
     def form(self) -> str:
-        """The most precise form recorded: 'pld', 'zcdp' or 'epsilon-delta'."""
-        return "pld" if self.noise else "zcdp" if self.rho is not None else "epsilon-delta"
+        """The most precise form recorded: 'pld', 'zcdp', 'pure-epsilon' or 'epsilon-delta'."""
+        if self.noise:
+            return "pld"
+        if self.rho is not None:
+            return "zcdp"
+        pure = self.steps and all(step.cost.is_pure for step in self.steps)
+        return "pure-epsilon" if pure else "epsilon-delta"
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"noise": [rounds.to_json() for rounds in self.noise]}
         if self.rho is not None:
             data["rho"] = self.rho
+        if self.steps:
+            data["steps"] = [step.to_json() for step in self.steps]
         return data
 
     @classmethod
@@ -128,8 +169,12 @@ class PrivacyCurve:
         """Parse a ledger payload; raises ValueError (or KeyError, TypeError) on a malformed one."""
         if not isinstance(data, dict):
             raise TypeError(f"a privacy curve is a JSON object, got {data!r}")
-        noise = data.get("noise", [])
-        if not isinstance(noise, list):
-            raise TypeError(f"a curve's noise is a list, got {noise!r}")
+        noise, steps = data.get("noise", []), data.get("steps", [])
+        if not isinstance(noise, list) or not isinstance(steps, list):
+            raise TypeError(f"a curve's noise and steps are lists, got {data!r}")
         rho = data.get("rho")
-        return cls(tuple(NoiseRounds.from_json(r) for r in noise), None if rho is None else float(rho))  # type: ignore[arg-type]
+        return cls(
+            tuple(NoiseRounds.from_json(r) for r in noise),
+            None if rho is None else float(rho),  # type: ignore[arg-type]
+            tuple(DpSteps.from_json(step) for step in steps),
+        )

@@ -4,8 +4,10 @@ Every mechanism takes a :class:`PrivateRandom`. Two kinds exist:
 
 * :class:`SecureRandom`: the only kind allowed on private data. Uniform bits come from the operating
   system's CSPRNG (``os.urandom`` / ``secrets``); discrete Laplace and discrete Gaussian noise come from
-  OpenDP's exact samplers (Canonne-Kamath-Steinke 2020), which are immune to the floating-point attacks of
-  Mironov 2012 because integer counts receive integer noise drawn without floating-point arithmetic.
+  the exact samplers of Canonne-Kamath-Steinke 2020: OpenDP's for small vectors, and the same algorithms
+  vectorised in integer numpy arithmetic (:mod:`dpgui.privacy.exact_vector`, on CSPRNG words) for large
+  ones (a tree over 2^26 leaves). Both are immune to the floating-point attacks of Mironov 2012 because
+  integer counts receive integer noise drawn without floating-point arithmetic.
 * :class:`SeededRandom`: a seeded numpy ``Generator`` for tests and for simulations on public or synthetic
   data. It is marked ``is_private = False``; a release made with it is labelled "not private" and its seed
   is never written anywhere.
@@ -30,6 +32,8 @@ import secrets
 from abc import ABC, abstractmethod
 
 import numpy as np
+
+from dpgui.privacy import exact_vector
 
 _TWO53 = float(2**53)
 
@@ -106,7 +110,7 @@ class SecureRandom(PrivateRandom):
     """CSPRNG randomness for releases on private data."""
 
     is_private = True
-    description = "operating-system CSPRNG (os.urandom); OpenDP exact discrete samplers"
+    description = "operating-system CSPRNG (os.urandom); exact discrete samplers (CKS 2020)"
 
     def uniform01(self, size: int) -> np.ndarray:
         words = np.frombuffer(os.urandom(8 * size), dtype=np.uint64)
@@ -117,11 +121,21 @@ class SecureRandom(PrivateRandom):
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         check_noise_scale(scale, "scale")
+        if size >= VECTOR_SAMPLER_MIN_SIZE and exact_vector.laplace_supported(scale):
+            return exact_vector.discrete_laplace(float(scale), size)
         return _opendp_noise("laplace", float(scale), size)
 
     def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
         check_noise_scale(sigma, "sigma")
+        if size >= VECTOR_SAMPLER_MIN_SIZE and exact_vector.gaussian_supported(sigma):
+            return exact_vector.discrete_gaussian(float(sigma), size)
         return _opendp_noise("gaussian", float(sigma), size)
+
+
+VECTOR_SAMPLER_MIN_SIZE = 1024
+"""From this many draws per call, noise comes from :mod:`dpgui.privacy.exact_vector` (the same exact
+algorithms as OpenDP's, vectorised: about 10x faster per draw); smaller vectors keep OpenDP's vetted
+sampler, whose fixed cost per call does not matter there."""
 
 
 NOISE_INTEGER_TYPE = "i64"

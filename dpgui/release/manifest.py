@@ -10,6 +10,7 @@ from typing import Any
 
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.fingerprint import METHOD as FINGERPRINT_METHOD
+from dpgui.data.missing import describe_columns
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
@@ -82,7 +83,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "public_sample": None
             if spec.public is None
             else {"file_name": spec.public.path.name, "sha256": spec.public.sha256},
-            "missing_values": spec.missing.describe(spec.domains[0]),
+            "missing_values": describe_columns(spec.missing, spec.columns, spec.domains),
             "values_outside_bounds": "clipped to the declared bounds",
             "algorithm_parameters": dict(release.exported_parameters()),
         },

@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable, Mapping
 
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.missing import describe_columns
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
@@ -93,7 +94,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         (f"domain of {column}", _domain(domain))
         for column, domain in zip(spec.columns, spec.domains, strict=True)
     ]
-    parameters.append(("missing values", spec.missing.describe(spec.domains[0])))
+    parameters.append(("missing values", describe_columns(spec.missing, spec.columns, spec.domains)))
     parameters.append(("values outside the bounds", "clipped to the declared bounds"))
     if spec.label is not None:
         parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))

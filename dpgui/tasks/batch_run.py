@@ -16,7 +16,7 @@ from dpgui.algorithms.progress import Progress
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.fingerprint import installation_key
-from dpgui.privacy.ledger import Ledger, Reservation, ReservationRequest
+from dpgui.privacy.ledger import DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import Release
 from dpgui.tasks.runner import PreparedRun, describe, finish, run_algorithm, settle_failed_run
@@ -41,6 +41,26 @@ class _Touch:
         self.touched = True
 
 
+def reserve_plan(
+    runs: Sequence[NamedRun], dataset: Dataset | DatasetHandle, ledger: Ledger
+) -> tuple[DatasetRecord, list[Reservation]]:
+    """Book every release of the plan in one ledger transaction (all fit or none is booked), one line each.
+
+    The exports' fingerprint key is read first, before the charge (see ``runner.reserve``)."""
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    requests = [
+        ReservationRequest(
+            run.prepared.cost,
+            f"{run.name}: {describe(run.prepared)}",
+            account=run.prepared.account,
+            curve=run.prepared.curve,
+        )
+        for run in runs
+    ]
+    installation_key()
+    return record, ledger.reserve_all(record.id, requests)
+
+
 def execute_batch(
     runs: Sequence[NamedRun],
     dataset: Dataset | DatasetHandle,
@@ -56,18 +76,7 @@ def execute_batch(
     ``engine_choice`` is the engine as the custodian chose it, recorded in each manifest (as ``execute``).
     """
     factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
-    record = ledger.open_dataset(dataset.path, dataset.sha256)
-    requests = [
-        ReservationRequest(
-            run.prepared.cost,
-            f"{run.name}: {describe(run.prepared)}",
-            account=run.prepared.account,
-            curve=run.prepared.curve,
-        )
-        for run in runs
-    ]
-    installation_key()  # the exports' fingerprint key, read before the charge (see runner.reserve)
-    reservations = ledger.reserve_all(record.id, requests)
+    record, reservations = reserve_plan(runs, dataset, ledger)
     releases: list[Release] = []
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
         budget_before = ledger.state(record.id, run.prepared.account)

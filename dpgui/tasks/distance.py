@@ -44,14 +44,21 @@ from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
-from dpgui.privacy.curve import PrivacyCurve
+from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
-METRIC = ParameterSpec("metric", str, "l1", "Distance: l1, l2, linf or hamming (on normalised columns).")
+METRIC = ParameterSpec(
+    "metric",
+    str,
+    "l1",
+    "How distance is measured: l1 (sum of differences), l2 (straight line), linf (largest difference) or "
+    "hamming (number of differing columns).",
+    choices=tuple(metric.value for metric in Metric),
+)
 QUERIES = ParameterSpec(
     "queries", str, "", "CSV of PUBLIC query points (one column per task column).", path=True
 )
@@ -150,6 +157,16 @@ def _zcdp_curve(spec: TaskSpec) -> PrivacyCurve | None:
     """With delta > 0 the release is rounds of discrete Gaussian noise, rho-zCDP in all (``_budget``)."""
     rho = _budget(spec).rho
     return None if rho is None else PrivacyCurve(rho=rho)
+
+
+def _per_query_curve(spec: TaskSpec) -> PrivacyCurve:
+    """k rounds of discrete Laplace noise on sums of integer sensitivity Delta (their exact PLD). The
+    Gaussian baseline records its rho only: a discrete Gaussian PLD at a sensitivity in the thousands
+    would enumerate millions of points."""
+    noise = _per_query_noise(spec, gaussian=False)
+    return PrivacyCurve(
+        (NoiseRounds(NoiseKind.DISCRETE_LAPLACE, noise.scale, noise.sensitivity, _query_count(spec)),)
+    )
 
 
 def _embedding(spec: TaskSpec, algorithm: str) -> Embedding:
@@ -454,6 +471,7 @@ HUANG_ROTH_OFFLINE = register(
         run=_structure_run("huang-roth-offline"),
         parameters=(METRIC, QUERIES, BETA),
         preconditions=_huang_roth_preconditions,
+        curve=_zcdp_curve,
     )
 )
 
@@ -475,6 +493,7 @@ HUANG_ROTH_ONLINE = register(
         run=_run_online,
         parameters=(METRIC, QUERIES, BETA),
         preconditions=_online_preconditions,
+        curve=_zcdp_curve,
     )
 )
 
@@ -517,6 +536,7 @@ LAPLACE_PER_QUERY = register(
         run=_baseline_run(False),
         parameters=(METRIC, QUERIES, QUERY_COUNT, BETA),
         preconditions=_baseline_preconditions(False),
+        curve=_per_query_curve,
     )
 )
 

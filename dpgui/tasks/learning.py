@@ -68,7 +68,11 @@ BETA = ParameterSpec(
     "beta", float, 0.05, "Failure probability of the accuracy statement (not of privacy).", 1e-9, 0.5
 )
 DIRECTION = ParameterSpec(
-    "direction", str, "auto", "ge: positive iff x >= t; le: positive iff x <= t; auto: chosen privately."
+    "direction",
+    str,
+    "auto",
+    "ge: positive iff x >= t; le: positive iff x <= t; auto: chosen privately.",
+    choices=tuple(direction.value for direction in Direction),
 )
 ALPHA = ParameterSpec("alpha", float, 0.05, "Target error rate (sets public constants only).", 1e-4, 0.5)
 LABEL_NOISE = ParameterSpec(

@@ -34,8 +34,10 @@ MAX_ABS_BOUND = float(1 << 63)
 BASE_BYTES = 400 << 20
 """The interpreter, numpy, pandas, pyarrow and OpenDP loaded, before any data."""
 DENSE_GRID_BYTES = 340
-DENSE_GRID_SECONDS = 30e-6
-"""Per grid point of a CDF or histogram release (tree or counts, the released table, its exports)."""
+DENSE_GRID_SECONDS = 6e-6
+"""Per grid point of a CDF or histogram release (tree or counts, the released table, its exports): a
+4,194,305-point tree CDF took 22 s from the CLI on 2 cores shared with seven other jobs (5.2 us a point;
+the vectorised exact sampler draws a node's noise in about 1 us, benchmarks/noise_speed.md)."""
 SYNTHETIC_ROW_BYTES = 200
 SYNTHETIC_ROW_SECONDS = 8e-6
 EMBEDDING_BYTES = 32
@@ -94,6 +96,7 @@ def check_parameters(spec: TaskSpec) -> None:
             _check_beta(value)
         if name in declared:
             _check_range(declared[name], value)
+            _check_choice(declared[name], value)
 
 
 def _check_domain(column: str, domain: NumericDomain) -> None:
@@ -122,6 +125,11 @@ def _parameter_specs(spec: TaskSpec) -> dict[str, ParameterSpec]:
         for parameter in info.parameters:
             declared.setdefault(parameter.name, parameter)
     return declared
+
+
+def _check_choice(parameter: ParameterSpec, value: object) -> None:
+    if parameter.choices and str(value) not in parameter.choices:
+        raise PreflightError(f"{parameter.name} must be one of {', '.join(parameter.choices)}, got {value!r}")
 
 
 def _check_range(parameter: ParameterSpec, value: object) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.curve import PrivacyCurve
+from dpgui.privacy.curve import DpSteps, PrivacyCurve
 from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
@@ -38,6 +38,8 @@ class ParameterSpec:
     maximum: float | None = None
     path: bool = False
     """The value names a PUBLIC file (the GUI offers a file picker beside the text)."""
+    choices: tuple[str, ...] = ()
+    """The only values allowed (a drop-down in the GUI, ``choices=`` in the CLI, checked in the core)."""
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,23 @@ def replace_one(spec: TaskSpec) -> str:
     return REPLACE_ONE
 
 
+@dataclass(frozen=True)
+class ErrorPart:
+    """One part of a predicted error (e.g. one measured marginal of a synthetic table)."""
+
+    part: str
+    how: str
+    """What the prediction assumes (noise and scale, budget share, when it applies)."""
+    error: float
+    unit: str
+
+
+def no_parts(spec: TaskSpec, n: int) -> tuple[ErrorPart, ...]:
+    return ()
+
+
 def no_curve(spec: TaskSpec) -> PrivacyCurve | None:
-    """An algorithm that only knows its (epsilon, delta)."""
+    """An algorithm that knows no more than its (epsilon, delta) as one step (see ``recorded_curve``)."""
     return None
 
 
@@ -84,9 +101,12 @@ class AlgorithmInfo:
     preconditions: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]] = lambda spec, n: ()
     neighbouring: Callable[[TaskSpec], str] = replace_one
     """The neighbouring relation the guarantee is stated for, given the spec."""
+    error_parts: Callable[[TaskSpec, int], tuple[ErrorPart, ...]] = no_parts
+    """The predicted error part by part (the planner shows them under ``predicted_error``)."""
     curve: Callable[[TaskSpec], PrivacyCurve | None] = no_curve
-    """The release's privacy curve when the mechanism knows more than ``cost`` (its noise or zCDP rho); the
-    ledger records it and its accountant composes it tightly. It must imply ``cost``."""
+    """The release's privacy curve when the mechanism knows more than ``cost`` as one step (its noise, its
+    zCDP rho, its steps); the ledger records it (``recorded_curve``) and its accountant composes it tightly.
+    It must imply ``cost``."""
     public_assisted: bool = False
     """Reads the public sample (cut points, candidates): its fit to the grid is checked before a run."""
     account: Callable[[TaskSpec], Account] = lambda spec: Account.REPLACE_ONE
@@ -95,6 +115,15 @@ class AlgorithmInfo:
     calibrated: bool = False
     """``auto`` ranks it by its simulated mean error (``tasks.simulation.expected_error``) instead of its
     a-priori bound: for algorithms whose bounds' slack differs (or, data-adaptive, that have none)."""
+
+    def recorded_curve(self, spec: TaskSpec) -> PrivacyCurve:
+        """The curve the ledger records: the mechanism's own (``curve``), else its cost as one step in the
+        form it has, pure epsilon or (epsilon, delta)."""
+        own = self.curve(spec)
+        if own is not None:
+            return own
+        cost = self.cost(spec)
+        return PrivacyCurve(steps=(DpSteps(cost),))
 
     def guarantee_for(self, spec: TaskSpec) -> Guarantee:
         """The guarantee of a run of this spec: pure or approximate (resolving PURE_OR_ZCDP by its cost)."""

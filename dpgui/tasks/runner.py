@@ -72,7 +72,7 @@ class PreparedRun:
     n: int
     auto_reason: str | None = None
     curve: PrivacyCurve | None = None
-    """The privacy curve the ledger records beside ``cost`` (see ``AlgorithmInfo.curve``)."""
+    """The privacy curve the ledger records beside ``cost`` (see ``AlgorithmInfo.recorded_curve``)."""
 
     @property
     def account(self) -> Account:
@@ -101,7 +101,7 @@ def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
         cost=algorithm.cost(spec),
         n=n,
         auto_reason=reason,
-        curve=algorithm.curve(spec),
+        curve=algorithm.recorded_curve(spec),
     )
 
 

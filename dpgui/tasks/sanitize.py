@@ -323,6 +323,7 @@ EM_EACH = register(
         parameters=(BETA, QUANTILES),
         preconditions=_quantile_fits,
         calibrated=True,
+        curve=lambda spec: PrivacyCurve.pure_steps(spec.epsilon / len(_qs(spec)), len(_qs(spec))),
     )
 )
 TREE_QUANTILES = register(

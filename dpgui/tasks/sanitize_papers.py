@@ -41,7 +41,9 @@ from dpgui.algorithms.san_points import (
 from dpgui.algorithms.san_thresholds import SanThresholdsPlan, san_thresholds
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
+from dpgui.privacy.choosing import ChoosingParameters
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.curve import DpSteps, NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
@@ -126,6 +128,22 @@ def _thresholds_cost(spec: TaskSpec) -> PrivacyCost:
     return _thresholds_plan(spec).cost if spec.delta > 0 else PrivacyCost(spec.epsilon)
 
 
+def _thresholds_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """Lemma 4.8's steps, each in its own form: per call (at most c) two discrete Laplace counts of scale
+    1/eps_m, one exponential mechanism (pure eps_m) and one choosing run at (min(eps_m, 2), delta_m). Their
+    composition is what the booked cost bounds by advanced composition."""
+    if spec.delta <= 0:
+        return None
+    plan = _thresholds_plan(spec)
+    counts = NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 1 / plan.mechanism_epsilon, 1, 2 * plan.cap)
+    exponential = DpSteps(PrivacyCost(plan.mechanism_epsilon), plan.cap)
+    return PrivacyCurve((counts,), steps=(exponential, _choosing_steps(plan.choosing, plan.cap)))
+
+
+def _choosing_steps(choosing: ChoosingParameters, count: int) -> DpSteps:
+    return DpSteps(PrivacyCost(choosing.epsilon, choosing.delta), count)
+
+
 def _thresholds_error(spec: TaskSpec, n: int) -> float:
     if spec.delta <= 0:
         return 1.0
@@ -163,6 +181,7 @@ SAN_THRESHOLDS = register(
         run=_run_thresholds,
         parameters=(ALPHA, BETA),
         preconditions=_approximate_preconditions,
+        curve=_thresholds_curve,
     )
 )
 
@@ -257,6 +276,16 @@ def _points_cost(spec: TaskSpec) -> PrivacyCost:
     return _points_plan(spec).cost if spec.delta > 0 else PrivacyCost(spec.epsilon)
 
 
+def _points_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """Thm 4.6's steps, each in its own form: I choosing runs at (min(eps_t, 2), delta_t) and I discrete
+    Laplace counts of scale 1/eps_t (the booked cost bounds their composition by advanced composition)."""
+    if spec.delta <= 0:
+        return None
+    plan = _points_plan(spec)
+    counts = NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 1 / plan.mechanism_epsilon, 1, plan.iterations)
+    return PrivacyCurve((counts,), steps=(_choosing_steps(plan.choosing, plan.iterations),))
+
+
 def _points_error(spec: TaskSpec, n: int) -> float:
     """The max frequency error (the unit of every HISTOGRAM algorithm); 1 (trivial) without delta."""
     return _points_plan(spec).predicted_error(n, _beta(spec)) if spec.delta > 0 else 1.0
@@ -300,6 +329,7 @@ SAN_POINTS = register(
         run=_run_points,
         parameters=(ALPHA, BETA),
         preconditions=_approximate_preconditions,
+        curve=_points_curve,
     )
 )
 
@@ -319,5 +349,6 @@ K_POINT = register(
         run=_run_points,
         parameters=(ALPHA, K, BETA),
         preconditions=_approximate_preconditions,
+        curve=_points_curve,
     )
 )

@@ -13,15 +13,20 @@ synthetic rows are the attachments synthetic.csv and synthetic.parquet.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from dpgui.algorithms.marginal_table import (
+    L1_SENSITIVITY,
     MAX_MODEL_MB,
     Accounting,
+    AimRound,
+    Bins,
     Marginals,
     TableRelease,
     aim_table,
@@ -32,14 +37,26 @@ from dpgui.algorithms.marginal_table import (
     workload,
 )
 from dpgui.algorithms.pgm import Clique
-from dpgui.algorithms.progress import AlgorithmRun
+from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
+from dpgui.tasks.table_error import (
+    COARSE_BINS,
+    TABLE_UNIT,
+    MarginalPlan,
+    aim_plans,
+    coarse_levels,
+    error_parts,
+    independent_plans,
+    mst_plans,
+    workload_error,
+)
 
 SYNTHETIC_CSV = "synthetic.csv"
 SYNTHETIC_PARQUET = "synthetic.parquet"
@@ -61,8 +78,6 @@ WORKLOAD = ParameterSpec("workload", int, 2, "AIM's workload: all k-way marginal
 MAX_ROUNDS = ParameterSpec(
     "max_rounds", int, 0, "Cap on AIM's adaptive rounds (0: the paper's 16 per column).", 0, 1000
 )
-
-ERROR_UNIT = "preference rank (spec 005: AIM, then MST, then independent; 1 is best)"
 
 
 def _columns_to_coarsen(spec: TaskSpec) -> str:
@@ -131,6 +146,16 @@ def _independent_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]
     return _common(spec)
 
 
+def _predicted(
+    spec: TaskSpec,
+    n: int,
+    fits: Callable[[TaskSpec, int], tuple[PreconditionFailure, ...]],
+    plans: Callable[[TaskSpec, int], list[MarginalPlan]],
+) -> float:
+    """The plans' mean expected TV over the workload (``table_error``); inf when the spec does not fit."""
+    return math.inf if fits(spec, n) else workload_error(spec, plans(spec, n))
+
+
 def _approx_cost(spec: TaskSpec) -> PrivacyCost:
     return PrivacyCost(spec.epsilon, spec.delta)
 
@@ -160,8 +185,10 @@ def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
     )
 
 
-def _name(spec: TaskSpec, clique: Clique) -> str:
-    return " × ".join(spec.columns[i] for i in clique)
+def _name(spec: TaskSpec, clique: Clique, bins: Bins = None) -> str:
+    """ "wage × age", or "wage × age (8 × 8 bins)" for a coarsened marginal."""
+    name = " × ".join(spec.columns[i] for i in clique)
+    return name if bins is None else f"{name} ({' × '.join(map(str, bins))} bins)"
 
 
 def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) -> ReleaseTable:
@@ -170,15 +197,13 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False, engine="pyarrow")
     unit = release.accounting.value
-    fit = dict(release.fit)
     rows: list[tuple[float | int | str, ...]] = []
     for s in release.selected:
+        name = _name(spec, s.clique, s.bins)
+        rows.append((name, "selected", "exponential mechanism", s.epsilon, s.cost / total, ""))
+    for m, fit in zip(release.measured, release.fit, strict=True):
         rows.append(
-            (_name(spec, s.clique), "selected", "exponential mechanism", s.epsilon, s.cost / total, "")
-        )
-    for m in release.measured:
-        rows.append(
-            (_name(spec, m.clique), "measured", m.noise, m.scale, m.cost / total, f"{fit[m.clique]:.4g}")
+            (_name(spec, m.clique, m.bins), "measured", m.noise, m.scale, m.cost / total, f"{fit:.4g}")
         )
     scale = "noise scale (σ or Laplace scale; ε for a selection)"
     notes = (
@@ -191,8 +216,8 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
         "their grid points (inside the declared bounds; whole numbers on whole-number grids)",
         *(
-            f"measured {_name(spec, m.clique)}: {m.noise} scale {m.scale:.4g}, {100 * m.cost / total:.2f}% "
-            "of the budget"
+            f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
+            f"{100 * m.cost / total:.2f}% of the budget"
             for m in release.measured
         ),
     )
@@ -213,12 +238,41 @@ def _sizes(spec: TaskSpec) -> list[int]:
     return [int(domain.size) for domain in spec.domains]
 
 
+def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmRun[TableRelease]:
+    """AIM's progress with each round's marginal named by its columns (for the log and the live view)."""
+    while True:
+        try:
+            step = next(run)
+        except StopIteration as stop:
+            return stop.value
+        partial = step.partial
+        if isinstance(partial, AimRound):
+            name = _name(spec, partial.clique, partial.bins)
+            fit = f"σ {partial.sigma:.3g}, model's TV vs noisy {partial.fit:.3g}"
+            message = f"round {partial.round}: measured {name} ({fit})"
+            step = Progress(step.fraction, message, dataclasses.replace(partial, name=name))
+        yield step
+
+
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))
     rounds = int(spec.parameter("max_rounds", MAX_ROUNDS.default)) or None
     way = int(spec.parameter("workload", WORKLOAD.default))
-    release = yield from aim_table(
-        _sizes(spec), _marginals(spec, data), n, rho, _rows(spec, n), rng, way=way, max_rounds=rounds
+    ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
+    release = yield from _named_rounds(
+        spec,
+        aim_table(
+            _sizes(spec),
+            _marginals(spec, data),
+            n,
+            rho,
+            _rows(spec, n),
+            rng,
+            way=way,
+            max_rounds=rounds,
+            ordered=ordered,
+            levels=coarse_levels(spec),
+        ),
     )
     return _table(spec, release, rho, "AIM")
 
@@ -237,6 +291,20 @@ def _run_independent(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Al
     return _table(spec, release, spec.epsilon, "independent marginals")
 
 
+def _zcdp_curve(spec: TaskSpec) -> PrivacyCurve | None:
+    """AIM and MST are rho-zCDP in all (Gaussian measurements, bounded-range selections) at the rho their
+    (epsilon, delta) converts to; the ledger composes that rho."""
+    return PrivacyCurve(rho=zcdp_rho_for(_approx_cost(spec))) if spec.delta > 0 else None
+
+
+def _independent_curve(spec: TaskSpec) -> PrivacyCurve:
+    """d marginals of discrete Laplace noise of scale 2d/eps; replacing a record moves 2 cells of each by 1,
+    so 2d rounds of sensitivity 1 (their pure epsilon is eps)."""
+    d = len(spec.columns)
+    scale = L1_SENSITIVITY * d / spec.epsilon
+    return PrivacyCurve((NoiseRounds(NoiseKind.DISCRETE_LAPLACE, scale, 1, L1_SENSITIVITY * d),))
+
+
 AIM = register(
     AlgorithmInfo(
         name="aim",
@@ -245,17 +313,20 @@ AIM = register(
         paper="McKenna, Mullins, Sheldon, Miklau 2022 (PVLDB 15(11)), Algorithm 1; spec 005",
         section="spec 005 s2, s4",
         guarantee=Guarantee.APPROXIMATE,
-        summary="Measures every 1-way marginal, then round by round picks the workload marginal the model "
-        "gets most wrong (exponential mechanism, score sensitivity 2·w under replace-one), measures it with "
+        summary="Measures every 1-way marginal (a quarter of ρ), then round by round picks the workload "
+        "marginal (with coarse_bins also pairs merged to fewer bins) the model gets most wrong "
+        "(exponential mechanism, score sensitivity 2·w under replace-one), measures it with "
         "discrete Gaussian noise (σ = 1/√ρ per round) and refits a graphical model; the per-round budget "
         f"doubles when a round teaches the model little. Model size ≤ {MAX_MODEL_MB:g} MB. zCDP, "
         "converted to (ε, δ).",
         cost=_approx_cost,
-        predicted_error=lambda spec, n: math.inf if _aim_fits(spec, n) else 1.0,
-        error_unit=ERROR_UNIT,
+        predicted_error=lambda spec, n: _predicted(spec, n, _aim_fits, aim_plans),
+        error_unit=TABLE_UNIT,
+        error_parts=lambda spec, n: error_parts(spec, aim_plans(spec, n)),
         run=_run_aim,
-        parameters=(ROWS, WORKLOAD, MAX_ROUNDS),
+        parameters=(ROWS, WORKLOAD, MAX_ROUNDS, COARSE_BINS),
         preconditions=_aim_fits,
+        curve=_zcdp_curve,
     )
 )
 MST = register(
@@ -270,11 +341,13 @@ MST = register(
         "edge by the exponential mechanism, sensitivity 2), ρ/3 measures the tree's 2-way marginals; rows "
         "are drawn from the tree-structured model. zCDP, converted to (ε, δ).",
         cost=_approx_cost,
-        predicted_error=lambda spec, n: math.inf if _mst_fits(spec, n) else 2.0,
-        error_unit=ERROR_UNIT,
+        predicted_error=lambda spec, n: _predicted(spec, n, _mst_fits, mst_plans),
+        error_unit=TABLE_UNIT,
+        error_parts=lambda spec, n: error_parts(spec, mst_plans(spec, n)),
         run=_run_mst,
         parameters=(ROWS,),
         preconditions=_mst_fits,
+        curve=_zcdp_curve,
     )
 )
 INDEPENDENT = register(
@@ -288,10 +361,12 @@ INDEPENDENT = register(
         summary="Each of the d 1-way marginals with discrete Laplace noise of scale 2d/ε, projected to the "
         "simplex; columns drawn independently (no correlations kept). Pure ε-DP.",
         cost=_pure_cost,
-        predicted_error=lambda spec, n: math.inf if _independent_fits(spec, n) else 3.0,
-        error_unit=ERROR_UNIT,
+        predicted_error=lambda spec, n: _predicted(spec, n, _independent_fits, independent_plans),
+        error_unit=TABLE_UNIT,
+        error_parts=lambda spec, n: error_parts(spec, independent_plans(spec, n)),
         run=_run_independent,
         parameters=(ROWS,),
         preconditions=_independent_fits,
+        curve=_independent_curve,
     )
 )

@@ -34,6 +34,8 @@ from dpgui.ui.plan_view import PlanView
 from dpgui.ui.simulation_view import SimulationView
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Predicted error", "Unit", "Min n", "Feasible", "Auto")
+PART_COLUMNS = ("Algorithm", "Part", "Predicted error", "Unit", "Assuming")
+"""The planner's error part by part (a synthetic table: per marginal)."""
 LEDGER_COLUMNS = ("Time", "Release", "Cost", "Account", "Status")
 SPLIT_UNIT = 100
 """The planner and the ledger share the page's height 3 : 2."""
@@ -113,6 +115,7 @@ class BudgetPage(QWidget):
         self.plan_status = QLabel()
         self.plan_status.setWordWrap(True)
         self.plan_table = _table(PLAN_COLUMNS, "Feasible")
+        self.parts_table = _table(PART_COLUMNS, "Assuming")
         self.ledger_table = _table(LEDGER_COLUMNS, "Release")
         self.curve = ErrorCurveView()
         self.simulation = SimulationView()
@@ -121,6 +124,7 @@ class BudgetPage(QWidget):
         self.planner_tabs = _tabs(
             {
                 "Planner table": self.plan_table,
+                "Per marginal": self.parts_table,
                 "Error vs ε": self.curve,
                 "Simulation": self.simulation,
                 "Release plan": self.plan_view,
@@ -184,13 +188,24 @@ class BudgetPage(QWidget):
                 for row in rows or []
             ],
         )
+        _fill(
+            self.parts_table,
+            [
+                (row.algorithm, part.part, f"{part.error:.4g}", part.unit, part.how)
+                for row in rows or []
+                for part in row.parts
+            ],
+        )
+        self.planner_tabs.setTabVisible(
+            self.planner_tabs.indexOf(self.parts_table), self.parts_table.rowCount() > 0
+        )
         self.curve.show_best(best_error(rows))
 
     def show_spec(self, spec: TaskSpec | None, n: int | None) -> None:
         """The error curve and the simulation preview for the spec at the public row count n (or none)."""
         self.curve.show_spec(spec, n)
         self.simulation.show_spec(spec, n)
-        self.plan_view.show_n(n)
+        self.plan_view.show_spec(spec, n)
 
     def show_ledger(
         self,

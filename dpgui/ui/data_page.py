@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from dpgui.data import ColumnSummary, summarize_columns
 from dpgui.data.backends import Engine, OpenedData
 from dpgui.data.public import PublicSample
+from dpgui.data.text_format import describe_file_format
 from dpgui.jobs.open_job import OpenRequest
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.declared_domains import DeclaredDomains
@@ -76,7 +77,9 @@ class DataPage(QWidget):
         self.sha_label = QLabel("—")
         self.public_label = QLabel("none")
         self.engine_label = QLabel("—")
-        for label in (self.file_label, self.rows_label, self.sha_label, self.public_label, self.engine_label):
+        self.format_label = QLabel("—")
+        labels = (self.file_label, self.rows_label, self.sha_label, self.public_label, self.engine_label)
+        for label in (*labels, self.format_label):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.engine = QComboBox()
         for engine, title in ENGINE_TITLES.items():
@@ -92,6 +95,7 @@ class DataPage(QWidget):
 
         facts = QFormLayout()
         facts.addRow("Private file:", self.file_label)
+        facts.addRow("Read as:", self.format_label)
         facts.addRow("Rows (public):", self.rows_label)
         facts.addRow("SHA-256:", self.sha_label)
         facts.addRow("Engine used:", self.engine_label)
@@ -190,6 +194,7 @@ class DataPage(QWidget):
         return the column summary (read once: a Spark preview is a job)."""
         dataset = opened.dataset
         self.file_label.setText(dataset.name)
+        self.format_label.setText(describe_file_format(Path(dataset.path)))
         self.rows_label.setText(f"{dataset.n_rows:,}")
         self.sha_label.setText(f"{dataset.sha256[:SHA_PREFIX]}…")
         self.sha_label.setToolTip(dataset.sha256)

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 
 from dpgui.algorithms.approximate_quantiles import QuantilesSoFar
 from dpgui.algorithms.heavypaths import HeavyPathsStep
+from dpgui.algorithms.marginal_table import AimRound
 from dpgui.algorithms.recconcave import RecConcaveStep
 from dpgui.algorithms.rectangles import BoxStep
 from dpgui.algorithms.san_points import PointFrequencies
@@ -181,7 +182,20 @@ def draw_point_frequencies(plot: LivePlot, partial: PointFrequencies) -> None:
     plot.curve.setData(x, y, connect="pairs")
 
 
+def draw_aim_rounds(plot: LivePlot, partial: AimRound) -> None:
+    """AIM round by round: the noise σ of each measurement (falls as the budget anneals), a marker per
+    round naming the marginal chosen and the model's TV from that noisy measurement."""
+    plot.show_view("AIM rounds: the marginal chosen and its noise", "round", "noise σ", whole_x=True)
+    plot.steps.append((float(partial.round), partial.sigma))
+    x, y = zip(*plot.steps, strict=True)
+    plot.curve.setData(list(x), list(y), symbol="o")
+    labels = [line.label.format for line in plot.markers] if plot.markers else []
+    labels.append(f"{partial.name or partial.clique}: TV {partial.fit:.2g}")
+    plot.set_markers(list(x), labels)
+
+
 VIEWS: dict[type, Callable[[LivePlot, Any], None]] = {
+    AimRound: draw_aim_rounds,
     CdfSoFar: draw_cdf,
     QuantilesSoFar: draw_quantiles,
     RecConcaveStep: draw_recconcave,

@@ -36,11 +36,14 @@ from dpgui.data.dataset import DatasetHandle
 from dpgui.data.public import PublicSample
 from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
+from dpgui.jobs.plan_job import PlanJob
 from dpgui.jobs.release_job import ReleaseJob
 from dpgui.paths import dpgui_home
+from dpgui.planner.batch import BatchPlan
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
+from dpgui.release.batch_export import NamedRelease, export_batch
 from dpgui.release.project import (
     PROJECT_SUFFIX,
     FileRef,
@@ -60,6 +63,7 @@ from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.export_dialogs import ExportedOffer, choose_export_folder
 from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
@@ -125,7 +129,7 @@ class MainWindow(QMainWindow):
         self.ledger = ledger if ledger is not None else Ledger()
         self.record: DatasetRecord | None = None
         self.public: PublicSample | None = None
-        self.current_job: ReleaseJob | None = None
+        self.current_job: ReleaseJob | PlanJob | None = None
         self.review_sheet: ReviewSheet | None = None
         self.help_dialog: QDialog | None = None
         self.release: Release | None = None
@@ -145,6 +149,8 @@ class MainWindow(QMainWindow):
         self._closing = False
         """The custodian closed the window while a job ran: close once it has settled."""
         self.close_question: QMessageBox | None = None
+        self.exported_offer: ExportedOffer | None = None
+        self._last_export_parent: Path | None = None
         """The open "cancel the running release and close?" question, if any."""
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
@@ -165,6 +171,7 @@ class MainWindow(QMainWindow):
         self.budget_page.epsilon.valueChanged.connect(self._spec_changed)
         self.budget_page.delta.editingFinished.connect(self._spec_changed)
         self.budget_panel.set_total_requested.connect(self._ask_total_budget)
+        self.budget_page.plan_view.run_requested.connect(self.review_plan)
         self.run_page.run_button.clicked.connect(self.review_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
         self.review_page.export_requested.connect(self.export)
@@ -630,14 +637,111 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message)
 
     def _on_released(self, release: Release) -> None:
+        self._keep(release)
+        self._job_ended("Released; the cost is committed in the ledger.")
+        self.go_to(REVIEW)
+
+    def _keep(self, release: Release) -> None:
+        """A committed release joins the session: shown on the Review page, listed, exportable."""
         self.release = release
         self.session_releases[release.release_id] = release
         self.releases.append(ReleaseRecord.of(release))
         self.review_page.show_release(release)
         self.review_page.show_history(self.releases)
         self.export_action.setEnabled(True)
-        self._job_ended("Released; the cost is committed in the ledger.")
+
+    # -- release plans -------------------------------------------------------------------------------------
+
+    def review_plan(self, batch: BatchPlan) -> None:
+        """The review sheet over every release of a split plan; its "Charge and run" calls start_plan."""
+        if not self._ready_to_release():
+            return
+        remaining: dict[Account, PrivacyCost | None] = {}
+        reviews = []
+        for release in batch.releases:
+            account = release.prepared.account
+            if account not in remaining:
+                state = None if self.record is None else self.ledger.state(self.record.id, account)
+                remaining[account] = None if state is None else state.remaining
+            review = build_review(release.prepared, remaining[account])
+            remaining[account] = review.remaining_after  # the next release's budget before it
+            reviews.append((release.name, review))
+        self.review_sheet = ReviewSheet(reviews, self)
+        self.review_sheet.accepted.connect(lambda: self.start_plan(batch))
+        self.review_sheet.open()
+
+    def start_plan(self, batch: BatchPlan) -> None:
+        """Reserve the whole plan and run its releases one by one in the worker; refusals are shown."""
+        if not self._ready_to_release():
+            return
+        try:
+            job = PlanJob(
+                batch,
+                self.dataset,
+                self.ledger,
+                parent=self,
+                aggregator=None if self.opened is None else self.opened.aggregator,
+                monitor=self.scan_monitor,
+                engine_choice=None if self.opened is None else self.opened.engine_choice,
+            )
+        except _REFUSALS as refusal:
+            self._show_error("Plan refused", str(refusal))
+            return
+        count = len(batch.releases)
+        job.progress.connect(self._show_progress)
+        job.release_started.connect(
+            lambda i: self.run_page.log.appendPlainText(f"— {batch.releases[i].name} ({i + 1} of {count})")
+        )
+        job.released.connect(lambda i, release: self._keep(release))
+        job.finished.connect(self._on_plan_finished)
+        job.failed.connect(self._on_failed)
+        job.cancelled.connect(self._on_cancelled)
+        self.current_job = job
+        self.run_page.prepare(f"Running a plan of {count} releases, reserved together…", ())
+        self._set_running(True)
+        self.refresh_budget()
+        self.go_to(RUN)
+        job.start()
+
+    def _on_plan_finished(self, releases: list[Release]) -> None:
+        assert isinstance(self.current_job, PlanJob)
+        batch = self.current_job.batch
+        named = [
+            NamedRelease(split.name, release, f"{split.predicted_error:.4g} {split.error_unit}")
+            for split, release in zip(batch.releases, releases, strict=True)
+        ]
+        self._job_ended(f"Plan released: {len(releases)} releases, each committed in the ledger.")
+        self.export_plan(named)
         self.go_to(REVIEW)
+
+    def export_plan(self, named: list[NamedRelease]) -> None:
+        """Write a plan's releases into one chosen folder (a new subfolder if it is not empty): one folder
+        per release and one report.html and plan.json for the whole plan."""
+        chosen = QFileDialog.getExistingDirectory(self, "Export the plan's releases into a folder")
+        if not chosen:
+            self.statusBar().showMessage(
+                "The plan was not exported; each release can be from the Review page."
+            )
+            return
+        folder = Path(chosen)
+        if any(folder.iterdir()):
+            folder = folder / f"release-plan-{named[0].release.created:%Y%m%d-%H%M%S}"
+        try:
+            exported = export_batch(named, folder)
+        except OSError as error:
+            self._show_error("Export failed", str(error))
+            return
+        folders = {item.release.release_id: files.folder for item, files in zip(named, exported, strict=True)}
+        self.releases = [
+            ReleaseRecord.of(self.session_releases[r.release_id], folders[r.release_id])
+            if r.release_id in folders
+            else r
+            for r in self.releases
+        ]
+        self.review_page.show_history(self.releases)
+        self.statusBar().showMessage(
+            f"Exported the plan to {folder} (report.html, plan.json, one folder each)."
+        )
 
     def choose_release(self, release_id: str) -> None:
         """Show (and let Export write) a release picked in the Review page's list."""
@@ -672,12 +776,19 @@ class MainWindow(QMainWindow):
         )
 
     def _on_cancelled(self) -> None:
-        touched = self.current_job is not None and self.current_job.touched
-        self._job_ended(
+        job = self.current_job
+        touched = job is not None and job.touched
+        status = (
             "Cancelled after reading the data: the cost stays spent."
             if touched
             else "Cancelled before reading the data: the cost was refunded."
         )
+        if isinstance(job, PlanJob):
+            status += (
+                f" {len(job.releases)} of the plan's {len(job.runs)} releases were committed before; the "
+                "releases not started were refunded."
+            )
+        self._job_ended(status)
 
     def _job_ended(self, status: str) -> None:
         self.current_job = None
@@ -730,17 +841,17 @@ class MainWindow(QMainWindow):
         if self.release is None:
             self._show_error("Nothing to export", "Run a release first.")
             return
-        folder = QFileDialog.getExistingDirectory(self, "Export the release into a folder")
-        if not folder:
+        folder = choose_export_folder(self, self._export_suggestion())
+        if folder is None:
             return
         plots = self.review_page.plots()
         try:
             try:
-                exported = export_staged(self.release, Path(folder), plots)
+                exported = export_staged(self.release, folder, plots)
             except EarlierRelease as earlier:
                 if not self._confirm_replace(str(earlier)):
                     return
-                exported = export_staged(self.release, Path(folder), plots, overwrite=True)
+                exported = export_staged(self.release, folder, plots, overwrite=True)
         except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
@@ -751,6 +862,17 @@ class MainWindow(QMainWindow):
         self.review_page.show_history(self.releases)
         names = ", ".join(path.name for path in exported.files)
         self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
+        self._last_export_parent = exported.folder.parent
+        report = next((path for path in exported.files if path.name == "report.html"), None)
+        self.exported_offer = ExportedOffer(self, exported.folder, report)
+        self.exported_offer.open()
+
+    def _export_suggestion(self) -> Path:
+        """A new folder named after the data and the task, beside the last export (else the home folder)."""
+        assert self.release is not None
+        stem = Path(self.dataset.path).stem if self.dataset is not None else "release"
+        name = f"{stem}-{self.release.spec.kind.value}-{self.release.release_id[:8]}"
+        return (self._last_export_parent or Path.home()) / name
 
     def _confirm_replace(self, message: str) -> bool:
         answer = QMessageBox.question(

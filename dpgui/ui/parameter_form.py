@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -24,7 +25,7 @@ _INT_LIMIT = 2**31 - 1
 """QSpinBox holds a C int: wider declared ranges are clamped to it."""
 _FLOAT_LIMIT = 1e12
 
-Editor = QDoubleSpinBox | QSpinBox | QLineEdit | QCheckBox
+Editor = QDoubleSpinBox | QSpinBox | QLineEdit | QCheckBox | QComboBox
 
 
 class _CompactDoubleSpinBox(QDoubleSpinBox):
@@ -35,9 +36,14 @@ class _CompactDoubleSpinBox(QDoubleSpinBox):
 
 
 def _editor(spec: ParameterSpec) -> Editor:
-    """One parameter's editor: bool -> QCheckBox, int -> QSpinBox, float -> QDoubleSpinBox, else text."""
+    """One parameter's editor: choices -> QComboBox, bool -> QCheckBox, int -> QSpinBox, float ->
+    QDoubleSpinBox, else text."""
     editor: Editor
-    if spec.kind is bool:
+    if spec.choices:
+        editor = QComboBox()
+        editor.addItems(list(spec.choices))
+        editor.setCurrentText(str(spec.default))
+    elif spec.kind is bool:
         editor = QCheckBox()
         editor.setChecked(bool(spec.default))
     elif spec.kind is int:
@@ -90,6 +96,8 @@ def _value(editor: Editor, kind: type) -> ParameterValue:
         return editor.isChecked()
     if isinstance(editor, QSpinBox | QDoubleSpinBox):
         return editor.value()
+    if isinstance(editor, QComboBox):
+        return editor.currentText()
     return kind(editor.text().strip())
 
 
@@ -132,6 +140,8 @@ class ParameterForm(QWidget):
                 editor.setValue(int(value))
             elif isinstance(editor, QDoubleSpinBox):
                 editor.setValue(float(value))
+            elif isinstance(editor, QComboBox):
+                editor.setCurrentText(str(value))
             elif editor is not None:
                 editor.setText(str(value))
 

@@ -32,6 +32,7 @@ from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remo
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
+from dpgui.ui.table_review import SyntheticTableView
 from dpgui.ui.theme import export_colours
 
 PREVIEW_ROWS = 200
@@ -132,6 +133,7 @@ class ReviewPage(QWidget):
         self.custodian_box.toggled.connect(self._redraw)
         self.distance_explorer = DistanceExplorer()
         self.distance_explorer.hide()
+        self.synthetic_view = SyntheticTableView()
         self.export_button = QPushButton("Export release…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_requested)
@@ -145,6 +147,7 @@ class ReviewPage(QWidget):
         plot_column.addWidget(self.plot, 1)
         plot_column.addWidget(self.custodian_box)
         plot_column.addWidget(self.distance_explorer, 1)
+        plot_column.addWidget(self.synthetic_view, 2)
         body.addLayout(plot_column, 3)
         self.history = QListWidget()
         self.history.setMaximumHeight(90)
@@ -174,6 +177,7 @@ class ReviewPage(QWidget):
         self.table.resizeColumnsToContents()
         self.table.setVisible(bool(table.rows))  # a released structure alone has no rows to list
         self._show_preview(release)
+        self.synthetic_view.show_release(release)
         layer = custodian_layer_for(release)
         self.custodian_box.blockSignals(True)
         self.custodian_box.setChecked(False)  # custodian-only layers start hidden for every release

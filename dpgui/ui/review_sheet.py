@@ -5,11 +5,15 @@
 algorithm and why, ε and δ, the budget after, the predicted error, and the sanity checks. "Charge and run"
 accepts the sheet; while a check has failed it stays disabled until the box acknowledging the failures
 is ticked. Nothing here reads the private data or touches the ledger.
+
+A release plan's "Run plan…" opens the same sheet over several reviews, one section per release, charged
+together.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
@@ -18,8 +22,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -34,21 +40,71 @@ ACKNOWLEDGE = "I have read the failed checks and want to charge the budget anywa
 
 
 class ReviewSheet(QDialog):
-    """A window-modal sheet over the main window; ``accepted`` means "charge and run"."""
+    """A window-modal sheet over the main window; ``accepted`` means "charge and run".
 
-    def __init__(self, review: ReleaseReview, parent: QWidget | None = None) -> None:
+    ``reviews`` is one release's review, or a plan's (name, review) pairs, shown one section each."""
+
+    def __init__(
+        self, reviews: ReleaseReview | Sequence[tuple[str, ReleaseReview]], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
-        self.review = review
+        self.reviews = [("", reviews)] if isinstance(reviews, ReleaseReview) else list(reviews)
+        self.review = self.reviews[0][1]
+        """The (first) release's review."""
+        self.failures = tuple(check for _, review in self.reviews for check in review.failures)
         self.setWindowTitle("Review before charging")
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setMinimumWidth(640)
         layout = QVBoxLayout(self)
-        heading = QLabel("Nothing has been charged yet. Check what this release will do:")
+        several = len(self.reviews) > 1
+        heading = QLabel(
+            f"Nothing has been charged yet. Check what these {len(self.reviews)} releases will do (their "
+            "budget is reserved together):"
+            if several
+            else "Nothing has been charged yet. Check what this release will do:"
+        )
+        heading.setWordWrap(True)
         bold = QFont(heading.font())
         bold.setBold(True)
         heading.setFont(bold)
         layout.addWidget(heading)
+        self.check_labels: list[QLabel] = []
+        body = QWidget()
+        sections = QVBoxLayout(body)
+        for name, review in self.reviews:
+            section = QGroupBox(name) if several else QWidget()
+            inner = QVBoxLayout(section)
+            if not several:
+                inner.setContentsMargins(0, 0, 0, 0)
+            self._add_review(inner, review, bold)
+            sections.addWidget(section)
+        sections.addStretch(1)
+        if several:
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setWidget(body)
+            layout.addWidget(scroll, 1)
+        else:
+            sections.setContentsMargins(0, 0, 0, 0)
+            layout.addWidget(body, 1)
 
+        self.acknowledge = QCheckBox(ACKNOWLEDGE)
+        self.acknowledge.setVisible(bool(self.failures))
+        self.acknowledge.toggled.connect(self._update_charge)
+        layout.addWidget(self.acknowledge)
+
+        buttons = QDialogButtonBox()
+        self.charge_button = QPushButton("Charge and run")
+        self.charge_button.setDefault(not self.failures)
+        buttons.addButton(self.charge_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self._update_charge()
+
+    def _add_review(self, layout: QVBoxLayout, review: ReleaseReview, bold: QFont) -> None:
+        """One release's summary rows and its checks."""
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for label, text in review.summary():
@@ -57,34 +113,15 @@ class ReviewSheet(QDialog):
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             form.addRow(f"{label}:", value)
         layout.addLayout(form)
-
         checks_heading = QLabel("Checks (from public information only: nothing private is read)")
         checks_heading.setFont(bold)
         layout.addWidget(checks_heading)
-        checks = QVBoxLayout()
-        checks.setSpacing(4)
-        self.check_labels = [self._check_label(check) for check in review.checks]
-        for label in self.check_labels:
-            checks.addWidget(label)
+        labels = [self._check_label(check) for check in review.checks]
+        for label in labels:
+            layout.addWidget(label)
         if not review.checks:
-            checks.addWidget(QLabel("No check applies to this release."))
-        layout.addLayout(checks)
-        layout.addStretch(1)
-
-        self.acknowledge = QCheckBox(ACKNOWLEDGE)
-        self.acknowledge.setVisible(bool(review.failures))
-        self.acknowledge.toggled.connect(self._update_charge)
-        layout.addWidget(self.acknowledge)
-
-        buttons = QDialogButtonBox()
-        self.charge_button = QPushButton("Charge and run")
-        self.charge_button.setDefault(not review.failures)
-        buttons.addButton(self.charge_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self._update_charge()
+            layout.addWidget(QLabel("No check applies to this release."))
+        self.check_labels += labels
 
     @staticmethod
     def _check_label(check: Check) -> QLabel:
@@ -96,4 +133,4 @@ class ReviewSheet(QDialog):
         return label
 
     def _update_charge(self) -> None:
-        self.charge_button.setEnabled(not self.review.failures or self.acknowledge.isChecked())
+        self.charge_button.setEnabled(not self.failures or self.acknowledge.isChecked())

@@ -101,3 +101,24 @@ def test_the_spark_data_check_gives_the_in_memory_verdict_before_any_charge(
     assert counts[0] == ("x", 24, 6, 3, 6, 0)
     assert theirs.refusals and "a row, column 'x': 'abc' is not a finite number" in theirs.refusals[0]
     assert mine.warnings == theirs.warnings and theirs.warnings  # 25% imputed
+
+
+def test_spark_reads_a_semicolon_file_with_a_bom_as_the_other_engines_do(tmp_path: Path) -> None:
+    pytest.importorskip("pyspark")
+    from dpgui.data import CategoricalDomain, InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+
+    path = tmp_path / "towns.csv"
+    path.write_bytes("town;wage\nZürich;1\nKöln;2\nZürich;3\n".encode("utf-8-sig"))
+    towns = CategoricalDomain(("Zürich", "Köln"))
+    memory, spark = InMemoryAggregator(open_dataset(path)), SparkAggregator.open(path)
+    assert spark.columns == ("town", "wage")
+    _same(memory.category_counts("town", towns, IMPUTE), spark.category_counts("town", towns, IMPUTE))
+
+
+def test_spark_refuses_an_encoding_it_cannot_read_in_plain_words(tmp_path: Path) -> None:
+    pytest.importorskip("pyspark")
+    path = tmp_path / "towns.csv"
+    path.write_bytes("town;wage\nZürich;1\nKöln;2\n".encode("cp1252"))
+    with pytest.raises(DataError, match="cp1252 text, which the Spark engine cannot read"):
+        SparkAggregator.open(path)

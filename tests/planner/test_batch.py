@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dpgui.planner.batch import PlanError, load_plan, split_plan
+from dpgui.planner.batch import PlanError, split_plan
+from dpgui.planner.plan_file import load_plan
 
 N = 28_155
 RELEASES = """

@@ -57,7 +57,7 @@ def test_huang_roth_online_tangent_noise_on_ten_columns_is_drawn_unsaturated():
 
 def test_gaussian_per_query_noise_at_large_k_is_drawn_unsaturated():
     rho = zcdp_rho_for(PrivacyCost(1.0, 1e-6))
-    noise = baselines.per_query_noise(Metric.L1, 1, 10**7, epsilon=1.0, rho=rho)
+    noise = baselines.per_query_noise(Metric.L1, 1, 3 * 10**7, epsilon=1.0, rho=rho)
     assert noise.scale > INT32_MAX / 2
     draws = SecureRandom().discrete_gaussian(noise.scale, 2000)
     assert not np.any(np.abs(draws) == INT32_MAX)

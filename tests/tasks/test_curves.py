@@ -12,10 +12,10 @@ from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.accountant import VALUE_DISCRETIZATION, BookedRelease, compose
-from dpgui.privacy.cost import zcdp_epsilon
-from dpgui.privacy.curve import NoiseKind
+from dpgui.privacy.cost import PrivacyCost, zcdp_epsilon, zcdp_rho_for
+from dpgui.privacy.curve import DpSteps, NoiseKind, PrivacyCurve
 from dpgui.privacy.random import SeededRandom
-from dpgui.tasks.registry import algorithms, get_algorithm
+from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
 from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -87,9 +87,75 @@ def test_the_curve_describes_the_noise_the_algorithm_draws(kind: TaskKind, name:
         assert prepared.curve.rho == pytest.approx(rounds.count / (2 * rounds.scale**2), rel=1e-12)
 
 
-def test_algorithms_without_a_curve_record_none() -> None:
-    prepared = prepare(TaskSpec(TaskKind.QUANTILES, ("wage",), (GRID,), 1.0, 0.0, "aq"), 2000)
-    assert prepared.curve is None
+def test_an_algorithm_without_steps_of_its_own_records_its_cost_as_one_step() -> None:
+    pure = prepare(TaskSpec(TaskKind.QUANTILES, ("wage",), (GRID,), 1.0, 0.0, "aq"), 2000)
+    assert (
+        pure.curve == PrivacyCurve(steps=(DpSteps(PrivacyCost(1.0)),)) and pure.curve.form == "pure-epsilon"
+    )
+    approximate = prepare(TaskSpec(TaskKind.INTERIOR_POINT, ("wage",), (GRID,), 1.0, 1e-6, "treelog"), 10**6)
+    assert approximate.curve is not None and approximate.curve.form == "epsilon-delta"
+    assert approximate.curve.steps == (DpSteps(approximate.cost),)
+
+
+TWO_COLUMNS = {TaskKind.DISTANCE, TaskKind.RECTANGLE, TaskKind.TABLE}
+LABELLED = {TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE}
+
+
+def any_spec(name: str, delta: float) -> TaskSpec:
+    """A spec of the algorithm's task over GRID (two columns where the task needs them)."""
+    info = get_algorithm(name)
+    columns = ("wage", "education") if info.task in TWO_COLUMNS else ("wage",)
+    label = "label" if info.task in LABELLED else None
+    return TaskSpec(info.task, columns, (GRID,) * len(columns), 1.0, delta, name, label=label)
+
+
+@pytest.mark.parametrize("name", [info.name for info in algorithms()])
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_every_recorded_curve_implies_its_cost_and_a_pure_one_charges_its_epsilon(name: str, delta: float):
+    info = get_algorithm(name)
+    spec = any_spec(name, delta)
+    cost, curve = info.cost(spec), info.recorded_curve(spec)
+    steps = sum(r.count for r in curve.noise) + sum(s.count for s in curve.steps)
+    alone = compose([BookedRelease(cost, curve)], max(cost.delta, 1e-9))
+    assert alone.tight_epsilon <= cost.epsilon + max(steps, 1) * VALUE_DISCRETIZATION
+    assert alone.spent.epsilon <= cost.epsilon and alone.spent.delta <= max(cost.delta, 1e-9)
+    if cost.is_pure:  # a pure total: the ledger charges exactly the pure epsilon
+        assert compose([BookedRelease(cost, curve)], 0.0).spent == cost
+        assert curve.form in ("pld", "pure-epsilon")
+    if info.guarantee is Guarantee.PURE:
+        assert cost.is_pure
+
+
+@pytest.mark.parametrize(
+    ("name", "delta", "at_most"),
+    [("san-points", 1e-6, 0.8), ("k-point", 1e-6, 0.8), ("laplace-per-query", 1e-6, 0.5)],
+)
+def test_steps_in_their_own_form_charge_less_than_the_booked_cost(name: str, delta: float, at_most: float):
+    """SanPoints' Laplace counts and choosing runs, or a thousand Laplace answers, compose tightly below
+    the epsilon that advanced or basic composition booked."""
+    info = get_algorithm(name)
+    spec = any_spec(name, delta)
+    cost = info.cost(spec)
+    spent = compose([BookedRelease(cost, info.recorded_curve(spec))], 1e-6).spent
+    assert spent.epsilon <= at_most * cost.epsilon
+
+
+def test_em_each_records_one_pure_step_per_quantile() -> None:
+    spec = dataclasses.replace(any_spec("em-each", 0.0), parameters=(("q", "0.25,0.5,0.75"),))
+    assert get_algorithm("em-each").recorded_curve(spec).steps == (DpSteps(PrivacyCost(1 / 3), 3),)
+
+
+def test_the_laplace_rounds_recorded_per_query_are_the_noise_drawn(wages_csv, tmp_path) -> None:
+    queries = tmp_path / "queries.csv"
+    queries.write_text("wage,education\n100,3\n2500,12\n4000,18\n")
+    spec = dataclasses.replace(any_spec("laplace-per-query", 0.0), parameters=(("queries", str(queries)),))
+    prepared = prepare(spec, 2001)
+    assert prepared.curve is not None
+    (rounds,) = prepared.curve.noise
+    spy = NoiseSpy()
+    run_to_end(prepared.algorithm.run(prepared.spec, InMemoryAggregator(open_dataset(wages_csv)), spy))
+    laplace = [(scale, size) for noise, scale, size in spy.draws if noise == "discrete_laplace"]
+    assert laplace == [(rounds.scale, rounds.count)] and rounds.count == 3
 
 
 @pytest.mark.parametrize("name", ["cdf-route", "bourgain", "gaussian-per-query"])
@@ -103,3 +169,21 @@ def test_gaussian_distance_releases_record_the_rho_they_are_calibrated_to(name: 
     assert curve is not None and curve.rho == _budget(spec).rho
     assert zcdp_epsilon(curve.rho, 1e-6) <= info.cost(spec).epsilon
     assert info.curve(dataclasses.replace(spec, delta=0.0)) is None
+
+
+@pytest.mark.parametrize("name", ["aim", "mst"])
+def test_the_table_zcdp_algorithms_record_the_rho_they_measure_with(name: str) -> None:
+    spec = any_spec(name, 1e-6)
+    curve = get_algorithm(name).recorded_curve(spec)
+    assert curve.rho == zcdp_rho_for(PrivacyCost(1.0, 1e-6)) and curve.form == "zcdp"
+
+
+def test_independent_marginals_record_the_laplace_noise_they_draw(wages_csv) -> None:
+    two = (NumericDomain(0, 2000, 10), NumericDomain(0, 18, 1))
+    spec = TaskSpec(TaskKind.TABLE, ("wage", "education"), two, 1.0, 0.0, "independent")
+    prepared = prepare(spec, 2001)
+    (rounds,) = prepared.curve.noise
+    spy = NoiseSpy()
+    run_to_end(prepared.algorithm.run(prepared.spec, InMemoryAggregator(open_dataset(wages_csv)), spy))
+    assert {(noise, scale) for noise, scale, _ in spy.draws} == {("discrete_laplace", rounds.scale)}
+    assert rounds.count == 2 * len(spy.draws)  # a replaced record moves 2 cells of each marginal

@@ -41,9 +41,11 @@ def test_the_demo_gets_a_budget_only_when_it_has_none(qapp, tmp_path: Path):
 
 def test_the_screenshot_script_renders_every_page_and_scene(tmp_path: Path):
     """docs/screenshots/make_screenshots.py regenerates the README's pictures; each must be a real page."""
-    script = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "make_screenshots.py"
+    root = Path(__file__).resolve().parents[2]
+    script = root / "docs" / "screenshots" / "make_screenshots.py"
     folder = tmp_path / "shots"
-    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    path = os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": path}  # this tree's dpgui
     done = subprocess.run(
         [sys.executable, str(script), str(folder)],
         env=environment,

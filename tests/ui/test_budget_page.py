@@ -72,3 +72,18 @@ def test_changes_of_the_total_budget_appear_in_the_ledger_table_in_time_order(qt
     assert texts == ["total budget set (first)", "median of wage", "total budget changed from ε = 2"]
     status = page.ledger_table.item(2, LEDGER_COLUMNS.index("Status")).text()
     assert status == "exhausted: no more releases"
+
+
+def test_the_planner_shows_a_synthetic_tables_error_per_marginal(qtbot):
+    from dpgui.planner.plan import plan
+    from tests.tasks.test_table_error import _spec
+
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    page.show_plan(plan(_spec(coarse=16), 28155))
+    index = page.planner_tabs.indexOf(page.parts_table)
+    assert page.planner_tabs.isTabVisible(index) and page.parts_table.rowCount() == 28 + 7 + 28
+    cells = {page.parts_table.item(r, 1).text() for r in range(page.parts_table.rowCount())}
+    assert "wage × experience (16 × 16 bins)" in cells and "experience" in cells
+    page.show_plan([])
+    assert not page.planner_tabs.isTabVisible(index)

@@ -26,7 +26,7 @@ def released(qtbot, window: MainWindow, errors: list[str]) -> MainWindow:
 
 
 def export_into(window: MainWindow, folder: Path, monkeypatch) -> None:
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(folder))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(folder), ""))
     window.export_action.trigger()
 
 
@@ -80,3 +80,31 @@ def test_a_full_disk_shows_an_error_and_leaves_no_partial_export(
     export_into(released, folder, monkeypatch)
     assert errors and "No space left on device" in errors[-1]
     assert not folder.exists() and not list(tmp_path.glob(".out.staging-*"))
+
+
+def test_the_export_creates_a_new_folder_and_offers_to_open_the_report(
+    released: MainWindow, tmp_path: Path, monkeypatch
+):
+    from PySide6.QtGui import QDesktopServices
+
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+    folder = tmp_path / "exports" / "wages-cdf"
+    export_into(released, folder, monkeypatch)
+    assert (folder / "report.html").is_file() and (folder / "manifest.json").is_file()
+    offer = released.exported_offer
+    assert offer is not None and offer.isVisible()  # shown with open(): the window stays usable
+    assert offer.open_report_button is not None
+    offer.open_report_button.click()
+    assert opened == [str(folder / "report.html")]
+    offer.show_folder_button.click()
+    assert opened[-1] == str(folder)
+
+
+def test_the_suggested_export_folder_is_new_and_named_after_the_data_and_task(released: MainWindow):
+    suggestion = released._export_suggestion()
+    assert not suggestion.exists()
+    release = released.release
+    assert release is not None and released.dataset is not None
+    stem = Path(released.dataset.path).stem
+    assert suggestion.name == f"{stem}-{release.spec.kind.value}-{release.release_id[:8]}"

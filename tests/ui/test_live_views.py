@@ -116,3 +116,13 @@ def test_a_quantiles_release_ends_with_lines_at_the_released_quantiles(qtbot, wi
     released = [float(value) for _, value in window.release.table.rows]
     assert len(released) == 3
     assert sorted(window.run_page.plot.marker_positions()) == sorted(released)
+
+
+def test_aim_rounds_plot_each_rounds_noise_and_name_the_marginal(page: RunPage):
+    from dpgui.algorithms.marginal_table import AimRound
+
+    page.show_partial(AimRound(1, (0, 1), (16, 16), 40.0, 0.12, "wage × age (16 × 16 bins)"))
+    page.show_partial(AimRound(2, (0,), None, 20.0, 0.03, "wage"))
+    assert drawn(page) == ([1.0, 2.0], [40.0, 20.0])
+    labels = [line.label.format for line in page.plot.markers]
+    assert labels == ["wage × age (16 × 16 bins): TV 0.12", "wage: TV 0.03"]

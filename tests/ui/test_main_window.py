@@ -200,7 +200,7 @@ def test_a_cdf_release_plots_while_running_and_exports_with_the_ledgers_epsilon(
     (entry,) = window.ledger.entries(window.record.id)
     assert entry.status is ReservationStatus.COMMITTED
 
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(tmp_path))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
     window.export_action.trigger()
     assert (tmp_path / "release.csv").exists()
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
@@ -301,7 +301,7 @@ def test_the_review_list_chooses_which_release_is_shown_and_exported(
     history.setCurrentRow(1)
     assert window.release is first and window.review_page.release is first
     assert "median" in window.review_page.headline.text()
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(tmp_path))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
     window.export_action.trigger()
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["release_id"] == first.release_id and errors == []

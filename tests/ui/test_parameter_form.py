@@ -55,3 +55,35 @@ def test_rebuilding_replaces_the_editors(form: ParameterForm):
     (tree,) = [info for info in algorithms(TaskKind.CDF) if info.name == "tree-laplace"]
     form.set_parameters(tree.parameters)
     assert list(form.editors) == [p.name for p in tree.parameters]
+
+
+def test_a_parameter_with_choices_is_a_drop_down_of_exactly_those(form: ParameterForm):
+    from PySide6.QtWidgets import QComboBox
+
+    from dpgui.tasks.distance import METRIC
+    from dpgui.tasks.learning import DIRECTION
+
+    form.set_parameters((DIRECTION, METRIC))
+    for spec in (DIRECTION, METRIC):
+        editor = form.editors[spec.name]
+        assert isinstance(editor, QComboBox)
+        assert [editor.itemText(i) for i in range(editor.count())] == list(spec.choices)
+        assert editor.currentText() == spec.default
+    form.set_values([("direction", "le"), ("metric", "l2")])
+    assert dict(form.values()) == {"direction": "le", "metric": "l2"}
+
+
+def test_every_enumerated_parameter_offers_its_choices_in_the_cli_too():
+    from dpgui.cli.main import build_parser
+
+    parser = build_parser()
+    release = next(a for a in parser._actions if a.dest == "command").choices["release"]
+    tasks = next(a for a in release._actions if a.choices and "threshold" in a.choices).choices
+    flags = {
+        "threshold": ("--direction", "direction"),
+        "distance": ("--metric", "metric"),
+    }
+    for task, (flag, name) in flags.items():
+        action = next(a for a in tasks[task]._actions if flag in a.option_strings)
+        spec = next(p for info in algorithms(TaskKind(task)) for p in info.parameters if p.name == name)
+        assert tuple(action.choices) == spec.choices and action.default == spec.default

@@ -1,27 +1,85 @@
-"""The Budget page's "Release plan" tab splits a plan file in the pool at the dataset's row count."""
+"""The Budget page's "Release plan" tab: a plan editor split in the pool at the dataset's row count, and a
+plan run from the app through the review sheet, one ledger entry per release, exported to one folder."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+from PySide6.QtWidgets import QFileDialog
+
+from dpgui.jobs import plan_job
+from dpgui.planner.plan_file import load_plan
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import ReservationStatus
+from dpgui.privacy.random import SeededRandom
+from dpgui.tasks.spec import TaskKind
 from dpgui.ui.budget_page import BudgetPage
+from dpgui.ui.main_window import RUN, MainWindow
+from dpgui.ui.plan_view import EPSILON, TARGET, WEIGHT, Mode, PlanView
 from tests.cli.test_batch import PLAN
 
+SPLIT_TIMEOUT = 60_000
 
-def test_a_plan_is_split_at_n_and_shown_row_by_row(qtbot, tmp_path: Path) -> None:
+
+@pytest.fixture
+def view(qtbot, tmp_path: Path) -> Iterator[PlanView]:
+    """The plan tab with PLAN (a wage CDF and a wage median at weight 2) open and split at n = 2001."""
     page = BudgetPage()
     qtbot.addWidget(page)
-    view = page.plan_view
     path = tmp_path / "plan.toml"
     path.write_text(PLAN)
-    view.open_plan(path)
-    assert "Open the private data first" in view.status.text()
-    with qtbot.waitSignal(view.calls.done, timeout=60_000):
+    page.plan_view.open_plan(path)
+    assert "Open the private data first" in page.plan_view.status.text()
+    with qtbot.waitSignal(page.plan_view.calls.done, timeout=SPLIT_TIMEOUT):
         page.show_spec(None, 2001)
+    yield page.plan_view  # the page stays alive while the test runs
+
+
+def edit(qtbot, view: PlanView, row: int, column: int, text: str) -> None:
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.table.item(row, column).setText(text)
+
+
+def test_a_plan_is_split_at_n_and_shown_row_by_row(view: PlanView) -> None:
     assert view.table.rowCount() == 2
     assert [view.table.item(r, 0).text() for r in range(2)] == ["wage CDF", "wage median"]
-    assert "dpgui release batch plan.toml" in view.summary.text()
-    assert view.batch is not None and view.batch.total.epsilon <= 1.0
+    assert "of the 2,001 records" in view.table.item(0, 5).text()  # the error in the data's terms
+    assert "basic composition" in view.summary.text() and "tight composition" in view.summary.text()
+    assert view.batch is not None and view.batch.total.epsilon <= 1.0 and view.run_button.isEnabled()
+
+
+def test_a_heavier_weight_moves_budget_to_its_release(qtbot, view: PlanView) -> None:
+    before = view.batch.releases[0].cost.epsilon
+    edit(qtbot, view, 0, WEIGHT, "10")
+    assert view.releases[0].weight == 10
+    assert view.batch.releases[0].cost.epsilon > before * 1.2
+    assert float(view.table.item(0, EPSILON).text()) == pytest.approx(
+        view.batch.releases[0].cost.epsilon, 1e-3
+    )
+
+
+def test_targets_mode_shows_the_budget_the_targets_need_and_follows_their_edits(qtbot, view) -> None:
+    budget = view.batch.total.epsilon
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.mode.setCurrentIndex(list(Mode).index(Mode.TARGETS))
+    assert not view.epsilon.isEnabled()
+    assert view.epsilon.value() == pytest.approx(budget, rel=0.01)  # the split's errors as targets
+    target = view.releases[0].target_error
+    edit(qtbot, view, 0, TARGET, f"{target / 2:g}")
+    assert view.epsilon.value() > budget * 1.2  # a tighter target costs more
+    assert view.batch.releases[0].predicted_error <= target / 2
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.mode.setCurrentIndex(list(Mode).index(Mode.SPLIT))  # the needed budget, now split
+    assert view.batch.total.epsilon == pytest.approx(view.epsilon.value(), rel=1e-6)
+
+
+def test_a_bad_weight_is_refused_and_the_plan_kept(view: PlanView) -> None:
+    view.table.item(1, WEIGHT).setText("-1")
+    assert "must be a number > 0" in view.status.text()
+    assert view.releases[1].weight == 2.0 and view.table.item(1, WEIGHT).text() == "2"
 
 
 def test_a_malformed_plan_says_what_is_wrong(qtbot, tmp_path: Path) -> None:
@@ -32,3 +90,79 @@ def test_a_malformed_plan_says_what_is_wrong(qtbot, tmp_path: Path) -> None:
     page.plan_view.open_plan(path)
     assert "no [[release]] tables" in page.plan_view.status.text()
     assert page.plan_view.table.rowCount() == 0
+
+
+def plan_two_wage_releases(qtbot, window: MainWindow) -> PlanView:
+    """The wage CDF and the wage median added from the Task page, split at the demo's n."""
+    view = window.budget_page.plan_view
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.add_current()
+    window.task_page.select_task(TaskKind.MEDIAN)
+    window.task_page.select_columns(["wage"])
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.add_current()
+    assert [r.name for r in view.releases] == ["cdf of wage", "median of wage"]
+    return view
+
+
+def test_releases_added_from_the_task_page_save_as_the_plan_the_cli_reads(qtbot, window, tmp_path) -> None:
+    window.task_page.select_task(TaskKind.CDF)
+    view = plan_two_wage_releases(qtbot, window)
+    assert all(r.spec.public is None for r in view.releases)  # the demo's public sample stays out
+    path = tmp_path / "saved.toml"
+    view.save_plan(path)
+    assert load_plan(path) == view.plan()
+
+
+@pytest.fixture
+def plan_window(qtbot, window: MainWindow, monkeypatch, tmp_path: Path) -> MainWindow:
+    """The demo window with a total of ε = 3, a seeded source, and an export folder chosen in advance."""
+    monkeypatch.setattr(plan_job, "SecureRandom", lambda: SeededRandom(7))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(tmp_path / "out"))
+    (tmp_path / "out").mkdir()
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(3.0))
+    window.task_page.select_task(TaskKind.CDF)
+    return window
+
+
+def test_run_plan_reviews_reserves_runs_and_exports_every_release(qtbot, plan_window, tmp_path) -> None:
+    window = plan_window
+    view = plan_two_wage_releases(qtbot, window)
+    view.run_button.click()
+    sheet = window.review_sheet
+    assert sheet is not None and [name for name, _ in sheet.reviews] == ["cdf of wage", "median of wage"]
+    assert window.current_job is None and window.ledger.entries(window.record.id) == []  # nothing charged
+    sheet.charge_button.click()
+    job = window.current_job
+    assert job is not None and window.pages.currentIndex() == RUN
+    with qtbot.waitSignal(job.finished, timeout=60_000):
+        pass
+    entries = window.ledger.entries(window.record.id)
+    assert [e.status for e in entries] == [ReservationStatus.COMMITTED] * 2
+    assert [e.release_id for e in entries] == [r.release_id for r in window.releases]
+    assert "(2 of 2)" in window.run_page.log.toPlainText()
+    out = tmp_path / "out"
+    assert sorted(p.name for p in out.iterdir()) == [
+        "01-cdf-of-wage",
+        "02-median-of-wage",
+        "plan.json",
+        "report.html",
+    ]
+    summary = json.loads((out / "plan.json").read_text())
+    assert [r["release_id"] for r in summary["releases"]] == [e.release_id for e in entries]
+    assert all(r.export_folder for r in window.releases)
+
+
+def test_a_plan_cancelled_after_its_first_release_keeps_it_and_refunds_the_rest(qtbot, plan_window) -> None:
+    window = plan_window
+    view = plan_two_wage_releases(qtbot, window)
+    window.start_plan(view.batch)
+    job = window.current_job
+    job.released.connect(lambda index, release: window.cancel_release())
+    with qtbot.waitSignal(job.cancelled, timeout=60_000):
+        pass
+    statuses = [e.status for e in window.ledger.entries(window.record.id)]
+    assert statuses == [ReservationStatus.COMMITTED, ReservationStatus.REFUNDED]
+    assert window.current_job is None and len(window.releases) == 1
+    assert "1 of the plan's 2 releases were committed" in window.statusBar().currentMessage()

@@ -140,7 +140,7 @@ def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
     assert page.plots() == dp_only
     assert page.custodian_items["true_cdf"] in page.plot.listDataItems()  # the screen keeps its overlay
 
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(tmp_path))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
     window.export_action.trigger()
     report = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "987654" not in report and str(CANARY) in wages_csv.read_text()

@@ -53,6 +53,7 @@ from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
+from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
 BATCH_ROWS = 1 << 20
@@ -64,8 +65,7 @@ ARROW_FORMATS: dict[str, str] = {
     ".feather": "feather",
     ".arrow": "feather",
 }
-CSV_SEPARATORS: dict[str, str] = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
-EMBEDDED_SUFFIXES: tuple[str, ...] = (*ARROW_FORMATS, *CSV_SEPARATORS)
+EMBEDDED_SUFFIXES: tuple[str, ...] = (*ARROW_FORMATS, *DELIMITED_SUFFIXES)
 """File suffixes the embedded backend scans (Excel files need the in-memory backend)."""
 
 _READAHEAD = 2
@@ -217,7 +217,14 @@ class FileSource:
             )
         if not self.path.exists():
             raise DataError(f"{self.path.name}: file not found at {self.path}; check the path")
+        if self.path.is_file():
+            refuse_non_table(self.path)
         object.__setattr__(self, "_format", suffix)
+
+    @cached_property
+    def text_format(self) -> TextFormat:
+        """Encoding and delimiter of delimited text, decided as the in-memory loader decides them."""
+        return sniff_text(self.path)
 
     @property
     def name(self) -> str:
@@ -235,7 +242,10 @@ class FileSource:
 
     def _csv(self, **options: object) -> Any:
         """``pandas.read_csv`` with the in-memory loader's options (a frame, or a chunk reader)."""
-        return pd.read_csv(self.path, sep=CSV_SEPARATORS[self._format], **options)  # type: ignore[call-overload]
+        text_format = self.text_format
+        return pd.read_csv(  # type: ignore[call-overload]
+            self.path, sep=text_format.delimiter, encoding=text_format.encoding, **options
+        )
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
@@ -306,7 +316,8 @@ class FileSource:
         with self.path.open("rb") as handle:
             reader = pd.read_csv(
                 handle,
-                sep=CSV_SEPARATORS[self._format],
+                sep=self.text_format.delimiter,
+                encoding=self.text_format.encoding,
                 usecols=None if all_fields else positions,
                 chunksize=rows,
             )

@@ -37,7 +37,6 @@ import pandas as pd
 from dpgui.data.aggregate import MarginalCounter, _refuse_large
 from dpgui.data.backends.embedded import (
     ARROW_FORMATS,
-    CSV_SEPARATORS,
     Cancelled,
     DistinctCounter,
     Progress,
@@ -50,6 +49,7 @@ from dpgui.data.backends.embedded import (
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
+from dpgui.data.text_format import DELIMITED_SUFFIXES, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
 if TYPE_CHECKING:
@@ -74,6 +74,28 @@ def spark_session(master: str | None = None) -> SparkSession:
         .config("spark.ui.enabled", "false")
         .getOrCreate()
     )
+
+
+SPARK_CHARSETS = {
+    "utf-8": "UTF-8",
+    "utf-8-sig": "UTF-8",
+    "utf-16": "UTF-16",
+    "latin-1": "ISO-8859-1",
+    "iso8859-1": "ISO-8859-1",
+    "ascii": "US-ASCII",
+}
+"""The text encodings Spark's CSV reader accepts, by the codec names ``sniff_text`` returns."""
+
+
+def _spark_charset(file_name: str, encoding: str) -> str:
+    """Spark's name for the file's encoding, or a refusal (before any charge) naming what to do."""
+    charset = SPARK_CHARSETS.get(encoding)
+    if charset is None:
+        raise DataError(
+            f"{file_name}: the file is {encoding} text, which the Spark engine cannot read (it reads UTF-8, "
+            "UTF-16 and ISO-8859-1); re-save it as UTF-8, or open it with the embedded or in-memory engine"
+        )
+    return charset
 
 
 def _as_read_csv(values: pd.Series) -> pd.Series:
@@ -138,15 +160,21 @@ class SparkAggregator:
         if suffix in ARROW_FORMATS and ARROW_FORMATS[suffix] == "parquet":
             frame = spark.read.parquet(str(path))
             return cls(frame, source_name=path.name, **options)  # type: ignore[arg-type]
-        if suffix in CSV_SEPARATORS:
+        if suffix in DELIMITED_SUFFIXES:
+            refuse_non_table(path)
+            text_format = sniff_text(path)
             frame = spark.read.csv(
                 str(path),
                 header=True,
-                sep=CSV_SEPARATORS[suffix],
+                sep=text_format.delimiter,
+                encoding=_spark_charset(path.name, text_format.encoding),
                 inferSchema=False,
                 multiLine=True,
                 escape='"',
             )
+            first = frame.columns[0] if frame.columns else ""
+            if first.startswith("\ufeff"):  # a UTF-8 byte-order mark read as part of the first name
+                frame = frame.withColumnRenamed(first, first.lstrip("\ufeff"))
             return cls(frame, source_name=path.name, text_cells=True, **options)  # type: ignore[arg-type]
         raise DataError(
             f"{path.name}: the Spark engine reads Parquet, CSV and TSV, not {suffix or '(no suffix)'!r}"

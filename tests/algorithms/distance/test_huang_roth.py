@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from dpgui.algorithms.distance import huang_roth as hr
 from dpgui.algorithms.distance.cdf_route import DistanceStructure
 from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.cost import zcdp_epsilon
 from dpgui.privacy.random import SeededRandom
 from dpgui.privacy.sparse_vector import SparseVector
 from tests.recording import RecordingRandom
@@ -295,10 +295,10 @@ def test_online_zcdp_session_fits_the_asked_budget_from_observed_sensitivities_a
 ):
     """zCDP mode: the pure sparse vector instance is (eps_A^2 / 2)-zCDP, each Gaussian update
     sum Delta^2 / (2 sigma^2) at the recorded sigmas; the total rho over M instances converts to
-    (rho + 2 sqrt(rho ln(1/delta)), delta) (Bun-Steinke Prop. 1.3), which must fit the asked budget and be
-    at most what the session charges."""
+    (zcdp_epsilon(rho, delta), delta) (Canonne-Kamath-Steinke 2020 Cor. 13), which must fit the asked
+    budget and be at most what the session charges."""
     _, per_instance_rho, session = _observed_online_loss(monkeypatch, epsilon, delta)
     rho = session._svt.params.max_above * per_instance_rho
-    converted = rho + 2 * math.sqrt(rho * math.log(1 / delta))
+    converted = zcdp_epsilon(rho, delta)
     assert converted <= epsilon * (1 + 1e-9)
     assert session.cost.epsilon >= converted * (1 - 1e-9) and session.cost.delta <= delta

@@ -1,0 +1,213 @@
+"""What a file really holds, decided once from its first bytes: every engine reads it the same way.
+
+Two questions, answered before any reader opens the file:
+
+* :func:`refuse_non_table` — is this a table at all? Magic bytes name what a file of the wrong kind is (an
+  old binary Excel .xls, a zip or gzip archive, a Parquet, Feather or PDF file, an HTML page or a JSON
+  document saved with a table's suffix, a binary file) and the custodian gets a plain sentence saying what
+  to do, rather than a parser's traceback.
+* :func:`sniff_text` — for delimited text (.csv, .tsv, .tab): its encoding (a byte-order mark, else UTF-8
+  when the bytes decode as UTF-8, else charset-normalizer's guess, cp1252 when it fits as well) and its
+  delimiter (comma, semicolon, tab or pipe: the one that splits the first lines into the same number of
+  fields, at least two; else the suffix's own). The memory, embedded and Spark engines all read with the
+  :class:`TextFormat` returned, so they see the same columns and give the same verdicts.
+
+The format is a fact about the file's layout, not its content; the app shows it on the Data page.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from dpgui.data.errors import DataError
+
+SNIFF_BYTES = 1 << 16
+SNIFF_LINES = 20
+DELIMITED_SUFFIXES: dict[str, str] = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
+"""Delimited-text suffixes and the delimiter each implies when sniffing finds no better one."""
+CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
+PREFERRED_SINGLE_BYTE = "cp1252"
+"""Windows' Western code page, the usual non-UTF-8 export of spreadsheets: chosen whenever it reads the
+bytes as cleanly as charset-normalizer's best guess (on a table's short cells its language scores tie or
+favour rarer code pages such as the Baltic cp775)."""
+_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+_SAVE_AS = "save the table as .csv, .xlsx, .parquet or .feather"
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        "an Excel 97-2003 workbook (.xls), which dpgui cannot read; open it in Excel or LibreOffice and "
+        "save it as .xlsx or .csv",
+    ),
+    (b"\x1f\x8b", "compressed with gzip; decompress it first (gunzip) and open the table inside"),
+    (b"PAR1", "a Parquet file; give it the .parquet suffix"),
+    (b"ARROW1", "a Feather (Arrow) file; give it the .feather suffix"),
+    (b"%PDF", f"a PDF document, not a table; {_SAVE_AS}"),
+)
+
+
+@dataclass(frozen=True)
+class TextFormat:
+    """How to read a delimited text file."""
+
+    encoding: str
+    """A Python codec name (pandas' ``encoding=``, Spark's ``encoding`` option)."""
+    delimiter: str
+
+    def describe(self) -> str:
+        names = {"utf-8-sig": "UTF-8 with BOM", "utf-8": "UTF-8", "utf-16": "UTF-16"}
+        name = names.get(self.encoding, self.encoding)
+        return f"{name} text, {_DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))}-separated"
+
+
+def _first_bytes(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(SNIFF_BYTES)
+    except OSError as exc:
+        raise DataError(f"{path.name}: could not be opened ({exc.strerror or exc}); check the path") from exc
+
+
+def refuse_non_table(path: Path) -> None:
+    """Raise ``DataError`` with a plain sentence when the file is not the table its suffix promises."""
+    suffix = path.suffix.lower()
+    head = _first_bytes(path)
+    if not head:
+        raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data")
+    for magic, what in _MAGIC:
+        if head.startswith(magic) and not (magic == b"PAR1" and suffix in (".parquet", ".pq")):
+            if magic == b"ARROW1" and suffix in (".feather", ".arrow"):
+                continue
+            raise DataError(f"{path.name}: the file is {what}")
+    zipped = head.startswith(b"PK\x03\x04")
+    if suffix in (".xlsx", ".xls"):
+        if not zipped:
+            looks = "text (perhaps a CSV file)" if _decodes(head) else "not an Excel workbook"
+            raise DataError(
+                f"{path.name}: the file is {looks}, not an .xlsx workbook; give it the suffix of its real "
+                f"format or {_SAVE_AS}"
+            )
+        return
+    if zipped and suffix in DELIMITED_SUFFIXES:
+        raise DataError(
+            f"{path.name}: the file is a zip archive (an .xlsx workbook or a zipped file), not delimited "
+            "text; give a workbook the .xlsx suffix, or unzip the file and open the table inside"
+        )
+    if suffix in DELIMITED_SUFFIXES:
+        text = head.decode(_encoding_of(head, path), errors="ignore")
+        start = text.lstrip().lower()
+        if start.startswith(("<!doctype html", "<html", "<?xml", "<head", "<body")):
+            raise DataError(
+                f"{path.name}: the file is a web page (HTML/XML), not a table: a download link may have "
+                f"saved the page instead of the data; download the file itself or {_SAVE_AS}"
+            )
+        if start.startswith(("{", "[")) and _is_json(path, text):
+            raise DataError(f"{path.name}: the file is a JSON document, not a table; {_SAVE_AS}")
+
+
+def _decodes(head: bytes) -> bool:
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3  # only a character cut at the end of the sample
+    return not _looks_binary(head)
+
+
+BINARY_NUL_SHARE = 0.01
+"""A sample with more NUL bytes than this share is binary; a stray NUL in text is a bad cell, which the
+data check counts and names in its column."""
+
+
+def _looks_binary(head: bytes) -> bool:
+    return head.count(b"\x00") > BINARY_NUL_SHARE * len(head)
+
+
+def _is_json(path: Path, sample: str) -> bool:
+    if len(sample) < SNIFF_BYTES // 2:  # the whole file is in the sample
+        try:
+            json.loads(sample)
+        except ValueError:
+            return False
+        return True
+    return sample.lstrip().startswith(('{"', "[{", "[\n", "{\n"))
+
+
+def _encoding_of(head: bytes, path: Path) -> str:
+    for bom, encoding in _BOMS:
+        if head.startswith(bom):
+            return encoding
+    if _looks_binary(head):
+        raise DataError(
+            f"{path.name}: the file holds binary data (NUL bytes), not text; check that it is the table you "
+            f"meant, or {_SAVE_AS}"
+        )
+    if _decodes(head):
+        return "utf-8"
+    from charset_normalizer import from_bytes  # lazy: only for files that are not UTF-8
+
+    matches = list(from_bytes(head))
+    if not matches:
+        raise DataError(
+            f"{path.name}: the file is not text in any encoding dpgui recognises (it may be binary); "
+            f"{_SAVE_AS}"
+        )
+    least_chaos = min(match.chaos for match in matches)
+    plausible = [match for match in matches if match.chaos == least_chaos]
+    if any(PREFERRED_SINGLE_BYTE in match.could_be_from_charset for match in plausible):
+        return PREFERRED_SINGLE_BYTE
+    return codecs.lookup(plausible[0].encoding).name
+
+
+def _delimiter_of(text: str, default: str) -> str:
+    lines = [line for line in io.StringIO(text).read().splitlines()[:SNIFF_LINES] if line.strip()]
+    if len(lines) > 1 and len(text) >= SNIFF_BYTES - 4:
+        lines = lines[:-1]  # the sample may cut the last line
+    if not lines:
+        return default
+
+    def consistent_fields(delimiter: str) -> int:
+        counts = {len(row) for row in csv.reader(lines, delimiter=delimiter)}
+        return counts.pop() if len(counts) == 1 else 0
+
+    if consistent_fields(default) >= 2:
+        return default
+    best = max(CANDIDATE_DELIMITERS, key=consistent_fields)
+    return best if consistent_fields(best) >= 2 else default
+
+
+def sniff_text(path: Path) -> TextFormat:
+    """The encoding and delimiter of a delimited text file (its suffix's delimiter unless another fits)."""
+    head = _first_bytes(path)
+    encoding = _encoding_of(head, path)
+    text = head.decode(encoding, errors="ignore")
+    default = DELIMITED_SUFFIXES.get(path.suffix.lower(), ",")
+    return TextFormat(encoding, _delimiter_of(text, default))
+
+
+_BINARY_FORMATS = {
+    ".parquet": "Parquet",
+    ".pq": "Parquet",
+    ".feather": "Feather (Arrow)",
+    ".arrow": "Feather (Arrow)",
+    ".xlsx": "Excel workbook (first sheet)",
+    ".xls": "Excel workbook (first sheet)",
+}
+
+
+def describe_file_format(path: Path) -> str:
+    """How the file is read, for the Data page: "cp1252 text, semicolon-separated", "Parquet", ...
+    (a dash for a source that is not a local file, such as a Spark catalog table)."""
+    if not path.exists():
+        return "—"
+    if path.is_dir():
+        return "Parquet folder"
+    suffix = path.suffix.lower()
+    if suffix in DELIMITED_SUFFIXES:
+        return sniff_text(path).describe()
+    return _BINARY_FORMATS.get(suffix, suffix)

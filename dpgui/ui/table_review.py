@@ -1,0 +1,124 @@
+"""Review of a synthetic table (issue 16): each column's 1-way distribution as bars and a 2-way heatmap of a
+chosen pair, both counted from the released synthetic rows (DP outputs) on the declared (public) cells."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pyqtgraph as pg
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from dpgui.data.domain import CategoricalDomain
+from dpgui.release.release import Release
+from dpgui.tasks.spec import Domain
+from dpgui.tasks.table import SYNTHETIC_CSV
+from dpgui.ui.theme import ThemedPlotWidget
+
+
+def cell_labels(domain: Domain) -> list[str]:
+    """The declared cells' labels: categories (and "other"), or the numeric grid points."""
+    if isinstance(domain, CategoricalDomain):
+        return [*domain.categories, *(["other"] if domain.other else [])]
+    return [f"{value:g}" for value in domain.from_grid(np.arange(domain.size, dtype=np.uint64))]
+
+
+def cells_of(values: pd.Series, domain: Domain) -> np.ndarray:
+    """The declared cell of every synthetic value."""
+    if isinstance(domain, CategoricalDomain):
+        return np.asarray(domain.to_indices(values.astype(str), file_name=SYNTHETIC_CSV), dtype=np.intp)
+    return domain.to_grid(values.to_numpy(np.float64)).astype(np.intp)
+
+
+def one_way(frame: pd.DataFrame, column: str, domain: Domain) -> np.ndarray:
+    """A column's share of synthetic rows in each declared cell."""
+    counts = np.bincount(cells_of(frame[column], domain), minlength=int(domain.size))
+    return counts / max(len(frame), 1)
+
+
+def two_way(frame: pd.DataFrame, columns: tuple[str, str], domains: tuple[Domain, Domain]) -> np.ndarray:
+    """The pair's share of synthetic rows in each (first cell, second cell)."""
+    shape = (int(domains[0].size), int(domains[1].size))
+    flat = np.ravel_multi_index(
+        tuple(cells_of(frame[c], d) for c, d in zip(columns, domains, strict=True)), shape
+    )
+    return np.bincount(flat, minlength=shape[0] * shape[1]).reshape(shape) / max(len(frame), 1)
+
+
+def _ticks(labels: list[str], most: int = 12) -> list[tuple[float, str]]:
+    step = max(1, len(labels) // most)
+    return [(float(i), label) for i, label in enumerate(labels) if i % step == 0]
+
+
+class SyntheticTableView(QWidget):
+    """Bars of a chosen column and the heatmap of a chosen pair, from a synthetic-table release."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frame = pd.DataFrame()
+        self.domains: dict[str, Domain] = {}
+        self.column = QComboBox()
+        self.first = QComboBox()
+        self.second = QComboBox()
+        self.bars_plot = ThemedPlotWidget()
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.bars_plot.addItem(self.bars)
+        self.heat_plot = ThemedPlotWidget()
+        self.heatmap = pg.ImageItem()
+        self.heat_plot.addItem(self.heatmap)
+        choices = QHBoxLayout()
+        for text, box in (("1-way of", self.column), ("2-way of", self.first), ("×", self.second)):
+            choices.addWidget(QLabel(text))
+            choices.addWidget(box, 1)
+        plots = QHBoxLayout()
+        plots.addWidget(self.bars_plot, 1)
+        plots.addWidget(self.heat_plot, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(choices)
+        layout.addLayout(plots, 1)
+        self.column.currentTextChanged.connect(self._draw_bars)
+        self.first.currentTextChanged.connect(self._draw_heatmap)
+        self.second.currentTextChanged.connect(self._draw_heatmap)
+        self.hide()
+
+    def show_release(self, release: Release) -> None:
+        """The synthetic rows of a table release (shown), or nothing (hidden) for other releases."""
+        synthetic = [a for a in release.table.attachments if a.file_name == SYNTHETIC_CSV]
+        if not synthetic:
+            self.hide()
+            return
+        self.frame = pd.read_csv(io.BytesIO(synthetic[0].content), keep_default_na=False)
+        self.domains = dict(zip(release.spec.columns, release.spec.domains, strict=True))
+        columns = list(release.spec.columns)
+        for box, chosen in ((self.column, 0), (self.first, 0), (self.second, min(1, len(columns) - 1))):
+            box.blockSignals(True)
+            box.clear()
+            box.addItems(columns)
+            box.setCurrentIndex(chosen)
+            box.blockSignals(False)
+        self._draw_bars()
+        self._draw_heatmap()
+        self.show()
+
+    def _draw_bars(self) -> None:
+        column = self.column.currentText()
+        if column not in self.domains:
+            return
+        shares = one_way(self.frame, column, self.domains[column])
+        self.bars.setOpts(x=np.arange(shares.size), height=shares, width=0.8)
+        self.bars_plot.setTitle(f"Synthetic 1-way distribution of {column}")
+        self.bars_plot.getAxis("bottom").setTicks([_ticks(cell_labels(self.domains[column]))])
+
+    def _draw_heatmap(self) -> None:
+        pair = (self.first.currentText(), self.second.currentText())
+        if not all(c in self.domains for c in pair):
+            return
+        domains = (self.domains[pair[0]], self.domains[pair[1]])
+        shares = two_way(self.frame, pair, domains)
+        self.heatmap.setImage(shares, levels=(0.0, max(float(shares.max()), 1e-12)))
+        self.heatmap.setColorMap(pg.colormap.get("viridis"))
+        self.heat_plot.setTitle(f"Synthetic 2-way shares: {pair[0]} × {pair[1]}")
+        self.heat_plot.getAxis("bottom").setTicks([_ticks(cell_labels(domains[0]))])
+        self.heat_plot.getAxis("left").setTicks([_ticks(cell_labels(domains[1]))])

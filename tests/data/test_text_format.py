@@ -1,0 +1,112 @@
+"""Every engine reads a file the same way: encoding and delimiter sniffed, non-tables named in plain words."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from dpgui.data.backends.embedded import FileSource
+from dpgui.data.errors import DataError
+from dpgui.data.loaders import load_table
+from dpgui.data.text_format import TextFormat, refuse_non_table, sniff_text
+
+ROWS = "name;wage;town\nAndré;12,5;Zürich\nJosé;7;Köln\nRenée;9;Besançon\n"
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_a_semicolon_file_in_cp1252_loads_with_its_accents(tmp_path: Path) -> None:
+    path = write(tmp_path, "wages.csv", ROWS.encode("cp1252"))
+    assert sniff_text(path).delimiter == ";"
+    frame = load_table(path)
+    assert list(frame.columns) == ["name", "wage", "town"]
+    assert frame["name"].tolist() == ["André", "José", "Renée"]
+    assert frame["town"].tolist()[2] == "Besançon"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "expected"), [("utf-8", "utf-8"), ("utf-8-sig", "utf-8-sig"), ("utf-16", "utf-16")]
+)
+def test_unicode_encodings_are_recognised(tmp_path: Path, encoding: str, expected: str) -> None:
+    path = write(tmp_path, "wages.csv", ROWS.replace(";", ",", 1).replace(";", "|").encode(encoding))
+    text_format = sniff_text(path)
+    assert text_format.encoding == expected
+    assert load_table(path).columns[0] == "name"
+
+
+def test_the_suffix_delimiter_wins_when_it_splits_the_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.csv", b"a,b\n1;2,3\n4;5,6\n")
+    assert sniff_text(path) == TextFormat("utf-8", ",")
+    tab = write(tmp_path, "a.tsv", b"a\tb\n1,5\t2\n")
+    assert sniff_text(tab).delimiter == "\t"
+
+
+def test_a_single_column_file_keeps_the_suffix_delimiter(tmp_path: Path) -> None:
+    path = write(tmp_path, "one.csv", b"wage\n1\n2\n")
+    assert sniff_text(path).delimiter == ","
+    assert load_table(path)["wage"].tolist() == [1, 2]
+
+
+def test_the_embedded_engine_reads_the_same_columns(tmp_path: Path) -> None:
+    path = write(tmp_path, "wages.csv", ROWS.encode("cp1252"))
+    source = FileSource(path)
+    assert source.columns == ("name", "wage", "town")
+    batch = next(source.batches(["name", "town"]))
+    assert batch.frame["name"].tolist() == load_table(path)["name"].tolist()
+
+
+XLS_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 200
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "words"),
+    [
+        ("old.xls", XLS_MAGIC, "Excel 97-2003"),
+        ("old.csv", XLS_MAGIC, "Excel 97-2003"),
+        ("page.csv", b"<!DOCTYPE html>\n<html><body>Not found</body></html>", "web page"),
+        ("data.csv", json.dumps([{"wage": 1}, {"wage": 2}]).encode(), "JSON document"),
+        ("data.csv", gzip.compress(b"wage\n1\n"), "gzip"),
+        ("data.csv", b"PK\x03\x04" + b"\x00" * 100, "zip archive"),
+        ("data.csv", b"PAR1" + b"\x00" * 100, "Parquet"),
+        ("binary.csv", b"wage\n1\x00\x00\x02\x03\x00\n", "binary data"),
+        ("text.xlsx", b"wage,age\n1,2\n", r"text \(perhaps a CSV file\)"),
+        ("empty.csv", b"", "empty"),
+    ],
+)
+def test_a_file_that_is_not_a_table_is_named_in_plain_words(
+    tmp_path: Path, name: str, data: bytes, words: str
+) -> None:
+    path = write(tmp_path, name, data)
+    with pytest.raises(DataError, match=words):
+        refuse_non_table(path)
+    with pytest.raises(DataError, match=words):
+        load_table(path)
+    if path.suffix == ".csv":
+        with pytest.raises(DataError, match=words):
+            FileSource(path)
+
+
+def test_a_header_only_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="no data rows"):
+        load_table(write(tmp_path, "header.csv", b"wage,age\n"))
+
+
+def test_the_format_is_described_for_the_custodian() -> None:
+    assert TextFormat("cp1252", ";").describe() == "cp1252 text, semicolon-separated"
+    assert TextFormat("utf-8-sig", "\t").describe() == "UTF-8 with BOM text, tab-separated"
+
+
+def test_the_data_page_names_how_the_file_is_read(tmp_path: Path) -> None:
+    from dpgui.data.text_format import describe_file_format
+
+    cp1252 = write(tmp_path, "w.csv", ROWS.encode("cp1252"))
+    assert describe_file_format(cp1252) == "cp1252 text, semicolon-separated"
+    assert describe_file_format(write(tmp_path, "w.parquet", b"PAR1")) == "Parquet"
+    assert describe_file_format(tmp_path / "missing.csv") == "—"

@@ -1,0 +1,93 @@
+"""The GUI's plan job: the whole plan reserved up front, each release committed before it is emitted,
+a cancelled plan settled like a single release (charged if touched) with the rest refunded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QThreadPool
+
+from dpgui.data import open_dataset
+from dpgui.jobs.plan_job import PlanJob
+from dpgui.planner.batch import BatchPlan, split_plan
+from dpgui.planner.plan_file import load_plan
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetExceeded, Ledger, ReservationStatus
+from dpgui.privacy.random import SeededRandom
+from tests.cli.test_batch import PLAN
+from tests.jobs.test_release_job import statuses, with_total
+
+COMMITTED, REFUNDED = ReservationStatus.COMMITTED, ReservationStatus.REFUNDED
+
+
+@pytest.fixture
+def ledger() -> Ledger:
+    return Ledger()
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> BatchPlan:
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN.replace("delta = 1e-6\n", ""))  # pure: the totals below are plain sums
+    return split_plan(load_plan(path), 2001)
+
+
+def test_every_release_is_committed_before_it_is_emitted(qtbot, pool: QThreadPool, ledger, wages_csv, batch):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    assert statuses(ledger, dataset_id) == [ReservationStatus.PENDING] * 2  # reserved whole, up front
+    seen: list[list[ReservationStatus]] = []
+    job.released.connect(lambda index, release: seen.append(statuses(ledger, dataset_id)))
+    fractions: list[float] = []
+    job.progress.connect(lambda fraction, message: fractions.append(fraction))
+    with qtbot.waitSignal(job.finished, timeout=20_000) as finished:
+        job.start(pool)
+    assert seen == [[COMMITTED, ReservationStatus.PENDING], [COMMITTED, COMMITTED]]
+    releases = finished.args[0]
+    assert [r.release_id for r in releases] == [e.release_id for e in ledger.entries(dataset_id)]
+    assert [r.cost for r in releases] == [r.cost for r in batch.releases]
+    assert fractions == sorted(fractions) and fractions[-1] <= 1.0 and max(fractions) > 0.5
+    assert ledger.state(dataset_id).spent.epsilon == pytest.approx(batch.total.epsilon)
+
+
+def test_a_plan_cancelled_in_its_first_release_stays_charged_for_it_and_refunds_the_rest(
+    qtbot, pool: QThreadPool, ledger, wages_csv, batch, monkeypatch
+):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    mark_touched = ledger.mark_touched
+
+    def touch_then_cancel(reservation) -> None:
+        mark_touched(reservation)
+        job.cancel()
+
+    monkeypatch.setattr(ledger, "mark_touched", touch_then_cancel)
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        job.start(pool)
+    assert job.touched and job.releases == []
+    assert statuses(ledger, dataset_id) == [COMMITTED, REFUNDED]
+    assert ledger.state(dataset_id).spent == batch.releases[0].cost
+
+
+def test_a_cancel_between_two_releases_keeps_the_first_and_refunds_the_second(
+    qtbot, pool: QThreadPool, ledger, wages_csv, batch
+):
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    started: list[int] = []
+    job.release_started.connect(started.append)
+    job.released.connect(lambda index, release: job.cancel())  # as the first one is committed
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        job.start(pool)
+    assert started == [0] and len(job.releases) == 1
+    assert statuses(ledger, dataset_id) == [COMMITTED, REFUNDED]
+    assert ledger.state(dataset_id).spent == batch.releases[0].cost
+
+
+def test_a_plan_over_budget_is_refused_before_anything_is_booked(ledger, wages_csv, batch):
+    dataset_id = with_total(ledger, wages_csv, 0.5)
+    with pytest.raises(BudgetExceeded):
+        PlanJob(batch, open_dataset(wages_csv), ledger)
+    assert ledger.entries(dataset_id) == []
+    assert ledger.state(dataset_id).spent == PrivacyCost(0.0)

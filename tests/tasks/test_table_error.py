@@ -1,0 +1,146 @@
+"""The synthetic-table planner: each marginal's predicted error is the noise the algorithm really adds
+(the scales it requests, observed) turned into an expected TV that matches simulation."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms import marginal_table as mt
+from dpgui.algorithms.progress import run_to_end
+from dpgui.cli.release_table import read_domains
+from dpgui.planner.plan import plan
+from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
+from dpgui.privacy.random import SeededRandom
+from dpgui.tasks import table_error
+from dpgui.tasks.spec import TaskKind, TaskSpec
+from tests.recording import RecordingRandom
+
+DOMAINS = Path(__file__).resolve().parents[2] / "benchmarks" / "cps1988_domains.json"
+
+
+def _spec(epsilon: float = 1.0, delta: float = 1e-6, way: int = 2, coarse: int = 0) -> TaskSpec:
+    columns, domains = read_domains(DOMAINS)
+    return TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=columns,
+        domains=domains,
+        epsilon=epsilon,
+        delta=delta,
+        parameters=(("workload", way), ("coarse_bins", coarse)),
+    )
+
+
+@pytest.mark.parametrize(("noise", "scale"), [("discrete Gaussian", 7.5), ("discrete Laplace", 3.0)])
+def test_expected_tv_matches_the_tv_of_simulated_noise(noise, scale):
+    rng, cells, n = SeededRandom(0), 400, 5000
+    draw = rng.discrete_gaussian if noise == "discrete Gaussian" else rng.discrete_laplace
+    simulated = np.mean([0.5 * np.abs(draw(scale, cells)).sum() / n for _ in range(50)])
+    assert table_error.expected_tv(noise, scale, cells, n) == pytest.approx(simulated, rel=0.03)
+
+
+def _run(algorithm: str, spec: TaskSpec, rng: RecordingRandom) -> None:
+    sizes = [int(d.size) for d in spec.domains]
+    generator = np.random.default_rng(1)
+    rows = np.stack([generator.integers(0, s, 2000) for s in sizes], axis=1)
+
+    def marginals(cliques):
+        return [
+            np.bincount(
+                np.ravel_multi_index(tuple(rows[:, i] for i in c), tuple(sizes[i] for i in c)),
+                minlength=math.prod(sizes[i] for i in c),
+            ).reshape(tuple(sizes[i] for i in c))
+            for c in cliques
+        ]
+
+    rho = zcdp_rho_for(PrivacyCost(spec.epsilon, spec.delta))
+    if algorithm == "independent":
+        run = mt.independent_table(sizes, marginals, 2000, spec.epsilon, 10, rng)
+    elif algorithm == "mst":
+        run = mt.mst_table(sizes, marginals, 2000, rho, 10, rng)
+    else:
+        run = mt.aim_table(sizes, marginals, 2000, rho, 10, rng)
+    run_to_end(run)
+
+
+@pytest.fixture
+def small() -> TaskSpec:
+    """Three cps1988 columns (wage, education, region): quick to run."""
+    spec = _spec()
+    keep = (0, 1, 5)
+    return TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=tuple(spec.columns[i] for i in keep),
+        domains=tuple(spec.domains[i] for i in keep),
+        epsilon=1.0,
+        delta=1e-6,
+    )
+
+
+def test_the_planned_scales_are_the_scales_the_algorithms_request(small):
+    for algorithm, plans in (
+        ("independent", table_error.independent_plans),
+        ("mst", table_error.mst_plans),
+        ("aim", table_error.aim_plans),
+    ):
+        rng = RecordingRandom(2)
+        _run(algorithm, small, rng)
+        requested = rng.scales("laplace") + rng.scales("gaussian")
+        planned = plans(small, 2000)
+        ones = [p.scale for p in planned if len(p.clique) == 1]
+        assert requested[:3] == pytest.approx(ones), algorithm
+        pairs = [p.scale for p in planned if len(p.clique) == 2]
+        if algorithm != "independent":  # MST's tree pairs; AIM's first round
+            assert pairs == pytest.approx([requested[3]] * len(pairs)), algorithm
+
+
+def test_auto_compares_the_same_marginals_and_prefers_the_joint_model_at_two_way():
+    rows = {row.algorithm: row for row in plan(_spec(), 28155)}
+    assert rows["aim"].auto and rows["aim"].predicted_error < rows["mst"].predicted_error
+    assert rows["independent"].predicted_error > 0.7  # its 21 pairs are never measured jointly
+    assert len(rows["aim"].parts) == 7 + 21 and len(rows["independent"].parts) == 7
+    one_way = {row.algorithm: row for row in plan(_spec(way=1), 28155)}
+    assert one_way["independent"].predicted_error < one_way["aim"].predicted_error  # pure, all on 1-ways
+
+
+def test_predictions_fall_with_epsilon_and_n():
+    for algorithm in ("aim", "mst", "independent"):
+        spec = _spec().with_algorithm(algorithm)
+        errors = [
+            table_error.workload_error(spec, getattr(table_error, f"{algorithm}_plans")(s, n))
+            for s, n in ((_spec(0.3), 10_000), (_spec(1.0), 10_000), (_spec(1.0), 50_000))
+        ]
+        assert errors[0] >= errors[1] >= errors[2], algorithm
+
+
+def test_aim_reports_each_round_by_name_with_its_noise_and_fit(wages_csv):
+    from dpgui.algorithms.marginal_table import AimRound
+    from dpgui.data.aggregate import InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.domain import declared_grid
+    from dpgui.tasks.table import AIM
+
+    spec = TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=("wage", "education"),
+        domains=(declared_grid(0, 3000, bins=30), declared_grid(0, 18, granularity=1)),
+        epsilon=1.0,
+        delta=1e-6,
+        algorithm="aim",
+        parameters=(("rows", 50), ("max_rounds", 3)),
+    )
+    steps = []
+    run = AIM.run(spec, InMemoryAggregator(open_dataset(wages_csv)), SeededRandom(3))
+    while True:
+        try:
+            steps.append(next(run))
+        except StopIteration:
+            break
+    rounds = [s for s in steps if isinstance(s.partial, AimRound)]
+    assert rounds and [s.partial.round for s in rounds] == list(range(1, len(rounds) + 1))
+    for step in rounds:
+        assert step.partial.name.startswith(("wage", "education")) and step.partial.name in step.message
+        assert f"σ {step.partial.sigma:.3g}" in step.message and 0 <= step.partial.fit <= 1
