@@ -1,8 +1,12 @@
-"""Shared fixtures: an isolated DPGUI_HOME for every test, and small private datasets on disk."""
+"""Shared fixtures: an isolated DPGUI_HOME for every test, a per-test time limit on demand, and small
+private datasets on disk."""
 
 from __future__ import annotations
 
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +24,27 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     home = tmp_path_factory.mktemp("dpgui-home")
     monkeypatch.setenv("DPGUI_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def time_limit() -> Iterator[None]:
+    """With DPGUI_TEST_TIME_LIMIT=<seconds> set (tools/planted_errors.py sets it), a test that runs longer
+    fails with TimeoutError: a planted error that makes the code loop (a wrong zCDP rho) counts as caught."""
+    seconds = float(os.environ.get("DPGUI_TEST_TIME_LIMIT", "0"))
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"the test ran longer than DPGUI_TEST_TIME_LIMIT={seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture

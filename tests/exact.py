@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from statistics import NormalDist
 
 import numpy as np
@@ -104,3 +104,23 @@ def composed_epsilon(epsilon: float, k: int, delta_slack: float) -> float:
     deltas adding separately) mechanisms: min(k eps, sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1))."""
     advanced = math.sqrt(2 * k * math.log(1 / delta_slack)) * epsilon + k * epsilon * math.expm1(epsilon)
     return min(k * epsilon, advanced)
+
+
+def vector_hockey_stick(p: np.ndarray, q: np.ndarray, epsilon: float) -> float:
+    """:func:`hockey_stick` of two probability vectors over the same outcomes."""
+    factor = math.exp(epsilon)
+    return max(float(np.maximum(0.0, p - factor * q).sum()), float(np.maximum(0.0, q - factor * p).sum()))
+
+
+def adaptive_composition_delta(
+    paths: Iterable[Sequence[tuple[np.ndarray, np.ndarray]]], epsilon_each: float
+) -> float:
+    """delta of an adaptive composition with every step at ``epsilon_each``: sum over steps i of the worst,
+    over all earlier outcomes, hockey-stick of the i-th step's two laws (basic composition, Dwork-Roth
+    Thm 3.16). ``paths`` lists, per path of earlier outcomes, the (law on D, law on D') of each step."""
+    worst: list[float] = []
+    for pairs in paths:
+        worst += [0.0] * (len(pairs) - len(worst))
+        for i, (p, q) in enumerate(pairs):
+            worst[i] = max(worst[i], vector_hockey_stick(p, q, epsilon_each))
+    return math.fsum(worst)

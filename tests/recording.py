@@ -7,12 +7,12 @@ actually uses, and checks the resulting exact output law against the (epsilon, d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
 
-from dpgui.privacy.random import SeededRandom
+from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
 
 
 class NoiseRequest(NamedTuple):
@@ -95,23 +95,25 @@ def smallest_releasing_noise(releases: Callable[[int], bool], low: int = -(10**6
 
 
 class SteeredRandom(RecordingRandom):
-    """Zero noise, and every selection (Gumbel-max index, uniform integer) taken from ``path``, then 0.
+    """Zero noise (after the values of ``noise``), and every selection (Gumbel-max index, uniform integer)
+    taken from ``path``, then the first possible one.
 
     ``trace`` records each selection: ("choose", probabilities, taken) or ("below", n, taken).
     """
 
-    def __init__(self, path: tuple[int, ...]) -> None:
-        super().__init__(zero=True)
+    def __init__(self, path: tuple[int, ...], noise: list[int] | None = None) -> None:
+        super().__init__(zero=True, noise=noise)
         self._path = list(path)
         self.trace: list[tuple[str, object, int]] = []
 
-    def _next(self) -> int:
-        return self._path.pop(0) if self._path else 0
+    def _next(self, default: int = 0) -> int:
+        return self._path.pop(0) if self._path else default
 
     def choose_index(self, log_weights: np.ndarray) -> int:
         self.log_weights.append(np.array(log_weights, dtype=np.float64, copy=True))
-        taken = self._next()
-        self.trace.append(("choose", chosen_law(log_weights), taken))
+        law = chosen_law(log_weights)
+        taken = self._next(int(np.flatnonzero(law > 0)[0]))
+        self.trace.append(("choose", law, taken))
         return taken
 
     def randbelow(self, n: int) -> int:
@@ -120,19 +122,20 @@ class SteeredRandom(RecordingRandom):
         return taken
 
 
-def enumerated_law(run: Callable[[SteeredRandom], object], max_leaves: int = 100_000) -> dict[object, float]:
-    """The exact output law of a selection sampler, by steering it down every path of its choices.
+def steered_runs(
+    run: Callable[[SteeredRandom], object], max_leaves: int = 100_000, noise: list[int] | None = None
+) -> Iterator[tuple[SteeredRandom, object, float]]:
+    """Every path of a selection sampler's choices: (its steered randomness, output, probability).
 
     Each run follows a path of selections; its probability is the product of the probabilities the code
     computed for them (Gumbel-max: its recorded log-weights; a uniform integer below n: 1/n). The first
-    selection past the path branches into all of its alternatives. Noise draws are zero.
+    selection past the path branches into all of its alternatives. Noise draws are ``noise``, then zero.
     """
-    law: dict[object, float] = {}
     stack: list[tuple[int, ...]] = [()]
     leaves = 0
     while stack:
         path = stack.pop()
-        rng = SteeredRandom(path)
+        rng = SteeredRandom(path, noise)
         output = run(rng)
         probability = 1.0
         for depth, (kind, what, taken) in enumerate(rng.trace):
@@ -143,8 +146,84 @@ def enumerated_law(run: Callable[[SteeredRandom], object], max_leaves: int = 100
                 stack.extend((*path, int(i)) for i in options if i != taken)
             probability *= float(np.asarray(what)[taken]) if kind == "choose" else 1 / int(what)
             path = (*path, taken) if depth >= len(path) else path
-        law[output] = law.get(output, 0.0) + probability
+        yield rng, output, probability
         leaves += 1
         if leaves > max_leaves:
             raise AssertionError("too many paths to enumerate: use a smaller instance")
+
+
+def enumerated_law(
+    run: Callable[[SteeredRandom], object], max_leaves: int = 100_000, noise: list[int] | None = None
+) -> dict[object, float]:
+    """The exact output law of a selection sampler, by steering it down every path of its choices."""
+    law: dict[object, float] = {}
+    for _, output, probability in steered_runs(run, max_leaves, noise):
+        law[output] = law.get(output, 0.0) + probability
     return law
+
+
+class UnreachablePath(Exception):
+    """Raised by a steered stand-in when a replayed path takes an outcome of probability 0 on its input."""
+
+
+def selection_laws(rng: SteeredRandom) -> list[np.ndarray]:
+    """The probability vectors of the Gumbel-max selections a steered run made, in order."""
+    return [np.asarray(what) for kind, what, _ in rng.trace if kind == "choose"]
+
+
+def paired_selection_laws(
+    first: Callable[[SteeredRandom], object], second: Callable[[SteeredRandom], object]
+) -> Iterator[list[tuple[np.ndarray, np.ndarray]]]:
+    """For every path of either run (two neighbouring inputs), the laws of their i-th selections on it.
+
+    Each path one run can take is replayed on the other, so the i-th pair is the two laws the code
+    samples its i-th selection from after the same earlier outcomes (adaptive composition). A replay that
+    raises :class:`UnreachablePath` is compared up to that selection.
+    """
+    for this, other in ((first, second), (second, first)):
+        for rng, _, _ in steered_runs(this):
+            replay = SteeredRandom(tuple(taken for _, _, taken in rng.trace))
+            try:
+                other(replay)
+                laws = selection_laws(rng)
+            except UnreachablePath:  # the rest of the path has probability 0 on the other input
+                laws = selection_laws(rng)[: len(selection_laws(replay))]
+            pairs = list(zip(laws, selection_laws(replay), strict=True))
+            if any(a.shape != b.shape for a, b in pairs):
+                raise AssertionError("neighbouring runs made different selections on the same path")
+            yield pairs
+
+
+def noisy_count_law(run: Callable[[SteeredRandom], object], reach: int = 10**4) -> dict[object, float]:
+    """The exact output law of a sampler that first draws one discrete Laplace value Z (a noisy count
+    compared with thresholds) and then makes selections.
+
+    The run with Z = z falls in one of a few regimes, ordered in z (its number of selections, or its output
+    when it makes none); the regime boundaries are found by bisection over steered z, each regime's law is
+    :func:`enumerated_law` at its first z, weighted by P(Z in regime) at the scale the code requested.
+    """
+
+    def regime(z: int) -> object:
+        rng = SteeredRandom((), noise=[z])
+        output = run(rng)
+        return len(rng.trace) if rng.trace else ("output", output)
+
+    probe = RecordingRandom(zero=True)
+    run(probe)
+    scale = probe.requests[0].scale
+    starts = [-reach]
+    while regime(starts[-1]) != regime(reach):
+        first = regime(starts[-1])
+        starts.append(smallest_releasing_noise(lambda z, first=first: regime(z) != first, starts[-1], reach))
+    law: dict[object, float] = {}
+    for start, end in zip(starts, [*starts[1:], None], strict=True):
+        below_end = 1.0 - at_least(end, scale) if end is not None else 1.0
+        mass = below_end - (1.0 - at_least(start, scale) if start != starts[0] else 0.0)
+        for output, probability in enumerated_law(run, noise=[start]).items():
+            law[output] = law.get(output, 0.0) + mass * probability
+    return law
+
+
+def at_least(k: int, scale: float) -> float:
+    """P(Z >= k) for Z discrete Laplace of ``scale`` and any integer k."""
+    return discrete_laplace_tail(k, scale) if k >= 0 else 1 - discrete_laplace_tail(1 - k, scale)

@@ -17,6 +17,19 @@ neighbouring pair. Some wrong-looking constants are not, and are deliberately no
 show it): the choosing mechanism's threshold with 4/eps instead of 8/eps (it stays below 0.15 delta), its
 noise Lap(2/eps) instead of Lap(4/eps) (the pure part stays at e^eps), and its selection at the full eps
 for a growth-1 quality (it leaks only under growth k > 1, which the tests exercise at k = 8).
+
+Also not planted, because no exact check shows a breach: RecConcave's A_dist delta split delta/(L-1)
+instead of delta/(2(L-1)) (A_dist's exact delta on the searched pairs stays far below its share), and one
+of the rectangle learner's two quantiles at 2 eps_m (the worst pair of an exhaustive search on a 4-point
+axis stays inside e^eps). The RecConcave split and level-quality errors break the per-selection check (a
+selection's recorded law exceeds the equal share RecConcave books it at, REVIEW-000-002 s3) rather than
+the end-to-end law, which tiny instances keep far inside (eps, delta); likewise the TreeLog and HeavyPaths
+errors break the composition of the mechanisms' recorded epsilons against the asked budget (the paper's
+accounting, REVIEW-000-002 s4), not an enumerated end-to-end law. TreeLog's trimming t >= 2g written as
+t >= g is not planted: at the tested parameters another term of the max sets t.
+
+A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
+caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -34,6 +47,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEST_DIRS = ("tests/privacy", "tests/algorithms")
 TIMEOUT_SECONDS = 900
+TEST_TIME_LIMIT_SECONDS = 120
+"""Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
+test it hangs instead of stalling the run; no single unmutated test comes near it."""
 
 
 @dataclass(frozen=True)
@@ -205,9 +221,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "zcdp-to-approx-dp",
         "dpgui/privacy/cost.py",
-        "self.rho + 2 * math.sqrt(self.rho * math.log(1 / delta))",
-        "self.rho + math.sqrt(self.rho * math.log(1 / delta))",
-        "zCDP -> (eps, delta): rho + sqrt(rho ln(1/delta)) instead of rho + 2 sqrt(rho ln(1/delta))",
+        "if zcdp_delta(rho, mid) <= delta:",
+        "if zcdp_delta(rho, mid) <= 2 * delta:",
+        "zCDP -> (eps, delta): the epsilon at which the CKS delta is 2 delta, not delta",
     ),
     Mutation(
         "huang-roth-test-sensitivity",
@@ -273,6 +289,125 @@ MUTATIONS: tuple[Mutation, ...] = (
         "SanThresholds: the level-choosing exponential mechanism at 2 eps_t",
     ),
     Mutation(
+        "recconcave-split",
+        "dpgui/algorithms/recconcave.py",
+        "total.epsilon / (3 * (depth - 1) + 1)",
+        "total.epsilon / (2 * (depth - 1) + 1)",
+        "RecConcave: eps split over 2(L-1)+1 mechanisms, forgetting one A_dist per level",
+    ),
+    Mutation(
+        "recconcave-a-dist-epsilon",
+        "dpgui/algorithms/recconcave.py",
+        "stable = StableSelectionParameters(eps, params.per_mechanism.delta)",
+        "stable = StableSelectionParameters(2 * eps, params.per_mechanism.delta)",
+        "RecConcave: A_dist_safe at twice its per-mechanism eps",
+    ),
+    Mutation(
+        "recconcave-level-quality",
+        "dpgui/algorithms/recconcave.py",
+        "return [min(profile[j] - low, high - profile[j + 1])",
+        "return [2 * min(profile[j] - low, high - profile[j + 1])",
+        "RecConcave: the level quality q(j) doubled (sensitivity 2 into an EM for sensitivity 1)",
+    ),
+    Mutation(
+        "treelog-split",
+        "dpgui/algorithms/treelog.py",
+        "eps0 = eps_ar / (depth * (steps + 3) + 1)",
+        "eps0 = eps_ar / (depth * (steps + 2) + 1)",
+        "TreeLog: eps0 split over N(B + 2) + 1 instead of N(B + 3) + 1 mechanism shares",
+    ),
+    Mutation(
+        "treelog-group-privacy",
+        "dpgui/algorithms/treelog.py",
+        "        eps_ar = epsilon / 2\n",
+        "        eps_ar = epsilon\n",
+        "TreeLog: add/remove target at the full eps (no group-privacy halving for replace-one)",
+    ),
+    Mutation(
+        "treelog-path-epsilon",
+        "dpgui/algorithms/treelog.py",
+        "path_length, path = sample_path(trimmed, bits, t, params.eps0, rng)",
+        "path_length, path = sample_path(trimmed, bits, t, 2 * params.eps0, rng)",
+        "TreeLog: random path steps at 2 eps0",
+    ),
+    Mutation(
+        "treelog-leaf-em",
+        "dpgui/algorithms/treelog.py",
+        "min(inner, bits), params.heavy_bin, params.eps0, rng)",
+        "min(inner, bits), params.heavy_bin, 2 * params.eps0, rng)",
+        "TreeLog: four-leaf exponential mechanism at 2 eps0",
+    ),
+    Mutation(
+        "heavypaths-group-privacy",
+        "dpgui/algorithms/heavypaths.py",
+        "eps_prime = epsilon / 8",
+        "eps_prime = epsilon / 4",
+        "HeavyPaths: OneRandomPath at eps/4 add/remove (not halved for replace-one)",
+    ),
+    Mutation(
+        "heavypaths-path-split",
+        "dpgui/algorithms/heavypaths.py",
+        "eps_path = eps_prime / (steps + 4)",
+        "eps_path = eps_prime / (steps + 3)",
+        "HeavyPaths: OneRandomPath split over B + 3 instead of B + 4 shares",
+    ),
+    Mutation(
+        "heavypaths-first-level-sensitivity",
+        "dpgui/algorithms/heavypaths.py",
+        "return HeavyBinParameters(self.epsilon / 4, self.delta_rest / 2, replace_one=True)",
+        "return HeavyBinParameters(self.epsilon / 4, self.delta_rest / 2)",
+        "HeavyPaths: d_hat = 1 HeavyBin with add/remove noise (sensitivity 1) under replace-one",
+    ),
+    Mutation(
+        "heavypaths-leaf-em",
+        "dpgui/algorithms/heavypaths.py",
+        "min(int(levels[chosen]), bits), heavy, params.eps_path, rng)",
+        "min(int(levels[chosen]), bits), heavy, 2 * params.eps_path, rng)",
+        "HeavyPaths: OneRandomPath's four-leaf exponential mechanism at 2 eps_path",
+    ),
+    Mutation(
+        "rectangles-split",
+        "dpgui/algorithms/rectangles.py",
+        "return 2 * len(self.sizes) + 1",
+        "return 2 * len(self.sizes)",
+        "rectangles: eps split over 2 n_dim mechanisms, forgetting the noisy positive count",
+    ),
+    Mutation(
+        "rectangles-count-noise",
+        "dpgui/algorithms/rectangles.py",
+        "rng.discrete_laplace(1 / params.epsilon_each, 1)",
+        "rng.discrete_laplace(0.5 / params.epsilon_each, 1)",
+        "rectangles: positive-count noise Lap(0.5/eps_m) instead of Lap(1/eps_m)",
+    ),
+    Mutation(
+        "ip-threshold-solver-half",
+        "dpgui/algorithms/learners/ip_threshold.py",
+        "return self.solver_epsilon / 2",
+        "return self.solver_epsilon",
+        "IP-threshold learner: solver at its full share (one replaced record moves two records of S)",
+    ),
+    Mutation(
+        "ip-threshold-split",
+        "dpgui/algorithms/learners/ip_threshold.py",
+        "return self.epsilon - self.count_epsilon",
+        "return self.epsilon",
+        "IP-threshold learner: solver at the full eps, the count's share not subtracted",
+    ),
+    Mutation(
+        "ip-threshold-count-noise",
+        "dpgui/algorithms/learners/ip_threshold.py",
+        "rng.discrete_laplace(1 / params.count_epsilon, 1)",
+        "rng.discrete_laplace(0.5 / params.count_epsilon, 1)",
+        "IP-threshold learner: positive-count noise Lap(0.5/eps1) instead of Lap(1/eps1)",
+    ),
+    Mutation(
+        "zcdp-rho-for",
+        "dpgui/privacy/cost.py",
+        "lo, hi = (mid, hi) if zcdp_delta(mid, epsilon) <= delta else (lo, mid)",
+        "lo, hi = (mid, hi) if zcdp_delta(mid, epsilon) <= 2 * delta else (lo, mid)",
+        "zCDP conversion: the rho whose CKS delta is 2 delta; its guard crawls down (per-test time limit)",
+    ),
+    Mutation(
         "vector-laplace-double-zero",
         "dpgui/privacy/exact_vector.py",
         "keep = ~(negative & (y == 0))",
@@ -324,7 +459,7 @@ def _copy_repository(destination: Path) -> None:
 
 def _pytest(copy: Path) -> tuple[str, float]:
     """'caught' (tests fail), 'survived' (tests pass) or 'timeout', and the seconds taken."""
-    env = {**_environment(), "PYTHONPATH": str(copy)}
+    env = {**_environment(), "PYTHONPATH": str(copy), "DPGUI_TEST_TIME_LIMIT": str(TEST_TIME_LIMIT_SECONDS)}
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TEST_DIRS]
     start = time.monotonic()
     try:

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from dpgui.algorithms import heavypaths as module
 from dpgui.algorithms.heavypaths import (
     HeavyPathsParameters,
     construct_paths,
@@ -20,7 +21,15 @@ from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.treelog import InsufficientData, bit_chain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
-from tests.algorithms.test_treelog import audit_violation, binomial_quantile, empirical_law, families
+from tests.algorithms.test_treelog import (
+    Observed,
+    audit_violation,
+    binomial_quantile,
+    empirical_law,
+    families,
+    record_mechanisms,
+)
+from tests.recording import RecordingRandom
 
 
 def test_parameters_are_public_fit_the_budget_and_meet_the_review_corrections() -> None:
@@ -125,3 +134,46 @@ def test_control_monte_carlo_audit_flags_an_unsplit_budget() -> None:
     params = HeavyPathsParameters.build(3.0, 1e-2, 0.05, 4, n)
     unsplit = dataclasses.replace(params, epsilon=params.epsilon * 100)  # every share far above its split
     assert heavypaths_audit(unsplit, params.cost, 31, 500) > 0
+
+
+def observed_epsilon(monkeypatch, params: HeavyPathsParameters, data: np.ndarray) -> tuple[float, Observed]:
+    """Run HeavyPaths with noise 0 and return (the StoppingPoint's epsilon as handed to the sparse vector,
+    whose law tests/privacy/test_sparse_vector.py observes; what its other mechanisms sampled)."""
+    rng = RecordingRandom(5, zero=True)
+    seen = record_mechanisms(monkeypatch, rng, module)
+    svt: list[float] = []
+    real_svt = module.SparseVector
+
+    def sparse_vector(svt_params, random):
+        svt.append(svt_params.epsilon)
+        return real_svt(svt_params, random)
+
+    monkeypatch.setattr(module, "SparseVector", sparse_vector)
+    values, counts = np.unique(data, return_counts=True)
+    run_to_end(heavypaths(values.astype(np.uint64), counts, params, rng, allow_below_requirement=True))
+    [eps_svt] = svt
+    return eps_svt, seen
+
+
+def test_observed_first_level_branch_composes_within_the_asked_epsilon(monkeypatch) -> None:
+    """d_hat = 1 (a value heavier than k/2): StoppingPoint + HeavyBin over S's elements (replace-one), plus
+    the LevelUps the budget books whatever the branch (REVIEW-000-002 s4f)."""
+    n = heavypaths_min_n(3.0, 1e-2, 0.05, 4)
+    params = HeavyPathsParameters.build(3.0, 1e-2, 0.05, 4, n)
+    eps_svt, seen = observed_epsilon(monkeypatch, params, np.repeat([3, 12], [n - n // 2, n // 2]))
+    [(heavy, _)] = seen.heavy  # two element counts move under replace-one: sensitivity 2
+    assert eps_svt + 2 * heavy + params.level_ups * 2 * params.eps_level_up <= 3.0 * (1 + 1e-9)
+
+
+def test_observed_one_random_path_branch_composes_within_the_asked_epsilon(monkeypatch) -> None:
+    """d_hat = 2 (uniform data on 8 bits): StoppingPoint, then OneRandomPath under add/remove (path
+    eps (B + 1), HeavyBin over levels, HeavyBin over nodes, four-leaf EM) doubled to replace-one (REVIEW
+    s4a), plus the booked LevelUps."""
+    n = heavypaths_min_n(3.0, 1e-2, 0.05, 8)
+    params = HeavyPathsParameters.build(3.0, 1e-2, 0.05, 8, n)
+    eps_svt, seen = observed_epsilon(monkeypatch, params, np.random.default_rng(8).integers(0, 256, n))
+    assert seen.step_epsilons and len(seen.heavy) == 2 and seen.leaf_epsilons
+    path = max(seen.step_epsilons)
+    add_remove = path * (params.balanced_steps + 1) + sum(e for e, _ in seen.heavy) + max(seen.leaf_epsilons)
+    total = eps_svt + 2 * add_remove + params.level_ups * 2 * params.eps_level_up
+    assert total <= 3.0 * (1 + 1e-9)

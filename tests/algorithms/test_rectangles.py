@@ -1,7 +1,10 @@
-"""The quantile box (spec 000 s4.5): pure-DP budget over 2 n_dim + 1 mechanisms, exact per-axis laws,
-no false positives on realizable data, EMPTY without positives."""
+"""The quantile box (spec 000 s4.5): pure-DP budget over 2 n_dim + 1 mechanisms, the exact law the code
+samples on replace-one neighbours, no false positives on realizable data, EMPTY without positives."""
 
 import collections
+import functools
+import itertools
+import math
 
 import numpy as np
 import pytest
@@ -9,6 +12,8 @@ import pytest
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.rectangles import AxisPositives, BoxParameters, quantile_box
 from dpgui.privacy.random import PrivateRandom, SeededRandom
+from tests.exact import max_log_ratio
+from tests.recording import noisy_count_law
 
 
 def axes_of(points: np.ndarray, labels: np.ndarray, sizes: tuple[int, ...]) -> list[AxisPositives]:
@@ -108,3 +113,39 @@ def test_sentinel_encoding_keeps_every_axis_input_at_n_and_neighbours_replace_on
         a = collections.Counter(np.where(labels, points[:, 0] + shift, sentinel).tolist())
         b = collections.Counter(np.where(labels2, points[:, 0] + shift, sentinel).tolist())
         assert sum((a - b).values()) == 1 and sum((b - a).values()) == 1
+
+
+@functools.cache
+def sampled_box_law(records: tuple[tuple[tuple[int, ...], bool], ...], params: BoxParameters) -> dict:
+    """The exact law of the released box on ``records``: the noisy count's regimes at the scale the code
+    requests, and the exponential mechanisms' selections as the code computes them (tests/recording.py)."""
+    points = np.array([x for x, _ in records]).reshape(len(records), len(params.sizes))
+    labels = np.array([y for _, y in records], dtype=bool)
+    axes = axes_of(points, labels, params.sizes)
+    return noisy_count_law(lambda rng: run_to_end(quantile_box(axes, params, rng)).box)
+
+
+def one_axis(*records: tuple[int, bool]) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    return tuple(sorted(((x,), y) for x, y in records))
+
+
+def test_every_replace_one_neighbour_has_log_ratio_at_most_epsilon() -> None:
+    """On tiny data every replacement of one record moves every output's probability by at most e^eps."""
+    params = BoxParameters(6, (4,), 12.0, 0.5)
+    records = [(x, y) for x in range(4) for y in (False, True)]
+    data = [records[int(i)] for i in np.random.default_rng(1).integers(0, len(records), params.n)]
+    base = sampled_box_law(one_axis(*data), params)
+    assert math.fsum(base.values()) == pytest.approx(1.0)
+    for i, replacement in itertools.product(range(params.n), records):
+        neighbour = one_axis(*data[:i], replacement, *data[i + 1 :])
+        assert max_log_ratio(base, sampled_box_law(neighbour, params)) <= params.epsilon * (1 + 1e-9)
+
+
+def test_the_worst_neighbours_of_an_exhaustive_search_stay_within_epsilon() -> None:
+    """The worst pair over every dataset of 6 records on a 4-point axis (eps 12: log ratio 8.31, the count
+    in its lower tail and both quantiles moved): a budget overspent by one share of three breaks e^eps."""
+    params = BoxParameters(6, (4,), 12.0, 0.5)
+    data = one_axis((0, False), (0, False), (0, False), (0, False), (0, True), (2, True))
+    neighbour = one_axis((0, False), (0, False), (0, False), (0, True), (1, True), (2, True))
+    ratio = max_log_ratio(sampled_box_law(data, params), sampled_box_law(neighbour, params))
+    assert 8.3 < ratio <= params.epsilon

@@ -1,5 +1,6 @@
 """TreeLog (paper 002 Alg. 1): privacy invariants of spec 002 s10 items 7-10, 13, the path accounting of
-Claim 3.5 checked exactly (with a forgotten-budget-split control), utility at n_required, refusal."""
+Claim 3.5 checked exactly (with a forgotten-budget-split control), the recorded epsilons of every mechanism
+composed against the asked budget, utility at n_required, refusal."""
 
 import collections
 import dataclasses
@@ -8,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from dpgui.algorithms import treelog as module
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.treelog import (
     InsufficientData,
@@ -24,6 +26,7 @@ from dpgui.algorithms.treelog import (
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
 from tests.exact import hockey_stick
+from tests.recording import RecordingRandom
 
 
 def path_law(points: np.ndarray, bits: int, t: int, eps0: float) -> dict[tuple[int, int], float]:
@@ -262,3 +265,88 @@ def test_control_monte_carlo_audit_flags_a_per_step_epsilon_far_above_the_split(
     params = TreeLogParameters.build(3.0, 1e-2, 0.05, 4, 800)
     unsplit = dataclasses.replace(params, eps0=params.eps0 * 1000)  # every step far above its share
     assert treelog_audit(unsplit, params.cost, 21, 1200) > 0
+
+
+@dataclasses.dataclass
+class Observed:
+    """What one TreeLog run handed its mechanisms, as the code computed it."""
+
+    step_epsilons: list[float] = dataclasses.field(default_factory=list)
+    heavy: list[tuple[float, float]] = dataclasses.field(default_factory=list)  # (1 / scale, delta)
+    leaf_epsilons: list[float] = dataclasses.field(default_factory=list)
+    base_epsilons: list[float] = dataclasses.field(default_factory=list)
+
+
+def record_mechanisms(monkeypatch: pytest.MonkeyPatch, rng: RecordingRandom, *modules) -> Observed:
+    """Record, as ``rng`` runs TreeLog's mechanisms: each path step's epsilon from the probability the code
+    computes (logit / weight difference); HeavyBin's epsilon per unit of sensitivity from the noise scale it
+    requests (the caller's neighbour model fixes the sensitivity: 1 per bin under add/remove); the four-leaf
+    EM's from its log-weights per unit of score (sensitivity 1: eps = 2 x that); the epsilon the base EM is
+    called with (its law is observed in its own tests). ``modules`` also import heavy_bin (HeavyPaths)."""
+    seen = Observed()
+    real_step, real_heavy, real_em, real_base = (
+        module.right_step_probability,
+        module.heavy_bin,
+        module.exponential_mechanism,
+        module.em_interior_point,
+    )
+
+    def step(w_left: int, w_right: int, eps0: float) -> float:
+        p = real_step(w_left, w_right, eps0)
+        if 0 < p < 1 and w_left != w_right:
+            seen.step_epsilons.append(math.log(p / (1 - p)) / (w_right - w_left))
+        return p
+
+    def heavy(counts, heavy_params, random):
+        before = len(rng.requests)
+        out = real_heavy(counts, heavy_params, random)
+        seen.heavy += [(1 / r.scale, heavy_params.delta) for r in rng.requests[before:]]
+        return out
+
+    def leaves(scores, epsilon, random):
+        before = len(rng.log_weights)
+        out = real_em(scores, epsilon, random)
+        weights, scores = rng.log_weights[before], np.asarray(scores, dtype=np.float64)
+        i, j = int(np.argmax(scores)), int(np.argmin(scores))
+        if scores[i] > scores[j]:
+            seen.leaf_epsilons.append(2 * (weights[i] - weights[j]) / (scores[i] - scores[j]))
+        return out
+
+    def base(values, counts, domain_size, epsilon, random):
+        seen.base_epsilons.append(epsilon)
+        return real_base(values, counts, domain_size, epsilon, random)
+
+    monkeypatch.setattr(module, "right_step_probability", step)
+    monkeypatch.setattr(module, "exponential_mechanism", leaves)
+    monkeypatch.setattr(module, "em_interior_point", base)
+    for target in (module, *modules):
+        monkeypatch.setattr(target, "heavy_bin", heavy)
+    return seen
+
+
+@pytest.mark.parametrize(("epsilon", "delta", "bits", "n"), [(3.0, 1e-2, 4, 800), (2.0, 1e-3, 8, 3000)])
+def test_observed_mechanisms_compose_within_the_asked_epsilon_delta(monkeypatch, epsilon, delta, bits, n):
+    """REVIEW-000-002 s4a-s4c: per level the path costs eps0 (B + 1) with delta (n + 1) delta0 (t >= 2g,
+    delta0 <= eps0 / (4 e^eps0 n)), HeavyBin (eps0, delta0), the four-leaf EM eps0, the base EM eps0; the
+    add/remove total (eps_ar, delta_ar) doubles to replace-one as (2 eps_ar, (1 + e^eps_ar) delta_ar). Every
+    eps0 and delta0 here is the one the code used, and the total must fit the asked (epsilon, delta)."""
+    params = TreeLogParameters.build(epsilon, delta, 0.05, bits, n)
+    rng = RecordingRandom(7, zero=True)  # noise 0: HeavyBin releases the heaviest node
+    seen = record_mechanisms(monkeypatch, rng)
+    values, counts = np.unique(np.random.default_rng(bits).integers(0, 2**bits, n), return_counts=True)
+    run_to_end(treelog(values.astype(np.uint64), counts, params, rng, allow_below_requirement=True))
+    assert seen.step_epsilons and seen.heavy and seen.leaf_epsilons and seen.base_epsilons
+    assert len(seen.heavy) == len(seen.leaf_epsilons) == params.depth  # one of each per tree level
+    path = max(seen.step_epsilons)
+    heavy, delta0 = max(e for e, _ in seen.heavy), max(d for _, d in seen.heavy)
+    g = math.log(1 / delta0) / path
+    assert params.t >= 2 * g and delta0 <= path / (4 * math.exp(path) * n)
+    steps = math.floor(1 + math.log2((n - g) / (params.t - g)))
+    assert params.balanced_steps >= steps
+    per_level = path * (params.balanced_steps + 1) + heavy + max(seen.leaf_epsilons)
+    eps_ar = params.depth * per_level + max(seen.base_epsilons)
+    delta_ar = 0.0
+    for _ in range(params.depth):
+        delta_ar = (n + 1) * delta0 + math.exp(path * (params.balanced_steps + 1)) * (delta_ar + delta0)
+    assert 2 * eps_ar <= epsilon * (1 + 1e-9)
+    assert (1 + math.exp(eps_ar)) * delta_ar <= delta * (1 + 1e-9)

@@ -62,6 +62,15 @@ def test_zcdp_conversion_round_trip_fits_the_target():
     assert ZCDPCost(rho * 1.001).to_approx_dp(1e-6).epsilon > 1.0
 
 
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-6), (0.5, 1e-8), (4.0, 1e-5)])
+def test_the_discrete_gaussian_at_the_converted_rho_meets_the_target_exactly(epsilon, delta):
+    """The rho the tasks run their Gaussian mechanisms at: sigma = 1 / sqrt(2 rho) for sensitivity 1 has
+    exact hockey-stick divergence <= delta at epsilon (a hang here, the guard stepping a too-large rho down
+    ulp by ulp, is caught by the planted-error runner's per-test time limit)."""
+    rho = zcdp_rho_for(PrivacyCost(epsilon, delta))
+    assert discrete_gaussian_delta([1], math.sqrt(1 / (2 * rho)), epsilon) <= delta
+
+
 @pytest.mark.parametrize(("sensitivity", "sigma"), [(1, 2.0), (2, 3.5), (3, 1.2)])
 def test_gaussian_rho_bounds_the_exact_renyi_divergences_of_the_discrete_gaussian(sensitivity, sigma):
     """rho-zCDP means D_alpha <= alpha rho for every alpha > 1: checked against the divergences summed over

@@ -2,6 +2,9 @@
 its accuracy on realizable data with the EM and the TreeLog solver."""
 
 import collections
+import functools
+import itertools
+import math
 
 import numpy as np
 import pytest
@@ -16,6 +19,8 @@ from dpgui.algorithms.learners.ip_threshold import (
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
+from tests.exact import max_log_ratio
+from tests.recording import noisy_count_law
 
 
 def labelled(n: int, size: int, boundary: int, seed: int):
@@ -114,3 +119,39 @@ def test_a_separable_label_on_a_grid_with_ties_is_learned_without_error(solver: 
 def test_positive_records_enter_the_solver_as_the_cut_just_after_them() -> None:
     cuts = positive_cuts(np.array([0, 5, 2**64 - 1], np.uint64), 2**64)
     assert cuts.tolist() == [1, 6, 2**64 - 1]
+
+
+@functools.cache
+def sampled_law(records: tuple[tuple[int, bool], ...], params: IPThresholdParameters) -> dict[int, float]:
+    """The exact law of the released cut with the EM solver: the noisy count's regimes at the scale the
+    code requests, and the interior point's selections as the code computes them (tests/recording.py)."""
+    values = np.arange(params.size, dtype=np.uint64)
+    positives = np.bincount([x for x, y in records if y], minlength=params.size).astype(np.int64)
+    negatives = np.bincount([x for x, y in records if not y], minlength=params.size).astype(np.int64)
+    return noisy_count_law(
+        lambda rng: run_to_end(ip_threshold(values, positives, negatives, params, rng)).hypothesis.cut
+    )
+
+
+def test_every_replace_one_neighbour_has_log_ratio_at_most_epsilon() -> None:
+    """On tiny data (n 8, 4 grid values, k 3) every replacement of one record moves every cut's
+    probability by at most e^eps."""
+    params = IPThresholdParameters(8, 4, 8.0, 0.0, 0.5, InteriorSolver.EM)
+    records = [(x, y) for x in range(4) for y in (False, True)]
+    data = [records[int(i)] for i in np.random.default_rng(2).integers(0, len(records), params.n)]
+    base = sampled_law(tuple(sorted(data)), params)
+    assert math.fsum(base.values()) == pytest.approx(1.0) and len(base) > 2
+    for i, replacement in itertools.product(range(params.n), records):
+        neighbour = tuple(sorted((*data[:i], replacement, *data[i + 1 :])))
+        assert max_log_ratio(base, sampled_law(neighbour, params)) <= params.epsilon * (1 + 1e-9)
+
+
+def test_the_worst_neighbours_of_a_search_stay_within_epsilon() -> None:
+    """The worst pair of a random search (n 8, 3 grid values, eps 8: log ratio 7.3, a positive replaced by a
+    negative moves both the top-k positives and the bottom-k negatives): the solver at its full share
+    instead of half would break e^eps."""
+    params = IPThresholdParameters(8, 3, 8.0, 0.0, 0.5, InteriorSolver.EM)
+    data = ((0, True), (0, True), (1, False), (1, True), (1, True), (1, True), (2, False), (2, False))
+    neighbour = ((0, True), (0, True), (1, False), (1, False), (1, True), (1, True), (2, False), (2, False))
+    ratio = max_log_ratio(sampled_law(data, params), sampled_law(neighbour, params))
+    assert 7.2 < ratio <= params.epsilon
