@@ -64,6 +64,7 @@ from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.export_dialogs import ExportedOffer, choose_export_folder
+from dpgui.ui.garbage import collect_garbage_in_the_gui_thread
 from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
 from dpgui.ui.review_page import ReviewPage
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, ledger: Ledger | None = None) -> None:
         super().__init__()
+        collect_garbage_in_the_gui_thread()
         self.setWindowTitle(APP_NAME)
         self.setWindowIcon(app_icon())
         self.setAcceptDrops(True)

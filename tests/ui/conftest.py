@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 
@@ -13,12 +14,16 @@ from PySide6.QtCore import QThreadPool  # imported after the platform is chosen
 from PySide6.QtWidgets import QMessageBox
 
 from dpgui.data import NumericDomain
+from dpgui.ui.garbage import collect_garbage_in_the_gui_thread
 
 
 @pytest.fixture(autouse=True)
-def drained_thread_pool() -> Iterator[None]:
+def drained_thread_pool(qapp) -> Iterator[None]:
+    """Each test starts with the app's GUI-thread garbage collector and leaves no run or garbage behind."""
+    collect_garbage_in_the_gui_thread()
     yield
     QThreadPool.globalInstance().waitForDone()
+    gc.collect()  # between tests no Qt call is under way: a safe point for a full collection
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QTimer
 
 from dpgui.data import NumericDomain
+from dpgui.jobs.release_job import ReleaseJob
 from dpgui.ui.main_window import MainWindow
 from tests.ui.test_main_window import pick_cdf, set_total
 
@@ -19,6 +20,9 @@ DOMAIN = NumericDomain(0, 2**16 - 1, 1)
 TICK_MS = 10
 MAX_GAP_MS = 50
 MIN_RUN_S = 0.5
+RUNS = 3
+SHOW_RESULT = ReleaseJob._on_finished
+"""The job's slot that receives the run's result and shows it."""
 
 
 @pytest.fixture
@@ -29,8 +33,13 @@ def big_private(tmp_path: Path) -> Path:
     return path
 
 
-def worst_gap_during_a_release(qtbot, private: Path) -> tuple[float, float, int]:
-    """Run one long CDF release; return (worst tick gap in ms, run seconds, number of gaps)."""
+def worst_gap_during_a_release(qtbot, private: Path, monkeypatch) -> tuple[float, float]:
+    """Run one long CDF release; return (worst gap in ms between GUI-thread ticks, run seconds).
+
+    The gaps run from the second tick (the first may wait for the run's start-up) to the moment the result
+    reaches the GUI thread, so a stall at any point of the run counts, and a timer that never ran fails.
+    Drawing the finished result on Review is not part of the run.
+    """
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
@@ -39,11 +48,18 @@ def worst_gap_during_a_release(qtbot, private: Path) -> tuple[float, float, int]
     pick_cdf(window, "value", DOMAIN, "tree-laplace")
 
     ticks: list[int] = []
+    result_arrived: list[int] = []
     clock = QElapsedTimer()
     clock.start()
+
+    def arrived(job: ReleaseJob, table: object) -> None:
+        result_arrived.append(clock.elapsed())
+        SHOW_RESULT(job, table)
+
+    monkeypatch.setattr(ReleaseJob, "_on_finished", arrived)
     timer = QTimer()
     timer.setInterval(TICK_MS)
-    timer.timeout.connect(lambda: ticks.append(clock.elapsed()))
+    timer.timeout.connect(lambda: None if result_arrived else ticks.append(clock.elapsed()))
     started = time.perf_counter()
     window.start_release()
     job = window.current_job
@@ -53,16 +69,16 @@ def worst_gap_during_a_release(qtbot, private: Path) -> tuple[float, float, int]
         pass
     timer.stop()
     ran = time.perf_counter() - started
-    gaps = np.diff(ticks[1:])  # the first tick may wait for the run's start-up
-    return float(gaps.max()), ran, len(gaps)
+    gaps = np.diff([*ticks[1:], result_arrived[0]]) if len(ticks) >= 2 else [result_arrived[0]]
+    return float(np.max(gaps)), ran
 
 
-def test_a_long_cdf_release_never_stalls_the_gui_thread_over_50_ms(qtbot, big_private: Path):
+def test_a_long_cdf_release_never_stalls_the_gui_thread_over_50_ms(qtbot, big_private: Path, monkeypatch):
     """A stall the app causes shows on every run; another process loading this 2-core machine can delay
-    one tick of one run, so a second run decides (its own stall must also stay under 50 ms)."""
-    worst, ran, count = worst_gap_during_a_release(qtbot, big_private)
-    assert ran >= MIN_RUN_S, f"the run took only {ran:.2f} s: make it longer"
-    assert count > 0.5 * ran * 1000 / TICK_MS
-    if worst >= MAX_GAP_MS:
-        worst = min(worst, worst_gap_during_a_release(qtbot, big_private)[0])
-    assert worst < MAX_GAP_MS, f"worst gap {worst} ms on two runs"
+    a tick of one run, so the best of up to :data:`RUNS` runs decides."""
+    worsts: list[float] = []
+    while len(worsts) < RUNS and min(worsts, default=MAX_GAP_MS) >= MAX_GAP_MS:
+        worst, ran = worst_gap_during_a_release(qtbot, big_private, monkeypatch)
+        assert ran >= MIN_RUN_S, f"the run took only {ran:.2f} s: make it longer"
+        worsts.append(worst)
+    assert min(worsts) < MAX_GAP_MS, f"worst gaps {worsts} ms"
