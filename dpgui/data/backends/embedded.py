@@ -71,6 +71,12 @@ EMBEDDED_SUFFIXES: tuple[str, ...] = (*ARROW_FORMATS, *DELIMITED_SUFFIXES)
 _READAHEAD = 2
 """Batches pyarrow decodes ahead (its default, 16, holds about 1 GB more at 10^8 rows)."""
 
+_SCAN_OPTIONS: dict[str, pa_dataset.FragmentScanOptions] = {
+    "parquet": pa_dataset.ParquetFragmentScanOptions(pre_buffer=False)
+}
+"""Per-format scan options: Parquet without ``pre_buffer``, which keeps the buffered column chunks of a
+whole file alive while it is scanned (peak memory grew with the file: 1.85 GB at 10^8 rows)."""
+
 _MERGE_PENDING = 1 << 24
 """Pending (value, count) pairs of a large grid merged once this many have accumulated."""
 
@@ -298,7 +304,11 @@ class FileSource:
             positions = [self.columns.index(column) for column in wanted]
             names = [self._arrow.schema.names[i] for i in positions]
             batches = self._arrow.to_batches(
-                columns=names, batch_size=self.batch_rows, batch_readahead=_READAHEAD, fragment_readahead=1
+                columns=names,
+                batch_size=self.batch_rows,
+                batch_readahead=_READAHEAD,
+                fragment_readahead=1,
+                fragment_scan_options=_SCAN_OPTIONS.get(ARROW_FORMATS[self._format]),
             )
             for batch in batches:
                 if batch.num_rows == 0:
