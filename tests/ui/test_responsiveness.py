@@ -16,10 +16,10 @@ from dpgui.ui.main_window import MainWindow
 from tests.ui.test_main_window import pick_cdf, set_total
 
 ROWS = 3_000_000
-DOMAIN = NumericDomain(0, 2**18 - 1, 1)
+DOMAIN = NumericDomain(0, 2**16 - 1, 1)
 TICK_MS = 10
 MAX_GAP_MS = 50
-MIN_RUN_S = 0.5
+MIN_RUN_S = 0.2
 RUNS = 3
 SHOW_RESULT = ReleaseJob._on_finished
 """The job's slot that receives the run's result and shows it."""
@@ -29,7 +29,7 @@ SHOW_RESULT = ReleaseJob._on_finished
 def big_private(tmp_path: Path) -> Path:
     rng = np.random.default_rng(11)
     path = tmp_path / "big.parquet"
-    pd.DataFrame({"value": rng.integers(0, 2**18, size=ROWS)}).to_parquet(path, index=False)
+    pd.DataFrame({"value": rng.integers(0, 2**16, size=ROWS)}).to_parquet(path, index=False)
     return path
 
 
