@@ -23,7 +23,7 @@ from dpgui.data.domain import NumericDomain
 from dpgui.release.release import Release
 from dpgui.tasks.sanitize_papers import CDF_UNIT
 from dpgui.tasks.spec import TaskKind
-from dpgui.ui.step_display import display_points
+from dpgui.ui.step_display import display_points, rising_range
 from dpgui.ui.theme import ThemedPlotWidget, legend_style, text_colour
 
 RED = (214, 39, 40)
@@ -139,6 +139,7 @@ def draw_cdf(plot: pg.PlotWidget, release: Release) -> Drawing:
     items["curve"] = plot.plot(x, y, stepMode="right", pen=pg.mkPen(RELEASED, width=2), name="released CDF")
     plot.plotItem.legend.anchor(itemPos=(1, 1), parentPos=(1, 1), offset=(-10, -10))  # a CDF leaves it empty
     plot.setYRange(0.0, 1.0)
+    plot.setXRange(*rising_range(x, y), padding=0.05)
     return Drawing(plot.plotItem.titleLabel.text, items)
 
 

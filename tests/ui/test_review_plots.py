@@ -22,6 +22,7 @@ from dpgui.ui.custodian_layers import CUSTODIAN_ONLY
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.release_plots import cdf_error, release_plot, synthetic_edges
 from dpgui.ui.review_page import EXPORT_WIDTH, ReviewPage
+from dpgui.ui.step_display import rising_range
 from dpgui.ui.theme import muted_colour
 from tests.conftest import CANARY
 from tests.ui.test_session import EDUCATION, build
@@ -266,3 +267,22 @@ def test_the_exported_plot_is_light_even_when_the_screen_is_dark(qtbot, qapp, wi
     image = QImage.fromData(png)
     assert image.width() == EXPORT_WIDTH
     assert image.pixelColor(image.width() - 3, image.height() // 2).name() == "#ffffff"
+
+
+def test_a_cdf_opens_on_where_the_released_cdf_rises(qtbot, window: MainWindow):
+    """The first view shows the rise of the released CDF (from 0.5% to 99.5% of its mass), not the flat
+    top of the declared domain (the demo wages' last 0.5% spread over the upper third of [0, 4000])."""
+    release = run(qtbot, window, TaskKind.CDF, wage=True)
+    x, y = column(release, "value"), column(release, "cdf")
+    (left, right), _ = window.review_page.plot.plotItem.vb.viewRange()
+    assert left <= x[np.searchsorted(y, 0.005, side="right")]
+    assert right >= x[np.searchsorted(y, 0.995, side="left")]
+    assert right < 0.7 * WAGE.upper
+
+
+def test_the_rise_of_a_step_cdf_is_found_from_the_released_values_only():
+    x = np.arange(10.0)
+    cdf = np.array([0, 0, 0.001, 0.3, 0.6, 0.9, 0.999, 1, 1, 1])
+    assert rising_range(x, cdf) == (2.0, 6.0)  # from the last point below 0.5%: its step rises next
+    assert rising_range(x, np.zeros(10)) == (0.0, 9.0)  # never rises: the whole domain
+    assert rising_range(np.array([5.0]), np.array([1.0])) == (4.5, 5.5)
