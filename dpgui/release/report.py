@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import describe_columns
+from dpgui.numbers import readable
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.release import Release
@@ -101,7 +102,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
     if spec.public is not None:
         parameters.append(("public sample", f"{spec.public.path.name} (SHA-256 {spec.public.sha256})"))
     parameters.extend(release.exported_parameters())
-    shown = table.rows[:MAX_REPORT_ROWS]
+    shown = [[readable(cell) for cell in row] for row in table.rows[:MAX_REPORT_ROWS]]
     more = (
         f"<p>Showing the first {MAX_REPORT_ROWS:,} of {len(table.rows):,} rows (release.csv has all).</p>"
         if len(table.rows) > MAX_REPORT_ROWS
@@ -139,7 +140,8 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
             ]
         ),
         "<h2>Parameters</h2>" + _facts(parameters),
-        f"<h2>Released values</h2>{_table(table.columns, shown)}{more}{images}",
+        f"<h2>Released values</h2><p>About four significant digits; release.csv holds the exact values.</p>"
+        f"{_table(table.columns, shown)}{more}{images}",
         f"<h2>Notes</h2><ul>{notes}</ul>",
         f"<h2>Budget ({_e(release.algorithm.account(spec).value)} account)</h2>"
         + _table(

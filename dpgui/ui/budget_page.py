@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dpgui.numbers import readable
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
@@ -184,8 +185,8 @@ class BudgetPage(QWidget):
                 (
                     row.algorithm,
                     "pure" if row.pure else "approx",
-                    f"{row.predicted_error:.4g}",
-                    "—" if row.simulated_error is None else f"{row.simulated_error:.4g}",
+                    readable(row.predicted_error),
+                    "—" if row.simulated_error is None else readable(row.simulated_error),
                     row.error_unit,
                     "—" if row.min_n is None else f"{row.min_n:,}",
                     "yes" if row.feasible else f"no: {row.reason}",
@@ -197,7 +198,7 @@ class BudgetPage(QWidget):
         _fill(
             self.parts_table,
             [
-                (row.algorithm, part.part, f"{part.error:.4g}", part.unit, part.how)
+                (row.algorithm, part.part, readable(part.error), part.unit, part.how)
                 for row in rows or []
                 for part in row.parts
             ],

@@ -33,8 +33,13 @@ class DataFrameModel(QAbstractTableModel):
     """A frame's columns (as numpy arrays) or a released table's rows, formatted one cell at a time on
     demand: nothing is converted up front, so 10^6 preview rows or a 2^16-row CDF show at once."""
 
-    def __init__(self, frame: pd.DataFrame | None = None) -> None:
+    def __init__(
+        self, frame: pd.DataFrame | None = None, formatter: Callable[[object], str] = format_cell
+    ) -> None:
+        """``formatter`` writes each cell: :func:`format_cell` (10 significant digits) for data previews,
+        ``dpgui.numbers.readable`` (about 4) for released values."""
         super().__init__()
+        self._format = formatter
         self._names: list[str] = []
         self._rows = 0
         self._cell: Callable[[int, int], object] = _no_cell
@@ -68,7 +73,7 @@ class DataFrameModel(QAbstractTableModel):
             return None
         value = self._cell(index.row(), index.column())
         if role == Qt.ItemDataRole.DisplayRole:
-            return format_cell(value)
+            return self._format(value)
         if role == Qt.ItemDataRole.TextAlignmentRole and _is_number(value):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QVBoxLayout, 
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
 from dpgui.data.public import PublicSample
+from dpgui.numbers import readable
 from dpgui.release.release import Release
 from dpgui.ui.theme import ThemedPlotWidget, text_colour
 
@@ -41,7 +42,7 @@ def public_points(sample: PublicSample | None, columns: tuple[str, ...]) -> np.n
 
 
 def _format(point: tuple[float, ...]) -> str:
-    return ", ".join(f"{x:.4g}" for x in point)
+    return ", ".join(readable(x) for x in point)
 
 
 class DistanceExplorer(QWidget):
@@ -130,7 +131,7 @@ class DistanceExplorer(QWidget):
         self.marker.setData([self.picked[0]], [self.picked[1] if len(self.picked) > 1 else value])
         full = tuple(float(x) for x in self._full(np.array([self.picked]))[0])
         self.answer_label.setText(
-            f"average distance from ({_format(full)}) = {value:.4g} "
+            f"average distance from ({_format(full)}) = {readable(value)} "
             "(answered from the released structure; no budget spent)"
         )
         return value

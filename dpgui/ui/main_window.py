@@ -38,6 +38,7 @@ from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.plan_job import PlanJob
 from dpgui.jobs.release_job import ReleaseJob
+from dpgui.numbers import readable
 from dpgui.paths import dpgui_home
 from dpgui.planner.batch import BatchPlan
 from dpgui.planner.plan import plan
@@ -709,7 +710,7 @@ class MainWindow(QMainWindow):
         assert isinstance(self.current_job, PlanJob)
         batch = self.current_job.batch
         named = [
-            NamedRelease(split.name, release, f"{split.predicted_error:.4g} {split.error_unit}")
+            NamedRelease(split.name, release, f"{readable(split.predicted_error)} {split.error_unit}")
             for split, release in zip(batch.releases, releases, strict=True)
         ]
         self._job_ended(f"Plan released: {len(releases)} releases, each committed in the ledger.")

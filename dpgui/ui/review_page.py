@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui.data.fingerprint import keyed_fingerprint
+from dpgui.numbers import readable
 from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
@@ -72,10 +73,7 @@ def describe_release(release: Release) -> str:
     table = release.table
     if {"statistic", "column", "value"} <= set(table.columns) and len(table.rows) == 1:
         statistic, column, value = (table.column(name)[0] for name in ("statistic", "column", "value"))
-        shown = (
-            f"{value:,.6g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else value
-        )
-        what = f"{statistic} of {column}: {shown}"
+        what = f"{statistic} of {column}: {readable(value)}"
     else:
         rows = len(table.rows)
         size = (
@@ -109,7 +107,7 @@ class ReviewPage(QWidget):
         for label in (self.headline, self.details):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.model = DataFrameModel()
+        self.model = DataFrameModel(formatter=readable)
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setAlternatingRowColors(True)

@@ -80,7 +80,7 @@ def test_a_long_table_is_cut_in_the_report_and_exported_as_parquet(wages_csv, tm
     exported = export_release(long, tmp_path)
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert f"first {MAX_REPORT_ROWS:,} of 1,000 rows" in text
-    assert "<td>199.0</td>" in text and "<td>200.0</td>" not in text
+    assert "<td>199</td>" in text and "<td>200</td>" not in text  # values read with about 4 digits
     frame = pd.read_parquet(tmp_path / "release.parquet")
     assert frame.shape == (1000, 2) and frame["cdf"].iloc[-1] == rows[-1][1]
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
