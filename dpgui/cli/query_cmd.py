@@ -1,4 +1,8 @@
-"""``dpgui query distance``: answer distance queries from a released structure (no data, no budget)."""
+"""``dpgui query distance``: answer distance queries from a released structure (no data, no budget).
+
+``distance`` is in normalised units (each column's declared range mapped to [0, 1]);
+``distance_in_data_units``, when the structure can give it exactly, is the same answer in the columns' units.
+"""
 
 from __future__ import annotations
 
@@ -28,8 +32,12 @@ def run_query_distance(args: argparse.Namespace) -> int:
         queries = np.array([[float(x) for x in args.point.split(",")]])
     else:
         queries = load_queries(args.queries, structure.columns)
-    answers = structure.answer(queries)
-    print(",".join((*structure.columns, "distance")))
-    for query, answer in zip(queries, answers, strict=True):
-        print(",".join([*(repr(float(x)) for x in query), repr(float(answer))]))
+    answers = [structure.answer(queries)]
+    header = [*structure.columns, "distance"]
+    if structure.in_data_units:  # exact post-processing: the same answers in the columns' own units
+        answers.append(structure.answer_in_data_units(queries))
+        header.append("distance_in_data_units")
+    print(",".join(header))
+    for query, *answer in zip(queries, *answers, strict=True):
+        print(",".join([*(repr(float(x)) for x in query), *(repr(float(a)) for a in answer)]))
     return 0

@@ -83,9 +83,12 @@ def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_
     assert list(released.columns) == ["a", "b", "distance"] and len(released) == 3
     capsys.readouterr()
     assert main(["query", "distance", "--release", str(out), "--queries", str(queries)]) == 0
-    answered = [float(line.split(",")[-1]) for line in capsys.readouterr().out.strip().splitlines()[1:]]
-    assert np.allclose(answered, released["distance"].to_numpy(), rtol=0, atol=1e-12)
+    header, *lines = capsys.readouterr().out.strip().splitlines()
+    assert header == "a,b,distance,distance_in_data_units"  # l1: exact in the columns' units too
+    answered = np.array([[float(x) for x in line.split(",")[-2:]] for line in lines])
+    assert np.allclose(answered[:, 0], released["distance"].to_numpy(), rtol=0, atol=1e-12)
     structure = DistanceStructure.load(out)
+    assert np.allclose(answered[:, 1], structure.answer_in_data_units(pd.read_csv(queries).to_numpy()))
     assert "noise" in structure.metadata and "counts" not in structure.to_json()
 
 

@@ -107,18 +107,46 @@ class DistanceStructure:
             raise ValueError(f"queries need {len(self.columns)} coordinates, got {queries.shape[1]}")
         return (queries - self.lower) / (self.upper - self.lower)
 
-    def answer(self, queries: np.ndarray) -> np.ndarray:
-        """Average distance from each query (original units, one row each) to the records, in normalised
-        units."""
+    def _terms(self, queries: np.ndarray) -> np.ndarray:
+        """Each released coordinate's share of the answer (queries x coordinates, normalised units)."""
         embedded = self.embedding.embed(self.normalise(queries))
         lo, hi = self.embedding.lower, self.embedding.upper
         width = hi - lo
-        total = np.zeros(len(embedded))
+        terms = np.empty(embedded.shape)
         for j in range(embedded.shape[1]):
             v = (embedded[:, j] - lo[j]) / width[j]
             inside = np.clip(v, 0.0, 1.0)
-            total += width[j] * (np.interp(inside, self.knots[j], self.values[j]) + np.abs(v - inside))
-        return total * self.embedding.answer_factor
+            terms[:, j] = width[j] * (np.interp(inside, self.knots[j], self.values[j]) + np.abs(v - inside))
+        return terms
+
+    def answer(self, queries: np.ndarray) -> np.ndarray:
+        """Average distance from each query (original units, one row each) to the records, in normalised
+        units."""
+        return self._terms(queries).sum(axis=1) * self.embedding.answer_factor
+
+    @property
+    def in_data_units(self) -> bool:
+        """Whether :meth:`answer_in_data_units` can answer in the columns' own units exactly: l1 without an
+        embedding (the answer is a sum over columns, each rescaled by its range), or any metric but Hamming
+        when every column has the same declared range (normalising is then one uniform scaling)."""
+        ranges = self.upper - self.lower
+        return self.embedding.kind == "identity" or (
+            self.metric != "hamming" and bool(np.all(ranges == ranges[0]))
+        )
+
+    def answer_in_data_units(self, queries: np.ndarray) -> np.ndarray:
+        """Average distance in the columns' own units (post-processing of the same release, exact; see
+        :attr:`in_data_units`). ValueError when the columns' units cannot be recovered: l2, l-inf or Bourgain
+        over columns of different ranges measure distance on the normalised box only."""
+        ranges = self.upper - self.lower
+        if self.embedding.kind == "identity":
+            return self._terms(queries) @ ranges * self.embedding.answer_factor
+        if not self.in_data_units:
+            raise ValueError(
+                f"{self.metric} answers over columns of different declared ranges exist in normalised units "
+                "only; declare the same range for every column to read them in the columns' units"
+            )
+        return self.answer(queries) * float(ranges[0])
 
     def to_json(self) -> dict:
         return {

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
 import numpy as np
+import pytest
 
 from dpgui.algorithms.distance.cdf_route import (
     STRUCTURE_FILE,
@@ -18,7 +20,7 @@ from dpgui.algorithms.distance.cdf_route import (
     predicted_max_error,
     support_points,
 )
-from dpgui.algorithms.distance.embeddings import IdentityEmbedding
+from dpgui.algorithms.distance.embeddings import IdentityEmbedding, RandomProjection
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, best_branching, noise_scale
 from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
@@ -209,3 +211,32 @@ def test_certified_bound_never_grows_with_epsilon_or_n_and_is_exactly_one_over_n
         certified_max_error(supports, np.ones(2), n, PrivacyBudget(1.0), 0.05) - binning for n in (100, 1000)
     ]
     assert math.isclose(at[0], 10 * at[1], rel_tol=1e-9)
+
+
+def test_l1_answers_in_the_columns_units_are_exact_at_huge_epsilon_for_unequal_ranges():
+    """Columns on [10, 30] and [0, 2000]: the data-unit answer is the l1 distance in those units."""
+    g = np.random.default_rng(5)
+    grid = np.linspace(0, 1, 11)
+    unit = g.choice(grid, (9, 2))
+    lower, upper = np.array([10.0, 0.0]), np.array([30.0, 2000.0])
+    s = dataclasses.replace(
+        structure(unit, [support_points(grid, 256)] * 2, PrivacyBudget(1e9)), lower=lower, upper=upper
+    )
+    queries = lower + g.random((40, 2)) * (upper - lower) * 1.4 - 0.2 * (upper - lower)
+    points = lower + unit * (upper - lower)
+    assert s.in_data_units
+    assert np.max(np.abs(s.answer_in_data_units(queries) - brute_force(points, queries))) < 1e-6
+    assert np.max(np.abs(s.answer(queries) - brute_force(unit, s.normalise(queries)))) < 1e-9
+
+
+def test_other_metrics_answer_in_data_units_only_when_every_column_has_the_same_range():
+    s = structure(np.zeros((3, 2)), [support_points(np.linspace(0, 1, 5), 256)] * 2, PrivacyBudget(1.0))
+    projected = dataclasses.replace(s, metric="l2", embedding=RandomProjection.draw(2, 2, 0))
+    same = dataclasses.replace(projected, lower=np.array([0.0, 5.0]), upper=np.array([50.0, 55.0]))
+    query = np.array([[10.0, 20.0]])
+    assert same.in_data_units
+    assert same.answer_in_data_units(query) == same.answer(query) * 50.0
+    different = dataclasses.replace(projected, lower=np.array([0.0, 0.0]), upper=np.array([50.0, 9.0]))
+    assert not different.in_data_units
+    with pytest.raises(ValueError, match="normalised units only"):
+        different.answer_in_data_units(query)
