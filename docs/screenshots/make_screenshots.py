@@ -169,17 +169,26 @@ def main(folder: Path = HERE) -> int:
     shot("review-histogram")
 
     task.select_task(TaskKind.DISTANCE)
-    task.select_columns(["education", "experience"])
+    task.select_columns(["education", "experience", "wage"])
     task.declare("education", NumericDomain(0, 20, 1))
     task.declare("experience", NumericDomain(-5, 70, 1))
+    task.declare("wage", NumericDomain(0, 4000, 20))
     task.select_algorithm("cdf-route")
     release()
-    window.review_page.distance_explorer.pick((12.0, 20.0))
+    explorer = window.review_page.distance_explorer
+    explorer.x_axis.setCurrentIndex(0)  # wage across, education up: answers in dollars plus years
+    explorer.y_axis.setCurrentIndex(1)
+    explorer.x_axis.activated.emit(0)
+    for point in ((400.0, 10.0), (1500.0, 16.0)):
+        explorer.pick(point)
+    explorer.coordinates["experience"].setValue(10)
+    explorer.pick((800.0, 12.0))
     shot("review-distance")
 
     queries = Path(tempfile.mkdtemp(prefix="dpgui-queries-")) / "queries.csv"
     public = pd.read_csv(demo_public_path())[["education", "experience"]]
     public.sample(ONLINE_QUERIES, random_state=0).to_csv(queries, index=False)  # public data only
+    task.select_columns(["education", "experience"])
     task.select_algorithm("huang-roth-online")
     task.parameters.set_values((("queries", str(queries)),))
     budget.delta.setText("1e-6")

@@ -3,6 +3,11 @@
 Everything shown is post-processing of the release: answers come from the released structure (no data, no
 budget), the background is the PUBLIC sample's points (or just a grid) over the declared domains, and the heat
 map is the structure's answers on a coarse grid of those domains. The private rows are never drawn.
+
+Answers are in the columns' own units whenever the structure can give them exactly
+(``DistanceStructure.in_data_units``), else in normalised units, and the explorer says which. The custodian
+chooses the two plotted columns, types any point's coordinates (in the columns' units), and keeps a history
+of the points asked, which can be copied.
 """
 
 from __future__ import annotations
@@ -12,7 +17,19 @@ import pandas as pd
 import pyqtgraph as pg
 from pyqtgraph.GraphicsScene.mouseEvents import MouseClickEvent
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
 from dpgui.data.public import PublicSample
@@ -45,45 +62,97 @@ def _format(point: tuple[float, ...]) -> str:
     return ", ".join(readable(x) for x in point)
 
 
+def units_of(structure: DistanceStructure) -> str:
+    """What the explorer's answers measure, in words."""
+    if structure.in_data_units:
+        return f"in the columns' units ({structure.metric} over {', '.join(structure.columns)})"
+    return (
+        f"in normalised units: {structure.metric} with each column's declared range mapped to [0, 1] (the "
+        "columns' ranges differ, so this metric has no single unit of its own)"
+    )
+
+
 class DistanceExplorer(QWidget):
-    """A click on the plot (or :meth:`pick`) answers the average distance from that point."""
+    """A click on the plot, typed coordinates or :meth:`pick` answer the average distance from a point."""
 
     def __init__(self) -> None:
         super().__init__()
         self.structure: DistanceStructure | None = None
+        self.public: PublicSample | None = None
         self.picked: tuple[float, ...] | None = None
+        """The last point asked (the plotted coordinates)."""
         self.plot = ThemedPlotWidget()
         self.plot.setTitle("Explore the released structure: click a point", color=text_colour().name())
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.setMinimumHeight(260)
         self.heat = pg.ImageItem()
-        self.heat.setColorMap(pg.colormap.get("viridis"))
+        colours = pg.colormap.get("viridis")
+        self.heat.setColorMap(colours)
         self.heat.setOpacity(0.45)
         self.plot.addItem(self.heat)
+        self.colour_bar = pg.ColorBarItem(colorMap=colours, interactive=False, width=15)
+        self.colour_bar.setImageItem(self.heat, insert_in=self.plot.plotItem)
         self.profile = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
         self.background = pg.ScatterPlotItem(size=4, pen=None, brush=pg.mkBrush(40, 40, 40, 140))
         self.plot.addItem(self.background)
         self.marker = pg.ScatterPlotItem(size=16, symbol="+", pen=pg.mkPen("#d62728", width=3))
         self.plot.addItem(self.marker)
         self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.x_axis, self.y_axis = QComboBox(), QComboBox()
+        for box, tip in ((self.x_axis, "horizontal"), (self.y_axis, "vertical")):
+            box.setToolTip(f"The column along the plot's {tip} axis; the others stay at their typed values.")
+            box.activated.connect(self._axes_chosen)
+        axes = QHBoxLayout()
+        for text, box in (("Horizontal axis:", self.x_axis), ("Vertical axis:", self.y_axis)):
+            axes.addWidget(QLabel(text))
+            axes.addWidget(box, 1)
         self.answer_label = QLabel("Click the plot to ask for the average distance from a point.")
         self.answer_label.setWordWrap(True)
         self.answer_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.fixed_form = QFormLayout()
-        self.fixed: dict[str, QDoubleSpinBox] = {}
+        self.coordinate_form = QFormLayout()
+        self.coordinates: dict[str, QDoubleSpinBox] = {}
+        self.ask_button = QPushButton("Ask at these coordinates")
+        self.ask_button.setToolTip("The average distance from the typed point (no budget spent).")
+        self.ask_button.clicked.connect(self.ask_typed)
+        self.history = QTableWidget(0, 2)
+        self.history.setHorizontalHeaderLabels(["point asked", "average distance"])
+        self.history.horizontalHeader().setStretchLastSection(True)
+        self.history.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.history.setToolTip("Every point asked in this session, newest first (select and copy).")
+        self.history.setMaximumHeight(120)
+        asking = QVBoxLayout()
+        asking.addLayout(self.coordinate_form)
+        asking.addWidget(self.ask_button)
+        asking.addStretch(1)
+        below = QHBoxLayout()
+        below.addLayout(asking, 1)
+        below.addWidget(self.history, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(axes)
         layout.addWidget(self.plot, 1)
-        layout.addLayout(self.fixed_form)
         layout.addWidget(self.answer_label)
+        layout.addLayout(below)
         layout.addWidget(self.note)
 
     @property
     def shown_axes(self) -> int:
-        """How many leading columns the plot shows (1 or 2); the rest are fixed by the spin boxes."""
+        """How many columns the plot shows (1 or 2); the rest are held at their typed values."""
         return 0 if self.structure is None else min(SHOWN_AXES, len(self.structure.columns))
+
+    @property
+    def axes(self) -> tuple[int, ...]:
+        """The plotted columns' positions (horizontal, then vertical)."""
+        chosen = (self.x_axis.currentIndex(), self.y_axis.currentIndex())
+        return chosen[: self.shown_axes]
+
+    @property
+    def fixed(self) -> dict[str, QDoubleSpinBox]:
+        """The typed coordinates of the columns not plotted (the plot and the answers hold them fixed)."""
+        assert self.structure is not None
+        return {name: spin for j, (name, spin) in enumerate(self.coordinates.items()) if j not in self.axes}
 
     def show_release(self, release: Release) -> bool:
         """Explore ``release``'s structure (shown) or, for a release without one, hide; True when shown."""
@@ -91,94 +160,149 @@ class DistanceExplorer(QWidget):
         self.setVisible(structure is not None)
         if structure is None:
             return False
-        self.structure = structure
+        self.structure, self.public = structure, release.spec.public
         self.picked = None
         self.marker.clear()
+        self.history.setRowCount(0)
         self.answer_label.setText("Click the plot to ask for the average distance from a point.")
-        shown = structure.columns[: self.shown_axes]
-        self._build_fixed(structure)
-        self.plot.setLabel("bottom", shown[0])
-        self.plot.setLabel("left", shown[1] if len(shown) > 1 else "average distance (normalised)")
-        points = public_points(release.spec.public, shown) if len(shown) > 1 else np.zeros((0, 2))
-        self.background.setData(pos=points)
-        self.plot.setXRange(float(structure.lower[0]), float(structure.upper[0]), padding=0.02)
-        if len(shown) > 1:
-            self.plot.setYRange(float(structure.lower[1]), float(structure.upper[1]), padding=0.02)
-        source = "the public sample's points" if len(points) else "a grid"
-        drawn = (
-            f"Background: {source} over the declared domains; shading: the structure's answers "
-            "(darker = closer)."
-            if len(shown) > 1
-            else "The curve: the structure's answers over the declared domain."
-        )
+        for box in (self.x_axis, self.y_axis):
+            box.clear()
+            box.addItems(list(structure.columns))
+        self.y_axis.setCurrentIndex(min(1, len(structure.columns) - 1))
+        self.y_axis.setEnabled(self.shown_axes > 1)
+        self._build_coordinates(structure)
+        self.colour_bar.setVisible(self.shown_axes > 1)
+        self.colour_bar.axis.setLabel(f"average distance {self._unit_suffix()}")
         self.note.setText(
-            f"Answers are in normalised units (each column's declared range mapped to [0, 1]). {drawn}"
+            f"Answers are {units_of(structure)}. Background: the public sample's points (or nothing) over "
+            "the declared domains; shading: the structure's answers (darker = closer)."
         )
-        self._redraw()
+        self._axes_chosen()
         return True
 
-    def query(self, point: tuple[float, ...]) -> float:
-        """The released structure's average distance from ``point`` (the shown coordinates, or all of them;
-        the others are the spin boxes' values). Post-processing: no data, no budget."""
+    def _unit_suffix(self) -> str:
         assert self.structure is not None
-        full = self._full(np.atleast_2d(np.asarray(point, dtype=np.float64)))
-        return float(self.structure.answer(full)[0])
+        return "(columns' units)" if self.structure.in_data_units else "(normalised)"
+
+    def _answers(self, full: np.ndarray) -> np.ndarray:
+        assert self.structure is not None
+        if self.structure.in_data_units:
+            return self.structure.answer_in_data_units(full)
+        return self.structure.answer(full)
+
+    def query(self, point: tuple[float, ...]) -> float:
+        """The released structure's average distance from ``point`` (the plotted coordinates, or all of
+        them; the others are the typed values), in :func:`units_of` units. Post-processing: no budget."""
+        return float(self._answers(self._full(np.atleast_2d(np.asarray(point, dtype=np.float64))))[0])
 
     def pick(self, point: tuple[float, ...]) -> float:
-        """Mark ``point`` (shown coordinates) and show its answer."""
+        """Mark ``point`` (plotted coordinates), type it into the coordinates, answer it and log it."""
+        value = self._mark(point)
+        assert self.picked is not None
+        self.history.insertRow(0)
+        full = self._full(np.array([self.picked]))[0]
+        for column, text in enumerate((_format(tuple(full)), readable(value))):
+            self.history.setItem(0, column, QTableWidgetItem(text))
+        return value
+
+    def _mark(self, point: tuple[float, ...]) -> float:
+        """Mark ``point``, type it into the plotted columns' coordinates and show its answer."""
         value = self.query(point)
         self.picked = tuple(float(x) for x in point)
-        self.marker.setData([self.picked[0]], [self.picked[1] if len(self.picked) > 1 else value])
         full = tuple(float(x) for x in self._full(np.array([self.picked]))[0])
+        for j, spin in enumerate(self.coordinates.values()):
+            if j in self.axes:
+                spin.blockSignals(True)
+                spin.setValue(full[j])
+                spin.blockSignals(False)
+        self.marker.setData([self.picked[0]], [self.picked[1] if len(self.picked) > 1 else value])
         self.answer_label.setText(
-            f"average distance from ({_format(full)}) = {readable(value)} "
+            f"average distance from ({_format(full)}) = {readable(value)} {self._unit_suffix()} "
             "(answered from the released structure; no budget spent)"
         )
         return value
 
+    def ask_typed(self) -> float:
+        """Answer the typed coordinates (all columns)."""
+        typed = [spin.value() for spin in self.coordinates.values()]
+        return self.pick(tuple(typed[j] for j in self.axes))
+
     def _full(self, shown: np.ndarray) -> np.ndarray:
-        """Rows of shown coordinates completed with the fixed values (rows already complete pass through)."""
+        """Rows of plotted coordinates completed with the typed values (complete rows pass through)."""
         assert self.structure is not None
         if shown.shape[1] == len(self.structure.columns):
             return shown
         if shown.shape[1] != self.shown_axes:
             raise ValueError(f"a point needs {self.shown_axes} or {len(self.structure.columns)} coordinates")
-        fixed = np.array([spin.value() for spin in self.fixed.values()])
-        return np.hstack([shown, np.broadcast_to(fixed, (len(shown), len(fixed)))])
+        typed = np.array([spin.value() for spin in self.coordinates.values()])
+        full = np.array(np.broadcast_to(typed, (len(shown), len(typed))))
+        full[:, list(self.axes)] = shown
+        return full
 
-    def _build_fixed(self, structure: DistanceStructure) -> None:
-        while self.fixed_form.rowCount():
-            self.fixed_form.removeRow(0)
-        self.fixed = {}
-        for j in range(self.shown_axes, len(structure.columns)):
+    def _build_coordinates(self, structure: DistanceStructure) -> None:
+        while self.coordinate_form.rowCount():
+            self.coordinate_form.removeRow(0)
+        self.coordinates = {}
+        for j, column in enumerate(structure.columns):
             low, high = float(structure.lower[j]), float(structure.upper[j])
             spin = QDoubleSpinBox()
             spin.setDecimals(4)
             spin.setRange(low, high)
             spin.setSingleStep((high - low) / 100)
             spin.setValue((low + high) / 2)
-            spin.setToolTip("The plot and the answers hold this coordinate fixed at this value.")
-            spin.valueChanged.connect(self._redraw)
-            self.fixed[structure.columns[j]] = spin
-            self.fixed_form.addRow(f"{structure.columns[j]} fixed at:", spin)
+            spin.setToolTip(
+                f"{column} of the point to ask, in the column's units (declared range {readable(low)} to "
+                f"{readable(high)}). A plotted column takes the clicked value; the others hold the plot."
+            )
+            spin.valueChanged.connect(lambda _value, j=j: self._typed(j))
+            self.coordinates[column] = spin
+            self.coordinate_form.addRow(f"{column}:", spin)
+
+    def _typed(self, column: int) -> None:
+        """A typed coordinate of a column that is not plotted moves the plot's slice."""
+        if column not in self.axes:
+            self._redraw()
+
+    def _axes_chosen(self) -> None:
+        """Label, range and background of the chosen axes, then the answers on them."""
+        assert self.structure is not None
+        if self.shown_axes > 1 and self.x_axis.currentIndex() == self.y_axis.currentIndex():
+            x = self.x_axis.currentIndex()
+            self.y_axis.setCurrentIndex(next(j for j in range(len(self.structure.columns)) if j != x))
+        names = [self.structure.columns[j] for j in self.axes]
+        self.plot.setLabel("bottom", names[0])
+        self.plot.setLabel("left", names[1] if len(names) > 1 else f"average distance {self._unit_suffix()}")
+        points = public_points(self.public, tuple(names)) if len(names) > 1 else np.zeros((0, 2))
+        self.background.setData(pos=points)
+        low, high = self.structure.lower, self.structure.upper
+        self.plot.setXRange(float(low[self.axes[0]]), float(high[self.axes[0]]), padding=0.02)
+        if len(names) > 1:
+            self.plot.setYRange(float(low[self.axes[1]]), float(high[self.axes[1]]), padding=0.02)
+        self.picked = None
+        self.marker.clear()
+        self._redraw()
 
     def _redraw(self) -> None:
         """The heat map (2-D) or the answer profile (1-D), and the picked point's answer again."""
         assert self.structure is not None
         low, high = self.structure.lower, self.structure.upper
-        xs = np.linspace(low[0], high[0], HEAT_CELLS)
+        x = self.axes[0]
+        xs = np.linspace(low[x], high[x], HEAT_CELLS)
         if self.shown_axes == 1:
             self.heat.hide()
-            self.profile.setData(xs, self.structure.answer(self._full(xs[:, None])))
+            self.profile.setData(xs, self._answers(self._full(xs[:, None])))
         else:
-            ys = np.linspace(low[1], high[1], HEAT_CELLS)
+            y = self.axes[1]
+            ys = np.linspace(low[y], high[y], HEAT_CELLS)
             grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
-            self.heat.setImage(self.structure.answer(self._full(grid)).reshape(HEAT_CELLS, HEAT_CELLS))
-            self.heat.setRect(QRectF(low[0], low[1], high[0] - low[0], high[1] - low[1]))
+            answers = self._answers(self._full(grid))
+            self.heat.setImage(answers.reshape(HEAT_CELLS, HEAT_CELLS))
+            self.heat.setRect(QRectF(low[x], low[y], high[x] - low[x], high[y] - low[y]))
+            self.colour_bar.setLevels((float(answers.min()), float(answers.max())))
             self.heat.show()
             self.profile.setData([], [])
         if self.picked is not None:
-            self.pick(self.picked)
+            self._mark(self.picked)
 
     def _clicked(self, event: MouseClickEvent) -> None:
         if self.structure is None or event.button() != Qt.MouseButton.LeftButton:

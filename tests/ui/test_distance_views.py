@@ -12,6 +12,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
+from dpgui.numbers import readable
 from dpgui.paths import demo_public_path
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
@@ -39,7 +40,8 @@ def test_the_explorer_answers_a_clicked_point_from_the_released_structure(qtbot,
     assert explorer.isVisibleTo(window) and not window.review_page.plot.isVisibleTo(window)
     (attachment,) = [a for a in window.release.table.attachments if a.file_name == STRUCTURE_FILE]
     structure = DistanceStructure.from_bytes(attachment.content)
-    assert explorer.query((12, 20)) == structure.answer(np.array([[12, 20]]))[0]
+    assert structure.in_data_units  # l1 without an embedding: every answer in the columns' units
+    assert explorer.query((12, 20)) == structure.answer_in_data_units(np.array([[12, 20]]))[0]
 
     public = pd.read_csv(demo_public_path())[COLUMNS].to_numpy(dtype=np.float64)
     x, y = explorer.background.getData()
@@ -51,8 +53,8 @@ def test_the_explorer_answers_a_clicked_point_from_the_released_structure(qtbot,
     scene_point = plot.plotItem.vb.mapViewToScene(QPointF(12, 20))
     qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=plot.mapFromScene(scene_point))
     assert explorer.picked == pytest.approx((12, 20), abs=0.5)  # within a pixel of the clicked point
-    expected = structure.answer(np.array([explorer.picked]))[0]
-    assert f"= {expected:.4g} (answered from the released structure; no budget spent)" in (
+    expected = structure.answer_in_data_units(np.array([explorer.picked]))[0]
+    assert f"= {readable(expected)} (columns' units) (answered from the released structure; no budget" in (
         explorer.answer_label.text()
     )
     assert explorer.marker.getData()[0].tolist() == [explorer.picked[0]]
@@ -69,12 +71,51 @@ def test_columns_beyond_the_plotted_two_are_fixed_at_editable_values(qtbot, wind
     assert structure.columns == ("wage", *COLUMNS)  # the data's column order: experience is fixed
     (experience,) = explorer.fixed.values()
     assert list(explorer.fixed) == ["experience"] and experience.value() == 32.5  # the domain's middle
-    assert explorer.query((600, 12)) == structure.answer(np.array([[600, 12, 32.5]]))[0]
+    assert explorer.query((600, 12)) == structure.answer_in_data_units(np.array([[600, 12, 32.5]]))[0]
     explorer.pick((600, 12))
     experience.setValue(20)
-    expected = structure.answer(np.array([[600, 12, 20]]))[0]
+    expected = structure.answer_in_data_units(np.array([[600, 12, 20]]))[0]
     assert explorer.query((600, 12)) == expected
-    assert f"from (600, 12, 20) = {expected:.4g}" in explorer.answer_label.text()
+    assert f"from (600, 12, 20) = {readable(expected)}" in explorer.answer_label.text()
+
+
+def test_the_explorer_answers_in_data_units_on_chosen_axes_typed_points_and_keeps_a_history(
+    qtbot, window: MainWindow
+):
+    """Issue 15: answers in the columns' units (an l1 distance of wage dollars plus years), the plotted
+    columns chosen, a typed point answered, and every point asked listed newest first."""
+    window.task_page.select_columns([*COLUMNS, "wage"])
+    window.task_page.declare("wage", WAGE_DOMAIN)
+    window.task_page.select_algorithm("cdf-route")
+    run_and_wait(qtbot, window)
+    explorer = window.review_page.distance_explorer
+    structure = DistanceStructure.from_bytes(window.release.table.attachments[0].content)
+    unit = structure.answer(np.array([[600, 12, 20]]))[0]
+    data = structure.answer_in_data_units(np.array([[600, 12, 20]]))[0]
+    assert data > 10 * unit  # wage's range is thousands of dollars: normalised answers are far smaller
+
+    explorer.x_axis.setCurrentIndex(2)  # experience across, education up; wage is typed
+    explorer.x_axis.activated.emit(2)
+    assert explorer.axes == (2, 1) and list(explorer.fixed) == ["wage"]
+    assert explorer.plot.plotItem.getAxis("bottom").labelText == "experience"
+    explorer.coordinates["wage"].setValue(600)
+    assert explorer.query((20, 12)) == pytest.approx(data)
+
+    for name, value in zip(structure.columns, (900, 16, 5), strict=True):
+        explorer.coordinates[name].setValue(value)
+    typed = explorer.ask_typed()
+    assert typed == structure.answer_in_data_units(np.array([[900, 16, 5]]))[0]
+    explorer.pick((20, 12))
+    rows = [
+        (explorer.history.item(row, 0).text(), explorer.history.item(row, 1).text())
+        for row in range(explorer.history.rowCount())
+    ]
+    assert rows == [("900, 12, 20", readable(explorer.query((20, 12)))), ("900, 16, 5", readable(typed))]
+
+    assert explorer.colour_bar.isVisible() and "columns' units" in explorer.colour_bar.axis.labelText
+    low, high = explorer.colour_bar.levels()
+    assert low < typed < high
+    assert "in the columns' units" in explorer.note.text()
 
 
 def test_the_online_session_draws_every_answer_as_it_is_released(
