@@ -58,10 +58,12 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 PRIVTREE_SHARE = ParameterSpec(
     "tree_share", float, TREE_SHARE, "Fraction of ε spent on PrivTree's split tests (the rest on counts).",
     0.05, 0.95,
+    advanced=True,
 )  # fmt: skip
 DAWA_SHARE = ParameterSpec(
     "partition_share", float, PARTITION_SHARE, "Fraction of ε spent on DAWA's partition (the rest on "
     "counts; the paper's default is 0.25).", 0.05, 0.95,
+    advanced=True,
 )  # fmt: skip
 
 PRIVTREE_PAPER = "Zhang, Xiao, Xie 2016 (SIGMOD), PrivTree"

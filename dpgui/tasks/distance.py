@@ -70,14 +70,30 @@ QUERY_COUNT = ParameterSpec(
     1,
     10**7,
 )
-BINS = ParameterSpec("bins", int, DEFAULT_BINS, "Support points per coordinate of the CDF route.", 2, 1 << 16)
-DIMENSION = ParameterSpec("dimension", int, 1024, "Random-projection dimension for l2 (public).", 1, 8192)
-REPETITIONS = ParameterSpec("repetitions", int, 16, "Bourgain repetitions K per level (public).", 1, 512)
+BINS = ParameterSpec(
+    "bins", int, DEFAULT_BINS, "Support points per coordinate of the CDF route.", 2, 1 << 16, advanced=True
+)
+DIMENSION = ParameterSpec(
+    "dimension", int, 1024, "Random-projection dimension for l2 (public).", 1, 8192, advanced=True
+)
+REPETITIONS = ParameterSpec(
+    "repetitions", int, 16, "Bourgain repetitions K per level (public).", 1, 512, advanced=True
+)
 SEED = ParameterSpec(
-    "embedding_seed", int, 0, "PUBLIC seed of the embedding (exported; not a noise seed).", 0, 2**62
+    "embedding_seed",
+    int,
+    0,
+    "PUBLIC seed of the embedding (exported; not a noise seed).",
+    0,
+    2**62,
+    advanced=True,
 )
 DEBIAS = ParameterSpec(
-    "debias", bool, False, "Bourgain: rescale by the public query-pair median (heuristic)."
+    "debias",
+    bool,
+    False,
+    "Bourgain: rescale by the public query-pair median (heuristic).",
+    advanced=True,
 )
 
 _ERROR_UNIT = "max error of the normalised average distance"

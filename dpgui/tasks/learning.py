@@ -65,7 +65,13 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 
 ERROR_UNIT = "error rate α guaranteed at β"
 BETA = ParameterSpec(
-    "beta", float, 0.05, "Failure probability of the accuracy statement (not of privacy).", 1e-9, 0.5
+    "beta",
+    float,
+    0.05,
+    "Failure probability of the accuracy statement (not of privacy).",
+    1e-9,
+    0.5,
+    advanced=True,
 )
 DIRECTION = ParameterSpec(
     "direction",
@@ -76,7 +82,13 @@ DIRECTION = ParameterSpec(
 )
 ALPHA = ParameterSpec("alpha", float, 0.05, "Target error rate (sets public constants only).", 1e-4, 0.5)
 LABEL_NOISE = ParameterSpec(
-    "label_noise", float, 0.0, "Public bound η on the mislabelled fraction: promise r = (1 − η) n.", 0.0, 0.5
+    "label_noise",
+    float,
+    0.0,
+    "Public bound η on the mislabelled fraction: promise r = (1 − η) n.",
+    0.0,
+    0.5,
+    advanced=True,
 )
 MAX_HASH_BITS = 20
 """At most 2^20 hash buckets (a public cap on the hashing learner's k)."""

@@ -13,7 +13,13 @@ from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, Precon
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 BETA = ParameterSpec(
-    "beta", float, 0.05, "Failure probability of the accuracy statement (not of privacy).", 1e-9, 0.5
+    "beta",
+    float,
+    0.05,
+    "Failure probability of the accuracy statement (not of privacy).",
+    1e-9,
+    0.5,
+    advanced=True,
 )
 
 

@@ -40,6 +40,8 @@ class ParameterSpec:
     """The value names a PUBLIC file (the GUI offers a file picker beside the text)."""
     choices: tuple[str, ...] = ()
     """The only values allowed (a drop-down in the GUI, ``choices=`` in the CLI, checked in the core)."""
+    advanced: bool = False
+    """A tuning knob with a sound default (the GUI keeps it in a collapsed "Advanced" section)."""
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,13 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 FREQUENCY_UNIT = "max |frequency error| (count error / n)"
 
 BRANCHING = ParameterSpec(
-    "branching", int, 0, "Tree branching factor b (0: the b in 2..64 with the least predicted error).", 0, 64
+    "branching",
+    int,
+    0,
+    "Tree branching factor b (0: the b in 2..64 with the least predicted error).",
+    0,
+    64,
+    advanced=True,
 )
 QUANTILES = ParameterSpec(
     "q", str, "0.25,0.5,0.75", "The quantiles to release, comma-separated, each in [0, 1]."

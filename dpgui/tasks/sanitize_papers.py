@@ -69,6 +69,7 @@ MAX_CELLS = ParameterSpec(
     "At most this many cells: the public points are thinned (every r-th) above it.",
     2,
     1 << 24,
+    advanced=True,
 )
 
 

@@ -76,7 +76,13 @@ ROWS = ParameterSpec(
 )
 WORKLOAD = ParameterSpec("workload", int, 2, "AIM's workload: all k-way marginals (k = 1, 2 or 3).", 1, 3)
 MAX_ROUNDS = ParameterSpec(
-    "max_rounds", int, 0, "Cap on AIM's adaptive rounds (0: the paper's 16 per column).", 0, 1000
+    "max_rounds",
+    int,
+    0,
+    "Cap on AIM's adaptive rounds (0: the paper's 16 per column).",
+    0,
+    1000,
+    advanced=True,
 )
 
 

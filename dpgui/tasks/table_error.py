@@ -49,6 +49,7 @@ COARSE_BINS = ParameterSpec(
     "can hurt at large ε.",
     0,
     4096,
+    advanced=True,
 )
 
 

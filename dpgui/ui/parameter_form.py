@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -102,33 +105,61 @@ def _value(editor: Editor, kind: type) -> ParameterValue:
 
 
 class ParameterForm(QWidget):
-    """Shows editors for a tuple of ParameterSpecs; :meth:`values` gives the spec's ``parameters`` pairs."""
+    """Shows editors for a tuple of ParameterSpecs; :meth:`values` gives the spec's ``parameters`` pairs.
+
+    Parameters marked ``advanced`` (tuning knobs with sound defaults) sit in a section that starts
+    collapsed behind an "Advanced" button; the others are always shown.
+    """
 
     def __init__(self) -> None:
         super().__init__()
-        self._layout = QFormLayout(self)
+        self._layout = QFormLayout()
         self._layout.setContentsMargins(0, 0, 0, 0)
+        self.advanced_button = QToolButton()
+        self.advanced_button.setText("Advanced")
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.advanced_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced_button.setToolTip("Tuning parameters; their defaults suit most releases.")
+        self.advanced_button.toggled.connect(self._show_advanced)
+        self.advanced_box = QWidget()
+        self._advanced_layout = QFormLayout(self.advanced_box)
+        self._advanced_layout.setContentsMargins(12, 0, 0, 0)
+        self.advanced_box.hide()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addLayout(self._layout)
+        outer.addWidget(self.advanced_button)
+        outer.addWidget(self.advanced_box)
         self._specs: tuple[ParameterSpec, ...] = ()
         self.editors: dict[str, Editor] = {}
         self.set_parameters(())
 
+    def _show_advanced(self, shown: bool) -> None:
+        self.advanced_box.setVisible(shown)
+        self.advanced_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
     def set_parameters(self, specs: Sequence[ParameterSpec]) -> None:
         """Rebuild the form for ``specs`` (each at its default); an empty tuple shows a short note."""
-        while self._layout.rowCount():
-            self._layout.removeRow(0)
+        for layout in (self._layout, self._advanced_layout):
+            while layout.rowCount():
+                layout.removeRow(0)
         self._specs = tuple(specs)
         self.editors = {spec.name: _editor(spec) for spec in self._specs}
         for spec in self._specs:
             label = QLabel(f"{spec.name}:")
             label.setToolTip(spec.help)
             editor = self.editors[spec.name]
+            layout = self._advanced_layout if spec.advanced else self._layout
             if spec.path and isinstance(editor, QLineEdit):
                 editor.setPlaceholderText("path of a public CSV file")
-                self._layout.addRow(label, _with_browse(editor, f"Choose the public {spec.name} file"))
+                layout.addRow(label, _with_browse(editor, f"Choose the public {spec.name} file"))
             else:
-                self._layout.addRow(label, editor)
+                layout.addRow(label, editor)
         if not self._specs:
             self._layout.addRow(QLabel("This algorithm has no parameters."))
+        self.advanced_button.setVisible(any(spec.advanced for spec in self._specs))
+        self.advanced_button.setChecked(False)
 
     def set_values(self, values: Sequence[tuple[str, ParameterValue]]) -> None:
         """Put saved (name, value) pairs into the editors of the same names (unknown names are ignored)."""

@@ -87,3 +87,29 @@ def test_every_enumerated_parameter_offers_its_choices_in_the_cli_too():
         action = next(a for a in tasks[task]._actions if flag in a.option_strings)
         spec = next(p for info in algorithms(TaskKind(task)) for p in info.parameters if p.name == name)
         assert tuple(action.choices) == spec.choices and action.default == spec.default
+
+
+def test_advanced_parameters_start_collapsed_and_still_give_their_values(qtbot):
+    """Issue 15: parameters other than epsilon, delta and the domain's behind "Advanced" (tuning knobs)."""
+    form = ParameterForm()
+    qtbot.addWidget(form)
+    form.set_parameters(
+        (
+            ParameterSpec("q", str, "0.5", "quantiles"),
+            ParameterSpec("branching", int, 0, "tree branching", 0, 64, advanced=True),
+        )
+    )
+    form.show()
+    assert form.editors["q"].isVisible() and not form.editors["branching"].isVisible()
+    assert form.advanced_button.isVisible()
+    form.advanced_button.click()
+    assert form.editors["branching"].isVisible()
+    assert form.values() == (("q", "0.5"), ("branching", 0))
+    form.set_parameters((ParameterSpec("q", str, "0.5", "quantiles"),))
+    assert not form.advanced_button.isVisible()  # nothing advanced: no button
+
+
+def test_the_registry_keeps_tuning_knobs_advanced_and_the_task_defining_ones_visible():
+    every = {spec.name: spec for kind in TaskKind for info in algorithms(kind) for spec in info.parameters}
+    assert every["branching"].advanced and every["beta"].advanced and every["embedding_seed"].advanced
+    assert not any(every[name].advanced for name in ("q", "rows", "metric", "direction", "queries"))
