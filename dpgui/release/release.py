@@ -45,10 +45,12 @@ class Release:
     """The engine that computed the aggregates (``Aggregator.name``): memory, embedded or spark."""
 
     def exported_parameters(self) -> list[tuple[str, object]]:
-        """The spec's algorithm parameters as exports state them: a file by its name, never its path
+        """The chosen algorithm's parameters as exports state them: only those it takes (a value the spec
+        carries for another algorithm of the task had no effect), and a file by its name, never its path
         (a path names the custodian's folders; the file's name is what a reader can match)."""
-        paths = {parameter.name for parameter in self.algorithm.parameters if parameter.path}
+        taken = {parameter.name: parameter for parameter in self.algorithm.parameters}
         return [
-            (name, Path(str(value)).name if name in paths and value else value)
+            (name, Path(str(value)).name if taken[name].path and value else value)
             for name, value in self.spec.parameters
+            if name in taken
         ]

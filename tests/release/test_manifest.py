@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -84,3 +85,17 @@ def test_a_seeded_release_is_marked_not_private_and_the_seed_is_nowhere(wages_cs
     assert manifest["private"] is False and "NOT PRIVATE" in manifest["randomness"]
     for exported in tmp_path.iterdir():
         assert str(seed).encode() not in exported.read_bytes()
+
+
+def test_manifest_and_report_list_only_the_chosen_algorithms_parameters(wages_csv, tmp_path):
+    """A parameter the spec carries for another algorithm of the task had no effect: it is not listed."""
+    release, _, _ = released(wages_csv)
+    taken = {parameter.name for parameter in release.algorithm.parameters}
+    assert "branching" not in taken
+    spec = dataclasses.replace(release.spec, parameters=(*release.spec.parameters, ("branching", 7)))
+    carried = dataclasses.replace(release, spec=spec)
+    export_release(carried, tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    listed = manifest["parameters"]["algorithm_parameters"]
+    assert "branching" not in listed and set(listed) <= taken
+    assert "branching" not in (tmp_path / "report.html").read_text(encoding="utf-8")
