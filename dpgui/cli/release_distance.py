@@ -61,5 +61,6 @@ def run_distance(args: argparse.Namespace) -> int:
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
         parameters=parameters,
+        public=release_cmd.public_sample(args),  # checked against the declared box before the charge
     )
     return release_cmd.release(spec, args)

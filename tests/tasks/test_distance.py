@@ -137,3 +137,21 @@ def test_distance_algorithms_under_zcdp_are_not_badged_pure(name):
     assert info.guarantee_for(approximate) is Guarantee.APPROXIMATE
     assert info.guarantee_for(pure) is Guarantee.PURE
     assert info.guarantee.badge == "pure/zCDP"
+
+
+def test_cli_distance_uses_the_public_sample_it_is_given(tmp_path, capsys):
+    """Issue 18: --public is used, never silently ignored: checked against the declared box before the
+    charge (a sample mostly outside the bounds is refused unless accepted) and named in the manifest."""
+    g = np.random.default_rng(2)
+    data, public = tmp_path / "d.csv", tmp_path / "p.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
+    pd.DataFrame({"a": g.integers(50, 60, 100), "b": g.random(100) + 5}).to_csv(public, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10"]) == 0
+    arguments = ["release", "distance", "--data", str(data), "--columns", "a,b", "--bounds", "0", "10"]
+    arguments += ["0", "1", "--epsilon", "1", "--algorithm", "cdf-route", "--public", str(public)]
+    assert main([*arguments, "--out", str(tmp_path / "refused")]) == 2
+    assert "outside" in capsys.readouterr().err
+    out = tmp_path / "out"
+    assert main([*arguments, "--accept-warnings", "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["parameters"]["public_sample"]["file_name"] == "p.csv"
