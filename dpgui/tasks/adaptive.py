@@ -56,13 +56,15 @@ from dpgui.tasks.sanitize import (
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 PRIVTREE_SHARE = ParameterSpec(
-    "tree_share", float, TREE_SHARE, "Fraction of ε spent on PrivTree's split tests (the rest on counts).",
+    "tree_share", float, TREE_SHARE,
+    "Share of ε spent deciding where to split the range more finely (the rest goes to the counts).",
     0.05, 0.95,
     advanced=True,
 )  # fmt: skip
 DAWA_SHARE = ParameterSpec(
-    "partition_share", float, PARTITION_SHARE, "Fraction of ε spent on DAWA's partition (the rest on "
-    "counts; the paper's default is 0.25).", 0.05, 0.95,
+    "partition_share", float, PARTITION_SHARE,
+    "Share of ε spent grouping the range into near-even buckets (the rest goes to the counts; the "
+    "paper's default is 0.25).", 0.05, 0.95,
     advanced=True,
 )  # fmt: skip
 

@@ -71,19 +71,40 @@ QUERY_COUNT = ParameterSpec(
     10**7,
 )
 BINS = ParameterSpec(
-    "bins", int, DEFAULT_BINS, "Support points per coordinate of the CDF route.", 2, 1 << 16, advanced=True
+    "bins",
+    int,
+    DEFAULT_BINS,
+    "Points per column of the released structure (more points: finer answers, a little more noise).",
+    2,
+    1 << 16,
+    advanced=True,
 )
 DIMENSION = ParameterSpec(
-    "dimension", int, 1024, "Random-projection dimension for l2 (public).", 1, 8192, advanced=True
+    "dimension",
+    int,
+    1024,
+    "How many random directions stand in for straight-line (l2) "
+    "distance (public; more: more accurate, slower).",
+    1,
+    8192,
+    advanced=True,
 )
 REPETITIONS = ParameterSpec(
-    "repetitions", int, 16, "Bourgain repetitions K per level (public).", 1, 512, advanced=True
+    "repetitions",
+    int,
+    16,
+    "How many random subsets per level the general-metric embedding "
+    "uses (public; more: more accurate, slower).",
+    1,
+    512,
+    advanced=True,
 )
 SEED = ParameterSpec(
     "embedding_seed",
     int,
     0,
-    "PUBLIC seed of the embedding (exported; not a noise seed).",
+    "Public seed of the embedding's random choices, exported so "
+    "that anyone can rebuild it (never a noise seed).",
     0,
     2**62,
     advanced=True,
@@ -92,7 +113,7 @@ DEBIAS = ParameterSpec(
     "debias",
     bool,
     False,
-    "Bourgain: rescale by the public query-pair median (heuristic).",
+    "Rescale the answers by a median taken from the public queries (a heuristic that can reduce bias).",
     advanced=True,
 )
 

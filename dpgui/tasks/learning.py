@@ -68,7 +68,8 @@ BETA = ParameterSpec(
     "beta",
     float,
     0.05,
-    "Failure probability of the accuracy statement (not of privacy).",
+    "How sure the stated accuracy is: 0.05 means the error bound holds "
+    "95% of the time (privacy does not depend on it).",
     1e-9,
     0.5,
     advanced=True,
@@ -85,7 +86,7 @@ LABEL_NOISE = ParameterSpec(
     "label_noise",
     float,
     0.0,
-    "Public bound η on the mislabelled fraction: promise r = (1 − η) n.",
+    "Largest share of rows you expect to be mislabelled (a public promise; 0 for clean labels).",
     0.0,
     0.5,
     advanced=True,

@@ -16,7 +16,8 @@ BETA = ParameterSpec(
     "beta",
     float,
     0.05,
-    "Failure probability of the accuracy statement (not of privacy).",
+    "How sure the stated accuracy is: 0.05 means the error bound holds "
+    "95% of the time (privacy does not depend on it).",
     1e-9,
     0.5,
     advanced=True,

@@ -57,7 +57,8 @@ BRANCHING = ParameterSpec(
     "branching",
     int,
     0,
-    "Tree branching factor b (0: the b in 2..64 with the least predicted error).",
+    "How many children each node of the tree of noisy counts has (0: "
+    "the number with the smallest expected error).",
     0,
     64,
     advanced=True,
