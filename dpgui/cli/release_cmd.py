@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dpgui.algorithms.progress import run_to_end
 from dpgui.cli import (
+    algorithm_flags,
     batch_cmd,
     preflight,
     release_distance,
@@ -47,6 +48,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     release_rectangle.add_parsers(tasks)
     release_distance.add_parsers(tasks)
     release_table.add_parsers(tasks)
+    for kind in TaskKind:
+        algorithm_flags.add_algorithm_flags(tasks.choices[kind.value], kind)
     batch_cmd.add_release_parser(tasks)
 
 
@@ -159,6 +162,7 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     Pre-flight first (``dpgui.cli.preflight``: nothing is charged when it refuses), then reserve, run, stage
     the outputs beside ``--out``, commit, and move them into place.
     """
+    spec = algorithm_flags.with_algorithm_flags(spec, args)
     preflight.before_opening(spec)
     opened = open_aggregator(
         args.data, args.engine, table=args.table, spark_master=args.spark_master, progress=ScanProgress()

@@ -1,0 +1,77 @@
+"""CLI flags generated from the algorithms' ``ParameterSpec`` registry, the source the app's forms use.
+
+Every parameter an algorithm of a task takes gets a ``--name`` flag on that task's ``release`` parser (its
+type, choices and help from the spec; its range is checked in the core by ``check_parameters``, before any
+charge), unless the task's parser already has that flag. A flag given for a parameter the chosen
+algorithm does not take is refused (exit 2), never silently ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
+from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+
+DEST_PREFIX = "parameter_"
+"""Namespace attribute of a generated flag's value (None when the flag is not given)."""
+
+
+def flag_of(spec: ParameterSpec) -> str:
+    return "--" + spec.name.replace("_", "-")
+
+
+def task_parameters(kind: TaskKind) -> dict[str, ParameterSpec]:
+    """Every parameter any algorithm of ``kind`` takes, by name (the first spec of a name)."""
+    found: dict[str, ParameterSpec] = {}
+    for info in algorithms(kind):
+        for spec in info.parameters:
+            found.setdefault(spec.name, spec)
+    return found
+
+
+def _help(spec: ParameterSpec) -> str:
+    bounds = "" if spec.minimum is None else f"; {spec.minimum:g} to {spec.maximum:g}"
+    return f"{spec.help} (default {spec.default}{bounds}; only for the algorithms that take it)"
+
+
+def add_algorithm_flags(parser: argparse.ArgumentParser, kind: TaskKind) -> None:
+    """Add a flag for every parameter of ``kind``'s algorithms that ``parser`` lacks."""
+    present = {option for action in parser._actions for option in action.option_strings}
+    generated = []
+    for spec in task_parameters(kind).values():
+        if flag_of(spec) in present:
+            continue
+        options: dict[str, object] = {"dest": DEST_PREFIX + spec.name, "default": None, "help": _help(spec)}
+        if spec.kind is not bool:
+            options["metavar"] = spec.name.upper()
+        if spec.kind is bool:
+            options["action"] = argparse.BooleanOptionalAction
+        else:
+            options["type"] = spec.kind
+            if spec.choices:
+                options["choices"] = spec.choices
+        parser.add_argument(flag_of(spec), **options)  # type: ignore[arg-type]
+        generated.append(spec.name)
+    parser.set_defaults(generated_parameters=tuple(generated))
+
+
+def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
+    """``spec`` with the generated flags' given values; ValueError (exit 2) for a flag the chosen algorithm
+    does not take (with ``auto`` every value is kept: the exports list only the chosen algorithm's)."""
+    given = {
+        name: value
+        for name in getattr(args, "generated_parameters", ())
+        if (value := getattr(args, DEST_PREFIX + name)) is not None
+    }
+    if spec.algorithm != AUTO:
+        taken = {parameter.name for parameter in get_algorithm(spec.algorithm).parameters}
+        foreign = sorted(set(given) - taken)
+        if foreign:
+            flags = ", ".join("--" + name.replace("_", "-") for name in foreign)
+            raise ValueError(
+                f"{spec.algorithm} does not take {flags}; leave it out or choose an algorithm that does "
+                "('dpgui algorithms' lists each algorithm's parameters)"
+            )
+    return dataclasses.replace(spec, parameters=(*spec.parameters, *given.items())) if given else spec

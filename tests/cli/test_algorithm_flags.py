@@ -1,0 +1,59 @@
+"""One registry drives the CLI too: every algorithm parameter is a release flag, checked in the core."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from dpgui.cli import main
+from dpgui.cli.main import build_parser
+from dpgui.tasks.registry import algorithms
+from dpgui.tasks.spec import TaskKind
+from dpgui.ui.parameter_form import ParameterForm, _value
+
+
+def release_parsers() -> dict[str, argparse.ArgumentParser]:
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    release = commands.choices["release"]
+    tasks = next(a for a in release._actions if isinstance(a, argparse._SubParsersAction))
+    return tasks.choices
+
+
+def test_every_parameter_of_every_algorithm_is_a_flag_and_a_form_field_with_its_default(qtbot):
+    """Walks the registry: the flag exists on the task's release parser; the form's field starts at the
+    spec's default (a generated flag's None stands for that same default)."""
+    parsers = release_parsers()
+    form = ParameterForm()
+    qtbot.addWidget(form)
+    for kind in TaskKind:
+        options = {o for action in parsers[kind.value]._actions for o in action.option_strings}
+        for info in algorithms(kind):
+            form.set_parameters(info.parameters)
+            for spec in info.parameters:
+                assert "--" + spec.name.replace("_", "-") in options, (kind.value, info.name, spec.name)
+                assert _value(form.editors[spec.name], spec.kind) == spec.default, (info.name, spec.name)
+
+
+def cdf(wages_csv, tmp_path, *extra: str) -> int:
+    return main(
+        ["release", "cdf", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "20000",
+         "--bins", "1024", "--epsilon", "1", "--out", str(tmp_path / "out"), *extra]
+    )  # fmt: skip
+
+
+def test_a_generated_flag_reaches_the_release_and_its_manifest(wages_csv, tmp_path, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    assert cdf(wages_csv, tmp_path, "--algorithm", "privtree", "--tree-share", "0.3") == 0
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["parameters"]["algorithm_parameters"]["tree_share"] == 0.3
+
+
+def test_a_flag_the_chosen_algorithm_does_not_take_is_refused_before_any_charge(wages_csv, tmp_path, capsys):
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    capsys.readouterr()
+    assert cdf(wages_csv, tmp_path, "--algorithm", "tree-laplace", "--tree-share", "0.3") == 2
+    assert "tree-laplace does not take --tree-share" in capsys.readouterr().err
+    assert cdf(wages_csv, tmp_path, "--algorithm", "privtree", "--tree-share", "1.5") == 2  # range: the core
+    assert "tree_share" in capsys.readouterr().err
+    assert main(["budget", "show", "--data", str(wages_csv)]) == 0
+    assert "remaining ε=5" in capsys.readouterr().out
