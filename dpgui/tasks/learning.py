@@ -52,6 +52,7 @@ from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
+from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import (
     REPLACE_ONE,
@@ -64,16 +65,6 @@ from dpgui.tasks.registry import (
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 ERROR_UNIT = "error rate α guaranteed at β"
-BETA = ParameterSpec(
-    "beta",
-    float,
-    0.05,
-    "How sure the stated accuracy is: 0.05 means the error bound holds "
-    "95% of the time (privacy does not depend on it).",
-    1e-9,
-    0.5,
-    advanced=True,
-)
 DIRECTION = ParameterSpec(
     "direction",
     str,

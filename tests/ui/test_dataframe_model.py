@@ -38,14 +38,11 @@ def test_format_cell_is_compact():
 def test_the_review_table_shows_released_values_with_about_four_digits(qtbot, window):
     """The Review page's released table reads like the rest of the app (the CSV keeps exact values)."""
     from dpgui.numbers import readable
-    from tests.ui.test_main_window import pick_cdf, set_total
+    from tests.ui.test_main_window import pick_cdf, run_and_wait, set_total
 
     set_total(window, 10.0)
     pick_cdf(window, algorithm="tree-laplace")
-    window.start_release()
-    assert window.current_job is not None
-    with qtbot.waitSignal(window.current_job.released, timeout=30_000):
-        pass
+    run_and_wait(qtbot, window)
     model = window.review_page.model
     released = window.review_page.release.table.rows
     shown = [model.data(model.index(row, 1)) for row in range(model.rowCount())]

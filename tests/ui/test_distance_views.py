@@ -61,13 +61,18 @@ def test_the_explorer_answers_a_clicked_point_from_the_released_structure(qtbot,
     assert list(window.review_page.plots()) == ["Average distance answered from the released structure"]
 
 
-def test_columns_beyond_the_plotted_two_are_fixed_at_editable_values(qtbot, window: MainWindow):
+def three_column_structure(qtbot, window: MainWindow) -> DistanceStructure:
+    """Release a CDF-route structure over education, experience and wage; return the released structure."""
     window.task_page.select_columns([*COLUMNS, "wage"])
     window.task_page.declare("wage", WAGE_DOMAIN)
     window.task_page.select_algorithm("cdf-route")
     run_and_wait(qtbot, window)
+    return DistanceStructure.from_bytes(window.release.table.attachments[0].content)
+
+
+def test_columns_beyond_the_plotted_two_are_fixed_at_editable_values(qtbot, window: MainWindow):
+    structure = three_column_structure(qtbot, window)
     explorer = window.review_page.distance_explorer
-    structure = DistanceStructure.from_bytes(window.release.table.attachments[0].content)
     assert structure.columns == ("wage", *COLUMNS)  # the data's column order: experience is fixed
     (experience,) = explorer.fixed.values()
     assert list(explorer.fixed) == ["experience"] and experience.value() == 32.5  # the domain's middle
@@ -84,12 +89,8 @@ def test_the_explorer_answers_in_data_units_on_chosen_axes_typed_points_and_keep
 ):
     """Issue 15: answers in the columns' units (an l1 distance of wage dollars plus years), the plotted
     columns chosen, a typed point answered, and every point asked listed newest first."""
-    window.task_page.select_columns([*COLUMNS, "wage"])
-    window.task_page.declare("wage", WAGE_DOMAIN)
-    window.task_page.select_algorithm("cdf-route")
-    run_and_wait(qtbot, window)
+    structure = three_column_structure(qtbot, window)
     explorer = window.review_page.distance_explorer
-    structure = DistanceStructure.from_bytes(window.release.table.attachments[0].content)
     unit = structure.answer(np.array([[600, 12, 20]]))[0]
     data = structure.answer_in_data_units(np.array([[600, 12, 20]]))[0]
     assert data > 10 * unit  # wage's range is thousands of dollars: normalised answers are far smaller

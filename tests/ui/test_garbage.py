@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import pick_cdf, set_total
+from tests.ui.test_main_window import pick_cdf, run_and_wait, set_total
 
 
 @pytest.fixture
@@ -35,9 +35,6 @@ def test_a_release_leaves_every_collection_to_the_gui_thread(
     assert not gc.isenabled()
     set_total(window, 10.0)
     pick_cdf(window, algorithm="tree-laplace")
-    window.start_release()
-    assert window.current_job is not None
-    with qtbot.waitSignal(window.current_job.released, timeout=30_000):
-        pass
+    run_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: len(collecting_threads) > 0, timeout=5_000)
     assert set(collecting_threads) == {threading.main_thread().name}
