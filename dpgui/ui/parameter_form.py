@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -16,13 +15,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from dpgui.tasks.registry import ParameterSpec
 from dpgui.tasks.spec import ParameterValue
+from dpgui.ui.disclosure import disclosure_button
 
 _INT_LIMIT = 2**31 - 1
 """QSpinBox holds a C int: wider declared ranges are clamped to it."""
@@ -115,17 +114,12 @@ class ParameterForm(QWidget):
         super().__init__()
         self._layout = QFormLayout()
         self._layout.setContentsMargins(0, 0, 0, 0)
-        self.advanced_button = QToolButton()
-        self.advanced_button.setText("Advanced")
-        self.advanced_button.setCheckable(True)
-        self.advanced_button.setArrowType(Qt.ArrowType.RightArrow)
-        self.advanced_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.advanced_button.setToolTip("Tuning parameters; their defaults suit most releases.")
-        self.advanced_button.toggled.connect(self._show_advanced)
         self.advanced_box = QWidget()
         self._advanced_layout = QFormLayout(self.advanced_box)
         self._advanced_layout.setContentsMargins(12, 0, 0, 0)
-        self.advanced_box.hide()
+        self.advanced_button = disclosure_button(
+            "Advanced", "Tuning parameters; their defaults suit most releases.", self.advanced_box
+        )
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addLayout(self._layout)
@@ -134,10 +128,6 @@ class ParameterForm(QWidget):
         self._specs: tuple[ParameterSpec, ...] = ()
         self.editors: dict[str, Editor] = {}
         self.set_parameters(())
-
-    def _show_advanced(self, shown: bool) -> None:
-        self.advanced_box.setVisible(shown)
-        self.advanced_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def set_parameters(self, specs: Sequence[ParameterSpec]) -> None:
         """Rebuild the form for ``specs`` (each at its default); an empty tuple shows a short note."""

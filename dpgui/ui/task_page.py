@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QScrollArea,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +34,7 @@ from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
 from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.domain_rows import (
     NUMERIC_HEADERS,
     CategoryRow,
@@ -119,16 +119,12 @@ class TaskPage(QWidget):
         self.algorithm.setWordWrap(True)
         self.algorithm.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.algorithm.setSpacing(2)
-        self.details_button = QToolButton()
-        self.details_button.setText("Details")
-        self.details_button.setCheckable(True)
-        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_button.setToolTip("The chosen algorithm's registered name, paper and section")
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setVisible(False)
+        self.details_button = disclosure_button(
+            "Details", "The chosen algorithm's registered name, paper and section", self.details
+        )
         self.parameters = ParameterForm()
         self.missing = MissingBox()
         self.domain_rows: dict[str, DomainRow | CategoryRow] = {}
@@ -190,7 +186,6 @@ class TaskPage(QWidget):
         self.column.currentTextChanged.connect(self._rebuild_domains)
         self.columns_list.itemChanged.connect(self._rebuild_domains)
         self.algorithm.currentRowChanged.connect(self._algorithm_changed)
-        self.details_button.toggled.connect(self._show_details)
         self.label.currentTextChanged.connect(self.changed)
         self.positive.textChanged.connect(self.changed)
         self.missing.changed.connect(self.changed)
@@ -347,10 +342,6 @@ class TaskPage(QWidget):
         self.parameters.set_parameters(chosen[0].parameters if chosen else auto_parameters(infos))
         self.details.setText(algorithm_details(chosen[0]) if chosen else AUTO_DETAILS)
         self.changed.emit()
-
-    def _show_details(self, shown: bool) -> None:
-        self.details.setVisible(shown)
-        self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def show_preconditions(self, spec: TaskSpec | None, n: int | None) -> None:
         """Show under each algorithm whether its preconditions hold for the current spec and row count
