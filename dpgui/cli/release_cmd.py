@@ -95,6 +95,13 @@ def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
         "1, 2 or 5 times a power of ten giving at least 10,000 steps)",
     )
     parser.add_argument("--bins", type=int, help="B bins: grid step (HI - LO) / B, instead of --granularity")
+    parser.add_argument(
+        "--unit",
+        nargs="+",
+        metavar="UNIT",
+        help="the values' unit (e.g. USD), one for every column or one per column: shown on plots and in "
+        "the manifest, changes no count",
+    )
 
 
 def declared_domain(args: argparse.Namespace) -> NumericDomain:
@@ -121,7 +128,21 @@ def declared_domains(args: argparse.Namespace, columns: Sequence[str]) -> tuple[
             f"--bounds needs one LO HI pair per column: {len(columns)} columns, {len(args.bounds)} numbers"
         )
     pairs = zip(args.bounds[0::2], args.bounds[1::2], strict=True)
-    return tuple(declared_grid(lo, hi, granularity=args.granularity, bins=args.bins) for lo, hi in pairs)
+    units = declared_units(args, len(columns))
+    return tuple(
+        declared_grid(lo, hi, granularity=args.granularity, bins=args.bins, unit=unit)
+        for (lo, hi), unit in zip(pairs, units, strict=True)
+    )
+
+
+def declared_units(args: argparse.Namespace, count: int) -> list[str]:
+    """``--unit``: one unit for all ``count`` columns or one per column (none: no unit)."""
+    units = getattr(args, "unit", None) or [""]
+    if len(units) == 1:
+        return units * count
+    if len(units) != count:
+        raise ValueError(f"--unit needs one unit for all columns or one per column: {count} columns")
+    return list(units)
 
 
 def public_sample(args: argparse.Namespace) -> PublicSample | None:

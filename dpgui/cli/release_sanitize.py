@@ -54,7 +54,8 @@ def _domain(args: argparse.Namespace) -> Domain:
             "declare --bounds LO HI for a numeric column (or --categories for a categorical one)"
         )
     lower, upper = args.bounds
-    return declared_grid(lower, upper, granularity=args.granularity, bins=args.bins)
+    (unit,) = release_cmd.declared_units(args, 1)
+    return declared_grid(lower, upper, granularity=args.granularity, bins=args.bins, unit=unit)
 
 
 def _parameters(args: argparse.Namespace, kind: TaskKind) -> tuple[tuple[str, ParameterValue], ...]:

@@ -2,7 +2,8 @@
 
 DOMAINS.json maps each released column, in the file's key order, to its public domain:
 ``{"lower": a, "upper": b, "bins": m}`` or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric
-column, ``{"categories": [...]}`` for a categorical one (values outside the list count as "other").
+column (with an optional ``"unit": "USD"`` for plots and the manifest), ``{"categories": [...]}`` for a
+categorical one (values outside the list count as "other").
 Writes synthetic.csv and synthetic.parquet beside release.csv (what was measured), the report and the
 manifest.
 """
@@ -47,10 +48,10 @@ def _domain(column: str, entry: Any) -> Domain:
         if not isinstance(categories, list) or not categories:
             raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
         return CategoricalDomain(tuple(str(c) for c in categories), other=True)
-    unknown = set(entry) - {"lower", "upper", "bins", "granularity"}
+    unknown = set(entry) - {"lower", "upper", "bins", "granularity", "unit"}
     if unknown or not {"lower", "upper"} <= set(entry):
         raise DataError(
-            f'domain of {column!r}: give "lower", "upper" and "bins" or "granularity" '
+            f'domain of {column!r}: give "lower", "upper" and "bins" or "granularity", optionally "unit" '
             f'(or "categories"); got {sorted(entry)}'
         )
     return declared_grid(
@@ -58,6 +59,7 @@ def _domain(column: str, entry: Any) -> Domain:
         float(entry["upper"]),
         granularity=entry.get("granularity"),
         bins=entry.get("bins"),
+        unit=entry.get("unit", ""),
     )
 
 

@@ -74,12 +74,16 @@ class NumericDomain:
 
     ``snap`` says how ``to_grid`` encodes a value between grid points; it is not part of the declaration
     (equality and hashing ignore it): a task sets it, as CDF tasks set ``Snap.UP``.
+
+    ``unit`` is the declared unit of the values ("USD", "years"; empty when none is declared): a label for
+    axes, tables and the manifest, which changes no count (equality and hashing ignore it too).
     """
 
     lower: float
     upper: float
     granularity: float
     snap: Snap = field(default=Snap.NEAREST, compare=False)
+    unit: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         for name in ("lower", "upper", "granularity"):
@@ -90,6 +94,7 @@ class NumericDomain:
             raise DataError(f"domain lower bound {self.lower!r} must be below the upper bound {self.upper!r}")
         if not self.granularity > 0:
             raise DataError(f"domain granularity must be > 0, got {self.granularity!r}")
+        object.__setattr__(self, "unit", checked_unit(self.unit))
         if not math.isfinite((float(self.upper) - float(self.lower)) / float(self.granularity)):
             raise DataError("the domain has far too many grid points; use a coarser granularity")
         if self.size > MAX_GRID_SIZE:
@@ -299,7 +304,12 @@ def default_granularity(lower: float, upper: float) -> float:
 
 
 def declared_grid(
-    lower: float, upper: float, *, granularity: float | None = None, bins: int | None = None
+    lower: float,
+    upper: float,
+    *,
+    granularity: float | None = None,
+    bins: int | None = None,
+    unit: str = "",
 ) -> NumericDomain:
     """The numeric domain declared by bounds and either a granularity or a number of bins (public inputs).
 
@@ -308,12 +318,31 @@ def declared_grid(
     """
     if bins is None:
         step = default_granularity(lower, upper) if granularity is None else granularity
-        return NumericDomain(lower, upper, step)
+        return NumericDomain(lower, upper, step, unit=unit)
     if granularity is not None:
         raise DataError("give the number of bins or the granularity, not both")
     if bins < 1:
         raise DataError(f"the number of bins must be >= 1, got {bins}")
-    return NumericDomain(lower, upper, (upper - lower) / bins)
+    return NumericDomain(lower, upper, (upper - lower) / bins, unit=unit)
+
+
+MAX_UNIT_LENGTH = 40
+
+
+def checked_unit(unit: str) -> str:
+    """A declared unit, stripped; a DataError when it is not one short line of text."""
+    if not isinstance(unit, str):
+        raise DataError(f"a unit must be text, got {unit!r}")
+    text = unit.strip()
+    if len(text) > MAX_UNIT_LENGTH or not text.isprintable():
+        raise DataError(f"a unit must be one line of at most {MAX_UNIT_LENGTH} printable characters")
+    return text
+
+
+def axis_title(column: str, domain: object) -> str:
+    """``column`` with its declared unit, as axes and headers show it: "wage (USD)", or just "wage"."""
+    unit = getattr(domain, "unit", "")
+    return f"{column} ({unit})" if unit else column
 
 
 def parse_categories(text: str) -> tuple[str, ...]:

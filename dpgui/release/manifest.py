@@ -41,12 +41,13 @@ def budget_json(state: BudgetState) -> dict[str, Any]:
 def _domain(domain: Domain) -> dict[str, Any]:
     if isinstance(domain, CategoricalDomain):
         return {"categories": list(domain.categories), "other": domain.other}
-    return {
+    declared = {
         "lower": domain.lower,
         "upper": domain.upper,
         "granularity": domain.granularity,
         "grid_points": domain.size,
     }
+    return declared | ({"unit": domain.unit} if domain.unit else {})
 
 
 def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:

@@ -92,13 +92,14 @@ def _domain_to_json(domain: Domain) -> dict[str, Any]:
         "lower": domain.lower,
         "upper": domain.upper,
         "granularity": domain.granularity,
+        "unit": domain.unit,
     }
 
 
 def _domain_from_json(node: dict[str, Any]) -> Domain:
     if node["type"] == "categorical":
         return CategoricalDomain(tuple(node["categories"]), bool(node["other"]))
-    return NumericDomain(node["lower"], node["upper"], node["granularity"])
+    return NumericDomain(node["lower"], node["upper"], node["granularity"], unit=node.get("unit", ""))
 
 
 def spec_to_json(spec: TaskSpec) -> dict[str, Any]:

@@ -77,8 +77,9 @@ def _domain(domain: Domain) -> str:
     if isinstance(domain, CategoricalDomain):
         other = " plus 'other'" if domain.other else ""
         return f"categories {', '.join(domain.categories)}{other}"
+    unit = f" {domain.unit}" if domain.unit else ""
     return (
-        f"[{domain.lower:g}, {domain.upper:g}] in steps of {domain.granularity:g} "
+        f"[{domain.lower:g}, {domain.upper:g}]{unit} in steps of {domain.granularity:g} "
         f"({domain.size:,} grid points; declared, not read from the data)"
     )
 

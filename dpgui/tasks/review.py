@@ -182,12 +182,16 @@ def _in_value_units(spec: TaskSpec, error: float, unit: str) -> str:
     domain = spec.domains[0]
     clipped = np.clip(values, domain.lower, domain.upper)
     low, high = np.quantile(clipped, [max(0.5 - error, 0.0), min(0.5 + error, 1.0)])
-    column = spec.columns[0]
+    column, unit = spec.columns[0], f" {domain.unit}" if domain.unit else ""
     if high == low:
         return (
-            f"; on the public sample, ranks within that error of the median all hold {column} {float(low):g}"
+            f"; on the public sample, ranks within that error of the median all hold {column} "
+            f"{float(low):g}{unit}"
         )
-    return f"; on the public sample, ranks within that error of the median span {column} {low:g} to {high:g}"
+    return (
+        f"; on the public sample, ranks within that error of the median span {column} {low:g} to "
+        f"{high:g}{unit}"
+    )
 
 
 def task_checks(spec: TaskSpec) -> tuple[Check, ...]:

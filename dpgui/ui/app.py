@@ -20,7 +20,7 @@ from dpgui.ui.platform_check import xcb_problem
 SCREENSHOT_SIZE = (1200, 800)
 
 DEMO_COLUMN = "wage"
-DEMO_DOMAIN = NumericDomain(0, 20000, 1)
+DEMO_DOMAIN = NumericDomain(0, 20000, 1, unit="USD per week")
 """The demo's declared wage domain (weekly US dollars): public knowledge about the demo, not read off it."""
 DEMO_BUDGET = PrivacyCost(10.0, 1e-6)
 

@@ -1,8 +1,8 @@
 """The declared domains, shared by the Data and Task pages: typed by the custodian or suggested publicly.
 
 A column's entry is the tuple of texts its row shows (``DomainRow.texts()``: lower, upper, granularity,
-bins; ``CategoryRow.texts()``: categories, and ``'other'`` or ``''``). The texts become a domain only when
-the Task page builds the spec, so invalid text may sit here. Nothing here reads the private data.
+bins, unit; ``CategoryRow.texts()``: categories, and ``'other'`` or ``''``). The texts become a domain
+only when the Task page builds the spec, so invalid text may sit here. Nothing here reads the private data.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
+from dpgui.data.domain import axis_title
 from dpgui.data.public import PublicSample
 from dpgui.numbers import readable
 from dpgui.release.release import Release
@@ -78,6 +79,7 @@ class DistanceExplorer(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.structure: DistanceStructure | None = None
+        self.domains: tuple[object, ...] = ()
         self.public: PublicSample | None = None
         self.picked: tuple[float, ...] | None = None
         """The last point asked (the plotted coordinates)."""
@@ -160,7 +162,7 @@ class DistanceExplorer(QWidget):
         self.setVisible(structure is not None)
         if structure is None:
             return False
-        self.structure, self.public = structure, release.spec.public
+        self.structure, self.public, self.domains = structure, release.spec.public, release.spec.domains
         self.picked = None
         self.marker.clear()
         self.history.setRowCount(0)
@@ -181,8 +183,12 @@ class DistanceExplorer(QWidget):
         return True
 
     def _unit_suffix(self) -> str:
+        """The answers' unit: the declared one when every column declares the same, else in words."""
         assert self.structure is not None
-        return "(columns' units)" if self.structure.in_data_units else "(normalised)"
+        if not self.structure.in_data_units:
+            return "(normalised)"
+        units = {getattr(domain, "unit", "") for domain in self.domains}
+        return f"({units.pop()})" if len(units) == 1 and "" not in units else "(columns' units)"
 
     def _answers(self, full: np.ndarray) -> np.ndarray:
         assert self.structure is not None
@@ -270,8 +276,9 @@ class DistanceExplorer(QWidget):
             x = self.x_axis.currentIndex()
             self.y_axis.setCurrentIndex(next(j for j in range(len(self.structure.columns)) if j != x))
         names = [self.structure.columns[j] for j in self.axes]
-        self.plot.setLabel("bottom", names[0])
-        self.plot.setLabel("left", names[1] if len(names) > 1 else f"average distance {self._unit_suffix()}")
+        titles = [axis_title(self.structure.columns[j], self.domains[j]) for j in self.axes]
+        self.plot.setLabel("bottom", titles[0])
+        self.plot.setLabel("left", titles[1] if len(names) > 1 else f"average distance {self._unit_suffix()}")
         points = public_points(self.public, tuple(names)) if len(names) > 1 else np.zeros((0, 2))
         self.background.setData(pos=points)
         low, high = self.structure.lower, self.structure.upper

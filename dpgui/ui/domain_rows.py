@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui.data.domain import (
+    MAX_UNIT_LENGTH,
     CategoricalDomain,
     NumericDomain,
     declared_grid,
@@ -32,7 +33,7 @@ from dpgui.ui.declared_domains import DeclaredDomains
 
 OTHER = "other"
 """The label of the extra bucket that counts undeclared values (dpgui/tasks/sanitize.py)."""
-NUMERIC_HEADERS = ("Column", "Lower", "Upper", "Granularity", "or Bins")
+NUMERIC_HEADERS = ("Column", "Lower", "Upper", "Granularity", "or Bins", "Unit")
 BOUNDS_RULE = (
     "Bounds and categories are public: declare them, or suggest them from a public sample — never from the "
     "private data."
@@ -71,7 +72,13 @@ def declared_texts(column: str, numeric: bool, domain: Domain) -> tuple[str, ...
         return ", ".join(domain.categories), OTHER if domain.other else ""
     if not numeric:
         raise ValueError(f"{column} is categorical: declare its categories, not bounds")
-    return number_text(domain.lower), number_text(domain.upper), number_text(domain.granularity), ""
+    return (
+        number_text(domain.lower),
+        number_text(domain.upper),
+        number_text(domain.granularity),
+        "",
+        domain.unit,
+    )
 
 
 def suggested_texts(
@@ -79,8 +86,9 @@ def suggested_texts(
 ) -> tuple[str, ...]:
     """The row texts a PUBLIC sample suggests for ``column``: its range, or its distinct values (keeping the
     current 'other' choice). Raises DataError when the sample cannot suggest them; never the private data."""
-    if numeric:
-        return declared_texts(column, numeric, suggest_domain(public.column_values(column)))
+    if numeric:  # the sample suggests the grid; the unit stays the custodian's
+        bounds = declared_texts(column, numeric, suggest_domain(public.column_values(column)))[:4]
+        return (*bounds, current[4] if len(current) > 4 else "")
     return ", ".join(public.column_categories(column)), current[1] if len(current) > 1 else ""
 
 
@@ -123,18 +131,22 @@ class DomainRow:
         self.bins.setValidator(QIntValidator(1, 1_000_000_000))
         self.bins.setClearButtonEnabled(True)
         self.bins.setToolTip("B bins: grid step (upper − lower) / B, instead of a granularity (CLI --bins).")
+        self.unit = QLineEdit()
+        self.unit.setPlaceholderText("e.g. USD")
+        self.unit.setMaxLength(MAX_UNIT_LENGTH)
+        self.unit.setToolTip("The values' unit, shown on the plots' axes and in the manifest (CLI --unit).")
         self.suggest = QPushButton("Suggest from public sample")
         self.show(texts)
 
     def _edits(self) -> tuple[QLineEdit, ...]:
-        return self.lower, self.upper, self.granularity, self.bins
+        return self.lower, self.upper, self.granularity, self.bins, self.unit
 
     def texts(self) -> tuple[str, ...]:
         return tuple(edit.text() for edit in self._edits())
 
     def show(self, texts: tuple[str, ...]) -> None:
         """Show declared texts (missing ones empty) without signalling an edit."""
-        for edit, text in zip(self._edits(), (*texts, "", "", "", ""), strict=False):
+        for edit, text in zip(self._edits(), (*texts, "", "", "", "", ""), strict=False):
             _show_text(edit, text)
 
     def domain(self) -> NumericDomain:
@@ -145,7 +157,7 @@ class DomainRow:
         granularity = _parse_number(step, "granularity", self.column) if step.strip() else None
         bins = _parse_bins(self.bins.text(), self.column)
         try:
-            return declared_grid(lower, upper, granularity=granularity, bins=bins)
+            return declared_grid(lower, upper, granularity=granularity, bins=bins, unit=self.unit.text())
         except ValueError as error:
             raise ValueError(f"{self.column}: {error}.") from None
 
@@ -153,7 +165,7 @@ class DomainRow:
         """Put the row's widgets on grid lines ``line`` and ``line + 1``."""
         for position, widget in enumerate((QLabel(self.column), *self._edits())):
             grid.addWidget(widget, line, position)
-        grid.addWidget(self.suggest, line + 1, 1, 1, 4)
+        grid.addWidget(self.suggest, line + 1, 1, 1, 5)
 
     def place_cells(self, table: QTableWidget, line: int) -> None:
         """Put the row's edits in ``table``'s line ``line`` (columns as NUMERIC_HEADERS)."""

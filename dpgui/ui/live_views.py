@@ -21,7 +21,7 @@ from dpgui.algorithms.rectangles import BoxStep
 from dpgui.algorithms.san_points import PointFrequencies
 from dpgui.algorithms.tree_cdf import CdfSoFar
 from dpgui.algorithms.treelog import TreeLogStep
-from dpgui.data.domain import NumericDomain
+from dpgui.data.domain import NumericDomain, axis_title
 from dpgui.tasks.spec import Domain
 from dpgui.ui.step_display import display_points
 from dpgui.ui.theme import ThemedPlotWidget, label_style, text_colour
@@ -79,15 +79,16 @@ class LivePlot(ThemedPlotWidget):
         self._view = view
         self.getAxis("bottom").setTickSpacing(*((1, 1) if whole_x else ()))
         self.setTitle(title, color=text_colour().name())
-        self.setLabel("bottom", bottom)
+        domain = self.numeric_domain(0)
+        value_axis = domain is not None and bottom == "value"
+        self.setLabel("bottom", axis_title(bottom, domain) if value_axis else bottom)
         self.setLabel("left", left or "")
         self.showAxis("left", left is not None)  # after setLabel, which shows the axis again
         if y_range is None:
             self.enableAutoRange(axis="y")
         else:
             self.setYRange(*y_range)
-        domain = self.numeric_domain(0)
-        if domain is not None and bottom == "value":
+        if value_axis:
             self.setXRange(domain.lower, domain.upper)
         else:
             self.enableAutoRange(axis="x")

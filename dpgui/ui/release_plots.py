@@ -19,10 +19,10 @@ from PySide6.QtGui import QBrush, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from dpgui.algorithms.learners.thresholds import Direction
-from dpgui.data.domain import NumericDomain
+from dpgui.data.domain import NumericDomain, axis_title
 from dpgui.release.release import Release
 from dpgui.tasks.sanitize_papers import CDF_UNIT
-from dpgui.tasks.spec import TaskKind
+from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.ui.step_display import display_points, rising_range
 from dpgui.ui.theme import ThemedPlotWidget, legend_style, text_colour
 
@@ -81,6 +81,11 @@ def reset(plot: pg.PlotWidget, title: str, bottom: str, left: str) -> None:
     plot.enableAutoRange()
 
 
+def x_title(spec: TaskSpec) -> str:
+    """The x axis's title: the first column with its declared unit ("wage (USD)")."""
+    return axis_title(spec.columns[0], spec.domains[0])
+
+
 def _number(value: object) -> float | None:
     """A released cell as a float, or None for a textual one ('none', 'empty', 'hash bucket 3')."""
     return float(value) if isinstance(value, int | float) else None
@@ -119,7 +124,7 @@ def band_path(x: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> QPainterPa
 def draw_cdf(plot: pg.PlotWidget, release: Release) -> Drawing:
     """The released CDF as a step plot, inside its a-priori error band (clipped to [0, 1])."""
     column = release.spec.columns[0]
-    reset(plot, f"Released CDF of {column}", column, f"share of records with {column} ≤ value")
+    reset(plot, f"Released CDF of {column}", x_title(release.spec), f"share of records with {column} ≤ value")
     x, y = display_points(
         np.array(release.table.column("value"), dtype=float),
         np.array(release.table.column("cdf"), dtype=float),
@@ -147,7 +152,7 @@ def draw_histogram(plot: pg.PlotWidget, release: Release) -> Drawing:
     """Released counts (or frequencies) as bars; categories on a string axis."""
     table, spec = release.table, release.spec
     heights_name = "count" if "count" in table.columns else "frequency"
-    reset(plot, f"Released histogram of {spec.columns[0]}", spec.columns[0], f"released {heights_name}")
+    reset(plot, f"Released histogram of {spec.columns[0]}", x_title(spec), f"released {heights_name}")
     heights = np.array(table.column(heights_name), dtype=float)
     labels = table.column(table.columns[0])
     domain = spec.domains[0]
@@ -185,7 +190,7 @@ def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
     """Released quantiles (a median, an interior point) as labelled vertical lines on the declared domain,
     with a marker at (value, q) where the value estimates a quantile."""
     column = release.spec.columns[0]
-    reset(plot, f"Released {release.spec.kind.title.lower()} of {column}", column, "q")
+    reset(plot, f"Released {release.spec.kind.title.lower()} of {column}", x_title(release.spec), "q")
     plot.setYRange(0.0, 1.0)
     _show_domain(plot, release.spec.domains[0])
     rows = _quantile_rows(release)
@@ -224,7 +229,7 @@ def synthetic_edges(release: Release) -> np.ndarray:
 def draw_synthetic(plot: pg.PlotWidget, release: Release) -> Drawing:
     """A histogram of the synthetic records (post-processing of a DP output)."""
     column = release.spec.columns[0]
-    reset(plot, f"Synthetic records of {column}", column, "synthetic records")
+    reset(plot, f"Synthetic records of {column}", x_title(release.spec), "synthetic records")
     values = np.array(release.table.column(column), dtype=float)
     edges = synthetic_edges(release)
     counts, _ = np.histogram(values, edges)
@@ -256,7 +261,7 @@ def _hypothesis_line(plot: pg.PlotWidget, value: float, label: str) -> pg.Infini
 def _learned(plot: pg.PlotWidget, release: Release, cell: object, label: str) -> Drawing:
     """A learned hypothesis on the feature's declared domain: a line at a value, or a message."""
     spec = release.spec
-    reset(plot, f"{spec.kind.title}: {spec.columns[0]} → {spec.label}", spec.columns[0], "rows")
+    reset(plot, f"{spec.kind.title}: {spec.columns[0]} → {spec.label}", x_title(spec), "rows")
     _show_domain(plot, spec.domains[0])
     value = _number(cell)
     if value is None:
@@ -285,12 +290,12 @@ def draw_point(plot: pg.PlotWidget, release: Release) -> Drawing:
 def draw_rectangle(plot: pg.PlotWidget, release: Release) -> Drawing:
     """The learned box on the first two features' declared domains (one feature: an interval)."""
     spec, table = release.spec, release.table
-    y_label = spec.columns[1] if len(spec.columns) > 1 else ""
+    y_label = axis_title(spec.columns[1], spec.domains[1]) if len(spec.columns) > 1 else ""
     more = f" (first 2 of {len(spec.columns)} features)" if len(spec.columns) > 2 else ""
     reset(
         plot,
         f"Released rectangle: {' × '.join(spec.columns[:2])} → {spec.label}{more}",
-        spec.columns[0],
+        x_title(spec),
         y_label,
     )
     _show_domain(plot, spec.domains[0])

@@ -88,3 +88,11 @@ def test_synthetic_writes_the_requested_number_of_records(budget, tmp_path):
     assert release("synthetic", budget, tmp_path / "o", "--bounds", "0", "2000", "--rows", "250") == 0
     table = pd.read_csv(tmp_path / "o" / "release.csv")
     assert list(table.columns) == ["wage"] and len(table) == 250 and table["wage"].between(0, 2000).all()
+
+
+def test_a_declared_unit_reaches_the_manifest_and_the_report(budget, tmp_path):
+    grid = ("--bounds", "0", "2000", "--bins", "200")
+    assert release("cdf", budget, tmp_path / "o", *grid, "--unit", "USD") == 0
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert manifest["parameters"]["domains"]["wage"]["unit"] == "USD"
+    assert "[0, 2000] USD in steps of 10" in (tmp_path / "o" / "report.html").read_text()

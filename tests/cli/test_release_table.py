@@ -117,3 +117,10 @@ def test_plan_table_prints_each_marginals_predicted_error(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "wage × education (16 × 16 bins): " in out and "first round's σ" in out
     assert "region: " in out and "expected TV (discrete Laplace, scale 6)" in out  # independent: 2d/ε
+
+
+def test_a_unit_in_domains_json_reaches_the_manifest(demo, tmp_path):
+    domains = _domains(tmp_path, ["wage", "region"], wage={**DOMAINS["wage"], "unit": "USD"})
+    assert _release(demo, domains, tmp_path / "o") == 0
+    declared = json.loads((tmp_path / "o" / "manifest.json").read_text())["parameters"]["domains"]
+    assert declared["wage"]["unit"] == "USD" and "unit" not in declared["region"]

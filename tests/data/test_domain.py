@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpgui.data import CategoricalDomain, DataError, NumericDomain, suggest_domain
-from dpgui.data.domain import declared_grid, parse_categories
+from dpgui.data.domain import axis_title, declared_grid, parse_categories
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
@@ -255,3 +255,18 @@ def test_snapping_up_encodes_a_value_at_the_smallest_grid_point_not_below_it():
     assert domain.snapped_up().to_grid(values).tolist() == [0, 1, 1, 3, 4, 10, 10, 0, 10]
     assert domain.to_grid(values).tolist() == [0, 0, 1, 3, 3, 10, 10, 0, 10]
     assert domain.snapped_up() == domain and hash(domain.snapped_up()) == hash(domain)
+
+
+def test_a_declared_unit_is_a_stripped_label_that_changes_no_grid():
+    domain = NumericDomain(0, 3000, 100, unit="  USD ")
+    assert domain.unit == "USD" and domain == NumericDomain(0, 3000, 100)
+    assert domain.snapped_up().unit == "USD"
+    assert axis_title("wage", domain) == "wage (USD)"
+    assert axis_title("wage", NumericDomain(0, 1, 0.5)) == "wage"
+    assert declared_grid(0, 10, bins=5, unit="years").unit == "years"
+
+
+@pytest.mark.parametrize("unit", ["two\nlines", "x" * 41])
+def test_a_unit_that_is_not_one_short_line_is_refused(unit):
+    with pytest.raises(DataError, match="unit"):
+        NumericDomain(0, 1, 0.5, unit=unit)

@@ -10,9 +10,10 @@ from PySide6.QtCore import Qt
 
 from dpgui.data import NumericDomain
 from dpgui.data.domain import CategoricalDomain, suggest_domain
+from dpgui.data.public import PublicSample
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.tasks.spec import TaskKind
-from dpgui.ui.domain_rows import CategoryRow, DomainRow
+from dpgui.ui.domain_rows import CategoryRow, DomainRow, suggested_texts
 from dpgui.ui.main_window import MainWindow
 
 
@@ -36,7 +37,7 @@ def test_the_table_has_a_row_per_private_column_of_its_kind(demo_window: MainWin
     rows = demo_window.data_page.domains.rows
     assert list(rows) == [str(c) for c in pd.read_csv(demo_private_path(), nrows=1).columns]
     assert isinstance(rows["wage"], DomainRow) and isinstance(rows["region"], CategoryRow)
-    assert all(row.texts() in (("",) * 4, ("", "")) for row in rows.values())
+    assert all(row.texts() in (("",) * 5, ("", "")) for row in rows.values())
 
 
 def test_bounds_typed_on_the_data_page_reach_the_spec(qtbot, demo_window: MainWindow):
@@ -45,7 +46,7 @@ def test_bounds_typed_on_the_data_page_reach_the_spec(qtbot, demo_window: MainWi
         qtbot.keyClicks(edit, text)
     demo_window.task_page.select_columns(["education"])
     assert demo_window.current_spec().domains == (NumericDomain(0, 20, 0.5),)
-    assert demo_window.task_page.domain_rows["education"].texts() == ("0", "20", "0.5", "")
+    assert demo_window.task_page.domain_rows["education"].texts() == ("0", "20", "0.5", "", "")
 
 
 def test_a_visible_task_row_follows_the_data_page_in_place(demo_window: MainWindow):
@@ -53,14 +54,14 @@ def test_a_visible_task_row_follows_the_data_page_in_place(demo_window: MainWind
     task_row = demo_window.task_page.domain_rows["education"]
     numeric_data_row(demo_window, "education").bins.setText("4")
     assert demo_window.task_page.domain_rows["education"] is task_row
-    assert task_row.texts() == ("", "", "", "4")
+    assert task_row.texts() == ("", "", "", "4", "")
 
 
 def test_a_declaration_on_the_task_page_shows_on_the_data_page(demo_window: MainWindow):
     page = demo_window.task_page
     page.select_columns(["experience"])
     page.declare("experience", NumericDomain(0, 60, 2))
-    assert numeric_data_row(demo_window, "experience").texts() == ("0", "60", "2", "")
+    assert numeric_data_row(demo_window, "experience").texts() == ("0", "60", "2", "", "")
     page.domain_rows["experience"].upper.setText("70")
     assert numeric_data_row(demo_window, "experience").upper.text() == "70"
 
@@ -91,10 +92,10 @@ def test_a_new_private_file_empties_the_table(demo_window: MainWindow):
     numeric_data_row(demo_window, "wage").lower.setText("0")
     categorical_data_row(demo_window, "region").other.setChecked(True)
     demo_window.load_private(demo_private_path())
-    assert numeric_data_row(demo_window, "wage").texts() == ("",) * 4
+    assert numeric_data_row(demo_window, "wage").texts() == ("",) * 5
     assert categorical_data_row(demo_window, "region").texts() == ("", "")
     demo_window.task_page.select_columns(["wage"])
-    assert demo_window.task_page.domain_rows["wage"].texts() == ("",) * 4
+    assert demo_window.task_page.domain_rows["wage"].texts() == ("",) * 5
 
 
 def test_categories_declared_on_the_data_page_reach_a_histogram(demo_window: MainWindow):
@@ -125,6 +126,17 @@ def test_a_reopened_projects_domains_show_on_both_pages(qtbot, tmp_path: Path, d
     reopened = MainWindow()
     qtbot.addWidget(reopened)
     reopened.open_project(path)
-    assert reopened.task_page.domain_rows["wage"].texts() == ("0", "20000", "10", "")
-    assert numeric_data_row(reopened, "wage").texts() == ("0", "20000", "10", "")
-    assert numeric_data_row(reopened, "education").texts() == ("",) * 4
+    assert reopened.task_page.domain_rows["wage"].texts() == ("0", "20000", "10", "", "")
+    assert numeric_data_row(reopened, "wage").texts() == ("0", "20000", "10", "", "")
+    assert numeric_data_row(reopened, "education").texts() == ("",) * 5
+
+
+def test_a_typed_unit_reaches_the_spec_and_a_public_suggestion_keeps_it(demo_window: MainWindow):
+    row = numeric_data_row(demo_window, "wage")
+    row.unit.setText("USD")
+    demo_window.task_page.select_columns(["wage"])
+    demo_window.task_page.domain_rows["wage"].lower.setText("0")
+    demo_window.task_page.domain_rows["wage"].upper.setText("3000")
+    assert demo_window.current_spec().domains[0].unit == "USD"
+    public = PublicSample.from_file(demo_public_path())
+    assert suggested_texts(public, "wage", True, row.texts())[4] == "USD"

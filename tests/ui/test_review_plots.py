@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog
 from dpgui.data import CategoricalDomain, NumericDomain
 from dpgui.paths import demo_private_path
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.release.manifest import build_manifest
 from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -286,3 +287,18 @@ def test_the_rise_of_a_step_cdf_is_found_from_the_released_values_only():
     assert rising_range(x, cdf) == (2.0, 6.0)  # from the last point below 0.5%: its step rises next
     assert rising_range(x, np.zeros(10)) == (0.0, 9.0)  # never rises: the whole domain
     assert rising_range(np.array([5.0]), np.array([1.0])) == (4.5, 5.5)
+
+
+def test_a_declared_unit_titles_the_value_axis_and_reaches_the_manifest(qtbot, window: MainWindow):
+    build(window, TaskKind.CDF)
+    window.task_page.select_columns(["wage"])
+    window.task_page.declare("wage", dataclasses.replace(WAGE, unit="USD per week"))
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    with qtbot.waitSignal(job.released, timeout=15000):
+        pass
+    release = window.release
+    assert release is not None and release.spec.domain.unit == "USD per week"
+    assert window.review_page.plot.getAxis("bottom").labelText == "wage (USD per week)"
+    assert build_manifest(release, {})["parameters"]["domains"]["wage"]["unit"] == "USD per week"
