@@ -31,6 +31,7 @@ from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
 from dpgui.ui.error_curve_view import ErrorCurveView
+from dpgui.ui.help_mark import glossary, help_label
 from dpgui.ui.plan_view import PlanView
 from dpgui.ui.simulation_view import SimulationView
 
@@ -140,8 +141,8 @@ class BudgetPage(QWidget):
 
         release = QGroupBox("This release")
         fields = QFormLayout(release)
-        fields.addRow("Epsilon (ε):", self.epsilon)
-        fields.addRow("Delta (δ):", self.delta)
+        fields.addRow(help_label("Epsilon (ε):", glossary("ε (epsilon)")), self.epsilon)
+        fields.addRow(help_label("Delta (δ):", glossary("δ (delta)")), self.delta)
         fields.addRow(self.odds)
         top = QHBoxLayout()
         top.addWidget(release, 1)

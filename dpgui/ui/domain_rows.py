@@ -30,10 +30,19 @@ from dpgui.data.domain import (
 from dpgui.data.public import PublicSample
 from dpgui.tasks.spec import Domain
 from dpgui.ui.declared_domains import DeclaredDomains
+from dpgui.ui.help_mark import glossary
 
 OTHER = "other"
 """The label of the extra bucket that counts undeclared values (dpgui/tasks/sanitize.py)."""
 NUMERIC_HEADERS = ("Column", "Lower", "Upper", "Granularity", "or Bins", "Unit")
+HEADER_HELP = {
+    "Lower": glossary("Declared domain"),
+    "Upper": glossary("Declared domain"),
+    "Granularity": glossary("Granularity / bins"),
+    "or Bins": glossary("Granularity / bins"),
+    "Unit": "Optional: the values' unit (e.g. USD per week), shown on the plots' axes and in the manifest.",
+}
+"""Plain-words help of the declared-domain headers (the "?" of the Task page, the Data page's tooltips)."""
 BOUNDS_RULE = (
     "Bounds and categories are public: declare them, or suggest them from a public sample — never from the "
     "private data."

@@ -23,7 +23,14 @@ from dpgui.data import DataError
 from dpgui.data.public import PublicSample
 from dpgui.data.validation import ColumnKind, ColumnSummary
 from dpgui.ui.declared_domains import DeclaredDomains
-from dpgui.ui.domain_rows import NUMERIC_HEADERS, CategoryRow, DomainRow, rule_note, suggested_texts
+from dpgui.ui.domain_rows import (
+    HEADER_HELP,
+    NUMERIC_HEADERS,
+    CategoryRow,
+    DomainRow,
+    rule_note,
+    suggested_texts,
+)
 
 NO_PUBLIC = "Load a public sample (File > Open public sample…) to have the domains suggested from it."
 
@@ -40,6 +47,8 @@ class DomainTable(QGroupBox):
         self.rows: dict[str, DomainRow | CategoryRow] = {}
         self.table = QTableWidget(0, len(NUMERIC_HEADERS))
         self.table.setHorizontalHeaderLabels(list(NUMERIC_HEADERS))
+        for position, title in enumerate(NUMERIC_HEADERS):
+            self.table.horizontalHeaderItem(position).setToolTip(HEADER_HELP.get(title, ""))
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(QLineEdit().sizeHint().height())

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from dpgui.tasks.registry import ParameterSpec
 from dpgui.tasks.spec import ParameterValue
 from dpgui.ui.disclosure import disclosure_button
+from dpgui.ui.help_mark import help_label
 
 _INT_LIMIT = 2**31 - 1
 """QSpinBox holds a C int: wider declared ranges are clamped to it."""
@@ -137,8 +138,7 @@ class ParameterForm(QWidget):
         self._specs = tuple(specs)
         self.editors = {spec.name: _editor(spec) for spec in self._specs}
         for spec in self._specs:
-            label = QLabel(f"{spec.name}:")
-            label.setToolTip(spec.help)
+            label = help_label(f"{spec.name}:", spec.help)
             editor = self.editors[spec.name]
             layout = self._advanced_layout if spec.advanced else self._layout
             if spec.path and isinstance(editor, QLineEdit):

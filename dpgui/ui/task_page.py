@@ -36,6 +36,7 @@ from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.domain_rows import (
+    HEADER_HELP,
     NUMERIC_HEADERS,
     CategoryRow,
     DomainRow,
@@ -43,6 +44,7 @@ from dpgui.ui.domain_rows import (
     rule_note,
     suggested_texts,
 )
+from dpgui.ui.help_mark import help_label
 from dpgui.ui.missing_box import MissingBox
 from dpgui.ui.parameter_form import ParameterForm
 
@@ -402,7 +404,8 @@ class TaskPage(QWidget):
         columns = self.selected_columns()
         if any(column in self._numeric for column in columns):
             for position, title in enumerate(NUMERIC_HEADERS):
-                grid.addWidget(QLabel(f"<b>{title}</b>"), 0, position)
+                header = help_label(f"<b>{title}</b>", HEADER_HELP[title]) if title in HEADER_HELP else None
+                grid.addWidget(header or QLabel(f"<b>{title}</b>"), 0, position)
         self.domain_rows = {}
         for line, column in enumerate(columns, start=1):
             numeric = column in self._numeric

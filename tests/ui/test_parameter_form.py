@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QToolTip
 
 from dpgui.tasks.registry import ParameterSpec, algorithms
 from dpgui.tasks.spec import TaskKind
+from dpgui.ui.help_mark import HELP_LINK
 from dpgui.ui.parameter_form import ParameterForm
 
 SPECS = (
@@ -113,3 +114,14 @@ def test_the_registry_keeps_tuning_knobs_advanced_and_the_task_defining_ones_vis
     every = {spec.name: spec for kind in TaskKind for info in algorithms(kind) for spec in info.parameters}
     assert every["branching"].advanced and every["beta"].advanced and every["embedding_seed"].advanced
     assert not any(every[name].advanced for name in ("q", "rows", "metric", "direction", "queries"))
+
+
+def test_every_label_has_a_question_mark_that_shows_the_parameters_help(qtbot, form: ParameterForm):
+    marked = {
+        label.text().split(":")[0]: label for label in form.findChildren(QLabel) if ">?<" in label.text()
+    }
+    assert {name: label.toolTip() for name, label in marked.items()} == {
+        spec.name: spec.help for spec in SPECS
+    }
+    marked["beta"].linkActivated.emit(HELP_LINK)
+    qtbot.waitUntil(lambda: QToolTip.isVisible() and QToolTip.text() == SPECS[0].help, timeout=2000)
