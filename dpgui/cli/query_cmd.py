@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dpgui.algorithms.distance.cdf_route import DistanceStructure
+from dpgui.algorithms.distance.cdf_route import DATA_UNITS_COLUMN, DistanceStructure
 from dpgui.tasks.distance import load_queries
 
 
@@ -36,7 +36,7 @@ def run_query_distance(args: argparse.Namespace) -> int:
     header = [*structure.columns, "distance"]
     if structure.in_data_units:  # exact post-processing: the same answers in the columns' own units
         answers.append(structure.answer_in_data_units(queries))
-        header.append("distance_in_data_units")
+        header.append(DATA_UNITS_COLUMN)
     print(",".join(header))
     for query, *answer in zip(queries, *answers, strict=True):
         print(",".join([*(repr(float(x)) for x in query), *(repr(float(a)) for a in answer)]))

@@ -339,6 +339,12 @@ def checked_unit(unit: str) -> str:
     return text
 
 
+def common_unit(domains: Iterable[object]) -> str:
+    """The unit every one of ``domains`` declares, or "" when some declare none or they differ."""
+    units = {getattr(domain, "unit", "") for domain in domains}
+    return units.pop() if len(units) == 1 else ""
+
+
 def axis_title(column: str, domain: object) -> str:
     """``column`` with its declared unit, as axes and headers show it: "wage (USD)", or just "wage"."""
     unit = getattr(domain, "unit", "")

@@ -23,6 +23,7 @@ import pandas as pd
 from dpgui.algorithms.distance import baselines, huang_roth
 from dpgui.algorithms.distance.cdf_route import (
     ANSWER_SCALE,
+    DATA_UNITS_COLUMN,
     DEFAULT_BINS,
     STRUCTURE_FILE,
     DistanceStructure,
@@ -326,12 +327,45 @@ def _private_points(spec: TaskSpec, data: Aggregator) -> np.ndarray:
 
 
 def _table(
-    spec: TaskSpec, queries: np.ndarray | None, answers: np.ndarray, notes: tuple[str, ...]
+    spec: TaskSpec,
+    queries: np.ndarray | None,
+    answers: np.ndarray,
+    notes: tuple[str, ...],
+    structure: DistanceStructure | None = None,
 ) -> ReleaseTable:
+    """The answers per query, in normalised units and, where that is exact, in the columns' own units."""
+    in_units = _in_data_units(spec, queries, answers, structure)
+    columns: tuple[str, ...] = (*spec.columns, "distance")
+    notes = (f"answers in {ANSWER_SCALE}", *notes)
+    if in_units is not None:
+        columns = (*columns, DATA_UNITS_COLUMN)
+        notes = (*notes, f"{DATA_UNITS_COLUMN}: the same answer in the columns' own units")
     rows: tuple[tuple[float, ...], ...] = ()
     if queries is not None:
-        rows = tuple((*map(float, q), float(a)) for q, a in zip(queries, answers, strict=True))
-    return ReleaseTable((*spec.columns, "distance"), rows, (f"answers in {ANSWER_SCALE}", *notes))
+        extra = in_units if in_units is not None else [None] * len(answers)
+        rows = tuple(
+            (*map(float, q), float(a), *(() if u is None else (float(u),)))
+            for q, a, u in zip(queries, answers, extra, strict=True)
+        )
+    return ReleaseTable(columns, rows, notes)
+
+
+def _in_data_units(
+    spec: TaskSpec, queries: np.ndarray | None, answers: np.ndarray, structure: DistanceStructure | None
+) -> np.ndarray | None:
+    """The answers in the columns' units when post-processing can give them exactly, else None.
+
+    A structure knows when it can (``DistanceStructure.in_data_units``). A per-query answer is a distance
+    on the normalised box: with one declared range r for every column, l1, l2 and l-inf scale by r."""
+    if queries is None:
+        return None
+    if structure is not None:
+        return structure.answer_in_data_units(queries) if structure.in_data_units else None
+    lower, upper = _bounds(spec)
+    ranges = upper - lower
+    if _metric(spec) is Metric.HAMMING or not np.all(ranges == ranges[0]):
+        return None
+    return np.asarray(answers, dtype=np.float64) * float(ranges[0])
 
 
 def _structure_run(algorithm: str):
@@ -387,7 +421,8 @@ def _structure_run(algorithm: str):
         notes.append(f"structure: {STRUCTURE_FILE} (answers any query with 'dpgui query distance')")
         yield Progress(1.0, "released the distance structure", structure)
         attachment = Attachment(STRUCTURE_FILE, structure.to_bytes())
-        return dataclasses.replace(_table(spec, queries, answers, tuple(notes)), attachments=(attachment,))
+        table = _table(spec, queries, answers, tuple(notes), structure)
+        return dataclasses.replace(table, attachments=(attachment,))
 
     return run
 

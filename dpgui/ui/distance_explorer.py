@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
-from dpgui.data.domain import axis_title
+from dpgui.data.domain import axis_title, common_unit
 from dpgui.data.public import PublicSample
 from dpgui.numbers import readable
 from dpgui.release.release import Release
@@ -187,8 +187,8 @@ class DistanceExplorer(QWidget):
         assert self.structure is not None
         if not self.structure.in_data_units:
             return "(normalised)"
-        units = {getattr(domain, "unit", "") for domain in self.domains}
-        return f"({units.pop()})" if len(units) == 1 and "" not in units else "(columns' units)"
+        unit = common_unit(self.domains) or "columns' units"
+        return f"({unit})"
 
     def _answers(self, full: np.ndarray) -> np.ndarray:
         assert self.structure is not None

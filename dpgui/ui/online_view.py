@@ -12,6 +12,8 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from dpgui.algorithms.distance.huang_roth import OnlineAnswer
+from dpgui.data.domain import NumericDomain, common_unit
+from dpgui.tasks.spec import Domain
 from dpgui.ui.theme import ThemedPlotWidget, text_colour
 
 QUIET_BRUSH = pg.mkBrush("#1f77b4")
@@ -32,7 +34,6 @@ class OnlineView(QWidget):
         self.plot = ThemedPlotWidget()
         self.plot.setTitle("Online answers as they are released", color=text_colour().name())
         self.plot.setLabel("bottom", "query index")
-        self.plot.setLabel("left", "average distance (normalised)")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMinimumHeight(220)
         legend = self.plot.addLegend(offset=(-10, 10), brush=pg.mkBrush(255, 255, 255, 220))
@@ -46,10 +47,19 @@ class OnlineView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.status)
         layout.addWidget(self.plot, 1)
-        self.reset()
+        self.scale = 1.0
+        self.reset(())
 
-    def reset(self) -> None:
-        """A new run: no points, no status, hidden until the first answer arrives."""
+    def reset(self, domains: tuple[Domain, ...]) -> None:
+        """A new run over ``domains``: no points, no status, hidden until the first answer arrives.
+
+        An answer is an l1 distance on the box with each declared range mapped to [0, 1]; when every
+        column has the same range r it is drawn times r, in the columns' own units (post-processing)."""
+        ranges = {d.upper - d.lower for d in domains if isinstance(d, NumericDomain)}
+        in_units = len(ranges) == 1
+        self.scale = float(ranges.pop()) if in_units else 1.0
+        unit = (common_unit(domains) or "columns' units") if in_units else "normalised"
+        self.plot.setLabel("left", f"average distance ({unit})")
         self.points.clear()
         self.status.setText("")
         self.hide()
@@ -58,7 +68,7 @@ class OnlineView(QWidget):
         """Draw one released answer (showing the view) and update the counts."""
         self.show()
         brush = UPDATE_BRUSH if answer.updated else QUIET_BRUSH
-        self.points.addPoints(x=[float(answer.index)], y=[answer.answer], brush=[brush])
+        self.points.addPoints(x=[float(answer.index)], y=[answer.answer * self.scale], brush=[brush])
         text = f"{answer.index + 1:,} queries answered; updates used {answer.updates_used} of {answer.cap}"
         if answer.halted:
             text += (
@@ -68,6 +78,6 @@ class OnlineView(QWidget):
         self.status.setText(text)
 
     def answers(self) -> tuple[np.ndarray, np.ndarray]:
-        """The drawn (query index, answer) arrays, in arrival order."""
+        """The drawn (query index, answer) arrays, in arrival order (answers in the label's units)."""
         x, y = self.points.getData()
         return np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)

@@ -69,7 +69,7 @@ class RunPage(QWidget):
         """A new run over the spec's declared ``domains``: the summary, an empty hidden plot and log."""
         self.summary.setText(summary)
         self.plot.reset(domains)
-        self.online_view.reset()
+        self.online_view.reset(domains)
         self.log.clear()
         self.progress.setValue(0)
 

@@ -80,13 +80,13 @@ def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_
     digest = hashlib.sha256((out / STRUCTURE_FILE).read_bytes()).hexdigest()
     assert {"file": STRUCTURE_FILE, "sha256": digest} in outputs
     released = pd.read_csv(out / "release.csv")
-    assert list(released.columns) == ["a", "b", "distance"] and len(released) == 3
+    assert list(released.columns) == ["a", "b", "distance", "distance_in_data_units"] and len(released) == 3
     capsys.readouterr()
     assert main(["query", "distance", "--release", str(out), "--queries", str(queries)]) == 0
     header, *lines = capsys.readouterr().out.strip().splitlines()
     assert header == "a,b,distance,distance_in_data_units"  # l1: exact in the columns' units too
     answered = np.array([[float(x) for x in line.split(",")[-2:]] for line in lines])
-    assert np.allclose(answered[:, 0], released["distance"].to_numpy(), rtol=0, atol=1e-12)
+    assert np.allclose(answered, released[["distance", "distance_in_data_units"]], rtol=0, atol=1e-12)
     structure = DistanceStructure.load(out)
     assert np.allclose(answered[:, 1], structure.answer_in_data_units(pd.read_csv(queries).to_numpy()))
     assert "noise" in structure.metadata and "counts" not in structure.to_json()
@@ -155,3 +155,25 @@ def test_cli_distance_uses_the_public_sample_it_is_given(tmp_path, capsys):
     assert main([*arguments, "--accept-warnings", "--out", str(out)]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["parameters"]["public_sample"]["file_name"] == "p.csv"
+
+
+@pytest.mark.parametrize(
+    ("bounds", "in_units"), [(("0", "10", "0", "10"), True), (("0", "10", "0", "1"), False)]
+)
+def test_per_query_answers_are_in_data_units_too_when_every_column_has_the_same_range(
+    tmp_path, bounds, in_units
+):
+    g = np.random.default_rng(2)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
+    queries = tmp_path / "q.csv"
+    pd.DataFrame({"a": [0.0, 5.0], "b": [0.5, 0.1]}).to_csv(queries, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10"]) == 0
+    out = tmp_path / "out"
+    arguments = ["--columns", "a,b", "--bounds", *bounds, "--epsilon", "1", "--metric", "l2"]
+    arguments += ["--algorithm", "laplace-per-query", "--queries", str(queries), "--out", str(out)]
+    assert main(["release", "distance", "--data", str(data), *arguments]) == 0
+    released = pd.read_csv(out / "release.csv")
+    assert ("distance_in_data_units" in released.columns) is in_units
+    if in_units:  # l2 on a box of side 10 is 10 times l2 on the unit box
+        assert np.allclose(released["distance_in_data_units"], 10 * released["distance"], rtol=1e-12)

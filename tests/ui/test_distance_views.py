@@ -12,11 +12,13 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
+from dpgui.algorithms.distance.huang_roth import OnlineAnswer
+from dpgui.data.domain import NumericDomain
 from dpgui.numbers import readable
 from dpgui.paths import demo_public_path
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
-from dpgui.ui.online_view import UPDATE_BRUSH
+from dpgui.ui.online_view import UPDATE_BRUSH, OnlineView
 from tests.ui.conftest import WAGE_DOMAIN
 from tests.ui.test_main_window import run_and_wait, set_total
 from tests.ui.test_session import build
@@ -140,3 +142,17 @@ def test_the_online_session_draws_every_answer_as_it_is_released(
     red = [brush.color() == UPDATE_BRUSH.color() for brush in view.points.data["brush"]]
     assert sum(red) == int(used)
     assert not window.review_page.distance_explorer.isVisibleTo(window)  # no structure in this release
+
+
+def test_online_answers_are_drawn_in_the_columns_unit_when_every_range_is_the_same(qtbot):
+    view = OnlineView()
+    qtbot.addWidget(view)
+    answer = OnlineAnswer(0, (0.5, 0.5), 0.25, False, 0, False, 3)
+    view.reset((NumericDomain(0, 40, 1, unit="hours"), NumericDomain(10, 50, 1, unit="hours")))
+    view.add(answer)
+    assert view.answers()[1].tolist() == [10.0]  # 0.25 of a side of 40 hours
+    assert view.plot.getAxis("left").labelText == "average distance (hours)"
+    view.reset((NumericDomain(0, 40, 1), NumericDomain(0, 1, 0.5)))
+    view.add(answer)
+    assert view.answers()[1].tolist() == [0.25]
+    assert view.plot.getAxis("left").labelText == "average distance (normalised)"

@@ -61,6 +61,8 @@ ANSWER_SCALE = (
     "normalised units: each column's declared [lo, hi] is mapped to [0, 1] and the average distance from the "
     "query to the records (clipped to the box) is measured there"
 )
+DATA_UNITS_COLUMN = "distance_in_data_units"
+"""The column of an answer in the columns' own units, where post-processing gives it exactly."""
 
 
 @dataclass(frozen=True)
