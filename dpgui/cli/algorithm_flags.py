@@ -1,15 +1,18 @@
 """CLI flags generated from the algorithms' ``ParameterSpec`` registry, the source the app's forms use.
 
-Every parameter an algorithm of a task takes gets a ``--name`` flag on that task's ``release`` parser (its
-type, choices and help from the spec; its range is checked in the core by ``check_parameters``, before any
-charge), unless the task's parser already has that flag. A flag given for a parameter the chosen
-algorithm does not take is refused (exit 2), never silently ignored.
+Every parameter an algorithm of a task takes gets a ``--name`` flag on that task's ``release`` parser and on
+``dpgui plan`` (its type, choices and help from the spec; its range is checked in the core by
+``check_parameters``, before any charge). The parsers write no parameter flag by hand; the one exception is
+``release distance --support``, the ``bins`` parameter under another name because ``--bins`` declares the
+grid. A flag given for a parameter the chosen algorithm does not take is refused (exit 2), never silently
+ignored.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Iterable
 
 from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
@@ -22,25 +25,27 @@ def flag_of(spec: ParameterSpec) -> str:
     return "--" + spec.name.replace("_", "-")
 
 
-def task_parameters(kind: TaskKind) -> dict[str, ParameterSpec]:
-    """Every parameter any algorithm of ``kind`` takes, by name (the first spec of a name)."""
+def task_parameters(kinds: TaskKind | Iterable[TaskKind]) -> dict[str, ParameterSpec]:
+    """Every parameter any algorithm of ``kinds`` takes, by name (the first spec of a name)."""
     found: dict[str, ParameterSpec] = {}
-    for info in algorithms(kind):
-        for spec in info.parameters:
-            found.setdefault(spec.name, spec)
+    for kind in [kinds] if isinstance(kinds, TaskKind) else kinds:
+        for info in algorithms(kind):
+            for spec in info.parameters:
+                found.setdefault(spec.name, spec)
     return found
 
 
 def _help(spec: ParameterSpec) -> str:
     bounds = "" if spec.minimum is None else f"; {spec.minimum:g} to {spec.maximum:g}"
-    return f"{spec.help} (default {spec.default}{bounds}; only for the algorithms that take it)"
+    text = f"{spec.help} (default {spec.default}{bounds}; only for the algorithms that take it)"
+    return text.replace("%", "%%")  # argparse formats help with %
 
 
-def add_algorithm_flags(parser: argparse.ArgumentParser, kind: TaskKind) -> None:
-    """Add a flag for every parameter of ``kind``'s algorithms that ``parser`` lacks."""
+def add_algorithm_flags(parser: argparse.ArgumentParser, kinds: TaskKind | Iterable[TaskKind]) -> None:
+    """Add a flag for every parameter of the algorithms of ``kinds`` that ``parser`` lacks."""
     present = {option for action in parser._actions for option in action.option_strings}
     generated = []
-    for spec in task_parameters(kind).values():
+    for spec in task_parameters(kinds).values():
         if flag_of(spec) in present:
             continue
         options: dict[str, object] = {"dest": DEST_PREFIX + spec.name, "default": None, "help": _help(spec)}

@@ -7,10 +7,12 @@ import dataclasses
 import json
 from pathlib import Path
 
+from dpgui.cli.algorithm_flags import add_algorithm_flags, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import plan
+from dpgui.tasks.preflight import check_parameters
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
@@ -32,18 +34,16 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (but table)"
     )
     parser.add_argument("--domains", type=Path, help="table: JSON of each column's declared domain")
-    parser.add_argument("--workload", type=int, default=2, help="table: AIM's k-way workload (default 2)")
-    parser.add_argument("--coarse-bins", type=int, default=0, help="table: AIM's coarsened pairs (0: off)")
     add_grid_arguments(parser)
     parser.add_argument("--epsilon", type=float, help="required for a task")
     parser.add_argument("--delta", type=float, default=0.0)
-    parser.add_argument("--beta", type=float, default=0.05, help="failure probability of accuracy statements")
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
     parser.add_argument("--public", help="optional public sample (for public-data-assisted algorithms)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument(
         "--shapes", action="store_true", help="also show asymptotic floors (constant unknown)"
     )
+    add_algorithm_flags(parser, TaskKind)  # the release flags, from the same registry
     parser.set_defaults(handler=run, parser=parser)
 
 
@@ -58,7 +58,6 @@ def _table_spec(args: argparse.Namespace) -> TaskSpec:
         domains=domains,
         epsilon=args.epsilon,
         delta=args.delta,
-        parameters=(("workload", args.workload), ("coarse_bins", args.coarse_bins)),
     )
 
 
@@ -87,11 +86,12 @@ def run(args: argparse.Namespace) -> int:
             domains=(declared_domain(args),),
             epsilon=args.epsilon,
             delta=args.delta,
-            parameters=(("beta", args.beta),),
             public=public_sample(args),
             label="label" if TaskKind(args.task) in LABELLED_TASKS else None,
         )
     )
+    spec = with_algorithm_flags(spec, args)
+    check_parameters(spec)
     rows = plan(spec, args.n, args.target_error)
     lower = floors(spec, args.target_error, show_shapes=args.shapes)
     if args.json:

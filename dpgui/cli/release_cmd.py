@@ -72,7 +72,6 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--epsilon", required=True, type=float, help="privacy loss of this release")
     parser.add_argument("--delta", type=float, default=0.0, help="delta of this release (default 0)")
     parser.add_argument("--algorithm", default=AUTO, choices=[AUTO, *names], help="default: auto")
-    parser.add_argument("--beta", type=float, default=0.05, help="failure probability of the accuracy bound")
     parser.add_argument(
         "--missing",
         choices=[kind.value for kind in MissingKind],
@@ -158,7 +157,6 @@ def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=(("beta", args.beta),),
         public=public_sample(args),
     )
     return release(spec, args)

@@ -7,11 +7,10 @@ released ``distance_structure.json`` into --out; ``dpgui query distance`` answer
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.distance import BINS, METRIC
+from dpgui.tasks.distance import BINS
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -22,11 +21,6 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     release_cmd.add_common_arguments(parser, TaskKind.DISTANCE)
     release_cmd.add_bounds_per_column(parser, "--columns")
     parser.add_argument("--columns", required=True, help="the numeric columns, comma-separated")
-    parser.add_argument("--metric", choices=METRIC.choices, default=METRIC.default, help=METRIC.help)
-    parser.add_argument(
-        "--queries", type=Path, help="CSV of PUBLIC query points (columns named as --columns)"
-    )
-    parser.add_argument("--query-count", type=int, default=1000, help="declared number of queries")
     parser.add_argument(
         "--support",
         type=int,
@@ -45,13 +39,6 @@ def _support(args: argparse.Namespace) -> int:
 
 def run_distance(args: argparse.Namespace) -> int:
     columns = tuple(c.strip() for c in args.columns.split(",") if c.strip())
-    parameters: tuple[tuple[str, float | int | str], ...] = (
-        ("beta", args.beta),
-        ("metric", args.metric),
-        ("query_count", args.query_count),
-        ("bins", _support(args)),
-        ("queries", str(args.queries) if args.queries is not None else ""),
-    )
     spec = TaskSpec(
         kind=TaskKind.DISTANCE,
         columns=columns,
@@ -60,7 +47,7 @@ def run_distance(args: argparse.Namespace) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=parameters,
+        parameters=(("bins", _support(args)),),
         public=release_cmd.public_sample(args),  # checked against the declared box before the charge
     )
     return release_cmd.release(spec, args)

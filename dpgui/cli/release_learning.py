@@ -6,7 +6,6 @@ import argparse
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.learning import DIRECTION, LABELS_ONLY_OPT_IN
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -20,28 +19,10 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
             "--positive",
             help="the label value that counts as 1 (default: 0/1, yes/no, true/false understood)",
         )
-        if kind is TaskKind.THRESHOLD:
-            parser.add_argument(
-                "--direction",
-                choices=DIRECTION.choices,
-                default=DIRECTION.default,
-                help=DIRECTION.help,
-            )
-            parser.add_argument(
-                "--accept-labels-only",
-                action="store_true",
-                help="allow --algorithm label-private without a public sample: it protects the labels only "
-                "and is booked on the dataset's separate labels-only account",
-            )
         parser.set_defaults(handler=lambda args, kind=kind: run_learning(args, kind))
 
 
 def run_learning(args: argparse.Namespace, kind: TaskKind) -> int:
-    parameters: tuple[tuple[str, float | str], ...] = (("beta", args.beta),)
-    if kind is TaskKind.THRESHOLD:
-        parameters += (("direction", args.direction),)
-        if args.accept_labels_only:
-            parameters += ((LABELS_ONLY_OPT_IN.name, True),)
     spec = TaskSpec(
         kind=kind,
         columns=(args.feature,),
@@ -50,7 +31,6 @@ def run_learning(args: argparse.Namespace, kind: TaskKind) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=parameters,
         label=args.label,
         positive=args.positive,
         public=release_cmd.public_sample(args),

@@ -33,7 +33,6 @@ def run_rectangle(args: argparse.Namespace) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=(("beta", args.beta),),
         label=args.label,
         positive=args.positive,
         public=release_cmd.public_sample(args),

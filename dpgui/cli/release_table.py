@@ -20,7 +20,6 @@ from dpgui.data.domain import CategoricalDomain, declared_grid
 from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
-from dpgui.tasks.table import MAX_ROWS
 
 
 def add_parsers(tasks: argparse._SubParsersAction) -> None:
@@ -30,12 +29,6 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser.add_argument("--granularity", help=argparse.SUPPRESS)
     parser.add_argument(
         "--domains", required=True, type=Path, help="JSON: each column to its declared (public) domain"
-    )
-    parser.add_argument("--rows", type=int, default=0, help="synthetic rows (default: the public row count)")
-    parser.add_argument("--workload", type=int, default=2, help="AIM: all k-way marginals (default 2)")
-    parser.add_argument("--max-rounds", type=int, default=0, help="AIM: cap on adaptive rounds (0: 16 d)")
-    parser.add_argument(
-        "--coarse-bins", type=int, default=0, help="AIM: also offer pairs merged to B bins per numeric column"
     )
     parser.set_defaults(handler=run_table)
 
@@ -75,10 +68,6 @@ def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    if not 0 <= args.rows <= MAX_ROWS:
-        raise ValueError(f"--rows must be in [0, {MAX_ROWS}] (0: the public row count)")
-    if args.workload not in (1, 2, 3):
-        raise ValueError("--workload must be 1, 2 or 3")
     columns, domains = read_domains(args.domains)
     spec = TaskSpec(
         kind=TaskKind.TABLE,
@@ -88,11 +77,5 @@ def run_table(args: argparse.Namespace) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=(
-            ("rows", args.rows),
-            ("workload", args.workload),
-            ("max_rounds", args.max_rounds),
-            ("coarse_bins", args.coarse_bins),
-        ),
     )
     return release_cmd.release(spec, args)

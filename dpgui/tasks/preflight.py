@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dpgui.algorithms.approximate_quantiles import parse_quantiles
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
@@ -94,6 +95,8 @@ def check_parameters(spec: TaskSpec) -> None:
     for name, value in spec.parameters:
         if name == "beta":
             _check_beta(value)
+        if name == "q":
+            _check_quantiles(value)
         if name in declared:
             _check_range(declared[name], value)
             _check_choice(declared[name], value)
@@ -106,6 +109,13 @@ def _check_domain(column: str, domain: NumericDomain) -> None:
                 f"the {which} bound {bound:g} of column {column!r} is outside ±2^63 (±9.2e18); declare "
                 "bounds the data can reach, in the column's own unit"
             )
+
+
+def _check_quantiles(value: object) -> None:
+    try:
+        parse_quantiles(str(value))
+    except ValueError as error:
+        raise PreflightError(str(error)) from None
 
 
 def _check_beta(value: object) -> None:

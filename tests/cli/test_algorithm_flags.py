@@ -6,6 +6,7 @@ import argparse
 import json
 
 from dpgui.cli import main
+from dpgui.cli.algorithm_flags import DEST_PREFIX, flag_of, task_parameters
 from dpgui.cli.main import build_parser
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.spec import TaskKind
@@ -57,3 +58,38 @@ def test_a_flag_the_chosen_algorithm_does_not_take_is_refused_before_any_charge(
     assert "tree_share" in capsys.readouterr().err
     assert main(["budget", "show", "--data", str(wages_csv)]) == 0
     assert "remaining ε=5" in capsys.readouterr().out
+
+
+def _plan_parser() -> argparse.ArgumentParser:
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return commands.choices["plan"]
+
+
+def test_no_parser_writes_a_parameter_flag_by_hand():
+    """Every registry parameter's flag, on every release parser and on plan, is the generated one (its
+    value lands in ``parameter_<name>``); the one exception is distance's --support (``bins`` by another
+    name, since --bins declares the grid)."""
+    parsers = {**release_parsers(), "plan": _plan_parser()}
+    for name, parser in parsers.items():
+        if name == "batch":
+            continue
+        flags = {o: action.dest for action in parser._actions for o in action.option_strings}
+        kinds = list(TaskKind) if name == "plan" else [TaskKind(name)]
+        for spec in task_parameters(kinds).values():
+            flag = flag_of(spec)
+            if flag == "--bins":
+                continue  # the grid's --bins; distance's ``bins`` parameter is --support
+            assert flags.get(flag) == DEST_PREFIX + spec.name, (name, flag, flags.get(flag))
+
+
+def test_plan_takes_the_release_flags_and_checks_them_in_the_core(capsys):
+    base = ["plan", "cdf", "--n", "28155", "--bounds", "0", "20000", "--epsilon", "1", "--json"]
+    assert main(base) == 0
+    default = json.loads(capsys.readouterr().out)["algorithms"]
+    assert main([*base, "--branching", "64"]) == 0
+    wide = json.loads(capsys.readouterr().out)["algorithms"]
+    error = {row["algorithm"]: row["predicted_error"] for row in default}
+    assert any(row["predicted_error"] != error[row["algorithm"]] for row in wide)
+    quantiles = ["plan", "quantiles", "--n", "1000", "--bounds", "0", "20", "--epsilon", "1"]
+    assert main([*quantiles, "--q", "0.5,2"]) == 2
+    assert "every quantile must lie in [0, 1]" in capsys.readouterr().err
