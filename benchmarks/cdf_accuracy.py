@@ -15,11 +15,14 @@ Writes benchmarks/cdf_accuracy.md and benchmarks/cdf_accuracy.png. Needs the ``b
    add/remove at eps/2. Its branching factor is the best of {2, 4, 8, 16, 32} and its own
    ``choose_branching_factor`` in a pilot of 5 trials on the wages at eps = 1 (the tree's noise does not
    depend on the data, so one pilot per grid size picks it for every column and eps).
-   "auto" is what dpgui's auto picks for this spec without a public sample (it cannot see the data).
+   "auto" is what dpgui's auto picks for this spec without a public sample (it cannot see the data);
+   "auto, public sample" what it picks given a public sample of the same shape: 2,000 fresh draws of the
+   synthetic shapes (seed 1985), none for the wages (the bundled public sample holds hourly wages).
 2. Quantiles (anchors s2.2, Gillenwater-Joseph-Kulesza 2021 / Kaplan-Schnapp-Stemmer 2022 setups): n = 1000,
    bounds [-100, 100] on a 0.001 grid, eps = 1 (replace-one: stricter than the papers' add/remove),
    Uniform(-5, 5) and N(0, 5), m = 1, 9, 29, 119 evenly spaced quantiles. Metric: average number of
-   misclassified points per quantile (distance from q n to the released point's rank interval).
+   misclassified points per quantile (distance from q n to the released point's rank interval). "auto" is
+   the algorithm dpgui's auto picks for the spec (no public sample), and its error in the same trials.
 3. Speed: 10^7 values to a released CDF over 65,537 grid points (gridding + histogram + tree), wall time,
    with the CSPRNG (SecureRandom, OpenDP's exact samplers) as in a real release.
 """
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +51,7 @@ from dpgui.algorithms.privtree import privtree_cdf
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.tree_cdf import isotonic_increasing, tree_cdf
 from dpgui.data.domain import NumericDomain
+from dpgui.data.public import PublicSample
 from dpgui.privacy.random import SecureRandom, SeededRandom
 from dpgui.tasks.runner import choose_auto
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -77,13 +82,13 @@ def opendp_cdf(counts: np.ndarray, branching: int, epsilon_add_remove: float) ->
     return np.clip(isotonic_increasing(cdf), 0.0, 1.0)  # the monotone post-processing dpgui applies
 
 
-def columns(n: int) -> dict[str, np.ndarray]:
-    """The wages and three skewed shapes of the same n on [0, 20000] (seeded, public)."""
-    wages = pd.read_csv(DATA)["wage"].to_numpy(dtype=np.float64)[:n]
-    g = np.random.default_rng(18)
+def columns(n: int, seed: int = 18, wages: bool = True) -> dict[str, np.ndarray]:
+    """The wages and three skewed shapes of the same n on [0, 20000] (seeded, public); without ``wages``
+    the shapes only (a public sample of the same shape: fresh draws under another seed)."""
+    g = np.random.default_rng(seed)
     mass = int(0.71 * n)
     shapes = {
-        "wages (cps1988)": wages,
+        **({"wages (cps1988)": pd.read_csv(DATA)["wage"].to_numpy(dtype=np.float64)[:n]} if wages else {}),
         "log-normal": g.lognormal(6, 1.5, n),
         "point mass + tail": np.concatenate([np.full(mass, 100.0), 100 + g.exponential(3000, n - mass)]),
         "two bumps": np.concatenate([g.normal(3000, 200, n // 2), g.normal(15000, 500, n - n // 2)]),
@@ -107,13 +112,28 @@ def opendp_branching(counts: np.ndarray, pilot: int = 5) -> tuple[int, dict[int,
     return min(medians, key=medians.__getitem__), medians
 
 
-def auto_pick(domain: NumericDomain, n: int, epsilon: float) -> str:
-    spec = TaskSpec(TaskKind.CDF, ("x",), (domain,), epsilon, 0.0, "auto")
+def auto_pick(
+    domain: NumericDomain, n: int, epsilon: float, public: PublicSample | None = None, **parameters: str
+) -> str:
+    kind = TaskKind.QUANTILES if "q" in parameters else TaskKind.CDF
+    spec = TaskSpec(kind, ("x",), (domain,), epsilon, 0.0, "auto", parameters=tuple(parameters.items()),
+                    public=public)  # fmt: skip
     return choose_auto(spec, n)[0].name
+
+
+def public_samples(folder: Path) -> dict[str, PublicSample]:
+    """A public sample of each synthetic shape: 2,000 fresh draws (seed 1985), as a CSV of column x."""
+    samples = {}
+    for index, (name, values) in enumerate(columns(2000, seed=1985, wages=False).items()):
+        path = folder / f"public_{index}.csv"
+        pd.DataFrame({"x": values}).to_csv(path, index=False)
+        samples[name] = PublicSample.from_file(path)
+    return samples
 
 
 def cdf_benchmark(trials: int) -> tuple[list[dict[str, object]], dict[str, dict[str, list[float]]]]:
     data = columns(28155)
+    public = public_samples(Path(tempfile.mkdtemp(prefix="dpgui_cdf_bench_")))
     rows, errors = [], {}
     for bins in (1024, 65536):
         domain = NumericDomain(0, 20000, 20000 / bins)
@@ -139,6 +159,7 @@ def cdf_benchmark(trials: int) -> tuple[list[dict[str, object]], dict[str, dict[
                 errors[f"{name}, {bins} bins, ε={epsilon:g}"] = cell
                 medians = {label: float(np.median(v)) for label, v in cell.items()}
                 best = min(ENGINES, key=medians.__getitem__)
+                informed = auto_pick(domain, 28155, epsilon, public[name]) if name in public else None
                 rows.append(
                     {
                         "column": name,
@@ -152,6 +173,10 @@ def cdf_benchmark(trials: int) -> tuple[list[dict[str, object]], dict[str, dict[
                         "best / OpenDP": medians[best] / medians["OpenDP"],
                         "auto picks": picked,
                         "auto / OpenDP": medians[_engine_of(picked)] / medians["OpenDP"],
+                        "auto, public sample, picks": informed or "—",
+                        "its / OpenDP": "—"
+                        if informed is None
+                        else medians[_engine_of(informed)] / medians["OpenDP"],
                     }
                 )
                 print(rows[-1], flush=True)
@@ -170,6 +195,23 @@ def misclassified(data: np.ndarray, qs: np.ndarray, indices: tuple[int, ...], do
     return float(np.mean(np.maximum(np.maximum(below - target, target - at_or_below), 0)))
 
 
+QUANTILE_LABELS = {
+    "aq": "AQ",
+    "joint-exp": "JointExp",
+    "em-each": "EM each (IndExp)",
+    "tree-cdf": "tree CDF",
+    "privtree-quantiles": "PrivTree CDF",
+    "dawa-quantiles": "DAWA CDF",
+}
+"""The registered quantile algorithms and their rows in the table."""
+CDF_QUANTILES = {
+    "tree CDF": lambda h, n, eps, rng: tree_cdf(h, n, eps, rng),
+    "PrivTree CDF": lambda h, n, eps, rng: privtree_cdf(h, n, eps, rng),
+    "DAWA CDF": lambda h, n, eps, rng: dawa_cdf(h, n, eps, rng),
+}
+"""The quantiles read off a released CDF (post-processing), by the CDF's engine."""
+
+
 def quantile_benchmark(trials: int) -> list[dict[str, object]]:
     domain = NumericDomain(-100, 100, 0.001)
     generator = np.random.default_rng(2022)
@@ -181,13 +223,10 @@ def quantile_benchmark(trials: int) -> list[dict[str, object]]:
         for m in (1, 9, 29, 119):
             qs = np.linspace(0, 1, m + 2)[1:-1]
             qt = tuple(qs.tolist())
-            results: dict[str, list[float]] = {
-                "AQ": [],
-                "JointExp": [],
-                "EM each (IndExp)": [],
-                "tree CDF": [],
-            }
+            results: dict[str, list[float]] = {label: [] for label in QUANTILE_LABELS.values()}
             seconds: dict[str, float] = dict.fromkeys(results, 0.0)
+            q_text = ",".join(f"{q:.17g}" for q in qs)
+            picked = auto_pick(domain, 1000, EPSILON, q=q_text)
             for t in range(trials):
                 data = np.sort(domain.from_grid(domain.to_grid(draw(1000))))
                 values, counts = np.unique(domain.to_grid(data), return_counts=True)
@@ -200,17 +239,22 @@ def quantile_benchmark(trials: int) -> list[dict[str, object]]:
                     release = run_to_end(algorithm(values, counts, domain.size, qt, EPSILON, SeededRandom(t)))
                     seconds[label] += time.perf_counter() - start
                     results[label].append(misclassified(data, qs, release.indices, domain))
-                start = time.perf_counter()
-                histogram = np.bincount(values.astype(np.intp), weights=counts, minlength=domain.size).astype(
-                    np.int64
-                )
-                cdf = run_to_end(tree_cdf(histogram, 1000, EPSILON, SeededRandom(t))).cdf
-                seconds["tree CDF"] += time.perf_counter() - start
-                results["tree CDF"].append(misclassified(data, qs, quantiles_from_cdf(cdf, qt), domain))
+                for label, engine in CDF_QUANTILES.items():
+                    start = time.perf_counter()
+                    histogram = np.bincount(
+                        values.astype(np.intp), weights=counts, minlength=domain.size
+                    ).astype(np.int64)
+                    cdf = run_to_end(engine(histogram, 1000, EPSILON, SeededRandom(t))).cdf
+                    seconds[label] += time.perf_counter() - start
+                    results[label].append(misclassified(data, qs, quantiles_from_cdf(cdf, qt), domain))
             for label, values_ in results.items():
                 mean = float(np.mean(values_))
                 rows.append({"data": name, "m": m, "algorithm": label, "avg misclassified per quantile": mean,
                              "seconds per call": seconds[label] / trials})  # fmt: skip
+            label = QUANTILE_LABELS[picked]
+            rows.append({"data": name, "m": m, "algorithm": f"auto (picks {label})",
+                         "avg misclassified per quantile": float(np.mean(results[label])),
+                         "seconds per call": seconds[label] / trials})  # fmt: skip
     return rows
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dpgui.algorithms.approximate_quantiles import parse_quantiles
+from dpgui.algorithms.approximate_quantiles import QuantilesRelease, parse_quantiles, quantiles_from_cdf
 from dpgui.algorithms.bucket_cdf import BucketCdfRelease
 from dpgui.algorithms.dawa import (
     PARTITION_SHARE,
@@ -175,6 +175,17 @@ def _run_synthetic(release_fn: Release, engine: str):
     return run
 
 
+def _run_quantiles(release_fn: Release, engine: str):
+    def run(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
+        release = yield from release_fn(spec, data, rng)
+        qs = _qs(spec)
+        quantiles = QuantilesRelease(qs, quantiles_from_cdf(release.cdf, qs))
+        notes = (*_notes(release, engine), "quantiles read off the released CDF (post-processing)")
+        return _quantile_table(spec, quantiles, notes)
+
+    return run
+
+
 def _fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     return _tree_fits(spec, n)
 
@@ -183,7 +194,11 @@ _TASKS = (
     (TaskKind.CDF, "", "max |CDF error|", _run_cdf, "CDF"),
     (TaskKind.HISTOGRAM, "-histogram", FREQUENCY_UNIT, _run_histogram, "histogram (the CDF's steps)"),
     (TaskKind.SYNTHETIC, "-synthetic", "max |CDF error|", _run_synthetic, "synthetic records"),
+    (TaskKind.QUANTILES, "-quantiles", "rank error / n", _run_quantiles, "quantiles read off its CDF"),
 )
+"""Each family's members: the task, the name's suffix, the error unit, the runner and what it releases.
+A quantile's rank error is at most the CDF's max error times n, so the CDF bound serves both."""
+_EXTRA_PARAMETERS = {TaskKind.SYNTHETIC: (ROWS,), TaskKind.QUANTILES: (QUANTILES,)}
 
 
 def _register_family(
@@ -192,7 +207,7 @@ def _register_family(
 ) -> dict[TaskKind, AlgorithmInfo]:  # fmt: skip
     registered = {}
     for kind, suffix, unit, runner, what in _TASKS:
-        extra = (ROWS,) if kind is TaskKind.SYNTHETIC else ()
+        extra = _EXTRA_PARAMETERS.get(kind, ())
         registered[kind] = register(
             AlgorithmInfo(
                 name=f"{name}{suffix}",
@@ -208,7 +223,7 @@ def _register_family(
                 run=runner(release_fn, title),
                 parameters=(BETA, share, BRANCHING, *extra),
                 preconditions=_fits,
-                calibrated=kind is TaskKind.CDF,
+                calibrated=kind in (TaskKind.CDF, TaskKind.QUANTILES),
             )
         )
     return registered

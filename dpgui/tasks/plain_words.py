@@ -41,6 +41,12 @@ PLAIN_WORDS: dict[str, PlainWords] = {
         "Several quantiles chosen together", "Up to a few dozen quantiles; the most accurate there."
     ),
     "tree-cdf": PlainWords("Quantiles read off a private CDF", "Many quantiles, or the CDF as well."),
+    "privtree-quantiles": PlainWords(
+        "Quantiles read off a data-adapting CDF", "Many quantiles (dozens or more) of any shape of column."
+    ),
+    "dawa-quantiles": PlainWords(
+        "Quantiles read off a CDF on data-chosen buckets", "Many quantiles of a column flat over long ranges."
+    ),
     # CDF
     "tree-laplace": PlainWords(
         "Share of records at or below every value",
