@@ -99,10 +99,10 @@ def main(folder: Path = HERE) -> int:
     shot("data", DATA)
     task.select_task(TaskKind.CDF)
     task.select_columns(["wage"])
-    task.declare("wage", NumericDomain(0, 4000, 20))
+    task.declare("wage", NumericDomain(0, 4000, 20, unit="USD per week"))
     shot("task", TASK)
 
-    task.declare("wage", NumericDomain(0, 20000, 20))  # weekly wages; the public sample's are hourly
+    task.declare("wage", NumericDomain(0, 20000, 20, unit="USD per week"))  # the public sample: hourly
     task.select_algorithm("pap")
     window.run_action.trigger()
     sheet = window.review_sheet
@@ -118,7 +118,7 @@ def main(folder: Path = HERE) -> int:
         raise OSError(f"could not write {target}")
     print(f"wrote {target}")
     sheet.reject()
-    task.declare("wage", NumericDomain(0, 4000, 20))
+    task.declare("wage", NumericDomain(0, 4000, 20, unit="USD per week"))
     task.select_algorithm("auto")
     release()
     shot("run", RUN)
@@ -154,7 +154,7 @@ def main(folder: Path = HERE) -> int:
 
     task.select_task(TaskKind.THRESHOLD)
     task.select_columns(["experience"])
-    task.declare("experience", NumericDomain(0, 60, 1))
+    task.declare("experience", NumericDomain(0, 60, 1, unit="years"))
     task.label.setCurrentText("parttime")
     task.positive.setText("yes")
     release()
@@ -170,9 +170,9 @@ def main(folder: Path = HERE) -> int:
 
     task.select_task(TaskKind.DISTANCE)
     task.select_columns(["education", "experience", "wage"])
-    task.declare("education", NumericDomain(0, 20, 1))
-    task.declare("experience", NumericDomain(-5, 70, 1))
-    task.declare("wage", NumericDomain(0, 4000, 20))
+    task.declare("education", NumericDomain(0, 20, 1, unit="years"))
+    task.declare("experience", NumericDomain(-5, 70, 1, unit="years"))
+    task.declare("wage", NumericDomain(0, 4000, 20, unit="USD per week"))
     task.select_algorithm("cdf-route")
     release()
     explorer = window.review_page.distance_explorer
@@ -201,7 +201,7 @@ def main(folder: Path = HERE) -> int:
 
     task.select_task(TaskKind.CDF)
     task.select_columns(["wage"])
-    task.declare("wage", NumericDomain(0, 4000, 20))
+    task.declare("wage", NumericDomain(0, 4000, 20, unit="USD per week"))
     budget.delta.setText("0")
     budget.delta.editingFinished.emit()
     release()
