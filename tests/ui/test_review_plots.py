@@ -41,12 +41,15 @@ def window(demo_window: MainWindow) -> MainWindow:
     return window
 
 
-def run(qtbot, window: MainWindow, kind: TaskKind, delta: float = 0.0, wage: bool = False) -> Release:
-    """Fill the Task page for ``kind`` (on wage over WAGE when ``wage``), run it and wait for the release."""
+def run(
+    qtbot, window: MainWindow, kind: TaskKind, delta: float = 0.0, wage: bool = False, domain=WAGE
+) -> Release:
+    """Fill the Task page for ``kind`` (on wage over ``domain`` when ``wage``), run it and wait for the
+    release."""
     build(window, kind)
     if wage:
         window.task_page.select_columns(["wage"])
-        window.task_page.declare("wage", WAGE)
+        window.task_page.declare("wage", domain)
     window.budget_page.delta.setText(f"{delta:g}")
     window.start_release()
     job = window.current_job
@@ -290,15 +293,9 @@ def test_the_rise_of_a_step_cdf_is_found_from_the_released_values_only():
 
 
 def test_a_declared_unit_titles_the_value_axis_and_reaches_the_manifest(qtbot, window: MainWindow):
-    build(window, TaskKind.CDF)
-    window.task_page.select_columns(["wage"])
-    window.task_page.declare("wage", dataclasses.replace(WAGE, unit="USD per week"))
-    window.start_release()
-    job = window.current_job
-    assert job is not None
-    with qtbot.waitSignal(job.released, timeout=15000):
-        pass
-    release = window.release
-    assert release is not None and release.spec.domain.unit == "USD per week"
+    release = run(
+        qtbot, window, TaskKind.CDF, wage=True, domain=dataclasses.replace(WAGE, unit="USD per week")
+    )
+    assert release.spec.domain.unit == "USD per week"
     assert window.review_page.plot.getAxis("bottom").labelText == "wage (USD per week)"
     assert build_manifest(release, {})["parameters"]["domains"]["wage"]["unit"] == "USD per week"
