@@ -45,8 +45,9 @@ COARSE_BINS = ParameterSpec(
     int,
     0,
     "AIM: also offer each pair with its numeric columns merged into this many adjacent bins (0: off). "
-    "Helps at small ε on fine grids (a pair too large to measure cell by cell is learnt coarsely); "
-    "can hurt at large ε.",
+    "Helps at small ε on fine grids (a pair too large to measure cell by cell is learnt coarsely). "
+    "At large ε (about 3 and up) it hurts and is slow: AIM then measures most pairs and the model's "
+    "fits take minutes.",
     0,
     4096,
     advanced=True,
