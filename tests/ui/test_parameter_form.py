@@ -75,19 +75,26 @@ def test_a_parameter_with_choices_is_a_drop_down_of_exactly_those(form: Paramete
 
 
 def test_every_enumerated_parameter_offers_its_choices_in_the_cli_too():
+    """A parameter with choices is a drop-down here and a flag with the same choices there; the flag's
+    value defaults to None, which stands for the spec's default (named in its help)."""
     from dpgui.cli.main import build_parser
 
     parser = build_parser()
     release = next(a for a in parser._actions if a.dest == "command").choices["release"]
     tasks = next(a for a in release._actions if a.choices and "threshold" in a.choices).choices
-    flags = {
-        "threshold": ("--direction", "direction"),
-        "distance": ("--metric", "metric"),
-    }
-    for task, (flag, name) in flags.items():
-        action = next(a for a in tasks[task]._actions if flag in a.option_strings)
-        spec = next(p for info in algorithms(TaskKind(task)) for p in info.parameters if p.name == name)
-        assert tuple(action.choices) == spec.choices and action.default == spec.default
+    enumerated = [
+        (kind, spec)
+        for kind in TaskKind
+        for info in algorithms(kind)
+        for spec in info.parameters
+        if spec.choices
+    ]
+    assert {spec.name for _, spec in enumerated} >= {"direction", "metric"}
+    for kind, spec in enumerated:
+        flag = "--" + spec.name.replace("_", "-")
+        action = next(a for a in tasks[kind.value]._actions if flag in a.option_strings)
+        assert tuple(action.choices) == spec.choices and action.default is None
+        assert f"default {spec.default}" in action.help
 
 
 def test_advanced_parameters_start_collapsed_and_still_give_their_values(qtbot):
