@@ -283,8 +283,9 @@ def _columns(spec: TaskSpec) -> str:
     parts = []
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if isinstance(domain, NumericDomain):
+            unit = f" {domain.unit}" if domain.unit else ""
             parts.append(
-                f"{column} in [{domain.lower:g}, {domain.upper:g}] step {domain.granularity:g} "
+                f"{column} in [{domain.lower:g}, {domain.upper:g}]{unit} step {domain.granularity:g} "
                 f"({domain.size:,} grid points)"
             )
         else:

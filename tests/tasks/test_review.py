@@ -86,6 +86,15 @@ def test_a_rank_error_is_also_shown_in_the_column_units_of_the_public_sample(pub
     assert "records" in text and "on the public sample, ranks within that error of the median" in text
 
 
+def test_a_declared_unit_appears_in_the_columns_line_and_the_value_spread(public):
+    spec = TaskSpec(
+        TaskKind.MEDIAN, ("wage",), (declared_grid(0, 50, unit="USD per hour"),), 1.0, public=public
+    )
+    summary = dict(review_of(spec).summary())
+    assert "wage in [0, 50] USD per hour step" in summary["Columns"]
+    assert summary["Predicted error"].endswith("USD per hour")
+
+
 def test_a_predicted_error_no_better_than_a_trivial_answer_fails():
     spec = TaskSpec(TaskKind.CDF, ("x",), (declared_grid(0, 1000),), 1.0, 1e-6, "san-thresholds")
     assert "better than a trivial answer" in failed_titles(spec)
