@@ -21,12 +21,15 @@ from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
 
+GRID_FLAGS = ("--bounds", "--granularity", "--bins", "--unit")
+"""The one-column grid flags, which a table takes from DOMAINS.json instead."""
+
 
 def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser = tasks.add_parser(TaskKind.TABLE.value, help=TaskKind.TABLE.title, conflict_handler="resolve")
     release_cmd.add_common_arguments(parser, TaskKind.TABLE)
-    parser.add_argument("--bounds", help=argparse.SUPPRESS)
-    parser.add_argument("--granularity", help=argparse.SUPPRESS)
+    for flag in GRID_FLAGS:  # declared per column in DOMAINS.json; given here, they are refused
+        parser.add_argument(flag, nargs="*", help=argparse.SUPPRESS)
     parser.add_argument(
         "--domains", required=True, type=Path, help="JSON: each column to its declared (public) domain"
     )
@@ -68,6 +71,12 @@ def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
 
 
 def run_table(args: argparse.Namespace) -> int:
+    given = [flag for flag in GRID_FLAGS if getattr(args, flag.removeprefix("--")) is not None]
+    if given:
+        raise ValueError(
+            f"{', '.join(given)}: a table declares each column's bounds, bins or granularity and unit in "
+            "--domains DOMAINS.json"
+        )
     columns, domains = read_domains(args.domains)
     spec = TaskSpec(
         kind=TaskKind.TABLE,

@@ -109,6 +109,13 @@ def test_bad_domains_are_usage_errors(demo, tmp_path, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag", [["--bins", "5"], ["--unit", "USD"], ["--bounds", "0", "9"]])
+def test_a_one_column_grid_flag_is_refused_not_ignored(demo, tmp_path, capsys, flag):
+    assert _release(demo, _domains(tmp_path, ["wage"]), tmp_path / "o", *flag) == 2
+    assert "declares each column's bounds" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_plan_table_prints_each_marginals_predicted_error(tmp_path, capsys):
     domains = _domains(tmp_path, ["wage", "education", "region"])
     args = ["plan", "table", "--n", "28155", "--domains", str(domains), "--epsilon", "1", "--delta", "1e-6"]
