@@ -21,8 +21,9 @@ DEST_PREFIX = "parameter_"
 """Namespace attribute of a generated flag's value (None when the flag is not given)."""
 
 
-def flag_of(spec: ParameterSpec) -> str:
-    return "--" + spec.name.replace("_", "-")
+def flag_of(name: str) -> str:
+    """The CLI flag of the parameter ``name`` (underscores become dashes)."""
+    return "--" + name.replace("_", "-")
 
 
 def task_parameters(kinds: TaskKind | Iterable[TaskKind]) -> dict[str, ParameterSpec]:
@@ -46,18 +47,16 @@ def add_algorithm_flags(parser: argparse.ArgumentParser, kinds: TaskKind | Itera
     present = {option for action in parser._actions for option in action.option_strings}
     generated = []
     for spec in task_parameters(kinds).values():
-        if flag_of(spec) in present:
+        if flag_of(spec.name) in present:
             continue
         options: dict[str, object] = {"dest": DEST_PREFIX + spec.name, "default": None, "help": _help(spec)}
-        if spec.kind is not bool:
-            options["metavar"] = spec.name.upper()
         if spec.kind is bool:
             options["action"] = argparse.BooleanOptionalAction
         else:
-            options["type"] = spec.kind
+            options |= {"metavar": spec.name.upper(), "type": spec.kind}
             if spec.choices:
                 options["choices"] = spec.choices
-        parser.add_argument(flag_of(spec), **options)  # type: ignore[arg-type]
+        parser.add_argument(flag_of(spec.name), **options)  # type: ignore[arg-type]
         generated.append(spec.name)
     parser.set_defaults(generated_parameters=tuple(generated))
 
@@ -74,7 +73,7 @@ def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
         taken = {parameter.name for parameter in get_algorithm(spec.algorithm).parameters}
         foreign = sorted(set(given) - taken)
         if foreign:
-            flags = ", ".join("--" + name.replace("_", "-") for name in foreign)
+            flags = ", ".join(map(flag_of, foreign))
             raise ValueError(
                 f"{spec.algorithm} does not take {flags}; leave it out or choose an algorithm that does "
                 "('dpgui algorithms' lists each algorithm's parameters)"

@@ -32,6 +32,7 @@ from dpgui.algorithms.distance.cdf_route import (
     certified_max_error,
     predicted_max_error,
     support_points,
+    uniform_scale,
 )
 from dpgui.algorithms.distance.embeddings import (
     BourgainEmbedding,
@@ -356,16 +357,13 @@ def _in_data_units(
     """The answers in the columns' units when post-processing can give them exactly, else None.
 
     A structure knows when it can (``DistanceStructure.in_data_units``). A per-query answer is a distance
-    on the normalised box: with one declared range r for every column, l1, l2 and l-inf scale by r."""
+    on the normalised box, converted by ``uniform_scale`` where one exists."""
     if queries is None:
         return None
     if structure is not None:
         return structure.answer_in_data_units(queries) if structure.in_data_units else None
-    lower, upper = _bounds(spec)
-    ranges = upper - lower
-    if _metric(spec) is Metric.HAMMING or not np.all(ranges == ranges[0]):
-        return None
-    return np.asarray(answers, dtype=np.float64) * float(ranges[0])
+    scale = uniform_scale(*_bounds(spec), _metric(spec).value)
+    return None if scale is None else np.asarray(answers, dtype=np.float64) * scale
 
 
 def _structure_run(algorithm: str):

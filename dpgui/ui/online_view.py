@@ -11,6 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from dpgui.algorithms.distance.cdf_route import uniform_scale
 from dpgui.algorithms.distance.huang_roth import OnlineAnswer
 from dpgui.data.domain import NumericDomain, common_unit
 from dpgui.tasks.spec import Domain
@@ -54,11 +55,13 @@ class OnlineView(QWidget):
         """A new run over ``domains``: no points, no status, hidden until the first answer arrives.
 
         An answer is an l1 distance on the box with each declared range mapped to [0, 1]; when every
-        column has the same range r it is drawn times r, in the columns' own units (post-processing)."""
-        ranges = {d.upper - d.lower for d in domains if isinstance(d, NumericDomain)}
-        in_units = len(ranges) == 1
-        self.scale = float(ranges.pop()) if in_units else 1.0
-        unit = (common_unit(domains) or "columns' units") if in_units else "normalised"
+        column has the same range it is drawn in the columns' own units (``uniform_scale``)."""
+        numeric = [d for d in domains if isinstance(d, NumericDomain)]
+        scale = uniform_scale(
+            np.array([float(d.lower) for d in numeric]), np.array([float(d.upper) for d in numeric]), "l1"
+        )
+        self.scale = 1.0 if scale is None else scale
+        unit = "normalised" if scale is None else common_unit(domains) or "columns' units"
         self.plot.setLabel("left", f"average distance ({unit})")
         self.points.clear()
         self.status.setText("")

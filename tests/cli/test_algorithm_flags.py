@@ -31,7 +31,7 @@ def test_every_parameter_of_every_algorithm_is_a_flag_and_a_form_field_with_its_
         for info in algorithms(kind):
             form.set_parameters(info.parameters)
             for spec in info.parameters:
-                assert "--" + spec.name.replace("_", "-") in options, (kind.value, info.name, spec.name)
+                assert flag_of(spec.name) in options, (kind.value, info.name, spec.name)
                 assert _value(form.editors[spec.name], spec.kind) == spec.default, (info.name, spec.name)
 
 
@@ -76,7 +76,7 @@ def test_no_parser_writes_a_parameter_flag_by_hand():
         flags = {o: action.dest for action in parser._actions for o in action.option_strings}
         kinds = list(TaskKind) if name == "plan" else [TaskKind(name)]
         for spec in task_parameters(kinds).values():
-            flag = flag_of(spec)
+            flag = flag_of(spec.name)
             if flag == "--bins":
                 continue  # the grid's --bins; distance's ``bins`` parameter is --support
             assert flags.get(flag) == DEST_PREFIX + spec.name, (name, flag, flags.get(flag))

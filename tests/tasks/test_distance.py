@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
+from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure, uniform_scale
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
 from dpgui.planner.plan import plan
@@ -177,3 +177,10 @@ def test_per_query_answers_are_in_data_units_too_when_every_column_has_the_same_
     assert ("distance_in_data_units" in released.columns) is in_units
     if in_units:  # l2 on a box of side 10 is 10 times l2 on the unit box
         assert np.allclose(released["distance_in_data_units"], 10 * released["distance"], rtol=1e-12)
+
+
+def test_a_normalised_distance_has_one_scale_only_for_equal_ranges_and_a_homogeneous_metric():
+    lower, upper = np.array([0.0, 10.0]), np.array([40.0, 50.0])
+    assert uniform_scale(lower, upper, "l2") == 40.0 and uniform_scale(lower, upper, "l1") == 40.0
+    assert uniform_scale(lower, upper, "hamming") is None  # counts differing coordinates: no unit
+    assert uniform_scale(lower, np.array([40.0, 51.0]), "l1") is None

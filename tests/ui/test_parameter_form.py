@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QToolTip
 
+from dpgui.cli.algorithm_flags import flag_of
 from dpgui.tasks.registry import ParameterSpec, algorithms
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.help_mark import HELP_LINK
@@ -91,7 +92,7 @@ def test_every_enumerated_parameter_offers_its_choices_in_the_cli_too():
     ]
     assert {spec.name for _, spec in enumerated} >= {"direction", "metric"}
     for kind, spec in enumerated:
-        flag = "--" + spec.name.replace("_", "-")
+        flag = flag_of(spec.name)
         action = next(a for a in tasks[kind.value]._actions if flag in a.option_strings)
         assert tuple(action.choices) == spec.choices and action.default is None
         assert f"default {spec.default}" in action.help

@@ -65,6 +65,16 @@ DATA_UNITS_COLUMN = "distance_in_data_units"
 """The column of an answer in the columns' own units, where post-processing gives it exactly."""
 
 
+def uniform_scale(lower: np.ndarray, upper: np.ndarray, metric: str) -> float | None:
+    """The one factor turning a normalised distance into the columns' units: the common declared range r
+    when every column has it and the metric is homogeneous (l1, l2, l-inf scale by r; Hamming counts
+    differing coordinates, which no range changes); None when the columns' ranges differ or for Hamming."""
+    ranges = np.asarray(upper, dtype=np.float64) - np.asarray(lower, dtype=np.float64)
+    if metric == "hamming" or ranges.size == 0 or not np.all(ranges == ranges[0]):
+        return None
+    return float(ranges[0])
+
+
 @dataclass(frozen=True)
 class PrivacyBudget:
     """How the release is noised: pure epsilon (discrete Laplace) or rho-zCDP (discrete Gaussian)."""
@@ -131,24 +141,24 @@ class DistanceStructure:
         """Whether :meth:`answer_in_data_units` can answer in the columns' own units exactly: l1 without an
         embedding (the answer is a sum over columns, each rescaled by its range), or any metric but Hamming
         when every column has the same declared range (normalising is then one uniform scaling)."""
-        ranges = self.upper - self.lower
-        return self.embedding.kind == "identity" or (
-            self.metric != "hamming" and bool(np.all(ranges == ranges[0]))
+        return (
+            self.embedding.kind == "identity"
+            or uniform_scale(self.lower, self.upper, self.metric) is not None
         )
 
     def answer_in_data_units(self, queries: np.ndarray) -> np.ndarray:
         """Average distance in the columns' own units (post-processing of the same release, exact; see
         :attr:`in_data_units`). ValueError when the columns' units cannot be recovered: l2, l-inf or Bourgain
         over columns of different ranges measure distance on the normalised box only."""
-        ranges = self.upper - self.lower
         if self.embedding.kind == "identity":
-            return self._terms(queries) @ ranges * self.embedding.answer_factor
-        if not self.in_data_units:
+            return self._terms(queries) @ (self.upper - self.lower) * self.embedding.answer_factor
+        scale = uniform_scale(self.lower, self.upper, self.metric)
+        if scale is None:
             raise ValueError(
                 f"{self.metric} answers over columns of different declared ranges exist in normalised units "
                 "only; declare the same range for every column to read them in the columns' units"
             )
-        return self.answer(queries) * float(ranges[0])
+        return self.answer(queries) * scale
 
     def to_json(self) -> dict:
         return {
