@@ -105,6 +105,7 @@ def main(folder: Path = HERE) -> int:
     task.declare("wage", NumericDomain(0, 20000, 20, unit="USD per week"))  # the public sample: hourly
     task.select_algorithm("pap")
     window.run_action.trigger()
+    settle(lambda: window.review_sheet is not None)  # the review is prepared in a worker
     sheet = window.review_sheet
     if sheet is None or not sheet.review.failures:
         raise RuntimeError("the review sheet did not show the failed check")

@@ -57,7 +57,7 @@ from dpgui.release.project import (
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged
 from dpgui.tasks.review import build_review
-from dpgui.tasks.runner import PreconditionFailed, prepare
+from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
@@ -162,6 +162,11 @@ class MainWindow(QMainWindow):
         self.budget_panel = self.budget_page.panel
         self.run_page = RunPage()
         self.review_page = ReviewPage()
+        self.reviewer = LatestCall(self)
+        """Prepares the review before a charge in the thread pool: auto's simulations take up to about two
+        seconds on a fine grid when the planner has not cached them yet."""
+        self.reviewer.done.connect(self._show_review)
+        self.reviewer.failed.connect(self._review_failed)
         self.planner = LatestCall(self)
         """Runs the planner for the latest spec in the thread pool; older results are dropped."""
         self.planner.done.connect(self.budget_page.show_plan)
@@ -571,12 +576,35 @@ class MainWindow(QMainWindow):
         return True
 
     def review_release(self) -> None:
-        """Show the review sheet (public information only); its "Charge and run" calls start_release."""
+        """Prepare the review (public information only) off the GUI thread, then show it as a sheet whose
+        "Charge and run" calls start_release."""
         if not self._ready_to_release():
             return
         try:
-            prepared = prepare(self.current_spec(), self.dataset.n_rows)
+            spec = self.current_spec()
         except _REFUSALS as refusal:
+            self._show_error("Release refused", str(refusal))
+            return
+        n = self.dataset.n_rows
+        self.statusBar().showMessage("Preparing the review…")
+        self.reviewer.submit(lambda: (spec, n, prepare(spec, n)))
+
+    def _review_failed(self, error: Exception) -> None:
+        self.statusBar().clearMessage()
+        self._show_error("Release refused", str(error))
+
+    def _show_review(self, outcome: tuple[TaskSpec, int, PreparedRun]) -> None:
+        """The sheet for a prepared review, unless the task or the data changed meanwhile (then it is
+        prepared again)."""
+        spec, n, prepared = outcome
+        self.statusBar().clearMessage()
+        if not self._ready_to_release():
+            return
+        try:
+            if self.current_spec() != spec or self.dataset.n_rows != n:
+                self.review_release()
+                return
+        except _REFUSALS as refusal:  # the task became invalid while the review was prepared
             self._show_error("Release refused", str(refusal))
             return
         account = prepared.account

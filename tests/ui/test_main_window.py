@@ -28,9 +28,17 @@ def set_total(window: MainWindow, epsilon: float) -> None:
     window.refresh_budget()
 
 
-def charge_from_the_review(window: MainWindow) -> None:
+def review_shown(qtbot, window: MainWindow):
+    """The review sheet the Run button asked for, once its worker has prepared it."""
+    qtbot.waitUntil(
+        lambda: window.review_sheet is not None and window.review_sheet.isVisible(), timeout=15000
+    )
+    return window.review_sheet
+
+
+def charge_from_the_review(qtbot, window: MainWindow) -> None:
     """Accept the review sheet the Run button opened (acknowledging any failed check)."""
-    sheet = window.review_sheet
+    sheet = review_shown(qtbot, window)
     assert sheet is not None and sheet.isVisible() and window.current_job is None
     sheet.acknowledge.setChecked(True)
     sheet.charge_button.click()
@@ -38,7 +46,7 @@ def charge_from_the_review(window: MainWindow) -> None:
 
 def run_and_wait(qtbot, window: MainWindow) -> None:
     qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
-    charge_from_the_review(window)
+    charge_from_the_review(qtbot, window)
     job = window.current_job
     assert job is not None
     with qtbot.waitSignal(job.released, timeout=15000):
@@ -232,12 +240,12 @@ def test_a_cancel_after_the_data_was_touched_stays_charged(qtbot, window: MainWi
     assert window.review_page.headline.text() == "No release yet."
 
 
-def test_an_overspend_is_refused_with_a_message_and_the_ledger_unchanged(window: MainWindow, errors):
+def test_an_overspend_is_refused_with_a_message_and_the_ledger_unchanged(qtbot, window: MainWindow, errors):
     set_total(window, 0.5)
     assert window.record is not None
     before = window.ledger.state(window.record.id)
     window.run_action.trigger()
-    charge_from_the_review(window)
+    charge_from_the_review(qtbot, window)
     assert window.current_job is None
     assert len(errors) == 1 and "only ε=0.5" in errors[0]
     assert window.ledger.state(window.record.id) == before

@@ -11,6 +11,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.review_sheet import FAILED_MARK
+from tests.ui.test_main_window import review_shown
 
 WEEKLY = NumericDomain(0, 20000, 20)
 """The demo's private wages are weekly; its public sample's are hourly, so PAP's cut points do not fit."""
@@ -32,7 +33,7 @@ def test_ctrl_r_shows_the_review_and_a_failed_check_must_be_acknowledged(qtbot, 
     pap_on_weekly_wages(window)
     assert window.run_action.shortcut() == QKeySequence("Ctrl+R")
     window.run_action.trigger()
-    sheet = window.review_sheet
+    sheet = review_shown(qtbot, window)
     assert sheet is not None and sheet.isVisible() and window.current_job is None
     texts = [label.text() for label in sheet.check_labels]
     assert any(text.startswith(FAILED_MARK) and "shifted" in text for text in texts)
@@ -52,7 +53,7 @@ def test_cancelling_the_review_charges_nothing(qtbot, demo_window: MainWindow):
     pap_on_weekly_wages(window)
     assert window.record is not None
     window.run_page.run_button.click()
-    sheet = window.review_sheet
+    sheet = review_shown(qtbot, window)
     assert sheet is not None
     sheet.cancel_button.click()
     assert window.current_job is None and window.ledger.entries(window.record.id) == []
@@ -64,9 +65,40 @@ def test_a_review_whose_checks_pass_can_be_charged_at_once(qtbot, demo_window: M
     window.task_page.declare("wage", NumericDomain(0, 20000, 1))
     window.task_page.select_algorithm("tree-laplace")
     window.run_action.trigger()
-    sheet = window.review_sheet
+    sheet = review_shown(qtbot, window)
     assert sheet is not None and sheet.review.failures == ()
     assert not sheet.acknowledge.isVisible() and sheet.charge_button.isEnabled()
     summary = dict(sheet.review.summary())
     assert "tree-laplace" in summary["Algorithm"] and summary["Budget after"] == "ε = 4, δ = 0 left"
     sheet.reject()
+
+
+def test_the_review_is_prepared_off_the_gui_thread_and_redone_if_the_task_changed(
+    qtbot, demo_window: MainWindow, monkeypatch
+):
+    """auto's simulations can take seconds: prepare runs in the pool, and a review prepared for a task the
+    custodian has since changed is prepared again rather than shown (its charge would run another task)."""
+    import threading
+
+    from dpgui.ui import main_window
+
+    window = demo_window
+    pap_on_weekly_wages(window)
+    window.task_page.select_algorithm("tree-laplace")
+    threads, specs = [], []
+    real_prepare = main_window.prepare
+
+    def recording(spec, n, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        specs.append(spec)
+        if len(specs) == 1:  # the custodian switches algorithm while the first review is prepared
+            monkeypatch.setattr(window, "current_spec", lambda: spec.with_algorithm("privtree"))
+        return real_prepare(spec, n, **kwargs)
+
+    monkeypatch.setattr(main_window, "prepare", recording)
+    window.run_action.trigger()
+    assert window.review_sheet is None  # nothing shown before the worker is done
+    sheet = review_shown(qtbot, window)
+    assert threads == [False, False]
+    assert [s.algorithm for s in specs] == ["tree-laplace", "privtree"]
+    assert sheet.review.algorithm.name == "privtree"
