@@ -17,7 +17,7 @@ import pytest
 
 from dpgui.cli import main
 from dpgui.data.fingerprint import keyed_fingerprint, sha256_file
-from tests.conftest import CANARY
+from tests.conftest import CANARY, holds_canary
 
 COMMON = ["--epsilon", "2", "--delta", "1e-6"]
 TASKS: dict[str, list[str]] = {
@@ -78,13 +78,21 @@ def test_no_export_byte_holds_the_raw_hash_a_path_or_a_planted_value(task, files
     argv = ["release", task, "--data", str(private), "--public", str(files["public"]), "--out", str(out)]
     assert main([*argv, *COMMON, *TASKS[task], *extra]) == 0
     raw = sha256_file(private)
-    forbidden = [raw, raw.upper(), str(private), str(files["folder"]), str(files["queries"]), "987654"]
+    forbidden = [raw, raw.upper(), str(private), str(files["folder"]), str(files["queries"])]
     exported = {path.name: path.read_bytes() for path in out.iterdir()}
     assert {"manifest.json", "report.html"} <= set(exported) and len(exported) >= 3
     for name, content in exported.items():
         for marker in forbidden:
             assert marker.encode() not in content, f"{marker!r} in {name}"
+        assert not holds_canary(content), f"the canary in {name}"
     manifest = json.loads(exported["manifest.json"])
     assert manifest["dataset"]["fingerprint"] == keyed_fingerprint(raw)  # the custodian can still match it
     assert manifest["dataset"]["file_name"] == "survey.csv"
-    assert "987654" in private.read_text() and raw == sha256_file(private)  # controls: the plants exist
+    assert holds_canary(private.read_text()) and raw == sha256_file(private)  # controls: the plants exist
+
+
+def test_the_canary_search_finds_the_canary_as_a_number_only():
+    for written in ("987654.321", "x,987654\n", "987,654", "9.87654321e+05"):
+        assert holds_canary(written), written
+    for chance in (f"{80 / 81!r}", "1987654", "123.987654"):  # digits of a released fraction, by chance
+        assert not holds_canary(chance), chance

@@ -13,7 +13,7 @@ import pandas as pd
 from dpgui.release.export import export_release
 from dpgui.release.report import MAX_REPORT_ROWS, build_report
 from dpgui.tasks.outputs import ReleaseTable
-from tests.conftest import CANARY
+from tests.conftest import holds_canary
 from tests.release.test_manifest import released
 
 EVIL = '<script>alert("x")</script>'
@@ -59,9 +59,8 @@ def test_the_report_holds_no_raw_private_value(wages_csv, tmp_path):
     release, _, _ = released(wages_csv)
     export_release(release, tmp_path)
     report = (tmp_path / "report.html").read_bytes()
-    for shown in (f"{CANARY}", f"{CANARY:,}", f"{CANARY:g}", "987654", "987,654"):
-        assert shown.encode() not in report
-    assert f"{CANARY}".encode() in wages_csv.read_bytes()  # control: the canary is in the private file
+    assert not holds_canary(report)
+    assert holds_canary(wages_csv.read_bytes())  # control: the canary is in the private file
 
 
 def test_the_reports_sha256_is_in_the_manifest(wages_csv, tmp_path):

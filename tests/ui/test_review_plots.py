@@ -25,7 +25,7 @@ from dpgui.ui.release_plots import cdf_error, release_plot, synthetic_edges
 from dpgui.ui.review_page import EXPORT_WIDTH, ReviewPage
 from dpgui.ui.step_display import rising_range
 from dpgui.ui.theme import muted_colour
-from tests.conftest import CANARY
+from tests.conftest import holds_canary
 from tests.ui.test_session import EDUCATION, build
 from tests.ui.test_theme import dark_palette
 
@@ -134,7 +134,7 @@ def test_the_review_plot_offers_no_right_click_export_of_its_custodian_only_laye
 def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
     qtbot, window: MainWindow, monkeypatch, tmp_path: Path, wages_csv: Path
 ):
-    window.load_private(wages_csv)  # holds the CANARY wage
+    window.load_private(wages_csv)  # holds the canary wage
     assert window.record is not None
     window.ledger.set_total(window.record.id, PrivacyCost(5.0))
     run(qtbot, window, TaskKind.CDF, wage=True)
@@ -148,7 +148,7 @@ def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
     window.export_action.trigger()
     report = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "987654" not in report and str(CANARY) in wages_csv.read_text()
+    assert not holds_canary(report) and holds_canary(wages_csv.read_text())
     assert CUSTODIAN_ONLY not in report and "true CDF" not in report
     ((caption, png),) = dp_only.items()
     assert caption == "Released CDF of wage" and base64.b64encode(png).decode() in report

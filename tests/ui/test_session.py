@@ -16,7 +16,7 @@ from dpgui.release.project import spec_from_json, spec_to_json
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MAX_RECENT, MainWindow, settings
 from dpgui.ui.task_page import LABELLED_TASKS, MULTI_COLUMN_TASKS, task_kinds
-from tests.conftest import CANARY
+from tests.conftest import holds_canary
 from tests.ui.conftest import WAGE_DOMAIN
 from tests.ui.test_main_window import set_total
 
@@ -91,7 +91,7 @@ def test_a_project_file_holds_no_private_value_and_a_changed_file_is_warned(
     path = tmp_path / "session.dpgui.json"
     window.save_project(path)
     text = path.read_text(encoding="utf-8")
-    assert "987654" not in text and str(CANARY) in wages_csv.read_text()
+    assert not holds_canary(text) and holds_canary(wages_csv.read_text())
 
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: warnings.append(text))
