@@ -4,7 +4,8 @@ Run: ``python docs/screenshots/make_screenshots.py [FOLDER]`` (default: this fol
 private, cps1985 public) is opened with a throw-away ledger (DPGUI_HOME in a temporary folder), and real
 releases are made through the worker so the Run, Review and Budget pages show what a custodian sees: a CDF
 (with and without the custodian-only true CDF), threshold learning, a categorical histogram, the distance
-explorer and an online distance session. budget-plan is the release plan editor with three releases added
+explorer, an online distance session and a sanitized table (AIM's rounds live, then the synthetic rows'
+1-way bars and a 2-way heatmap). budget-plan is the release plan editor with three releases added
 from the Task page. review-sheet is the review shown before a charge, with a failed
 check (PAP on weekly wages with the hourly public sample). The last shot is the Review page in a dark
 palette.
@@ -38,6 +39,9 @@ SHOTS = (
     "review-histogram",
     "review-distance",
     "run-online",
+    "task-table",
+    "run-table",
+    "review-table",
     "review-dark",
 )
 ONLINE_QUERIES = 150
@@ -53,6 +57,7 @@ def main(folder: Path = HERE) -> int:
 
     from dpgui.data import CategoricalDomain, NumericDomain
     from dpgui.paths import demo_private_path, demo_public_path
+    from dpgui.privacy.cost import PrivacyCost
     from dpgui.tasks.spec import TaskKind
     from dpgui.ui.app import SCREENSHOT_SIZE, application, prepare_demo, run_gui
     from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
@@ -67,13 +72,15 @@ def main(folder: Path = HERE) -> int:
     window.load_private(demo_private_path())
     window.load_public(demo_public_path())
     prepare_demo(window)
+    window.ledger.set_total(window.record.id, PrivacyCost(10.0, 1e-5), note="screenshots: two δ > 0 runs")
+    window.refresh_budget()
     window.resize(*SCREENSHOT_SIZE)
     window.show()
     task = window.task_page
 
-    def settle(until: Callable[[], bool] = lambda: True) -> None:
+    def settle(until: Callable[[], bool] = lambda: True, seconds: float = 12) -> None:
         """Let queued signals (worker results, planner rows) arrive until ``until()`` holds."""
-        for _ in range(600):
+        for _ in range(int(seconds * 50)):
             QThreadPool.globalInstance().waitForDone(20)
             QCoreApplication.processEvents()
             if until() and QThreadPool.globalInstance().activeThreadCount() == 0:
@@ -89,10 +96,10 @@ def main(folder: Path = HERE) -> int:
             raise OSError(f"could not write {target}")
         print(f"wrote {target}")
 
-    def release() -> None:
+    def release(seconds: float = 12) -> None:
         window.go_to(RUN)
         window.start_release()
-        settle(lambda: window.current_job is None)
+        settle(lambda: window.current_job is None, seconds)
         if window.current_job is not None or window.release is None:
             raise RuntimeError("the demo release did not complete")
 
@@ -196,6 +203,23 @@ def main(folder: Path = HERE) -> int:
     budget.delta.editingFinished.emit()
     release()
     shot("run-online", RUN)
+
+    task.select_task(TaskKind.TABLE)  # a sanitized table of five columns, δ = 1e-6 as above
+    task.select_columns(["wage", "education", "experience", "region", "parttime"])
+    task.declare("wage", NumericDomain(0, 3000, 100, unit="USD per week"))
+    task.declare("education", NumericDomain(0, 18, 1, unit="years"))
+    task.declare("experience", NumericDomain(-5, 65, 1, unit="years"))
+    task.declare("region", CategoricalDomain(("midwest", "northeast", "south", "west")))
+    task.declare("parttime", CategoricalDomain(("no", "yes")))
+    task.select_algorithm("aim")
+    shot("task-table", TASK)
+    release(seconds=300)
+    shot("run-table", RUN)
+    synthetic = window.review_page.synthetic_view
+    synthetic.column.setCurrentText("wage")
+    synthetic.first.setCurrentText("experience")
+    synthetic.second.setCurrentText("wage")
+    shot("review-table", REVIEW)
 
     budget.ledger_tabs.setCurrentWidget(budget.timeline)
     shot("budget-timeline", BUDGET)

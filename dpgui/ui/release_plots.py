@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QBrush, QPainter, QPainterPath
+from PySide6.QtGui import QBrush, QFontMetrics, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
 from dpgui.algorithms.learners.thresholds import Direction
@@ -75,6 +75,9 @@ def reset(plot: pg.PlotWidget, title: str, bottom: str, left: str) -> None:
     plot.plotItem.legend.clear()
     plot.plotItem.legend.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-10, 10))  # top right
     plot.getAxis("bottom").setTicks(None)
+    plot.getAxis("left").setTicks(None)
+    plot.getAxis("left").setWidth(None)  # automatic again after a table's names
+    plot.getViewBox().invertY(False)
     plot.setTitle(title, color=text_colour().name())
     plot.setLabel("bottom", bottom)
     plot.setLabel("left", left)
@@ -318,21 +321,28 @@ def draw_rectangle(plot: pg.PlotWidget, release: Release) -> Drawing:
 
 
 def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
-    """A synthetic table's measured marginals: each one's share of the budget (bars) and how far the
-    synthetic table is from the noisy measurement (total variation). DP outputs only."""
+    """A synthetic table's measured marginals, one row each from the top in the order measured: its share of
+    the budget and how far the synthetic table is from the noisy measurement (total variation), both in
+    percent. Horizontal bars, so every marginal's name stays readable. DP outputs only."""
     table = release.table
     measured = [row for row in table.rows if row[1] == "measured"]
-    reset(plot, "Synthetic table: measured marginals", "marginal", "share of the budget / TV vs noisy")
-    x = np.arange(len(measured), dtype=float)
-    shares = np.array([float(row[4]) for row in measured])
-    fits = np.array([float(row[5]) for row in measured])
-    bars = pg.BarGraphItem(x=x - 0.2, height=shares, width=0.4, brush=pg.mkBrush(RELEASED), pen=RELEASED)
-    fit = pg.BarGraphItem(x=x + 0.2, height=fits, width=0.4, brush=pg.mkBrush((*RED, 80)), pen=RELEASED)
+    reset(plot, "Synthetic table: measured marginals", "percent", "")
+    y = np.arange(len(measured), dtype=float)
+    shares = 100 * np.array([float(row[4]) for row in measured])
+    fits = 100 * np.array([float(row[5]) for row in measured])
+    bars = pg.BarGraphItem(
+        x0=0, y=y - 0.2, width=shares, height=0.4, brush=pg.mkBrush(RELEASED), pen=RELEASED
+    )
+    fit = pg.BarGraphItem(x0=0, y=y + 0.2, width=fits, height=0.4, brush=pg.mkBrush((*RED, 80)), pen=RELEASED)
     plot.addItem(bars)
     plot.addItem(fit)
-    plot.plotItem.legend.addItem(bars, "share of the budget")
-    plot.plotItem.legend.addItem(fit, "TV: synthetic vs noisy measurement")
-    plot.getAxis("bottom").setTicks([[(float(i), str(row[0])) for i, row in enumerate(measured)]])
+    plot.plotItem.legend.addItem(bars, "share of the budget (%)")
+    plot.plotItem.legend.addItem(fit, "TV: synthetic vs noisy measurement (%)")
+    names = [str(row[0]) for row in measured]
+    left = plot.getAxis("left")
+    left.setTicks([list(enumerate(names))])
+    left.setWidth(max((QFontMetrics(left.font()).horizontalAdvance(name) for name in names), default=0) + 12)
+    plot.getViewBox().invertY(True)
     return Drawing(plot.plotItem.titleLabel.text, {"shares": bars, "fit": fit})
 
 

@@ -31,12 +31,16 @@ from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remove_export_action
 from dpgui.ui.dataframe_model import DataFrameModel
+from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
 from dpgui.ui.table_review import SyntheticTableView
 from dpgui.ui.theme import export_colours
 
 PREVIEW_ROWS = 200
+NOTES_SHOWN = 4
+"""Notes listed under the headline; the rest (a table release has one per measured marginal) sit behind a
+disclosure, so the plots keep their room at 1280 x 800."""
 """Synthetic rows shown on the page for a synthetic-table release."""
 EXPORT_SIZE = QSizeF(900, 520)
 """The size a release's plot is laid out at for the report."""
@@ -76,11 +80,14 @@ def describe_release(release: Release) -> str:
         what = f"{statistic} of {column}: {readable(value)}"
     else:
         rows = len(table.rows)
-        size = (
-            "a structure that answers any query"
-            if rows == 0 and table.attachments
-            else f"{rows:,} row" + ("" if rows == 1 else "s")
-        )
+        synthetic = [a for a in table.attachments if a.file_name == SYNTHETIC_CSV]
+        if synthetic:  # its rows list the measured marginals; the table released is synthetic.csv
+            drawn = synthetic[0].content.count(b"\n") - 1
+            size = f"{drawn:,} synthetic rows"
+        elif rows == 0 and table.attachments:
+            size = "a structure that answers any query"
+        else:
+            size = f"{rows:,} row" + ("" if rows == 1 else "s")
         what = f"{release.spec.kind.title} of {', '.join(release.spec.columns)}: {size}"
     pure = release.algorithm.guarantee_for(release.spec) is Guarantee.PURE
     guarantee = "pure DP" if pure else "approximate DP"
@@ -104,7 +111,12 @@ class ReviewPage(QWidget):
         headline_font.setPointSizeF(headline_font.pointSizeF() * 1.3)
         headline_font.setBold(True)
         self.headline.setFont(headline_font)
-        for label in (self.headline, self.details):
+        self.more_details = QLabel()
+        self.more_button = disclosure_button(
+            "More notes", "The release's other notes (the report lists them all)", self.more_details
+        )
+        self.more_button.hide()
+        for label in (self.headline, self.details, self.more_details):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.model = DataFrameModel(formatter=readable)
@@ -159,6 +171,8 @@ class ReviewPage(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.headline)
         layout.addWidget(self.details)
+        layout.addWidget(self.more_button)
+        layout.addWidget(self.more_details)
         layout.addLayout(body, 1)
         layout.addLayout(footer)
 
@@ -166,11 +180,17 @@ class ReviewPage(QWidget):
         self.release = release
         table = release.table
         self.headline.setText(describe_release(release))
-        notes = "".join(f"<br>• {note}" for note in (table.meaning, *table.notes) if note)
+        notes = [note for note in (table.meaning, *table.notes) if note]
+        shown, more = notes[:NOTES_SHOWN], notes[NOTES_SHOWN:]
         self.details.setText(
             f"{release.algorithm.title} ({release.algorithm.name}) · {release.dataset.n_rows:,} rows · "
-            f"release {release.release_id[:8]} · charged to the ledger before display{notes}"
+            f"release {release.release_id[:8]} · charged to the ledger before display"
+            + "".join(f"<br>• {note}" for note in shown)
         )
+        self.more_details.setText("<br>".join(f"• {note}" for note in more))
+        self.more_button.setChecked(False)
+        self.more_button.setText(f"{len(more)} more note" + ("" if len(more) == 1 else "s"))
+        self.more_button.setVisible(bool(more))
         self.model.set_table(table.columns, table.rows)
         self.table.resizeColumnsToContents()
         self.table.setVisible(bool(table.rows))  # a released structure alone has no rows to list

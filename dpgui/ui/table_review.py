@@ -46,7 +46,7 @@ def two_way(frame: pd.DataFrame, columns: tuple[str, str], domains: tuple[Domain
     return np.bincount(flat, minlength=shape[0] * shape[1]).reshape(shape) / max(len(frame), 1)
 
 
-def _ticks(labels: list[str], most: int = 12) -> list[tuple[float, str]]:
+def _ticks(labels: list[str], most: int = 6) -> list[tuple[float, str]]:
     step = max(1, len(labels) // most)
     return [(float(i), label) for i, label in enumerate(labels) if i % step == 0]
 
@@ -106,9 +106,10 @@ class SyntheticTableView(QWidget):
         column = self.column.currentText()
         if column not in self.domains:
             return
-        shares = one_way(self.frame, column, self.domains[column])
-        self.bars.setOpts(x=np.arange(shares.size), height=shares, width=0.8)
-        self.bars_plot.setTitle(f"Synthetic 1-way distribution of {column}")
+        percent = 100 * one_way(self.frame, column, self.domains[column])
+        self.bars.setOpts(x=np.arange(percent.size), height=percent, width=0.8)
+        self.bars_plot.setTitle(f"Synthetic rows by {column}")
+        self.bars_plot.setLabel("left", "% of rows")
         self.bars_plot.getAxis("bottom").setTicks([_ticks(cell_labels(self.domains[column]))])
 
     def _draw_heatmap(self) -> None:
@@ -119,6 +120,8 @@ class SyntheticTableView(QWidget):
         shares = two_way(self.frame, pair, domains)
         self.heatmap.setImage(shares, levels=(0.0, max(float(shares.max()), 1e-12)))
         self.heatmap.setColorMap(pg.colormap.get("viridis"))
-        self.heat_plot.setTitle(f"Synthetic 2-way shares: {pair[0]} × {pair[1]}")
+        self.heat_plot.setTitle(f"{pair[0]} × {pair[1]}")
+        self.heat_plot.setLabel("bottom", pair[0])
+        self.heat_plot.setLabel("left", pair[1])
         self.heat_plot.getAxis("bottom").setTicks([_ticks(cell_labels(domains[0]))])
         self.heat_plot.getAxis("left").setTicks([_ticks(cell_labels(domains[1]))])

@@ -13,6 +13,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.spec import TaskKind
 from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.main_window import MainWindow
+from dpgui.ui.review_page import NOTES_SHOWN
 from tests.ui.test_session import build
 
 
@@ -40,7 +41,7 @@ def test_the_review_draws_1_way_bars_and_a_2_way_heatmap_from_the_synthetic_rows
     shares = [np.bincount(c, minlength=d.size) / len(frame) for c, d in zip(cells, domains, strict=True)]
     for column, expected in zip(columns, shares, strict=True):
         view.column.setCurrentText(column)
-        assert np.asarray(view.bars.opts["height"]) == pytest.approx(expected)
+        assert np.asarray(view.bars.opts["height"]) == pytest.approx(100 * expected)  # percent
         assert column in view.bars_plot.plotItem.titleLabel.text
     view.first.setCurrentText("experience")
     view.second.setCurrentText("education")
@@ -48,3 +49,24 @@ def test_the_review_draws_1_way_bars_and_a_2_way_heatmap_from_the_synthetic_rows
     np.add.at(joint, (cells[1], cells[0]), 1 / len(frame))
     assert view.heatmap.image == pytest.approx(joint)
     assert "experience × education" in view.heat_plot.plotItem.titleLabel.text
+
+
+def test_the_headline_counts_synthetic_rows_and_long_notes_fold_behind_a_disclosure(released: MainWindow):
+    page, release = released.review_page, released.release
+    (synthetic,) = [a for a in release.table.attachments if a.file_name == SYNTHETIC_CSV]
+    drawn = len(pd.read_csv(io.BytesIO(synthetic.content)))
+    assert f"{drawn:,} synthetic rows" in page.headline.text()
+    notes = [n for n in (release.table.meaning, *release.table.notes) if n]
+    assert len(notes) > NOTES_SHOWN  # one per measured marginal
+    assert page.details.text().count("•") == NOTES_SHOWN
+    assert page.more_button.isVisibleTo(page) and not page.more_details.isVisibleTo(page)
+    assert page.more_details.text().count("•") == len(notes) - NOTES_SHOWN
+    page.more_button.click()
+    assert page.more_details.isVisibleTo(page)
+
+
+def test_the_measured_marginals_are_named_on_the_left_axis_in_the_order_measured(released: MainWindow):
+    release = released.release
+    measured = [str(row[0]) for row in release.table.rows if row[1] == "measured"]
+    ticks = released.review_page.plot.getAxis("left")._tickLevels[0]
+    assert [label for _, label in ticks] == measured
