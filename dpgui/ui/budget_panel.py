@@ -26,6 +26,24 @@ def saving_text(state: BudgetState) -> str:
     )
 
 
+def spent_text(state: BudgetState) -> str:
+    """The spent budget; under tight composition, said as one guarantee at the total's δ, so that a δ equal
+    to the total's does not read as 'δ used up' (the δ booked so far is on the Remaining line)."""
+    if not state.saving:
+        return format_cost(state.spent)
+    return f"ε = {state.spent.epsilon:.6g} at δ = {state.spent.delta:.3g} (all releases as one guarantee)"
+
+
+def remaining_text(state: BudgetState) -> str:
+    """What remains; under tight composition δ is what no release has booked yet (releases fit on ε)."""
+    if state.remaining is None or not state.saving or state.total is None:
+        return format_cost(state.remaining)
+    return (
+        f"ε = {state.remaining.epsilon:.6g}; δ not yet booked: {state.remaining.delta:.3g} "
+        f"of {state.total.delta:.3g}"
+    )
+
+
 def format_cost(cost: PrivacyCost | None) -> str:
     """'ε = 1' or 'ε = 1, δ = 1e-06'; an em dash when there is no cost (no total set)."""
     if cost is None:
@@ -116,11 +134,11 @@ class BudgetPanel(QGroupBox):
             self.bar.caption = "no dataset open"
             return
         self.total_label.setText(format_cost(state.total) if state.total else "not set — no release can run")
-        spent = format_cost(state.spent)
+        spent = spent_text(state)
         if state.pending.epsilon > 0 or state.pending.delta > 0:
             spent += f"  (+ {format_cost(state.pending)} running)"
         self.spent_label.setText(spent)
-        self.remaining_label.setText(format_cost(state.remaining))
+        self.remaining_label.setText(remaining_text(state))
         self.accounting_label.setText(saving_text(state))
         total = state.total.epsilon if state.total is not None else None
         this = release.epsilon if release is not None else 0.0

@@ -93,7 +93,7 @@ class BudgetTimeline(LazyPlotView):
     def make_plot(self) -> pg.PlotWidget:
         plot = ThemedPlotWidget(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
         plot.showGrid(x=True, y=True, alpha=0.25)
-        plot.setLabel("left", "cumulative ε spent")
+        plot.setLabel("left", "ε spent")
         return plot
 
     def render(self, plot: pg.PlotWidget) -> None:

@@ -32,7 +32,12 @@ def test_the_panel_states_the_saving_against_basic_composition(qtbot, ledger_and
     panel.show_state(ledger.state(dataset))
     assert "saves ε = " in panel.accounting_label.text()
     assert "ε = 2, δ = 4e-07" in panel.accounting_label.text()
-    assert panel.spent_label.text().endswith("δ = 1e-06")
+    state = ledger.state(dataset)
+    assert panel.spent_label.text().startswith(f"ε = {state.spent.epsilon:.6g} at δ = 1e-06 (all releases")
+    booked = TOTAL.delta - state.remaining.delta  # the deltas the releases booked: their plain sum
+    assert (
+        booked == pytest.approx(4e-7) and "δ not yet booked: 6e-07 of 1e-06" in panel.remaining_label.text()
+    )
 
 
 def test_the_panel_says_basic_composition_when_nothing_is_saved(qtbot, tmp_path: Path) -> None:
