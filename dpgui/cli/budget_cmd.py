@@ -57,9 +57,13 @@ def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
 def format_state(name: str, state: BudgetState) -> str:
     if state.total is None:
         return f"{name}: no total budget set (use `dpgui budget set --data FILE --epsilon E`)."
-    return (
-        f"{name}: total {state.total}; spent {state.spent}{saving_text(state)}; remaining {state.remaining}"
-        + (f"; pending {state.pending}" if state.pending.epsilon else "")
+    if state.saving and state.remaining is not None:  # tight composition: one guarantee at the total's δ
+        spent = f"ε={state.spent.epsilon:.6g} at δ={state.spent.delta:.6g} (all releases as one guarantee)"
+        remaining = f"ε={state.remaining.epsilon:.6g}, δ not yet booked {state.remaining.delta:.6g}"
+    else:
+        spent, remaining = str(state.spent), str(state.remaining)
+    return f"{name}: total {state.total}; spent {spent}{saving_text(state)}; remaining {remaining}" + (
+        f"; pending {state.pending}" if state.pending.epsilon else ""
     )
 
 
