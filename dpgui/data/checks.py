@@ -80,7 +80,8 @@ class DataCheck:
 
     def raise_if_refused(self) -> None:
         if self.refusals:
-            more = f" (and {len(self.refusals) - 1} more problems)" if len(self.refusals) > 1 else ""
+            others = len(self.refusals) - 1
+            more = f" (and {others} more problem{'s' if others > 1 else ''})" if others else ""
             raise DataError(self.refusals[0] + more)
 
 
@@ -112,7 +113,15 @@ def _value_column(
         unknown = ~known
         counter.add(unknown=int(unknown.sum()))
         if unknown.any() and not domain.other:
-            counter.problem(_first(name, offset, unknown, values, "is not a declared category"))
+            counter.problem(
+                _first(
+                    name,
+                    offset,
+                    unknown,
+                    values,
+                    "is not a declared category; declare it, or count undeclared values as 'other'",
+                )
+            )
         return
     parsed = pd.to_numeric(values, errors="coerce").astype(np.float64)
     invalid = invalid_cells(values, parsed)

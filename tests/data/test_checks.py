@@ -79,3 +79,15 @@ def test_every_engine_refuses_ragged_rows_and_duplicate_names_when_opening(
     path.write_text(content)
     with pytest.raises(DataError, match=expected):
         open_aggregator(path, engine)
+
+
+def test_the_refusal_names_the_first_problem_counts_the_rest_and_says_how_to_fix_a_category():
+    batches = [(0, pd.DataFrame({"x": ["bad", 1, 2], "y": ["a", "z", "a"], "w": ["bad", 1, 2]}))]
+    domains = (DOMAIN, CategoricalDomain(("a",)), DOMAIN)
+    check = check_frames("f.csv", batches, ("x", "y", "w"), domains, MissingPolicy())
+    assert "count undeclared values as 'other'" in check.refusals[1]
+    with pytest.raises(DataError, match=r"'bad' is not a finite number.*\(and 2 more problems\)$"):
+        check.raise_if_refused()
+    single = check_frames("f.csv", batches, ("x", "y"), domains[:2], MissingPolicy())
+    with pytest.raises(DataError, match=r"\(and 1 more problem\)$"):
+        single.raise_if_refused()
