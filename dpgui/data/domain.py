@@ -32,6 +32,9 @@ _INT64_END = 1 << 63
 _NICE_MANTISSAS = (1, 2, 5)
 _SUGGESTED_MIN_POINTS = 1000
 _SUGGESTED_PADDING = 0.1
+TABLE_SUGGESTED_INTERVALS = 32
+"""Intervals a public sample suggests for a numeric column of a synthetic table: a pair's cells multiply,
+so a table wants tens of cells per column, not the thousand a CDF wants (the demo benchmark uses 30)."""
 _MIN_RELATIVE_SPAN = 1e-6
 _MIN_SPAN = 1e-100
 
@@ -246,7 +249,9 @@ def _padded(low: float, high: float, pad: float) -> tuple[float, float]:
     return lower, upper
 
 
-def suggest_domain(public_values: np.ndarray, granularity: float | None = None) -> NumericDomain:
+def suggest_domain(
+    public_values: np.ndarray, granularity: float | None = None, *, intervals: int = _SUGGESTED_MIN_POINTS
+) -> NumericDomain:
     """Propose a domain covering a PUBLIC sample. Never call this on the private data.
 
     Reading bounds off the private data would leak it (the released grid would reveal its minimum and
@@ -255,8 +260,10 @@ def suggest_domain(public_values: np.ndarray, granularity: float | None = None) 
     a lower bound >= 0), then rounded outward to a "nice" number (a multiple of a tenth of the sample's
     order of magnitude). Without ``granularity``, a sample of whole numbers (padded, up to 2^20 apart) keeps
     granularity 1, so a whole-number column stays whole; otherwise the step is the largest 1, 2 or 5
-    times a power of ten giving at least 1,000 intervals (1,001 to 2,501 grid points). The bounds are
-    multiples of the step, so the last grid point is the upper bound.
+    times a power of ten giving at least ``intervals`` intervals (by default 1,000: 1,001 to 2,501 grid
+    points). With fewer ``intervals`` (a synthetic table's TABLE_SUGGESTED_INTERVALS), whole numbers keep
+    granularity 1 only up to 4 x ``intervals`` of them. The bounds are multiples of the step, so the last
+    grid point is the upper bound.
     """
     sample = np.asarray(public_values, dtype=np.float64)
     sample = sample[np.isfinite(sample)]
@@ -270,11 +277,12 @@ def suggest_domain(public_values: np.ndarray, granularity: float | None = None) 
     unit = 10.0 ** (math.floor(math.log10(span)) - 1)
     low, high = _padded(low, high, _SUGGESTED_PADDING * span)
     whole = bool(np.all(sample == np.round(sample)))
-    if granularity is None and whole and high - low <= DEFAULT_INTEGER_SPAN:
+    whole_span = DEFAULT_INTEGER_SPAN if intervals >= _SUGGESTED_MIN_POINTS else 4 * intervals
+    if granularity is None and whole and high - low <= whole_span:
         granularity = 1.0
     if granularity is None:
         lower, upper = _outward(low, high, unit)
-        return NumericDomain(lower, upper, _nice((upper - lower) / _SUGGESTED_MIN_POINTS, at_least=False))
+        return NumericDomain(lower, upper, _nice((upper - lower) / intervals, at_least=False))
     if not (_finite(granularity) and granularity > 0):
         raise DataError(f"domain granularity must be a finite number > 0, got {granularity!r}")
     step = _multiple(1, granularity) * _nice(max(unit / granularity, 1.0), at_least=True)

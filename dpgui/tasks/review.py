@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,6 +44,10 @@ scale than) the grid: algorithms that cut the grid at the sample's values then s
 MAX_SAMPLE_OUTSIDE_FOR_PUBLIC_USE = 0.05
 """Above this share outside the bounds, the public sample does not describe the declared grid."""
 
+MAX_ONE_WAY_TV = 0.5
+"""A synthetic table's 1-way marginal predicted further than this (total variation) from the data is noise:
+half of the records' values misplaced. The advice aims at a quarter (``ONE_WAY_TV_AIM``)."""
+ONE_WAY_TV_AIM = 0.25
 MAX_IMPUTED_SHARE = 0.1
 """Above this share of missing cells (in the public sample), imputation shapes the release."""
 
@@ -154,6 +158,7 @@ def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> Releas
         *task_checks(spec),
         *error_checks(predicted, algorithm.error_unit, prepared.n),
         *algorithm_checks(spec, algorithm),
+        *one_way_checks(spec, algorithm, prepared.n),
     )
     return ReleaseReview(
         spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks, estimate.kind
@@ -272,6 +277,56 @@ def algorithm_checks(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, .
             algorithm_specific=True,
         ),
     )
+
+
+def one_way_checks(spec: TaskSpec, algorithm: AlgorithmInfo, n: int) -> tuple[Check, ...]:
+    """A synthetic table: each column's 1-way marginal, as the algorithm plans to measure it, must carry
+    more signal than noise (predicted TV <= MAX_ONE_WAY_TV); else the advice says how many cells would
+    bring it to ONE_WAY_TV_AIM under the same plan. Public arithmetic on the declared domains."""
+    if spec.kind is not TaskKind.TABLE:
+        return ()
+    checks = []
+    for column, error in _one_way_errors(spec, algorithm, n).items():
+        domain = spec.domains[spec.columns.index(column)]
+        measurable = error <= MAX_ONE_WAY_TV
+        advice = ""
+        if not measurable:
+            cells = _cells_for(spec, algorithm, n, column)
+            what = "grid points" if isinstance(domain, NumericDomain) else "categories (rare ones as 'other')"
+            advice = f": declare {column} with at most about {cells:,} {what}, or raise ε"
+        checks.append(
+            Check(
+                f"the 1-way marginal of {column} is measurable",
+                measurable,
+                f"predicted TV {error:.3g} over its {domain.size:,} cells at ε = {spec.epsilon:g} and "
+                f"n = {n:,}{advice}",
+            )
+        )
+    return tuple(checks)
+
+
+def _one_way_errors(spec: TaskSpec, algorithm: AlgorithmInfo, n: int) -> dict[str, float]:
+    """The algorithm's predicted TV of each column's 1-way marginal (its planner rows named by a column)."""
+    return {p.part: p.error for p in algorithm.error_parts(spec, n) if p.part in spec.columns}
+
+
+def _cells_for(spec: TaskSpec, algorithm: AlgorithmInfo, n: int, column: str) -> int:
+    """The most cells ``column`` can have for its 1-way marginal to be predicted at ONE_WAY_TV_AIM or less,
+    by bisection on a stand-in grid of that many points (the prediction depends on the cell count only)."""
+    index = spec.columns.index(column)
+
+    def error(cells: int) -> float:
+        domains = list(spec.domains)
+        domains[index] = NumericDomain(0, cells - 1, 1)
+        return _one_way_errors(replace(spec, domains=tuple(domains)), algorithm, n)[column]
+
+    low, high = 2, int(spec.domains[index].size)
+    if error(low) > ONE_WAY_TV_AIM:
+        return low
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if error(middle) <= ONE_WAY_TV_AIM else (low, middle)
+    return low
 
 
 def algorithm_check_failures(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, ...]:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.data.domain import (
     MAX_UNIT_LENGTH,
+    TABLE_SUGGESTED_INTERVALS,
     CategoricalDomain,
     NumericDomain,
     declared_grid,
@@ -91,12 +92,15 @@ def declared_texts(column: str, numeric: bool, domain: Domain) -> tuple[str, ...
 
 
 def suggested_texts(
-    public: PublicSample, column: str, numeric: bool, current: tuple[str, ...]
+    public: PublicSample, column: str, numeric: bool, current: tuple[str, ...], *, table: bool = False
 ) -> tuple[str, ...]:
     """The row texts a PUBLIC sample suggests for ``column``: its range, or its distinct values (keeping the
-    current 'other' choice). Raises DataError when the sample cannot suggest them; never the private data."""
+    current 'other' choice). ``table``: a synthetic table's coarse grid (TABLE_SUGGESTED_INTERVALS). Raises
+    DataError when the sample cannot suggest them; never the private data."""
     if numeric:  # the sample suggests the grid; the unit stays the custodian's
-        bounds = declared_texts(column, numeric, suggest_domain(public.column_values(column)))[:4]
+        intervals = {"intervals": TABLE_SUGGESTED_INTERVALS} if table else {}
+        suggested = suggest_domain(public.column_values(column), **intervals)
+        bounds = declared_texts(column, numeric, suggested)[:4]
         return (*bounds, current[4] if len(current) > 4 else "")
     return ", ".join(public.column_categories(column)), current[1] if len(current) > 1 else ""
 

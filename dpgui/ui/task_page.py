@@ -425,7 +425,9 @@ class TaskPage(QWidget):
         if self._public is None:
             raise DataError("Load a public sample with this column first (File > Open public sample…).")
         numeric = isinstance(self.domain_rows[column], DomainRow)
-        texts = suggested_texts(self._public, column, numeric, self._declared.texts(column))
+        texts = suggested_texts(
+            self._public, column, numeric, self._declared.texts(column), table=self.kind is TaskKind.TABLE
+        )
         self._declared.set_texts(column, texts)
 
     def _suggest_clicked(self, column: str) -> None:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpgui.data import CategoricalDomain, DataError, NumericDomain, suggest_domain
-from dpgui.data.domain import axis_title, declared_grid, parse_categories
+from dpgui.data.domain import TABLE_SUGGESTED_INTERVALS, axis_title, declared_grid, parse_categories
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
@@ -164,6 +164,18 @@ def test_a_whole_number_public_column_keeps_granularity_one_and_a_padded_range()
     assert (education.lower, education.upper, education.granularity) == (0, 20, 1)
     age = suggest_domain(np.array([18, 40, 64]))
     assert age.granularity == 1 and age.lower < 18 and age.upper > 64
+
+
+def test_a_synthetic_table_is_suggested_tens_of_cells_per_numeric_column() -> None:
+    """A table's pairs multiply their cells: the coarse suggestion keeps short whole-number ranges whole
+    and cuts a wide or fractional range into at least TABLE_SUGGESTED_INTERVALS nice steps, not 1,000."""
+    wages = suggest_domain(np.array([50.05, 1200.0, 18777.2]), intervals=TABLE_SUGGESTED_INTERVALS)
+    assert (wages.lower, wages.upper, wages.granularity) == (0.0, 21000.0, 500.0)  # 43 grid points
+    assert TABLE_SUGGESTED_INTERVALS <= wages.size - 1 < 2.5 * TABLE_SUGGESTED_INTERVALS
+    education = suggest_domain(np.array([2, 8, 12, 18]), intervals=TABLE_SUGGESTED_INTERVALS)
+    assert education.granularity == 1
+    incomes = suggest_domain(np.array([0, 150, 99_000]), intervals=TABLE_SUGGESTED_INTERVALS)
+    assert incomes.granularity > 1 and incomes.size - 1 < 2.5 * TABLE_SUGGESTED_INTERVALS
 
 
 def test_a_padded_suggestion_does_not_cross_zero_where_the_sample_does_not() -> None:

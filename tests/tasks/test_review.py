@@ -3,6 +3,8 @@ algorithm that fails one, and the CLI printing it on stderr and refusing a faile
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +12,7 @@ import pandas as pd
 import pytest
 
 from dpgui.cli import main
-from dpgui.data.domain import NumericDomain, declared_grid
+from dpgui.data.domain import CategoricalDomain, NumericDomain, declared_grid
 from dpgui.data.public import PublicSample
 from dpgui.paths import demo_public_path
 from dpgui.privacy.cost import PrivacyCost
@@ -141,3 +143,26 @@ def test_the_review_shows_and_checks_the_error_auto_ranked_by():
     assert review.error_kind == "simulated mean error"
     assert f"{review.predicted_error:.4g}" in (prepared.auto_reason or "")
     assert not review.failures
+
+
+def test_a_table_column_too_fine_for_its_1_way_marginal_fails_and_the_advice_passes():
+    """Independent marginals at eps = 1 over 3 columns: discrete Laplace of scale 6 per cell, E|Z| about 6.
+    At n = N a 20,001-cell column is predicted at TV 1 (capped); the advised grid lands near TV 0.25."""
+    columns = ("x", "y", "z")
+    categories = CategoricalDomain(("a", "b"))
+    fine = TaskSpec(
+        TaskKind.TABLE,
+        columns,
+        (NumericDomain(0, 20000, 1), NumericDomain(0, 10, 1), categories),
+        1.0,
+        algorithm="independent",
+    )
+    (failed,) = review_of(fine).failures
+    assert failed.title == "the 1-way marginal of x is measurable"
+    found = re.search(r"at most about ([\d,]+) grid points", failed.detail)
+    assert found is not None
+    advised = int(found.group(1).replace(",", ""))
+    assert 2000 < advised < 2600  # 0.25 * 2 * N / E|Z| cells, E|Z| = 2p / (1 - p^2), p = exp(-1/6)
+    coarse = replace(fine, domains=(declared_grid(0, 20000, bins=advised - 1), *fine.domains[1:]))
+    checks = {check.title: check for check in review_of(coarse).checks}
+    assert checks["the 1-way marginal of x is measurable"].passed

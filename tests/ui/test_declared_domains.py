@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from dpgui.data import NumericDomain
-from dpgui.data.domain import CategoricalDomain, suggest_domain
+from dpgui.data.domain import TABLE_SUGGESTED_INTERVALS, CategoricalDomain, suggest_domain
 from dpgui.data.public import PublicSample
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.tasks.spec import TaskKind
@@ -140,3 +140,16 @@ def test_a_typed_unit_reaches_the_spec_and_a_public_suggestion_keeps_it(demo_win
     assert demo_window.current_spec().domains[0].unit == "USD"
     public = PublicSample.from_file(demo_public_path())
     assert suggested_texts(public, "wage", True, row.texts())[4] == "USD"
+
+
+def test_on_the_table_task_a_column_is_suggested_a_coarse_grid(demo_window: MainWindow):
+    page = demo_window.task_page
+    page.select_task(TaskKind.TABLE)
+    page.select_columns(["wage", "education"])
+    page.suggest("wage")
+    page.suggest("education")
+    wage, education = demo_window.current_spec().domains
+    public = pd.read_csv(demo_public_path())
+    coarse = suggest_domain(public["wage"].to_numpy(dtype=float), intervals=TABLE_SUGGESTED_INTERVALS)
+    assert wage == coarse and wage.size < suggest_domain(public["wage"].to_numpy(dtype=float)).size
+    assert education.granularity == 1
