@@ -38,10 +38,10 @@ from dpgui.ui.table_review import SyntheticTableView
 from dpgui.ui.theme import export_colours
 
 PREVIEW_ROWS = 200
+"""Synthetic rows shown on the page for a synthetic-table release."""
 NOTES_SHOWN = 4
 """Notes listed under the headline; the rest (a table release has one per measured marginal) sit behind a
 disclosure, so the plots keep their room at 1280 x 800."""
-"""Synthetic rows shown on the page for a synthetic-table release."""
 EXPORT_SIZE = QSizeF(900, 520)
 """The size a release's plot is laid out at for the report."""
 EXPORT_WIDTH = 900
