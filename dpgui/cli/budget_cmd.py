@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dpgui.data.fingerprint import sha256_file
+from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
 
@@ -57,11 +58,7 @@ def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
 def format_state(name: str, state: BudgetState) -> str:
     if state.total is None:
         return f"{name}: no total budget set (use `dpgui budget set --data FILE --epsilon E`)."
-    if state.saving and state.remaining is not None:  # tight composition: one guarantee at the total's δ
-        spent = f"ε={state.spent.epsilon:.6g} at δ={state.spent.delta:.6g} (all releases as one guarantee)"
-        remaining = f"ε={state.remaining.epsilon:.6g}, δ not yet booked {state.remaining.delta:.6g}"
-    else:
-        spent, remaining = str(state.spent), str(state.remaining)
+    spent, remaining = spent_words(state, str), remaining_words(state, str)
     return f"{name}: total {state.total}; spent {spent}{saving_text(state)}; remaining {remaining}" + (
         f"; pending {state.pending}" if state.pending.epsilon else ""
     )

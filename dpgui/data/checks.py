@@ -21,7 +21,7 @@ import pandas as pd
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
-from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.validation import distinct_text, first_position, invalid_cells, require_columns
@@ -119,7 +119,7 @@ def _value_column(
                     offset,
                     unknown,
                     values,
-                    "is not a declared category; declare it, or count undeclared values as 'other'",
+                    f"is not a declared category; {UNDECLARED_CATEGORY_HINT}",
                 )
             )
         return

@@ -30,8 +30,11 @@ _TOLERANCE = 1e-9
 _INT64_MIN = -(1 << 63)
 _INT64_END = 1 << 63
 _NICE_MANTISSAS = (1, 2, 5)
-_SUGGESTED_MIN_POINTS = 1000
+SUGGESTED_INTERVALS = 1000
+"""Intervals a public sample suggests for a numeric column by default (a CDF's or a quantile's grid)."""
 _SUGGESTED_PADDING = 0.1
+UNDECLARED_CATEGORY_HINT = "add it to the category list or count undeclared values as 'other'"
+"""What to do about a cell outside the declared categories (the refusal's advice, wherever it is raised)."""
 TABLE_SUGGESTED_INTERVALS = 32
 """Intervals a public sample suggests for a numeric column of a synthetic table: a pair's cells multiply,
 so a table wants tens of cells per column, not the thousand a CDF wants (the demo benchmark uses 30)."""
@@ -250,7 +253,7 @@ def _padded(low: float, high: float, pad: float) -> tuple[float, float]:
 
 
 def suggest_domain(
-    public_values: np.ndarray, granularity: float | None = None, *, intervals: int = _SUGGESTED_MIN_POINTS
+    public_values: np.ndarray, granularity: float | None = None, *, intervals: int = SUGGESTED_INTERVALS
 ) -> NumericDomain:
     """Propose a domain covering a PUBLIC sample. Never call this on the private data.
 
@@ -277,7 +280,7 @@ def suggest_domain(
     unit = 10.0 ** (math.floor(math.log10(span)) - 1)
     low, high = _padded(low, high, _SUGGESTED_PADDING * span)
     whole = bool(np.all(sample == np.round(sample)))
-    whole_span = DEFAULT_INTEGER_SPAN if intervals >= _SUGGESTED_MIN_POINTS else 4 * intervals
+    whole_span = DEFAULT_INTEGER_SPAN if intervals >= SUGGESTED_INTERVALS else 4 * intervals
     if granularity is None and whole and high - low <= whole_span:
         granularity = 1.0
     if granularity is None:
@@ -418,7 +421,6 @@ class CategoricalDomain:
             cell = values.iloc[position]
             what = "the cell is missing" if pd.isna(cell) else f"{shown(cell)} is not a declared category"
             raise DataError(
-                f"{cell_location(file_name, position, values.name)}: {what}; "
-                "add it to the category list or declare an 'other' category"
+                f"{cell_location(file_name, position, values.name)}: {what}; {UNDECLARED_CATEGORY_HINT}"
             )
         return indices

@@ -106,8 +106,14 @@ def _memory_fits(spec: TaskSpec, cliques: list[Clique], what: str) -> tuple[Prec
     )
 
 
-def _rows(spec: TaskSpec, n: int) -> int:
+def synthetic_rows(spec: TaskSpec, n: int) -> int:
+    """The rows a table release draws: the ``rows`` parameter, or the public row count n when it is 0."""
     return int(spec.parameter("rows", ROWS.default)) or n
+
+
+def synthetic_csv(table: ReleaseTable) -> Attachment | None:
+    """The synthetic rows' CSV of a table release (a DP output), or None for any other release."""
+    return next((a for a in table.attachments if a.file_name == SYNTHETIC_CSV), None)
 
 
 def _common(spec: TaskSpec) -> tuple[PreconditionFailure, ...]:
@@ -272,7 +278,7 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
             _marginals(spec, data),
             n,
             rho,
-            _rows(spec, n),
+            synthetic_rows(spec, n),
             rng,
             way=way,
             max_rounds=rounds,
@@ -285,14 +291,14 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
 
 def _run_mst(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))
-    release = yield from mst_table(_sizes(spec), _marginals(spec, data), n, rho, _rows(spec, n), rng)
+    release = yield from mst_table(_sizes(spec), _marginals(spec, data), n, rho, synthetic_rows(spec, n), rng)
     return _table(spec, release, rho, "MST")
 
 
 def _run_independent(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n = data.count()
     release = yield from independent_table(
-        _sizes(spec), _marginals(spec, data), n, spec.epsilon, _rows(spec, n), rng
+        _sizes(spec), _marginals(spec, data), n, spec.epsilon, synthetic_rows(spec, n), rng
     )
     return _table(spec, release, spec.epsilon, "independent marginals")
 

@@ -6,6 +6,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.ui.theme import is_dark
@@ -23,24 +24,6 @@ def saving_text(state: BudgetState) -> str:
     return (
         f"tight composition saves ε = {state.saving:.3g} against basic composition "
         f"({format_cost(state.spent_basic)})"
-    )
-
-
-def spent_text(state: BudgetState) -> str:
-    """The spent budget; under tight composition, said as one guarantee at the total's δ, so that a δ equal
-    to the total's does not read as 'δ used up' (the δ booked so far is on the Remaining line)."""
-    if not state.saving:
-        return format_cost(state.spent)
-    return f"ε = {state.spent.epsilon:.6g} at δ = {state.spent.delta:.3g} (all releases as one guarantee)"
-
-
-def remaining_text(state: BudgetState) -> str:
-    """What remains; under tight composition δ is what no release has booked yet (releases fit on ε)."""
-    if state.remaining is None or not state.saving or state.total is None:
-        return format_cost(state.remaining)
-    return (
-        f"ε = {state.remaining.epsilon:.6g}; δ not yet booked: {state.remaining.delta:.3g} "
-        f"of {state.total.delta:.3g}"
     )
 
 
@@ -134,11 +117,11 @@ class BudgetPanel(QGroupBox):
             self.bar.caption = "no dataset open"
             return
         self.total_label.setText(format_cost(state.total) if state.total else "not set — no release can run")
-        spent = spent_text(state)
+        spent = spent_words(state, format_cost)
         if state.pending.epsilon > 0 or state.pending.delta > 0:
             spent += f"  (+ {format_cost(state.pending)} running)"
         self.spent_label.setText(spent)
-        self.remaining_label.setText(remaining_text(state))
+        self.remaining_label.setText(remaining_words(state, format_cost))
         self.accounting_label.setText(saving_text(state))
         total = state.total.epsilon if state.total is not None else None
         this = release.epsilon if release is not None else 0.0

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.data.domain import (
     MAX_UNIT_LENGTH,
+    SUGGESTED_INTERVALS,
     TABLE_SUGGESTED_INTERVALS,
     CategoricalDomain,
     NumericDomain,
@@ -98,8 +99,8 @@ def suggested_texts(
     current 'other' choice). ``table``: a synthetic table's coarse grid (TABLE_SUGGESTED_INTERVALS). Raises
     DataError when the sample cannot suggest them; never the private data."""
     if numeric:  # the sample suggests the grid; the unit stays the custodian's
-        intervals = {"intervals": TABLE_SUGGESTED_INTERVALS} if table else {}
-        suggested = suggest_domain(public.column_values(column), **intervals)
+        intervals = TABLE_SUGGESTED_INTERVALS if table else SUGGESTED_INTERVALS
+        suggested = suggest_domain(public.column_values(column), intervals=intervals)
         bounds = declared_texts(column, numeric, suggested)[:4]
         return (*bounds, current[4] if len(current) > 4 else "")
     return ", ".join(public.column_categories(column)), current[1] if len(current) > 1 else ""

@@ -27,7 +27,8 @@ from dpgui.numbers import readable
 from dpgui.release.project import ReleaseRecord
 from dpgui.release.release import Release
 from dpgui.tasks.registry import Guarantee
-from dpgui.tasks.table import SYNTHETIC_CSV
+from dpgui.tasks.spec import TaskKind
+from dpgui.tasks.table import synthetic_csv, synthetic_rows
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remove_export_action
 from dpgui.ui.dataframe_model import DataFrameModel
@@ -80,10 +81,8 @@ def describe_release(release: Release) -> str:
         what = f"{statistic} of {column}: {readable(value)}"
     else:
         rows = len(table.rows)
-        synthetic = [a for a in table.attachments if a.file_name == SYNTHETIC_CSV]
-        if synthetic:  # its rows list the measured marginals; the table released is synthetic.csv
-            drawn = synthetic[0].content.count(b"\n") - 1
-            size = f"{drawn:,} synthetic rows"
+        if release.spec.kind is TaskKind.TABLE:  # its rows list the marginals; synthetic.csv is the table
+            size = f"{synthetic_rows(release.spec, release.dataset.n_rows):,} synthetic rows"
         elif rows == 0 and table.attachments:
             size = "a structure that answers any query"
         else:
@@ -209,12 +208,12 @@ class ReviewPage(QWidget):
 
     def _show_preview(self, release: Release) -> None:
         """The first synthetic rows of a synthetic-table release (a DP output), hidden otherwise."""
-        synthetic = [a for a in release.table.attachments if a.file_name == SYNTHETIC_CSV]
-        if synthetic:
-            frame = pd.read_csv(io.BytesIO(synthetic[0].content), nrows=PREVIEW_ROWS)
+        synthetic = synthetic_csv(release.table)
+        if synthetic is not None:
+            frame = pd.read_csv(io.BytesIO(synthetic.content), nrows=PREVIEW_ROWS)
             self.preview_model.set_table(tuple(frame.columns), list(frame.itertuples(index=False)))
             self.preview.resizeColumnsToContents()
-        self.preview.setVisible(bool(synthetic))
+        self.preview.setVisible(synthetic is not None)
 
     def set_custodian_source(self, source: CustodianSource | None) -> None:
         """Where custodian-only layers read the private data (the window's in-memory dataset), or None when

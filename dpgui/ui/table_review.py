@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from dpgui.data.domain import CategoricalDomain
 from dpgui.release.release import Release
 from dpgui.tasks.spec import Domain
-from dpgui.tasks.table import SYNTHETIC_CSV
+from dpgui.tasks.table import SYNTHETIC_CSV, synthetic_csv
 from dpgui.ui.theme import ThemedPlotWidget
 
 
@@ -85,11 +85,11 @@ class SyntheticTableView(QWidget):
 
     def show_release(self, release: Release) -> None:
         """The synthetic rows of a table release (shown), or nothing (hidden) for other releases."""
-        synthetic = [a for a in release.table.attachments if a.file_name == SYNTHETIC_CSV]
-        if not synthetic:
+        synthetic = synthetic_csv(release.table)
+        if synthetic is None:
             self.hide()
             return
-        self.frame = pd.read_csv(io.BytesIO(synthetic[0].content), keep_default_na=False)
+        self.frame = pd.read_csv(io.BytesIO(synthetic.content), keep_default_na=False)
         self.domains = dict(zip(release.spec.columns, release.spec.domains, strict=True))
         columns = list(release.spec.columns)
         for box, chosen in ((self.column, 0), (self.first, 0), (self.second, min(1, len(columns) - 1))):

@@ -39,7 +39,7 @@ def test_budget_show_text_states_the_saving(wages_csv, tmp_path, capsys):
     assert main(["budget", "show", "--data", str(wages_csv)]) == 0
     out = capsys.readouterr().out
     assert "basic composition: ε=1" in out and "saved ε=" in out and "[pld]" in out
-    assert "at δ=1e-06 (all releases as one guarantee)" in out and "δ not yet booked 8e-07" in out
+    assert "at δ = 1e-06 (all releases as one guarantee)" in out and "δ not yet booked: 8e-07 of 1e-06" in out
 
 
 def test_the_manifest_states_the_curve_the_ledger_recorded(wages_csv, tmp_path, capsys):

@@ -11,7 +11,7 @@ import pytest
 from dpgui.data import DataError, NumericDomain
 from dpgui.data.backends import open_aggregator
 from dpgui.data.checks import check_frames
-from dpgui.data.domain import CategoricalDomain
+from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain
 from dpgui.data.missing import MissingKind, MissingPolicy
 
 DOMAIN = NumericDomain(0, 10, 1)
@@ -85,7 +85,7 @@ def test_the_refusal_names_the_first_problem_counts_the_rest_and_says_how_to_fix
     batches = [(0, pd.DataFrame({"x": ["bad", 1, 2], "y": ["a", "z", "a"], "w": ["bad", 1, 2]}))]
     domains = (DOMAIN, CategoricalDomain(("a",)), DOMAIN)
     check = check_frames("f.csv", batches, ("x", "y", "w"), domains, MissingPolicy())
-    assert "count undeclared values as 'other'" in check.refusals[1]
+    assert UNDECLARED_CATEGORY_HINT in check.refusals[1]
     with pytest.raises(DataError, match=r"'bad' is not a finite number.*\(and 2 more problems\)$"):
         check.raise_if_refused()
     single = check_frames("f.csv", batches, ("x", "y"), domains[:2], MissingPolicy())

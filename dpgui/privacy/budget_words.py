@@ -1,0 +1,36 @@
+"""How a dataset's spent and remaining budget are said, in the app and on the command line alike.
+
+Under tight composition the ledger's spent figure is epsilon at the total's delta (``BudgetState``): one
+guarantee for all releases together, whose delta equals the total's. Said as a plain cost, it reads as
+"delta used up" beside a remaining delta that is not; so it is said as one guarantee, and the remaining
+delta as what no release has booked yet (releases fit on epsilon).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import BudgetState
+
+CostText = Callable[[PrivacyCost | None], str]
+"""How the caller writes a plain cost ("ε = 1, δ = 1e-06" in the app, "ε=1, δ=1e-06" in the CLI)."""
+
+
+def _one_guarantee(state: BudgetState) -> bool:
+    return bool(state.saving) and state.total is not None and state.remaining is not None
+
+
+def spent_words(state: BudgetState, cost_text: CostText) -> str:
+    """The spent budget: a plain cost, or under tight composition one guarantee at the total's delta."""
+    if not _one_guarantee(state):
+        return cost_text(state.spent)
+    return f"ε = {state.spent.epsilon:.6g} at δ = {state.spent.delta:.3g} (all releases as one guarantee)"
+
+
+def remaining_words(state: BudgetState, cost_text: CostText) -> str:
+    """What remains: a plain cost, or under tight composition epsilon and the delta not yet booked."""
+    remaining, total = state.remaining, state.total
+    if remaining is None or total is None or not _one_guarantee(state):
+        return cost_text(remaining)
+    return f"ε = {remaining.epsilon:.6g}; δ not yet booked: {remaining.delta:.3g} of {total.delta:.3g}"
