@@ -102,6 +102,11 @@ class Measured:
     """rho (zCDP mechanisms) or epsilon (pure ones) spent on this measurement."""
     bins: Bins = None
 
+    @property
+    def stddev(self) -> float:
+        """The noise's standard deviation per cell (a discrete Laplace of scale b: about sqrt(2) b)."""
+        return self.scale if self.noise == "discrete Gaussian" else math.sqrt(2) * self.scale
+
 
 @dataclass(frozen=True)
 class Selected:

@@ -72,11 +72,15 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--epsilon", required=True, type=float, help="privacy loss of this release")
     parser.add_argument("--delta", type=float, default=0.0, help="delta of this release (default 0)")
     parser.add_argument("--algorithm", default=AUTO, choices=[AUTO, *names], help="default: auto")
+    table = kind is TaskKind.TABLE
     parser.add_argument(
         "--missing",
-        choices=[kind.value for kind in MissingKind],
-        default=MissingKind.IMPUTE.value,
-        help="missing values: impute a declared value (default) or fail",
+        choices=[k.value for k in MissingKind if table or k is not MissingKind.KEEP],
+        default=(MissingKind.KEEP if table else MissingKind.IMPUTE).value,
+        help="missing values: keep them as a cell of their own, left blank in the synthetic rows "
+        "(default), impute a declared value, or fail"
+        if table
+        else "missing values: impute a declared value (default) or fail",
     )
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")

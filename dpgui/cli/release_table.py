@@ -3,7 +3,9 @@
 DOMAINS.json maps each released column, in the file's key order, to its public domain:
 ``{"lower": a, "upper": b, "bins": m}`` or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric
 column (with an optional ``"unit": "USD"`` for plots and the manifest), ``{"categories": [...]}`` for a
-categorical one (values outside the list count as "other").
+categorical one (values outside the list count as "other"). Missing values are kept by default
+(``--missing keep``: a "missing" cell per column, blank in the synthetic rows); ``--missing impute``
+replaces them as the one-column tasks do.
 Writes synthetic.csv and synthetic.parquet beside release.csv (what was measured), the report and the
 manifest.
 """

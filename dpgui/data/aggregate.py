@@ -17,7 +17,7 @@ import pandas as pd
 from dpgui.data.dataset import Dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
-from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
+from dpgui.data.missing import MissingKind, MissingPolicy, apply_missing, missing_mask
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
 DENSE_LIMIT = 1 << 26
@@ -127,7 +127,9 @@ def cell_indices(
     *,
     file_name: str,
 ) -> np.ndarray:
-    """intp index of every cell of one column on its declared domain (the missing policy applied)."""
+    """intp index of every cell of one column on its declared domain (the missing policy applied; under
+    KEEP a missing cell is the extra index ``domain.size``, see ``cell_count``)."""
+    kept = missing.kind is MissingKind.KEEP
     if isinstance(domain, CategoricalDomain):
         if missing.fill_value is not None:
             raise DataError(
@@ -135,10 +137,22 @@ def cell_indices(
                 "not replaced by a number"
             )
         require_columns(frame, [column], file_name=file_name)
-        missing_mask(frame[column], missing, file_name=file_name)
-        return domain.to_indices(frame[column], file_name=file_name).astype(np.intp)
-    raw = numeric_column(frame, column, file_name=file_name)
-    return domain.to_grid(apply_missing(raw, missing, domain, file_name=file_name)).astype(np.intp)
+        mask = missing_mask(frame[column], missing, file_name=file_name)
+        values = frame[column].mask(mask, domain.categories[0]) if kept else frame[column]
+        indices = domain.to_indices(values, file_name=file_name).astype(np.intp)
+    else:
+        raw = numeric_column(frame, column, file_name=file_name)
+        mask = raw.isna().to_numpy()
+        present = MissingPolicy() if kept else missing  # under KEEP the filled cells are overwritten below
+        indices = domain.to_grid(apply_missing(raw, present, domain, file_name=file_name)).astype(np.intp)
+    if kept:
+        indices[mask] = domain.size
+    return indices
+
+
+def cell_count(domain: NumericDomain | CategoricalDomain, missing: MissingPolicy) -> int:
+    """Cells of a column in a marginal: its domain's, plus the "missing" cell under KEEP (declared)."""
+    return int(domain.size) + missing.extra_cells
 
 
 class MarginalCounter:
@@ -244,7 +258,7 @@ class InMemoryAggregator:
         missings: Sequence[MissingPolicy],
         cliques: Sequence[tuple[int, ...]],
     ) -> list[np.ndarray]:
-        counter = MarginalCounter([domain.size for domain in domains], cliques)
+        counter = MarginalCounter([cell_count(d, m) for d, m in zip(domains, missings, strict=True)], cliques)
         frame, name = self._dataset.frame, self._dataset.name
         counter.add(
             [

@@ -1,7 +1,9 @@
 """What to do with missing cells, keeping the public row count n fixed.
 
 Under the neighbouring relation "replace one record, n public", dropping rows would change n in a
-data-dependent way, so a missing cell is either replaced by a declared value or stops the release.
+data-dependent way, so a missing cell is replaced by a declared value, stops the release, or (a synthetic
+table only) is counted in a "missing" cell of its own, so the synthetic rows leave cells blank as often
+as the noisy counts say.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ _ROW_COUNT_KEPT = "row count unchanged"
 
 
 class MissingKind(enum.Enum):
-    """Replace a missing cell by a declared value, or refuse the file."""
+    """Replace a missing cell by a declared value, refuse the file, or keep it as a cell of its own."""
 
     IMPUTE = "impute"
     FAIL = "fail"
+    KEEP = "keep"
+    """Only for a synthetic table: one more cell per column holds the missing values (``extra_cells``)."""
 
 
 def _number(value: float | int) -> str:
@@ -46,10 +50,15 @@ class MissingPolicy:
     def __post_init__(self) -> None:
         if self.fill_value is None:
             return
-        if self.kind is MissingKind.FAIL:
+        if self.kind is not MissingKind.IMPUTE:
             raise DataError("a fill value only makes sense with the impute policy")
         if not math.isfinite(self.fill_value):
             raise DataError(f"the fill value must be a finite number, got {self.fill_value!r}")
+
+    @property
+    def extra_cells(self) -> int:
+        """Cells a column's domain gains under this policy: the "missing" cell under KEEP, else none."""
+        return int(self.kind is MissingKind.KEEP)
 
     def fill_for(self, domain: NumericDomain) -> float:
         """The value a missing cell of a column with this domain becomes (IMPUTE only)."""
@@ -60,6 +69,8 @@ class MissingPolicy:
         bound); row count unchanged'."""
         if self.kind is MissingKind.FAIL:
             return f"a missing value stops the release; {_ROW_COUNT_KEPT}"
+        if self.kind is MissingKind.KEEP:
+            return f"missing values kept: counted in a 'missing' cell and left blank; {_ROW_COUNT_KEPT}"
         if isinstance(domain, CategoricalDomain):
             return f"missing values counted as 'other'; {_ROW_COUNT_KEPT}"
         if self.fill_value is None:
@@ -98,7 +109,12 @@ def missing_mask(values: pd.Series, policy: MissingPolicy, *, file_name: str) ->
 def apply_missing(
     values: pd.Series, policy: MissingPolicy, domain: NumericDomain, *, file_name: str
 ) -> np.ndarray:
-    """float64 copy of a numeric column with every missing cell handled by the policy (no NaN, same n)."""
+    """float64 copy of a numeric column with every missing cell handled by the policy (no NaN, same n).
+
+    KEEP has no value to put there: it is for the marginals of a synthetic table (``aggregate.cell_indices``),
+    whose task is the only one that accepts it (``TaskSpec``)."""
+    if policy.kind is MissingKind.KEEP:
+        raise DataError("keeping missing values as a cell of their own is for a synthetic table only")
     filled = values.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
     mask = missing_mask(values, policy, file_name=file_name)
     filled[mask] = policy.fill_for(domain)

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
-from dpgui.data.missing import MissingPolicy
+from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 
 AUTO = "auto"
@@ -87,6 +87,11 @@ class TaskSpec:
             object.__setattr__(self, "domains", (self.domains,))
         if len(self.domains) != len(self.columns):
             raise ValueError(f"need one declared domain per column: {len(self.columns)} columns")
+        if self.missing.kind is MissingKind.KEEP and self.kind is not TaskKind.TABLE:
+            raise ValueError(
+                "missing values can be kept as a cell of their own only in a synthetic table; "
+                "replace them by a declared value or stop at the first one"
+            )
         if self.kind is TaskKind.CDF:  # cdf(v) must be the share of records <= v at every grid point v
             snapped = tuple(d.snapped_up() if isinstance(d, NumericDomain) else d for d in self.domains)
             object.__setattr__(self, "domains", snapped)

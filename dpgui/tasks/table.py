@@ -40,6 +40,7 @@ from dpgui.algorithms.pgm import Clique
 from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.missing import MissingPolicy
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
@@ -55,6 +56,7 @@ from dpgui.tasks.table_error import (
     error_parts,
     independent_plans,
     mst_plans,
+    table_sizes,
     workload_error,
 )
 
@@ -92,7 +94,7 @@ def _columns_to_coarsen(spec: TaskSpec) -> str:
 
 
 def _memory_fits(spec: TaskSpec, cliques: list[Clique], what: str) -> tuple[PreconditionFailure, ...]:
-    sizes = [domain.size for domain in spec.domains]
+    sizes = table_sizes(spec)
     needed = 8 * sum(cells(sizes, clique) for clique in cliques)
     if needed <= MARGINAL_MEMORY_LIMIT:
         return ()
@@ -176,22 +178,28 @@ def _pure_cost(spec: TaskSpec) -> PrivacyCost:
     return PrivacyCost(spec.epsilon)
 
 
-def cell_values(domain: Domain, indices: np.ndarray) -> np.ndarray:
-    """Values in the data's units: a numeric cell's grid point (int64 on whole-number grids), a categorical
-    cell's declared category ("other" for the extra index)."""
+def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> pd.Series:
+    """Values in the data's units: a numeric cell's grid point (whole numbers on whole-number grids), a
+    categorical cell's declared category ("other" for the extra index); under KEEP the "missing" cell
+    (index ``domain.size``) is a blank (and whole numbers nullable integers)."""
+    blank = indices >= domain.size if missing.extra_cells else None
+    present = indices if blank is None else np.where(blank, 0, indices)
     if isinstance(domain, CategoricalDomain):
         labels = np.array([*domain.categories, *(["other"] if domain.other else [])], dtype=object)
-        return labels[indices]
-    values = domain.from_grid(indices.astype(np.uint64))
-    if float(domain.lower).is_integer() and float(domain.granularity).is_integer():
-        return values.astype(np.int64)
-    return values
+        values = pd.Series(labels[present], dtype=object)
+    else:
+        grid = domain.from_grid(present.astype(np.uint64))
+        whole = float(domain.lower).is_integer() and float(domain.granularity).is_integer()
+        values = pd.Series(grid.astype(np.int64) if whole else grid)
+    if blank is None or not blank.any():
+        return values
+    return (values.astype("Int64") if values.dtype.kind == "i" else values).mask(blank)
 
 
 def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            column: cell_values(domain, rows[:, j])
+            column: cell_values(domain, rows[:, j], spec.missing)
             for j, (column, domain) in enumerate(zip(spec.columns, spec.domains, strict=True))
         }
     )
@@ -203,8 +211,33 @@ def _name(spec: TaskSpec, clique: Clique, bins: Bins = None) -> str:
     return name if bins is None else f"{name} ({' × '.join(map(str, bins))} bins)"
 
 
-def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) -> ReleaseTable:
-    frame = synthetic_frame(spec, release.rows)
+BLANK_NOISE_MULTIPLE = 3.0
+"""Kept missing values: a column with fewer synthetic blanks than this many standard deviations of its 1-way
+measurement's noise is taken to have none, and its blanks are filled (``without_noise_blanks``)."""
+
+
+def without_noise_blanks(spec: TaskSpec, release: TableRelease, n: int, rng: PrivateRandom) -> np.ndarray:
+    """The synthetic rows where, under KEEP, a column's blank cells fewer than BLANK_NOISE_MULTIPLE standard
+    deviations of its most precise 1-way measurement (scaled from n to the synthetic rows) are taken as
+    noise on an empty "missing" cell: each takes the value of a random non-blank synthetic row of that
+    column. Post-processing of the DP rows with public scales: a column without missing values gets no
+    blanks, one with missing values keeps them."""
+    rows = release.rows.copy()
+    if not spec.missing.extra_cells:
+        return rows
+    for j, domain in enumerate(spec.domains):
+        stddev = min(m.stddev for m in release.measured if m.clique == (j,) and m.bins is None)
+        blank = rows[:, j] == domain.size
+        filled = np.flatnonzero(~blank)
+        if blank.sum() < BLANK_NOISE_MULTIPLE * stddev * rows.shape[0] / max(n, 1) and filled.size:
+            rows[blank, j] = rows[filled[rng.uniform_ints(filled.size, int(blank.sum()))], j]
+    return rows
+
+
+def _table(
+    spec: TaskSpec, release: TableRelease, total: float, algorithm: str, n: int, rng: PrivateRandom
+) -> ReleaseTable:
+    frame = synthetic_frame(spec, without_noise_blanks(spec, release, n, rng))
     csv_bytes = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False, engine="pyarrow")
@@ -226,7 +259,8 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
         "TV vs noisy: total-variation distance between the synthetic table's marginal and the noisy "
         "measurement (clipped at 0, normalised); never compared with the true data",
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
-        "their grid points (inside the declared bounds; whole numbers on whole-number grids)",
+        "their grid points (inside the declared bounds; whole numbers on whole-number grids)"
+        + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else ""),
         *(
             f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
             f"{100 * m.cost / total:.2f}% of the budget"
@@ -244,10 +278,6 @@ def _table(spec: TaskSpec, release: TableRelease, total: float, algorithm: str) 
 def _marginals(spec: TaskSpec, data: Aggregator) -> Marginals:
     missings = [spec.missing] * len(spec.columns)
     return lambda cliques: data.marginals(spec.columns, spec.domains, missings, cliques)
-
-
-def _sizes(spec: TaskSpec) -> list[int]:
-    return [int(domain.size) for domain in spec.domains]
 
 
 def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmRun[TableRelease]:
@@ -274,7 +304,7 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
     release = yield from _named_rounds(
         spec,
         aim_table(
-            _sizes(spec),
+            table_sizes(spec),
             _marginals(spec, data),
             n,
             rho,
@@ -286,21 +316,23 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
             levels=coarse_levels(spec),
         ),
     )
-    return _table(spec, release, rho, "AIM")
+    return _table(spec, release, rho, "AIM", n, rng)
 
 
 def _run_mst(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))
-    release = yield from mst_table(_sizes(spec), _marginals(spec, data), n, rho, synthetic_rows(spec, n), rng)
-    return _table(spec, release, rho, "MST")
+    release = yield from mst_table(
+        table_sizes(spec), _marginals(spec, data), n, rho, synthetic_rows(spec, n), rng
+    )
+    return _table(spec, release, rho, "MST", n, rng)
 
 
 def _run_independent(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n = data.count()
     release = yield from independent_table(
-        _sizes(spec), _marginals(spec, data), n, spec.epsilon, synthetic_rows(spec, n), rng
+        table_sizes(spec), _marginals(spec, data), n, spec.epsilon, synthetic_rows(spec, n), rng
     )
-    return _table(spec, release, spec.epsilon, "independent marginals")
+    return _table(spec, release, spec.epsilon, "independent marginals", n, rng)
 
 
 def _zcdp_curve(spec: TaskSpec) -> PrivacyCurve | None:

@@ -35,6 +35,7 @@ from dpgui.algorithms.marginal_table import (
     workload,
 )
 from dpgui.algorithms.pgm import Clique
+from dpgui.data.aggregate import cell_count
 from dpgui.data.domain import CategoricalDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.tasks.registry import ErrorPart, ParameterSpec
@@ -95,8 +96,10 @@ def _way(spec: TaskSpec) -> int:
     return int(spec.parameter("workload", 2))
 
 
-def _sizes(spec: TaskSpec) -> list[int]:
-    return [int(domain.size) for domain in spec.domains]
+def table_sizes(spec: TaskSpec) -> list[int]:
+    """Cells of each column in the table's marginals: its domain's, plus the "missing" cell when missing
+    values are kept (``aggregate.cell_count``)."""
+    return [cell_count(domain, spec.missing) for domain in spec.domains]
 
 
 def _cells(sizes: list[int], clique: Clique, bins: Bins) -> int:
@@ -119,7 +122,7 @@ def _plan(
 
 
 def independent_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
-    sizes, d = _sizes(spec), len(spec.domains)
+    sizes, d = table_sizes(spec), len(spec.domains)
     scale = L1_SENSITIVITY * d / spec.epsilon
     return [_plan((j,), None, "discrete Laplace", scale, sizes, n) for j in range(d)]
 
@@ -129,7 +132,7 @@ def _rho(spec: TaskSpec) -> float:
 
 
 def mst_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
-    sizes, d, rho = _sizes(spec), len(spec.domains), _rho(spec)
+    sizes, d, rho = table_sizes(spec), len(spec.domains), _rho(spec)
     gauss = "discrete Gaussian"
     plans = [_plan((j,), None, gauss, gaussian_sigma(rho / 3 / d), sizes, n) for j in range(d)]
     if d > 1:
@@ -143,7 +146,7 @@ def mst_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
 
 
 def aim_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
-    sizes, d, rho = _sizes(spec), len(spec.domains), _rho(spec)
+    sizes, d, rho = table_sizes(spec), len(spec.domains), _rho(spec)
     gauss = "discrete Gaussian"
     one_way = one_way_budgets(sizes, rho, ONE_WAY_SHARE)
     plans = [_plan((j,), None, gauss, gaussian_sigma(one_way[j]), sizes, n) for j in range(d)]

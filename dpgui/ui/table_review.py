@@ -16,30 +16,44 @@ from dpgui.tasks.spec import Domain
 from dpgui.tasks.table import SYNTHETIC_CSV, synthetic_csv
 from dpgui.ui.theme import ThemedPlotWidget
 
+MISSING_LABEL = "missing"
 
-def cell_labels(domain: Domain) -> list[str]:
-    """The declared cells' labels: categories (and "other"), or the numeric grid points."""
+
+def cell_labels(domain: Domain, kept: bool = False) -> list[str]:
+    """The declared cells' labels: categories (and "other"), or the numeric grid points; then "missing" when
+    the release kept missing values as a cell of their own."""
     if isinstance(domain, CategoricalDomain):
-        return [*domain.categories, *(["other"] if domain.other else [])]
-    return [f"{value:g}" for value in domain.from_grid(np.arange(domain.size, dtype=np.uint64))]
+        labels = [*domain.categories, *(["other"] if domain.other else [])]
+    else:
+        labels = [f"{value:g}" for value in domain.from_grid(np.arange(domain.size, dtype=np.uint64))]
+    return [*labels, *([MISSING_LABEL] if kept else [])]
 
 
 def cells_of(values: pd.Series, domain: Domain) -> np.ndarray:
-    """The declared cell of every synthetic value."""
+    """The declared cell of every synthetic value; a blank (a kept missing value) is cell ``domain.size``."""
+    text = values.astype(str)
+    blank = text.str.strip().eq("").to_numpy()
     if isinstance(domain, CategoricalDomain):
-        return np.asarray(domain.to_indices(values.astype(str), file_name=SYNTHETIC_CSV), dtype=np.intp)
-    return domain.to_grid(values.to_numpy(np.float64)).astype(np.intp)
+        present = text.where(~blank, domain.categories[0])
+        cells = np.asarray(domain.to_indices(present, file_name=SYNTHETIC_CSV), dtype=np.intp)
+    else:
+        numbers = pd.to_numeric(values.where(~blank, domain.lower)).to_numpy(np.float64)
+        cells = domain.to_grid(numbers).astype(np.intp)
+    cells[blank] = domain.size
+    return cells
 
 
-def one_way(frame: pd.DataFrame, column: str, domain: Domain) -> np.ndarray:
-    """A column's share of synthetic rows in each declared cell."""
-    counts = np.bincount(cells_of(frame[column], domain), minlength=int(domain.size))
+def one_way(frame: pd.DataFrame, column: str, domain: Domain, kept: bool = False) -> np.ndarray:
+    """A column's share of synthetic rows in each declared cell (and the "missing" one when ``kept``)."""
+    counts = np.bincount(cells_of(frame[column], domain), minlength=int(domain.size) + kept)
     return counts / max(len(frame), 1)
 
 
-def two_way(frame: pd.DataFrame, columns: tuple[str, str], domains: tuple[Domain, Domain]) -> np.ndarray:
+def two_way(
+    frame: pd.DataFrame, columns: tuple[str, str], domains: tuple[Domain, Domain], kept: bool = False
+) -> np.ndarray:
     """The pair's share of synthetic rows in each (first cell, second cell)."""
-    shape = (int(domains[0].size), int(domains[1].size))
+    shape = (int(domains[0].size) + kept, int(domains[1].size) + kept)
     flat = np.ravel_multi_index(
         tuple(cells_of(frame[c], d) for c, d in zip(columns, domains, strict=True)), shape
     )
@@ -58,6 +72,7 @@ class SyntheticTableView(QWidget):
         super().__init__()
         self.frame = pd.DataFrame()
         self.domains: dict[str, Domain] = {}
+        self.kept = False
         self.column = QComboBox()
         self.first = QComboBox()
         self.second = QComboBox()
@@ -91,6 +106,7 @@ class SyntheticTableView(QWidget):
             return
         self.frame = pd.read_csv(io.BytesIO(synthetic.content), keep_default_na=False)
         self.domains = dict(zip(release.spec.columns, release.spec.domains, strict=True))
+        self.kept = bool(release.spec.missing.extra_cells)
         columns = list(release.spec.columns)
         for box, chosen in ((self.column, 0), (self.first, 0), (self.second, min(1, len(columns) - 1))):
             box.blockSignals(True)
@@ -106,22 +122,22 @@ class SyntheticTableView(QWidget):
         column = self.column.currentText()
         if column not in self.domains:
             return
-        percent = 100 * one_way(self.frame, column, self.domains[column])
+        percent = 100 * one_way(self.frame, column, self.domains[column], self.kept)
         self.bars.setOpts(x=np.arange(percent.size), height=percent, width=0.8)
         self.bars_plot.setTitle(f"Synthetic rows by {column}")
         self.bars_plot.setLabel("left", "% of rows")
-        self.bars_plot.getAxis("bottom").setTicks([_ticks(cell_labels(self.domains[column]))])
+        self.bars_plot.getAxis("bottom").setTicks([_ticks(cell_labels(self.domains[column], self.kept))])
 
     def _draw_heatmap(self) -> None:
         pair = (self.first.currentText(), self.second.currentText())
         if not all(c in self.domains for c in pair):
             return
         domains = (self.domains[pair[0]], self.domains[pair[1]])
-        shares = two_way(self.frame, pair, domains)
+        shares = two_way(self.frame, pair, domains, self.kept)
         self.heatmap.setImage(shares, levels=(0.0, max(float(shares.max()), 1e-12)))
         self.heatmap.setColorMap(pg.colormap.get("viridis"))
         self.heat_plot.setTitle(f"{pair[0]} × {pair[1]}")
         self.heat_plot.setLabel("bottom", pair[0])
         self.heat_plot.setLabel("left", pair[1])
-        self.heat_plot.getAxis("bottom").setTicks([_ticks(cell_labels(domains[0]))])
-        self.heat_plot.getAxis("left").setTicks([_ticks(cell_labels(domains[1]))])
+        self.heat_plot.getAxis("bottom").setTicks([_ticks(cell_labels(domains[0], self.kept))])
+        self.heat_plot.getAxis("left").setTicks([_ticks(cell_labels(domains[1], self.kept))])

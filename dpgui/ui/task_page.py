@@ -319,6 +319,7 @@ class TaskPage(QWidget):
         self._columns_form.labelForField(self.column).setText("Feature:" if labelled else "Column:")
         self._fill_column_picker()
         self._fill_columns_list()
+        self.missing.for_table(kind is TaskKind.TABLE)
         self.algorithm.blockSignals(True)
         self.algorithm.clear()
         auto = QListWidgetItem("auto — the feasible algorithm with the smallest predicted error")

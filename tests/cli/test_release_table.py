@@ -131,3 +131,11 @@ def test_a_unit_in_domains_json_reaches_the_manifest(demo, tmp_path):
     assert _release(demo, domains, tmp_path / "o") == 0
     declared = json.loads((tmp_path / "o" / "manifest.json").read_text())["parameters"]["domains"]
     assert declared["wage"]["unit"] == "USD" and "unit" not in declared["region"]
+
+
+def test_only_a_table_offers_to_keep_missing_values(demo, tmp_path, capsys):
+    cdf = ["release", "cdf", "--data", str(demo), "--column", "wage", "--bounds", "0", "3000"]
+    with pytest.raises(SystemExit) as exit_:
+        main([*cdf, "--epsilon", "1", "--missing", "keep", "--out", str(tmp_path / "c")])
+    assert exit_.value.code == 2 and "invalid choice: 'keep'" in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()

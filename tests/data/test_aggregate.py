@@ -20,6 +20,7 @@ from dpgui.data import (
     MissingPolicy,
     NumericDomain,
 )
+from dpgui.data.aggregate import cell_count, cell_indices
 
 IMPUTE = MissingPolicy()
 FAIL = MissingPolicy(MissingKind.FAIL)
@@ -163,3 +164,17 @@ def test_sorted_distinct_counts_agree_with_the_histogram_on_small_and_sorted_pat
     assert values.tolist() == np.flatnonzero(histogram).tolist()
     assert counts.tolist() == histogram[histogram > 0].tolist()
     assert counts.sum() == len(cells)
+
+
+def test_kept_missing_values_count_in_one_more_cell_of_every_marginal() -> None:
+    """Under KEEP (a synthetic table) a missing number or category is the extra cell ``domain.size``; the
+    present values keep their cells, and a marginal's shape grows by one per column (``cell_count``)."""
+    frame = pd.DataFrame({"h": [1.0, np.nan, 3.0], "c": ["a", "zzz", None]})
+    keep, categories = MissingPolicy(MissingKind.KEEP), CategoricalDomain(("a",), other=True)
+    assert cell_indices(frame, "h", HOURS, keep, file_name="f.csv").tolist() == [1, HOURS.size, 3]
+    assert cell_indices(frame, "c", categories, keep, file_name="f.csv").tolist() == [0, 1, 2]
+    assert cell_count(HOURS, keep) == HOURS.size + 1 and cell_count(HOURS, IMPUTE) == HOURS.size
+    data = InMemoryAggregator(Dataset(path=Path("f.csv"), sha256="0" * 64, frame=frame))
+    (joint,) = data.marginals(["h", "c"], [HOURS, categories], [keep, keep], [(0, 1)])
+    assert joint.shape == (HOURS.size + 1, 3)
+    assert joint[1, 0] == 1 and joint[HOURS.size, 1] == 1 and joint[3, 2] == 1 and joint.sum() == 3

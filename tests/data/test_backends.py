@@ -31,6 +31,7 @@ BATCH = 7
 IMPUTE = MissingPolicy()
 FILL = MissingPolicy(MissingKind.IMPUTE, 3.25)
 FAIL = MissingPolicy(MissingKind.FAIL)
+KEEP = MissingPolicy(MissingKind.KEEP)
 UNIT = NumericDomain(0, 10, 1)
 HALF = NumericDomain(-2.5, 7.5, 0.5)
 TENTHS = NumericDomain(0.1, 0.7, 0.1)
@@ -124,10 +125,12 @@ def test_every_aggregate_equals_the_in_memory_one_exactly(tricky: Path) -> None:
         scanned.column_matrix(["x", "y"], [TENTHS, UNIT], [IMPUTE, IMPUTE]),
     )
     table = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [IMPUTE, FAIL, IMPUTE])
+    kept = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [KEEP, KEEP, KEEP])
     cliques = [(0,), (2,), (0, 1), (2, 0), (0, 1, 2)]
-    pairs = zip(memory.marginals(*table, cliques), scanned.marginals(*table, cliques), strict=True)
-    for mine, theirs in pairs:
-        _same(mine, theirs)
+    for declared in (table, kept):
+        pairs = zip(memory.marginals(*declared, cliques), scanned.marginals(*declared, cliques), strict=True)
+        for mine, theirs in pairs:
+            _same(mine, theirs)
     joint, cats = memory.marginals(*table, [(0, 1), (2,)])
     _same(joint, memory.joint_histogram("x", HALF, IMPUTE, "y", UNIT, FAIL))
     _same(cats, memory.category_counts("cat", CATEGORIES, IMPUTE))

@@ -20,6 +20,7 @@ from tests.data.test_backends import (
     HALF,
     HUGE,
     IMPUTE,
+    KEEP,
     UNIT,
     _same,
     _tricky_frame,
@@ -63,8 +64,11 @@ def test_spark_aggregates_equal_the_in_memory_ones_exactly(tmp_path: Path, suffi
     _same(memory.category_counts("cat", CATEGORIES, IMPUTE), spark.category_counts("cat", CATEGORIES, IMPUTE))
     table = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [IMPUTE, FAIL, IMPUTE])
     cliques = [(2,), (0, 1), (2, 0, 1)]
-    for mine, theirs in zip(memory.marginals(*table, cliques), spark.marginals(*table, cliques), strict=True):
-        _same(mine, theirs)
+    kept = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [KEEP, KEEP, KEEP])
+    for declared in (table, kept):
+        pairs = zip(memory.marginals(*declared, cliques), spark.marginals(*declared, cliques), strict=True)
+        for mine, theirs in pairs:
+            _same(mine, theirs)
     with pytest.raises(DataError, match="missing"):
         spark.histogram("x", UNIT, FAIL)
 

@@ -54,6 +54,11 @@ def test_fail_passes_a_complete_column_through() -> None:
         ),
         (MissingPolicy(MissingKind.FAIL), DOMAIN, "a missing value stops the release; row count unchanged"),
         (
+            MissingPolicy(MissingKind.KEEP),
+            DOMAIN,
+            "missing values kept: counted in a 'missing' cell and left blank; row count unchanged",
+        ),
+        (
             MissingPolicy(),
             CategoricalDomain(("a",), other=True),
             "missing values counted as 'other'; row count unchanged",
@@ -67,8 +72,18 @@ def test_describe_states_the_policy_and_that_n_is_unchanged(
 
 
 @pytest.mark.parametrize(
-    ("kind", "fill_value"), [(MissingKind.FAIL, 1.0), (MissingKind.IMPUTE, float("nan"))]
+    ("kind", "fill_value"),
+    [(MissingKind.FAIL, 1.0), (MissingKind.KEEP, 1.0), (MissingKind.IMPUTE, float("nan"))],
 )
 def test_inconsistent_policies_are_refused(kind: MissingKind, fill_value: float) -> None:
     with pytest.raises(DataError):
         MissingPolicy(kind, fill_value)
+
+
+def test_keep_adds_one_cell_and_has_no_value_to_impute() -> None:
+    """KEEP is for a synthetic table's marginals (``aggregate.cell_indices``); a one-column task has no cell
+    to keep a missing value in, so imputing under KEEP is refused rather than guessed."""
+    assert MissingPolicy(MissingKind.KEEP).extra_cells == 1
+    assert MissingPolicy().extra_cells == 0 and MissingPolicy(MissingKind.FAIL).extra_cells == 0
+    with pytest.raises(DataError, match="synthetic table only"):
+        apply_missing(VALUES, MissingPolicy(MissingKind.KEEP), DOMAIN, file_name="f.csv")

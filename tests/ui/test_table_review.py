@@ -9,11 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.missing import MissingKind
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.spec import TaskKind
 from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.review_page import NOTES_SHOWN
+from dpgui.ui.table_review import MISSING_LABEL, cell_labels, one_way, two_way
 from tests.ui.test_session import build
 
 
@@ -36,16 +39,17 @@ def test_the_review_draws_1_way_bars_and_a_2_way_heatmap_from_the_synthetic_rows
     frame = pd.read_csv(io.BytesIO(synthetic.content))
     columns, domains = list(release.spec.columns), release.spec.domains
     assert columns == ["education", "experience"]  # numeric: each synthetic value is a grid point
+    assert release.spec.missing.kind is MissingKind.KEEP  # a table's default: a "missing" bar at the end
     pairs = zip(columns, domains, strict=True)
-    cells = [((frame[c] - d.lower) / d.granularity).round().astype(int) for c, d in pairs]
-    shares = [np.bincount(c, minlength=d.size) / len(frame) for c, d in zip(cells, domains, strict=True)]
+    cells = [((frame[c] - d.lower) / d.granularity).round().fillna(d.size).astype(int) for c, d in pairs]
+    shares = [np.bincount(c, minlength=d.size + 1) / len(frame) for c, d in zip(cells, domains, strict=True)]
     for column, expected in zip(columns, shares, strict=True):
         view.column.setCurrentText(column)
         assert np.asarray(view.bars.opts["height"]) == pytest.approx(100 * expected)  # percent
         assert column in view.bars_plot.plotItem.titleLabel.text
     view.first.setCurrentText("experience")
     view.second.setCurrentText("education")
-    joint = np.zeros((domains[1].size, domains[0].size))
+    joint = np.zeros((domains[1].size + 1, domains[0].size + 1))
     np.add.at(joint, (cells[1], cells[0]), 1 / len(frame))
     assert view.heatmap.image == pytest.approx(joint)
     assert "experience × education" in view.heat_plot.plotItem.titleLabel.text
@@ -70,3 +74,14 @@ def test_the_measured_marginals_are_named_on_the_left_axis_in_the_order_measured
     measured = [str(row[0]) for row in release.table.rows if row[1] == "measured"]
     ticks = released.review_page.plot.getAxis("left")._tickLevels[0]
     assert [label for _, label in ticks] == measured
+
+
+def test_blank_synthetic_cells_count_in_the_missing_cell_when_missing_values_were_kept():
+    """A kept missing value is a blank cell of synthetic.csv (read as text, as the view reads it)."""
+    grid, categories = NumericDomain(0, 10, 5), CategoricalDomain(("a", "b"), other=True)
+    frame = pd.DataFrame({"x": ["0", "", "10", "5"], "c": ["a", "b", "", "zzz"]})
+    assert one_way(frame, "x", grid, kept=True) == pytest.approx([0.25, 0.25, 0.25, 0.25])
+    assert one_way(frame, "c", categories, kept=True) == pytest.approx([0.25, 0.25, 0.25, 0.25])
+    assert cell_labels(categories, kept=True) == ["a", "b", "other", MISSING_LABEL]
+    joint = two_way(frame, ("x", "c"), (grid, categories), kept=True)
+    assert joint.shape == (4, 4) and joint[3, 1] == 0.25 and joint[0, 0] == 0.25 and joint[2, 3] == 0.25

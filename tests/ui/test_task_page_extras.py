@@ -43,6 +43,22 @@ def test_the_spec_carries_the_chosen_missing_value_policy(window: MainWindow):
     page.missing.fail.setChecked(True)
     assert not page.missing.fill.isEnabled()
     assert window.current_spec().missing == MissingPolicy(MissingKind.FAIL, None)
+    assert not page.missing.keep.isVisibleTo(page)  # keeping is a synthetic table's choice only
+
+
+def test_a_table_keeps_missing_values_by_default_and_other_tasks_go_back_to_imputing(window: MainWindow):
+    page = window.task_page
+    page.select_task(TaskKind.TABLE)
+    page.select_columns(["wage", "region"])
+    page.declare("region", REGIONS)
+    assert page.missing.keep.isVisibleTo(page) and page.missing.keep.isChecked()
+    assert window.current_spec().missing == MissingPolicy(MissingKind.KEEP)
+    page.missing.impute.setChecked(True)
+    assert window.current_spec().missing == MissingPolicy(MissingKind.IMPUTE)
+    page.missing.keep.setChecked(True)
+    page.select_task(TaskKind.CDF)
+    assert not page.missing.keep.isVisibleTo(page)
+    assert window.current_spec().missing == MissingPolicy(MissingKind.IMPUTE)
 
 
 def test_bins_set_the_granularity_and_exclude_it(window: MainWindow):

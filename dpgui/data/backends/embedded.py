@@ -47,6 +47,7 @@ from dpgui.data.aggregate import (
     MarginalCounter,
     _distinct_counts,
     _refuse_large,
+    cell_count,
     cell_indices,
 )
 from dpgui.data.domain import CategoricalDomain, NumericDomain
@@ -518,7 +519,7 @@ class EmbeddedAggregator:
         missings: Sequence[MissingPolicy],
         cliques: Sequence[tuple[int, ...]],
     ) -> list[np.ndarray]:
-        counter = MarginalCounter([domain.size for domain in domains], cliques)
+        counter = MarginalCounter([cell_count(d, m) for d, m in zip(domains, missings, strict=True)], cliques)
         name = self._source.name
 
         def consume(_: int, frame: pd.DataFrame) -> None:

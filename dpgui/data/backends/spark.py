@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 import pandas as pd
 
-from dpgui.data.aggregate import MarginalCounter, _refuse_large
+from dpgui.data.aggregate import MarginalCounter, _refuse_large, cell_count, cell_indices
 from dpgui.data.backends.embedded import (
     ARROW_FORMATS,
     Cancelled,
@@ -340,22 +340,35 @@ class SparkAggregator:
         cliques: Sequence[tuple[int, ...]],
     ) -> list[np.ndarray]:
         """One Spark group-by per clique (cell counts only leave the cluster)."""
-        MarginalCounter([domain.size for domain in domains], cliques)  # refuses bad or too large cliques
+        sizes = [cell_count(domain, missing) for domain, missing in zip(domains, missings, strict=True)]
+        MarginalCounter(sizes, cliques)  # refuses bad or too large cliques
         result = []
         for clique in cliques:
-            keys = [
-                self._category_index(columns[j], domains[j], missings[j])
-                if isinstance(domains[j], CategoricalDomain)
-                else self._grid(columns[j], domains[j], missings[j])  # type: ignore[arg-type]
-                for j in clique
-            ]
+            keys = [self._cell_index(columns[j], domains[j], missings[j]) for j in clique]
             counts = self._counts(*keys)
-            shape = tuple(domains[j].size for j in clique)
-            joint = np.zeros(shape, np.int64)
+            joint = np.zeros(tuple(sizes[j] for j in clique), np.int64)
             index = tuple(counts[f"k{i}"].to_numpy(np.intp) for i in range(len(clique)))
             np.add.at(joint, index, counts["count"].to_numpy(np.int64))
             result.append(joint)
         return result
+
+    def _cell_index(
+        self, column: str, domain: NumericDomain | CategoricalDomain, missing: MissingPolicy
+    ) -> Column:
+        """A column's cell in a marginal, by the in-memory engines' ``cell_indices`` (KEEP's extra cell)."""
+        from pyspark.sql.functions import pandas_udf
+
+        if isinstance(domain, CategoricalDomain):
+            check_categorical_fill(column, missing)
+        require_columns(self.header, [column], file_name=self._name)
+        name, text = self._name, self._text  # no self: UDFs must pickle
+
+        @pandas_udf("long")  # type: ignore[call-overload]
+        def index(values: pd.Series) -> pd.Series:
+            cells = cell_indices(_cells(values, column, text), column, domain, missing, file_name=name)
+            return pd.Series(cells.astype(np.int64))
+
+        return index(self._frame[column])
 
     def labelled_rows(
         self, feature: str, domain: NumericDomain, missing: MissingPolicy, label: str, positive: str | None

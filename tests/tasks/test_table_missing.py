@@ -1,0 +1,59 @@
+"""Kept missing values in a synthetic table: one more cell per column, blanks in the synthetic rows, and no
+blanks where the "missing" cell's count is within the noise (post-processing of the DP rows)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpgui.algorithms.marginal_table import Accounting, Measured, TableRelease
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.privacy.random import SeededRandom
+from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.tasks.table import BLANK_NOISE_MULTIPLE, cell_values, without_noise_blanks
+from dpgui.tasks.table_error import table_sizes
+
+KEEP = MissingPolicy(MissingKind.KEEP)
+YEARS = NumericDomain(0, 9, 1)
+LETTERS = CategoricalDomain(("a", "b"), other=True)
+
+
+def _spec(missing: MissingPolicy = KEEP) -> TaskSpec:
+    return TaskSpec(TaskKind.TABLE, ("years", "letter"), (YEARS, LETTERS), 1.0, 1e-6, "aim", missing=missing)
+
+
+def test_only_a_table_keeps_missing_values_and_each_column_gains_a_cell():
+    assert table_sizes(_spec()) == [YEARS.size + 1, LETTERS.size + 1]
+    assert table_sizes(_spec(MissingPolicy())) == [YEARS.size, LETTERS.size]
+    with pytest.raises(ValueError, match="only in a synthetic table"):
+        TaskSpec(TaskKind.CDF, ("years",), (YEARS,), 1.0, missing=KEEP)
+
+
+def test_the_missing_cell_is_a_blank_and_whole_numbers_stay_whole():
+    blanked = cell_values(YEARS, np.array([0, 3, YEARS.size]), KEEP)
+    assert blanked.dtype == "Int64" and blanked.isna().tolist() == [False, False, True]
+    assert blanked.iloc[1] == 3
+    assert cell_values(YEARS, np.array([0, 3]), KEEP).dtype == np.int64  # no blank: plain integers
+    letters = cell_values(LETTERS, np.array([0, 2, LETTERS.size]), KEEP)
+    assert letters.iloc[:2].tolist() == ["a", "other"] and pd.isna(letters.iloc[2])
+
+
+def test_blanks_within_the_noise_are_filled_and_the_others_kept():
+    """sigma = 10 at n = rows = 1000: fewer than 3 sigma = 30 blanks are noise on an empty cell."""
+    rows = np.zeros((1000, 2), dtype=np.int64)
+    rows[:, 0] = np.arange(1000) % YEARS.size
+    few = np.arange(0, 20)  # 20 < 30: noise
+    many = np.arange(100, 200)  # 100 > 30: kept
+    rows[few, 0] = YEARS.size
+    rows[many, 1] = LETTERS.size
+    measured = tuple(Measured((j,), "discrete Gaussian", 10.0, 0.01) for j in range(2))
+    release = TableRelease(rows, measured, (), (0.0, 0.0), Accounting.ZCDP)
+    assert BLANK_NOISE_MULTIPLE * 10.0 == 30
+    out = without_noise_blanks(_spec(), release, 1000, SeededRandom(1))
+    assert (out[:, 0] < YEARS.size).all()  # filled from the column's other synthetic values
+    assert (out[many, 1] == LETTERS.size).all() and (out[:, 1] == LETTERS.size).sum() == 100
+    assert (release.rows[few, 0] == YEARS.size).all()  # the release itself is not modified
+    imputed = without_noise_blanks(_spec(MissingPolicy()), release, 1000, SeededRandom(1))
+    assert (imputed == rows).all()  # nothing to do when missing values were not kept
