@@ -358,7 +358,8 @@ AIM = register(
         section="spec 005 s2, s4",
         guarantee=Guarantee.APPROXIMATE,
         summary="Measures every 1-way marginal (a quarter of ρ), then round by round picks the workload "
-        "marginal (with coarse_bins also pairs merged to fewer bins) the model gets most wrong "
+        "marginal (and, while a pair is too noisy cell by cell, that pair merged to coarse_bins bins) the "
+        "model gets most wrong "
         "(exponential mechanism, score sensitivity 2·w under replace-one), measures it with "
         "discrete Gaussian noise (σ = 1/√ρ per round) and refits a graphical model; the per-round budget "
         f"doubles when a round teaches the model little. Model size ≤ {MAX_MODEL_MB:g} MB. zCDP, "

@@ -9,7 +9,7 @@ The budget plans are the algorithms' own (``algorithms/marginal_table.py``): ind
 measure each 1-way marginal with Laplace scale 2 d / eps; MST measures each 1-way marginal at rho/3/d and
 d - 1 tree pairs at rho/3/(d - 1); AIM measures each 1-way marginal at its share of ``ONE_WAY_SHARE`` and
 any workload marginal it picks at least at its first round's sigma (annealing only lowers sigma), at the
-resolution (declared or coarsened) that predicts less error.
+resolution (declared or, where AIM would offer it, coarsened) that predicts less error.
 
 All three are scored on the same marginals (the workload: all k-way marginals, k = AIM's workload), so
 ``auto`` compares like with like: a workload marginal an algorithm never measures jointly (independent
@@ -30,6 +30,7 @@ from dpgui.algorithms.marginal_table import (
     ROUNDS_PER_COLUMN,
     Bins,
     coarse_candidates,
+    coarse_offered,
     gaussian_sigma,
     one_way_budgets,
     workload,
@@ -44,11 +45,10 @@ from dpgui.tasks.spec import TaskSpec
 COARSE_BINS = ParameterSpec(
     "coarse_bins",
     int,
-    0,
-    "AIM: also offer each pair with its numeric columns merged into this many adjacent bins (0: off). "
-    "Helps at small ε on fine grids (a pair too large to measure cell by cell is learnt coarsely). "
-    "At large ε (about 3 and up) it hurts and is slow: AIM then measures most pairs and the model's "
-    "fits take minutes.",
+    16,
+    "AIM: also offer each pair with its numeric columns merged into this many adjacent bins, while the "
+    "pair cell by cell would be too noisy at the round's budget (0: never). A pair too large to measure "
+    "cell by cell is then learnt coarsely.",
     0,
     4096,
     advanced=True,
@@ -154,9 +154,10 @@ def aim_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
     ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
     multi = [c for c in workload(d, _way(spec)) if len(c) > 1]
     for clique in multi:
+        levels = coarse_levels(spec) if coarse_offered(sigma, _cells(sizes, clique, None), n) else ()
         options = [
             _plan(clique, bins, gauss, sigma, sizes, n, note="first round's σ, if chosen")
-            for c, bins in coarse_candidates([clique], sizes, ordered, coarse_levels(spec))
+            for c, bins in coarse_candidates([clique], sizes, ordered, levels)
             if c == clique
         ]
         plans.append(min(options, key=lambda plan: plan.tv))

@@ -255,7 +255,8 @@ def test_aim_first_selection_over_coarse_candidates_is_epsilon_dp_given_the_same
     assert worst_law <= eps + 1e-9
 
 
-def test_aim_with_coarse_candidates_spends_exactly_rho_at_sigma_one_over_sqrt_rho(selections):
+def test_aim_with_coarse_candidates_spends_exactly_rho_at_sigma_one_over_sqrt_rho(selections, monkeypatch):
+    monkeypatch.setattr(mt, "COARSE_FROM_TV", 0.0)  # coarse candidates at every round
     rows, sizes = _data()
     rng, rho = RecordingRandom(6), 0.05
     release = run_to_end(
@@ -265,3 +266,17 @@ def test_aim_with_coarse_candidates_spends_exactly_rho_at_sigma_one_over_sqrt_rh
     for m, sigma in zip(release.measured, rng.sigmas, strict=True):
         assert m.scale == sigma and m.cost == pytest.approx(gaussian_zcdp(math.sqrt(2), sigma).rho)
     assert _zcdp(rng, selections) == pytest.approx(rho, rel=1e-6) and _zcdp(rng, selections) <= rho
+
+
+def test_coarse_candidates_are_offered_only_while_the_declared_cells_are_too_noisy(selections):
+    """sqrt(2/pi) sigma cells / (2 n) >= COARSE_FROM_TV: at a large budget every pair is measured at its
+    declared cells; at a small one the same data and levels give coarse measurements."""
+    assert mt.coarse_offered(10.0, np.array([100.0, 2000.0]), 20000).tolist() == [False, True]
+    assert mt.coarse_offered(25.0, 100.0, 100) and not mt.coarse_offered(0.1, 100.0, 100)
+    rows, sizes = _data()
+    for rho, coarse in ((50.0, False), (0.001, True)):
+        run = mt.aim_table(
+            sizes, _marginals(rows, sizes), len(rows), rho, 9, RecordingRandom(6), max_rounds=6, levels=(2,)
+        )
+        release = run_to_end(run)
+        assert any(m.bins is not None for m in release.measured) is coarse, rho
