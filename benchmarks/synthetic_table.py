@@ -190,6 +190,7 @@ def main() -> None:
         _worker(args)
         return
     from dpgui.tasks.table_error import COARSE_BINS  # here: a SmartNoise worker cannot import dpgui
+
     codes, sizes, columns = _codes(args.domains)
     work = Path("/tmp") / f"dpgui_synthetic_table_bench_{args.domains.stem}"
     work.mkdir(exist_ok=True)
