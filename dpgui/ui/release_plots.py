@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 from dpgui.algorithms.learners.thresholds import Direction
 from dpgui.data.domain import NumericDomain, axis_title
 from dpgui.release.release import Release
+from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.sanitize_papers import CDF_UNIT
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.ui.step_display import display_points, rising_range
@@ -320,16 +321,27 @@ def draw_rectangle(plot: pg.PlotWidget, release: Release) -> Drawing:
     return Drawing(plot.plotItem.titleLabel.text, {"box": box})
 
 
+def measured_marginals(table: ReleaseTable) -> list[tuple[str, float, float]]:
+    """Each measured marginal once, in the order first measured: its name, its summed share of the budget
+    and the TV from its last (most precise, AIM anneals) measurement. AIM may measure a marginal again."""
+    merged: dict[str, tuple[float, float]] = {}
+    for row in table.rows:
+        if row[1] == "measured":
+            name = str(row[0])
+            merged[name] = (merged.get(name, (0.0, 0.0))[0] + float(row[4]), float(row[5]))
+    return [(name, share, fit) for name, (share, fit) in merged.items()]
+
+
 def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
-    """A synthetic table's measured marginals, one row each from the top in the order measured: its share of
-    the budget and how far the synthetic table is from the noisy measurement (total variation), both in
-    percent. Horizontal bars, so every marginal's name stays readable. DP outputs only."""
-    table = release.table
-    measured = [row for row in table.rows if row[1] == "measured"]
+    """A synthetic table's measured marginals, one row each from the top in the order first measured
+    (``measured_marginals``): its share of the budget and how far the synthetic table is from the noisy
+    measurement (total variation), both in percent. Horizontal bars, so every marginal's name stays
+    readable. DP outputs only."""
+    measured = measured_marginals(release.table)
     reset(plot, "Synthetic table: measured marginals", "percent", "")
     y = np.arange(len(measured), dtype=float)
-    shares = 100 * np.array([float(row[4]) for row in measured])
-    fits = 100 * np.array([float(row[5]) for row in measured])
+    shares = 100 * np.array([share for _, share, _ in measured])
+    fits = 100 * np.array([fit for _, _, fit in measured])
     bars = pg.BarGraphItem(
         x0=0, y=y - 0.2, width=shares, height=0.4, brush=pg.mkBrush(RELEASED), pen=RELEASED
     )
@@ -338,7 +350,7 @@ def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
     plot.addItem(fit)
     plot.plotItem.legend.addItem(bars, "share of the budget (%)")
     plot.plotItem.legend.addItem(fit, "TV: synthetic vs noisy measurement (%)")
-    names = [str(row[0]) for row in measured]
+    names = [name for name, _, _ in measured]
     left = plot.getAxis("left")
     left.setTicks([list(enumerate(names))])
     left.setWidth(max((QFontMetrics(left.font()).horizontalAdvance(name) for name in names), default=0) + 12)

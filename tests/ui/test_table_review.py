@@ -15,6 +15,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.spec import TaskKind
 from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.main_window import MainWindow
+from dpgui.ui.release_plots import measured_marginals
 from dpgui.ui.review_page import NOTES_SHOWN
 from dpgui.ui.table_review import MISSING_LABEL, cell_labels, one_way, two_way
 from tests.ui.test_session import build
@@ -85,3 +86,17 @@ def test_blank_synthetic_cells_count_in_the_missing_cell_when_missing_values_wer
     assert cell_labels(categories, kept=True) == ["a", "b", "other", MISSING_LABEL]
     joint = two_way(frame, ("x", "c"), (grid, categories), kept=True)
     assert joint.shape == (4, 4) and joint[3, 1] == 0.25 and joint[0, 0] == 0.25 and joint[2, 3] == 0.25
+
+
+def test_the_marginals_chart_shows_each_marginal_once_with_its_summed_share(released: MainWindow):
+    """AIM may measure a marginal again (annealed): one bar each, shares added, TV of the last measurement."""
+    rows = [row for row in released.release.table.rows if row[1] == "measured"]
+    merged = measured_marginals(released.release.table)
+    names = [name for name, _, _ in merged]
+    assert names == list(dict.fromkeys(str(row[0]) for row in rows))
+    for name, share, fit in merged:
+        mine = [row for row in rows if row[0] == name]
+        assert share == pytest.approx(sum(float(row[4]) for row in mine)) and fit == float(mine[-1][5])
+    assert sum(share for _, share, _ in merged) == pytest.approx(sum(float(row[4]) for row in rows))
+    bars = released.review_page.drawing.items["shares"]
+    assert np.asarray(bars.opts["width"]) == pytest.approx([100 * share for _, share, _ in merged])
