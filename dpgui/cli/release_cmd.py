@@ -30,7 +30,7 @@ from dpgui.privacy.random import SecureRandom
 from dpgui.release.staging import discard, publish
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import execute
-from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec, default_missing
 
 ONE_COLUMN_TASKS = (TaskKind.MEDIAN, TaskKind.INTERIOR_POINT)
 
@@ -76,7 +76,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument(
         "--missing",
         choices=[k.value for k in MissingKind if table or k is not MissingKind.KEEP],
-        default=(MissingKind.KEEP if table else MissingKind.IMPUTE).value,
+        default=default_missing(kind).kind.value,
         help="missing values: keep them as a cell of their own, left blank in the synthetic rows "
         "(default), impute a declared value, or fail"
         if table

@@ -13,10 +13,9 @@ import tomllib
 from pathlib import Path
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain, declared_grid
-from dpgui.data.missing import MissingPolicy
 from dpgui.planner.batch import PlanError, PlannedRelease, ReleasePlan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.tasks.spec import AUTO, Domain, ParameterValue, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, Domain, ParameterValue, TaskKind, TaskSpec, default_missing
 
 
 def load_plan(path: Path) -> ReleasePlan:
@@ -61,6 +60,7 @@ def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> 
             parameters=tuple(parameters.items()),
             label=None if entry.get("label") is None else str(entry["label"]),
             positive=None if entry.get("positive") is None else str(entry["positive"]),
+            missing=default_missing(kind),
         )
         weight = float(entry.get("weight", 1.0))  # type: ignore[arg-type]
         target = entry.get("target_error")
@@ -120,8 +120,11 @@ def planned_release(
         )
     if spec.public is not None:
         raise PlanError(f"{where}: a plan holds no public sample; close the public sample or pick auto")
-    if spec.missing != MissingPolicy():
-        raise PlanError(f"{where}: a plan imputes missing cells at the lower bound; reset the missing policy")
+    if spec.missing != default_missing(spec.kind):
+        raise PlanError(
+            f"{where}: a plan uses the task's default missing-value policy ("
+            f"{default_missing(spec.kind).describe(spec.domains[0]).split(';')[0]}); choose it"
+        )
     if not (math.isfinite(weight) and weight > 0):
         raise PlanError(f"{where}: weight must be > 0, got {weight}")
     if target_error is not None and not target_error > 0:

@@ -53,6 +53,12 @@ _TITLES = {
 ParameterValue = float | int | str | bool
 
 
+def default_missing(kind: TaskKind) -> MissingPolicy:
+    """A task's missing-value policy unless one is chosen: a synthetic table keeps missing values as blanks
+    (a "missing" cell per column); every other task replaces them by the lower bound."""
+    return MissingPolicy(MissingKind.KEEP) if kind is TaskKind.TABLE else MissingPolicy()
+
+
 @dataclass(frozen=True)
 class TaskSpec:
     """One release request. Everything here is public: nothing in it may come from the private data.

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.planner.batch import PlanError, ReleasePlan
 from dpgui.planner.plan_file import load_plan, plan_toml, planned_release, save_plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.tasks.spec import TaskKind, TaskSpec, default_missing
 from tests.planner.test_batch import write_plan
 
 
@@ -59,3 +61,19 @@ def test_what_a_plan_cannot_hold_is_refused_by_name() -> None:
     wage = TaskSpec(TaskKind.CDF, ("wage",), (NumericDomain(0, 100, 1),), 1.0)
     with pytest.raises(PlanError, match="weight"):
         planned_release("wage", wage, weight=0.0)
+
+
+def test_a_table_round_trips_with_its_default_of_keeping_missing_values(tmp_path: Path) -> None:
+    """A plan holds no missing-value policy: each task's default, a table's being to keep them as blanks."""
+    grids = (NumericDomain(0, 100, 10), NumericDomain(-3, 7, 1))
+    table = TaskSpec(
+        TaskKind.TABLE, ("x", "y"), grids, 1.0, 1e-6, "aim", missing=default_missing(TaskKind.TABLE)
+    )
+    assert table.missing.kind is MissingKind.KEEP and default_missing(TaskKind.CDF) == MissingPolicy()
+    plan = ReleasePlan((planned_release("table", table, target_error=0.2),), None)
+    path = tmp_path / "plan.toml"
+    save_plan(plan, path)
+    assert load_plan(path) == plan
+    imputed = dataclasses.replace(table, missing=MissingPolicy())
+    with pytest.raises(PlanError, match="default missing-value policy \\(missing values kept"):
+        planned_release("table", imputed)
