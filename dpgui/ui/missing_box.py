@@ -13,7 +13,7 @@ from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.ui.domain_rows import number_edit, number_text
 
 MISSING_RULE = (
-    "Rows are never dropped: n stays public. Replacing, a categorical column counts a missing cell as "
+    "Rows are never dropped: n stays public. When replacing, a categorical column counts a missing cell as "
     "'other' (declare that bucket)."
 )
 
