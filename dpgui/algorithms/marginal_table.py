@@ -233,8 +233,9 @@ def independent_table(
     measured, noisy = [], []
     for j, counts in enumerate(true):
         values = counts + rng.discrete_laplace(scale, counts.size)
-        noisy.append(NoisyMarginal((j,), values.astype(np.float64), math.sqrt(2) * scale))
-        measured.append(Measured((j,), "discrete Laplace", scale, epsilon / d))
+        record = Measured((j,), "discrete Laplace", scale, epsilon / d)
+        noisy.append(NoisyMarginal((j,), values.astype(np.float64), record.stddev))
+        measured.append(record)
         cdf = conditional_cdfs(project_to_simplex(values, float(n))[None, :])
         out[:, j] = stratified_draw(cdf, np.zeros(rows, dtype=np.intp), rng)
         yield Progress(0.1 + 0.9 * (j + 1) / d, f"column {j + 1} of {d} measured and drawn")

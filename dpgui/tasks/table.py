@@ -221,7 +221,8 @@ def without_noise_blanks(spec: TaskSpec, release: TableRelease, n: int, rng: Pri
     deviations of its most precise 1-way measurement (scaled from n to the synthetic rows) are taken as
     noise on an empty "missing" cell: each takes the value of a random non-blank synthetic row of that
     column. Post-processing of the DP rows with public scales: a column without missing values gets no
-    blanks, one with missing values keeps them."""
+    blanks, one with missing values keeps them. The release's "TV vs noisy" is of the rows before this
+    step (at most that many rows per column differ)."""
     rows = release.rows.copy()
     if not spec.missing.extra_cells:
         return rows

@@ -57,3 +57,14 @@ def test_blanks_within_the_noise_are_filled_and_the_others_kept():
     assert (release.rows[few, 0] == YEARS.size).all()  # the release itself is not modified
     imputed = without_noise_blanks(_spec(MissingPolicy()), release, 1000, SeededRandom(1))
     assert (imputed == rows).all()  # nothing to do when missing values were not kept
+
+
+def test_a_laplace_measured_column_uses_its_standard_deviation_sqrt_two_b():
+    """Independent marginals measure with discrete Laplace of scale b: the noise threshold is 3 sqrt(2) b."""
+    rows = np.zeros((1000, 2), dtype=np.int64)
+    rows[:40, 0] = YEARS.size  # 40 < 3 sqrt(2) 10 = 42.4: noise, filled
+    rows[:45, 1] = LETTERS.size  # 45 > 42.4: kept
+    measured = tuple(Measured((j,), "discrete Laplace", 10.0, 0.5) for j in range(2))
+    release = TableRelease(rows, measured, (), (0.0, 0.0), Accounting.PURE)
+    out = without_noise_blanks(_spec(), release, 1000, SeededRandom(2))
+    assert (out[:, 0] < YEARS.size).all() and (out[:, 1] == LETTERS.size).sum() == 45
