@@ -211,34 +211,46 @@ def _name(spec: TaskSpec, clique: Clique, bins: Bins = None) -> str:
     return name if bins is None else f"{name} ({' × '.join(map(str, bins))} bins)"
 
 
-BLANK_NOISE_MULTIPLE = 3.0
-"""Kept missing values: a column with fewer synthetic blanks than this many standard deviations of its 1-way
-measurement's noise is taken to have none, and its blanks are filled (``without_noise_blanks``)."""
+CATCH_ALL_NOISE_MULTIPLE = 3.0
+"""A catch-all cell (a categorical column's "other", or "missing" under KEEP) holding fewer synthetic rows
+than this many standard deviations of its column's 1-way measurement noise is taken to be empty
+(``without_noise_catch_alls``)."""
 
 
-def without_noise_blanks(spec: TaskSpec, release: TableRelease, n: int, rng: PrivateRandom) -> np.ndarray:
-    """The synthetic rows where, under KEEP, a column's blank cells fewer than BLANK_NOISE_MULTIPLE standard
-    deviations of its most precise 1-way measurement (scaled from n to the synthetic rows) are taken as
-    noise on an empty "missing" cell: each takes the value of a random non-blank synthetic row of that
-    column. Post-processing of the DP rows with public scales: a column without missing values gets no
-    blanks, one with missing values keeps them. The release's "TV vs noisy" is of the rows before this
-    step (at most that many rows per column differ)."""
+def catch_all_cells(domain: Domain, missing: MissingPolicy) -> tuple[int, ...]:
+    """The cells a declared domain adds for values it does not name: a categorical column's "other" (its
+    last category index) and, under KEEP, the "missing" cell (index ``domain.size``)."""
+    other = (domain.size - 1,) if isinstance(domain, CategoricalDomain) and domain.other else ()
+    return other + ((domain.size,) if missing.extra_cells else ())
+
+
+def without_noise_catch_alls(spec: TaskSpec, release: TableRelease, n: int, rng: PrivateRandom) -> np.ndarray:
+    """The synthetic rows with a column's catch-all cells (``catch_all_cells``) emptied where they hold fewer
+    rows than CATCH_ALL_NOISE_MULTIPLE standard deviations of the column's most precise 1-way measurement
+    (scaled from n to the synthetic rows): such a count is noise on an empty cell, so each of its rows takes
+    the value of a random synthetic row of that column outside every such cell. A column without missing
+    values gets no blanks, and a boolean declared as two categories no "other", while a column with
+    missing or undeclared values keeps them. Post-processing of the DP rows with public scales. The
+    release's "TV vs noisy" is of the rows before this step (at most that many rows per column differ)."""
     rows = release.rows.copy()
-    if not spec.missing.extra_cells:
-        return rows
     for j, domain in enumerate(spec.domains):
+        cells = catch_all_cells(domain, spec.missing)
+        if not cells:
+            continue
         stddev = min(m.stddev for m in release.measured if m.clique == (j,) and m.bins is None)
-        blank = rows[:, j] == domain.size
-        filled = np.flatnonzero(~blank)
-        if blank.sum() < BLANK_NOISE_MULTIPLE * stddev * rows.shape[0] / max(n, 1) and filled.size:
-            rows[blank, j] = rows[filled[rng.uniform_ints(filled.size, int(blank.sum()))], j]
+        limit = CATCH_ALL_NOISE_MULTIPLE * stddev * rows.shape[0] / max(n, 1)
+        noise = [cell for cell in cells if np.count_nonzero(rows[:, j] == cell) < limit]
+        emptied = np.isin(rows[:, j], noise)
+        donors = np.flatnonzero(~emptied)
+        if emptied.any() and donors.size:
+            rows[emptied, j] = rows[donors[rng.uniform_ints(donors.size, int(emptied.sum()))], j]
     return rows
 
 
 def _table(
     spec: TaskSpec, release: TableRelease, total: float, algorithm: str, n: int, rng: PrivateRandom
 ) -> ReleaseTable:
-    frame = synthetic_frame(spec, without_noise_blanks(spec, release, n, rng))
+    frame = synthetic_frame(spec, without_noise_catch_alls(spec, release, n, rng))
     csv_bytes = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
     parquet = io.BytesIO()
     frame.to_parquet(parquet, index=False, engine="pyarrow")
@@ -261,7 +273,13 @@ def _table(
         "measurement (clipped at 0, normalised); never compared with the true data",
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
         "their grid points (inside the declared bounds; whole numbers on whole-number grids)"
-        + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else ""),
+        + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
+        + (
+            f'; an "other" or blank cell holding fewer rows than {CATCH_ALL_NOISE_MULTIPLE:g} standard '
+            "deviations of its column's noise is taken to be empty (its rows take other synthetic values)"
+            if any(catch_all_cells(d, spec.missing) for d in spec.domains)
+            else ""
+        ),
         *(
             f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
             f"{100 * m.cost / total:.2f}% of the budget"

@@ -1,5 +1,6 @@
 """Kept missing values in a synthetic table: one more cell per column, blanks in the synthetic rows, and no
-blanks where the "missing" cell's count is within the noise (post-processing of the DP rows)."""
+blanks (nor "other" values) where the catch-all cell's count is within the noise (post-processing of the DP
+rows)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.spec import TaskKind, TaskSpec
-from dpgui.tasks.table import BLANK_NOISE_MULTIPLE, cell_values, without_noise_blanks
+from dpgui.tasks.table import (
+    CATCH_ALL_NOISE_MULTIPLE,
+    catch_all_cells,
+    cell_values,
+    without_noise_catch_alls,
+)
 from dpgui.tasks.table_error import table_sizes
 
 KEEP = MissingPolicy(MissingKind.KEEP)
@@ -50,13 +56,38 @@ def test_blanks_within_the_noise_are_filled_and_the_others_kept():
     rows[many, 1] = LETTERS.size
     measured = tuple(Measured((j,), "discrete Gaussian", 10.0, 0.01) for j in range(2))
     release = TableRelease(rows, measured, (), (0.0, 0.0), Accounting.ZCDP)
-    assert BLANK_NOISE_MULTIPLE * 10.0 == 30
-    out = without_noise_blanks(_spec(), release, 1000, SeededRandom(1))
+    assert CATCH_ALL_NOISE_MULTIPLE * 10.0 == 30
+    out = without_noise_catch_alls(_spec(), release, 1000, SeededRandom(1))
     assert (out[:, 0] < YEARS.size).all()  # filled from the column's other synthetic values
     assert (out[many, 1] == LETTERS.size).all() and (out[:, 1] == LETTERS.size).sum() == 100
     assert (release.rows[few, 0] == YEARS.size).all()  # the release itself is not modified
-    imputed = without_noise_blanks(_spec(MissingPolicy()), release, 1000, SeededRandom(1))
-    assert (imputed == rows).all()  # nothing to do when missing values were not kept
+    imputed = without_noise_catch_alls(_spec(MissingPolicy()), release, 1000, SeededRandom(1))
+    assert (imputed == rows).all()  # the blank cells are not catch-alls when missing values are not kept
+
+
+def test_the_catch_all_cells_are_other_and_the_kept_missing_cell():
+    assert catch_all_cells(LETTERS, KEEP) == (2, 3)
+    assert catch_all_cells(LETTERS, MissingPolicy()) == (2,)
+    assert catch_all_cells(CategoricalDomain(("a", "b")), MissingPolicy()) == ()
+    assert catch_all_cells(YEARS, KEEP) == (YEARS.size,)
+    assert catch_all_cells(YEARS, MissingPolicy()) == ()
+
+
+def test_other_values_within_the_noise_are_replaced_and_a_real_other_kept():
+    """sigma = 10: 29 "other" rows (< 30) are noise on an empty cell; 31 are kept. Under KEEP 100 blanks,
+    a real missing cell, stay."""
+    for count, kept in ((29, False), (31, True)):
+        for missing, blanks in ((KEEP, 100), (MissingPolicy(), 0)):
+            rows = np.zeros((1000, 2), dtype=np.int64)
+            rows[:, 1] = np.arange(1000) % 2
+            rows[:count, 1] = 2  # "other"
+            rows[500 : 500 + blanks, 1] = LETTERS.size
+            measured = tuple(Measured((j,), "discrete Gaussian", 10.0, 0.01) for j in range(2))
+            release = TableRelease(rows, measured, (), (0.0, 0.0), Accounting.ZCDP)
+            out = without_noise_catch_alls(_spec(missing), release, 1000, SeededRandom(3))
+            assert (out[:, 1] == 2).sum() == (count if kept else 0)
+            untouched = rows[:, 1] != 2
+            assert (out[untouched, 1] == rows[untouched, 1]).all()  # the blanks and letters stay
 
 
 def test_a_laplace_measured_column_uses_its_standard_deviation_sqrt_two_b():
@@ -66,5 +97,5 @@ def test_a_laplace_measured_column_uses_its_standard_deviation_sqrt_two_b():
     rows[:45, 1] = LETTERS.size  # 45 > 42.4: kept
     measured = tuple(Measured((j,), "discrete Laplace", 10.0, 0.5) for j in range(2))
     release = TableRelease(rows, measured, (), (0.0, 0.0), Accounting.PURE)
-    out = without_noise_blanks(_spec(), release, 1000, SeededRandom(2))
+    out = without_noise_catch_alls(_spec(), release, 1000, SeededRandom(2))
     assert (out[:, 0] < YEARS.size).all() and (out[:, 1] == LETTERS.size).sum() == 45
