@@ -263,7 +263,7 @@ def _verdict(
                 f"{file_name}: column {check.column!r} has {check.missing} missing cells and the policy "
                 "refuses missing values; fill them in or choose to replace missing values"
             )
-        elif check.missing_fraction > IMPUTED_WARNING:
+        elif check.missing_fraction > IMPUTED_WARNING and missing.kind is MissingKind.IMPUTE:
             domain = domains[check.column]
             fill = "'other'" if isinstance(domain, CategoricalDomain) else f"{missing.fill_for(domain):g}"
             warnings.append(

@@ -43,6 +43,10 @@ def test_more_than_five_percent_imputed_warns_and_a_fully_missing_column_is_refu
     assert (
         not check.refusals and "10.0% of column 'x' is missing and will be replaced by 0" in check.warnings[0]
     )
+    kept = check_frames(
+        "f.csv", frame([1] * 90 + [None] * 10), ("x",), (DOMAIN,), MissingPolicy(MissingKind.KEEP)
+    )
+    assert not kept.warnings  # kept as blanks (a synthetic table): nothing is replaced
     empty = check_frames("f.csv", frame([None] * 5), ("x",), (DOMAIN,), MissingPolicy())
     assert "every cell of column 'x' is missing" in empty.refusals[0]
     fail = check_frames("f.csv", frame([1, None]), ("x",), (DOMAIN,), MissingPolicy(MissingKind.FAIL))
