@@ -3,9 +3,9 @@
 DOMAINS.json maps each released column, in the file's key order, to its public domain:
 ``{"lower": a, "upper": b, "bins": m}`` or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric
 column (with an optional ``"unit": "USD"`` for plots and the manifest), ``{"categories": [...]}`` for a
-categorical one (values outside the list count as "other"). Missing values are kept by default
-(``--missing keep``: a "missing" cell per column, blank in the synthetic rows); ``--missing impute``
-replaces them as the one-column tasks do.
+categorical one (values outside the list count as "other"; a declared "other" names that cell). Missing
+values are kept by default (``--missing keep``: a "missing" cell per column, blank in the synthetic rows);
+``--missing impute`` replaces them as the one-column tasks do.
 Writes synthetic.csv and synthetic.parquet beside release.csv (what was measured), the report and the
 manifest.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from dpgui.cli import release_cmd
-from dpgui.data.domain import CategoricalDomain, declared_grid
+from dpgui.data.domain import OTHER, CategoricalDomain, declared_grid
 from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
@@ -45,7 +45,8 @@ def _domain(column: str, entry: Any) -> Domain:
         categories = entry["categories"]
         if not isinstance(categories, list) or not categories:
             raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
-        return CategoricalDomain(tuple(str(c) for c in categories), other=True)
+        # every table column has the catch-all "other" cell: a declared "other" names it, not a category
+        return CategoricalDomain(tuple(str(c) for c in categories if str(c) != OTHER), other=True)
     unknown = set(entry) - {"lower", "upper", "bins", "granularity", "unit"}
     if unknown or not {"lower", "upper"} <= set(entry):
         raise DataError(

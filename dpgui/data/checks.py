@@ -29,6 +29,10 @@ from dpgui.data.validation import distinct_text, first_position, invalid_cells, 
 IMPUTED_WARNING = 0.05
 """Above this fraction of imputed cells in a column, the check warns (the release describes imputed data)."""
 
+UNDECLARED_WARNING = 0.5
+"""Above this fraction of cells outside a column's declared categories (all counted as "other"), the check
+warns: the list most likely does not match how the file writes the values (1/0 against true/false)."""
+
 _TRUTH = frozenset({"0", "1", "false", "true", "no", "yes"})
 
 
@@ -269,6 +273,12 @@ def _verdict(
             warnings.append(
                 f"{100 * check.missing_fraction:.1f}% of column {check.column!r} is missing and will be "
                 f"replaced by {fill}: the release describes the imputed data"
+            )
+        if check.rows and check.unknown > UNDECLARED_WARNING * check.rows:
+            warnings.append(
+                f"{100 * check.unknown / check.rows:.1f}% of column {check.column!r} is none of the declared "
+                "categories and counts as 'other': check the list against how the file writes the values "
+                "(they are compared as text, so 1 is not true)"
             )
     return DataCheck(file_name, checks, tuple(refusals), tuple(warnings))
 

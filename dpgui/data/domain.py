@@ -367,6 +367,10 @@ def parse_categories(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+OTHER = "other"
+"""The label of a categorical domain's catch-all cell (every undeclared value) in plots and synthetic rows."""
+
+
 @dataclass(frozen=True)
 class CategoricalDomain:
     """A declared list of categories; with ``other`` an extra last index counts every other value.
@@ -390,6 +394,11 @@ class CategoricalDomain:
     def size(self) -> int:
         """Number of indices: the categories, plus one if ``other`` is declared."""
         return len(self.categories) + int(self.other)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The label of every index: the categories, then ``OTHER`` when declared."""
+        return (*self.categories, *((OTHER,) if self.other else ()))
 
     @cached_property
     def _positions(self) -> dict[str, int]:

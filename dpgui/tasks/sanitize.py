@@ -377,7 +377,7 @@ def _run_histogram(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algo
     normalise = bool(spec.parameter("normalise", NORMALISE.default))
     if isinstance(domain, CategoricalDomain):
         counts = data.category_counts(spec.columns[0], domain, spec.missing)
-        labels: list[float | int | str] = [*domain.categories, *(["other"] if domain.other else [])]
+        labels: list[float | int | str] = list(domain.labels)
         first = "category"
     else:
         counts = data.histogram(spec.columns[0], domain, spec.missing)

@@ -185,7 +185,7 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
     blank = indices >= domain.size if missing.extra_cells else None
     present = indices if blank is None else np.where(blank, 0, indices)
     if isinstance(domain, CategoricalDomain):
-        labels = np.array([*domain.categories, *(["other"] if domain.other else [])], dtype=object)
+        labels = np.array(domain.labels, dtype=object)
         values = pd.Series(labels[present], dtype=object)
     else:
         grid = domain.from_grid(present.astype(np.uint64))

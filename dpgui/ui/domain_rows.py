@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.data.domain import (
     MAX_UNIT_LENGTH,
+    OTHER,
     SUGGESTED_INTERVALS,
     TABLE_SUGGESTED_INTERVALS,
     CategoricalDomain,
@@ -34,8 +35,6 @@ from dpgui.tasks.spec import Domain
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.help_mark import glossary
 
-OTHER = "other"
-"""The label of the extra bucket that counts undeclared values (dpgui/tasks/sanitize.py)."""
 NUMERIC_HEADERS = ("Column", "Lower", "Upper", "Granularity", "or Bins", "Unit")
 HEADER_HELP = {
     "Lower": glossary("Declared domain"),

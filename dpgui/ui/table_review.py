@@ -23,7 +23,7 @@ def cell_labels(domain: Domain, kept: bool = False) -> list[str]:
     """The declared cells' labels: categories (and "other"), or the numeric grid points; then "missing" when
     the release kept missing values as a cell of their own."""
     if isinstance(domain, CategoricalDomain):
-        labels = [*domain.categories, *(["other"] if domain.other else [])]
+        labels = list(domain.labels)
     else:
         labels = [f"{value:g}" for value in domain.from_grid(np.arange(domain.size, dtype=np.uint64))]
     return [*labels, *([MISSING_LABEL] if kept else [])]

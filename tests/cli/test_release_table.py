@@ -139,3 +139,20 @@ def test_only_a_table_offers_to_keep_missing_values(demo, tmp_path, capsys):
         main([*cdf, "--epsilon", "1", "--missing", "keep", "--out", str(tmp_path / "c")])
     assert exit_.value.code == 2 and "invalid choice: 'keep'" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()
+
+
+def test_a_declared_other_names_the_catch_all_and_an_unmatched_list_is_warned(demo, tmp_path, capsys):
+    """'other' in a list is the cell every table column has for undeclared values, not a second one; a list
+    none of whose values the file writes (1/0 against no/yes) draws a warning before the charge."""
+    region = {"categories": ["midwest", "northeast", "south", "other"]}
+    smsa = {"categories": [1, 0]}
+    domains = _domains(tmp_path, ["region", "smsa"], region=region, smsa=smsa)
+    assert _release(demo, domains, tmp_path / "o") == 0
+    assert "100.0% of column 'smsa' is none of the declared categories" in capsys.readouterr().err
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert manifest["parameters"]["domains"]["region"] == {
+        "categories": ["midwest", "northeast", "south"],
+        "other": True,
+    }
+    table = pd.read_csv(tmp_path / "o" / "synthetic.csv")
+    assert set(table["region"]) == {"midwest", "northeast", "south", "other"}  # west is "other"
