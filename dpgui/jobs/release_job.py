@@ -54,6 +54,12 @@ def checked_data(spec: TaskSpec, dataset: Dataset | DatasetHandle, aggregator: A
     return check
 
 
+def checked_in_memory(spec: TaskSpec, dataset: Dataset | DatasetHandle) -> DataCheck | None:
+    """``checked_data`` for data in memory, ahead of the review; None for a scanning engine's file, whose
+    pass runs in the release's worker before its first read (a refusal there is refunded)."""
+    return checked_data(spec, dataset, InMemoryAggregator(dataset)) if isinstance(dataset, Dataset) else None
+
+
 class ReleaseJob(PoolJob):
     """Prepare, reserve, run and settle one release; create it, connect its signals, then :meth:`start`.
 

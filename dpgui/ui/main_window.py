@@ -32,12 +32,13 @@ from PySide6.QtWidgets import (
 from dpgui import APP_NAME, __version__
 from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, ColumnSummary, DataError, Dataset, summarize_columns
 from dpgui.data.backends import Engine, OpenedData, ScanMonitor
+from dpgui.data.checks import DataCheck
 from dpgui.data.dataset import DatasetHandle
 from dpgui.data.public import PublicSample
 from dpgui.jobs.background import LatestCall
 from dpgui.jobs.open_job import OpenJob, OpenRequest, open_private
 from dpgui.jobs.plan_job import PlanJob
-from dpgui.jobs.release_job import ReleaseJob
+from dpgui.jobs.release_job import ReleaseJob, checked_in_memory
 from dpgui.numbers import readable
 from dpgui.paths import dpgui_home
 from dpgui.planner.batch import BatchPlan
@@ -585,18 +586,19 @@ class MainWindow(QMainWindow):
         except _REFUSALS as refusal:
             self._show_error("Release refused", str(refusal))
             return
-        n = self.dataset.n_rows
+        dataset = self.dataset
+        n = dataset.n_rows
         self.statusBar().showMessage("Preparing the review…")
-        self.reviewer.submit(lambda: (spec, n, prepare(spec, n)))
+        self.reviewer.submit(lambda: (spec, n, prepare(spec, n), checked_in_memory(spec, dataset)))
 
     def _review_failed(self, error: Exception) -> None:
         self.statusBar().clearMessage()
         self._show_error("Release refused", str(error))
 
-    def _show_review(self, outcome: tuple[TaskSpec, int, PreparedRun]) -> None:
-        """The sheet for a prepared review, unless the task or the data changed meanwhile (then it is
-        prepared again)."""
-        spec, n, prepared = outcome
+    def _show_review(self, outcome: tuple[TaskSpec, int, PreparedRun, DataCheck | None]) -> None:
+        """The sheet for a prepared review, with the custodian-only data check's warnings, unless the task
+        or the data changed meanwhile (then it is prepared again)."""
+        spec, n, prepared, data_check = outcome
         self.statusBar().clearMessage()
         if not self._ready_to_release():
             return
@@ -609,7 +611,8 @@ class MainWindow(QMainWindow):
             return
         account = prepared.account
         remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
-        self.review_sheet = ReviewSheet(build_review(prepared, remaining), self)
+        warnings = () if data_check is None else data_check.warnings
+        self.review_sheet = ReviewSheet(build_review(prepared, remaining), self, data_warnings=warnings)
         self.review_sheet.accepted.connect(self.start_release)
         self.review_sheet.open()
 

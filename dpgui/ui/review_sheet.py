@@ -4,7 +4,9 @@
 ``dpgui.tasks.review`` from public information only (the same words the CLI prints): task, columns,
 algorithm and why, ε and δ, the budget after, the predicted error, and the sanity checks. "Charge and run"
 accepts the sheet; while a check has failed it stays disabled until the box acknowledging the failures
-is ticked. Nothing here reads the private data or touches the ledger.
+is ticked. Nothing here reads the private data or touches the ledger; the caller may add the warnings of
+the custodian-only data check (missing cells to be imputed, a column mostly outside its declared
+categories), which the CLI prints before its review too.
 
 A release plan's "Run plan…" opens the same sheet over several reviews, one section per release, charged
 together.
@@ -45,7 +47,11 @@ class ReviewSheet(QDialog):
     ``reviews`` is one release's review, or a plan's (name, review) pairs, shown one section each."""
 
     def __init__(
-        self, reviews: ReleaseReview | Sequence[tuple[str, ReleaseReview]], parent: QWidget | None = None
+        self,
+        reviews: ReleaseReview | Sequence[tuple[str, ReleaseReview]],
+        parent: QWidget | None = None,
+        *,
+        data_warnings: Sequence[str] = (),
     ) -> None:
         super().__init__(parent)
         self.reviews = [("", reviews)] if isinstance(reviews, ReleaseReview) else list(reviews)
@@ -78,6 +84,13 @@ class ReviewSheet(QDialog):
                 inner.setContentsMargins(0, 0, 0, 0)
             self._add_review(inner, review, bold)
             sections.addWidget(section)
+        self.data_labels = [self._data_label(warning) for warning in data_warnings]
+        if self.data_labels:
+            data_heading = QLabel("The private data (counts for you only; nothing of them is released)")
+            data_heading.setFont(bold)
+            sections.addWidget(data_heading)
+            for label in self.data_labels:
+                sections.addWidget(label)
         sections.addStretch(1)
         if several:
             scroll = QScrollArea()
@@ -130,6 +143,14 @@ class ReviewSheet(QDialog):
         label.setWordWrap(True)
         colour = muted_colour().name() if check.passed else FAILED_COLOUR
         label.setStyleSheet(f"color: {colour}")
+        return label
+
+    @staticmethod
+    def _data_label(warning: str) -> QLabel:
+        label = QLabel(f"{FAILED_MARK} {warning}")
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setWordWrap(True)
+        label.setStyleSheet(f"color: {FAILED_COLOUR}")
         return label
 
     def _update_charge(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from dpgui.data import NumericDomain
+from dpgui.data import CategoricalDomain, NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
@@ -102,3 +102,23 @@ def test_the_review_is_prepared_off_the_gui_thread_and_redone_if_the_task_change
     assert threads == [False, False]
     assert [s.algorithm for s in specs] == ["tree-laplace", "privtree"]
     assert sheet.review.algorithm.name == "privtree"
+
+
+def test_the_data_checks_warnings_are_shown_before_the_charge(qtbot, demo_window: MainWindow):
+    """A custodian-only warning of the data pass (here: the declared categories match none of the file's
+    values) is on the sheet, before anything is charged, as the CLI prints it before its review."""
+    window = demo_window
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(5.0))
+    window.refresh_budget()
+    page = window.task_page
+    page.select_task(TaskKind.HISTOGRAM)
+    page.select_columns(["region"])
+    page.declare("region", CategoricalDomain(("1", "2"), other=True))
+    window.run_action.trigger()
+    sheet = review_shown(qtbot, window)
+    texts = [label.text() for label in sheet.data_labels]
+    assert any("100.0% of column 'region' is none of the declared categories" in text for text in texts)
+    assert sheet.charge_button.isEnabled()  # a warning, not a failed check
+    sheet.reject()
+    assert window.ledger.entries(window.record.id) == []
