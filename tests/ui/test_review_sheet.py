@@ -8,7 +8,7 @@ from PySide6.QtGui import QKeySequence
 
 from dpgui.data import CategoricalDomain, NumericDomain
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.tasks.spec import TaskKind
+from dpgui.tasks.spec import Domain, TaskKind
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.review_sheet import FAILED_MARK
 from tests.ui.test_main_window import review_shown
@@ -17,15 +17,19 @@ WEEKLY = NumericDomain(0, 20000, 20)
 """The demo's private wages are weekly; its public sample's are hourly, so PAP's cut points do not fit."""
 
 
-def pap_on_weekly_wages(window: MainWindow) -> None:
+def one_column_task(window: MainWindow, kind: TaskKind, column: str, domain: Domain) -> None:
+    """A total budget of ε = 5, then the task on ``column`` declared as ``domain``."""
     assert window.record is not None
     window.ledger.set_total(window.record.id, PrivacyCost(5.0))
     window.refresh_budget()
-    page = window.task_page
-    page.select_task(TaskKind.CDF)
-    page.select_columns(["wage"])
-    page.declare("wage", WEEKLY)
-    page.select_algorithm("pap")
+    window.task_page.select_task(kind)
+    window.task_page.select_columns([column])
+    window.task_page.declare(column, domain)
+
+
+def pap_on_weekly_wages(window: MainWindow) -> None:
+    one_column_task(window, TaskKind.CDF, "wage", WEEKLY)
+    window.task_page.select_algorithm("pap")
 
 
 def test_ctrl_r_shows_the_review_and_a_failed_check_must_be_acknowledged(qtbot, demo_window: MainWindow):
@@ -108,13 +112,7 @@ def test_the_data_checks_warnings_are_shown_before_the_charge(qtbot, demo_window
     """A custodian-only warning of the data pass (here: the declared categories match none of the file's
     values) is on the sheet, before anything is charged, as the CLI prints it before its review."""
     window = demo_window
-    assert window.record is not None
-    window.ledger.set_total(window.record.id, PrivacyCost(5.0))
-    window.refresh_budget()
-    page = window.task_page
-    page.select_task(TaskKind.HISTOGRAM)
-    page.select_columns(["region"])
-    page.declare("region", CategoricalDomain(("1", "2"), other=True))
+    one_column_task(window, TaskKind.HISTOGRAM, "region", CategoricalDomain(("1", "2"), other=True))
     window.run_action.trigger()
     sheet = review_shown(qtbot, window)
     texts = [label.text() for label in sheet.data_labels]
