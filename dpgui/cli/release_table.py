@@ -46,7 +46,10 @@ def _domain(column: str, entry: Any) -> Domain:
         if not isinstance(categories, list) or not categories:
             raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
         # every table column has the catch-all "other" cell: a declared "other" names it, not a category
-        return CategoricalDomain(tuple(str(c) for c in categories if str(c) != OTHER), other=True)
+        named = tuple(str(c) for c in categories if str(c) != OTHER)
+        if not named:
+            raise DataError(f'domain of {column!r}: "categories" lists no category besides "{OTHER}"')
+        return CategoricalDomain(named, other=True)
     unknown = set(entry) - {"lower", "upper", "bins", "granularity", "unit"}
     if unknown or not {"lower", "upper"} <= set(entry):
         raise DataError(

@@ -107,6 +107,9 @@ def test_bad_domains_are_usage_errors(demo, tmp_path, capsys):
     bad.write_text(json.dumps({"nope": {"categories": ["a"]}}), encoding="utf-8")
     assert _release(demo, bad, tmp_path / "p") == 2
     assert "Traceback" not in capsys.readouterr().err
+    bad.write_text(json.dumps({"region": {"categories": ["other"]}}), encoding="utf-8")
+    assert _release(demo, bad, tmp_path / "q") == 2
+    assert 'lists no category besides "other"' in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("flag", [["--bins", "5"], ["--unit", "USD"], ["--bounds", "0", "9"]])
