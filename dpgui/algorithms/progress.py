@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -25,10 +25,13 @@ class Progress:
 AlgorithmRun = Generator[Progress, None, T]
 
 
-def run_to_end(run: AlgorithmRun[T]) -> T:
-    """Drive an algorithm generator to its end, dropping the progress, and return its result."""
+def run_to_end(run: AlgorithmRun[T], report: Callable[[Progress], None] | None = None) -> T:
+    """Drive an algorithm generator to its end, handing each step to ``report`` (default: dropping the
+    progress), and return its result."""
     while True:
         try:
-            next(run)
+            step = next(run)
         except StopIteration as stop:
             return stop.value
+        if report is not None:
+            report(step)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from dpgui.algorithms.progress import run_to_end
+from dpgui.algorithms.progress import Progress, run_to_end
 from dpgui.cli import (
     algorithm_flags,
     batch_cmd,
@@ -179,6 +180,24 @@ class ScanProgress:
             print(f"scanning the private data: {10 * step}%", file=sys.stderr)
 
 
+class RunProgress:
+    """Prints a long run's progress to stderr: the first step past each tenth, once the run has lasted
+    ``after`` seconds, so a quick release prints nothing more and a long one (AIM on a wide table) shows
+    that it is working and how far it is. Steps carry DP outputs and public facts only (``Progress``)."""
+
+    def __init__(self, after: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._start = clock()
+        self._after = after
+        self._shown = 0
+
+    def __call__(self, step: Progress) -> None:
+        tenth = int(step.fraction * 10)
+        if tenth > self._shown and self._clock() - self._start >= self._after:
+            self._shown = tenth
+            print(f"running: {10 * tenth}% ({step.message})", file=sys.stderr)
+
+
 def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     """Run ``spec`` on ``--data`` (or ``--table``) with the chosen ``--engine`` and export to ``--out``.
 
@@ -207,7 +226,8 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
                 aggregator=opened.aggregator,
                 engine_choice=opened.engine_choice,
                 stage=stager,
-            )
+            ),
+            RunProgress(),
         )
     except BaseException:
         if stager.staged is not None:
