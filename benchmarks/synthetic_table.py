@@ -52,7 +52,7 @@ THEIRS = ("smartnoise-aim", "smartnoise-mst")
 
 def _spec(domains_file: Path, epsilon: float = 1.0, delta: float = DELTA) -> TaskSpec:
     """The release as ``dpgui release table`` makes it by default: missing values kept as a cell."""
-    from dpgui.cli.release_table import read_domains
+    from dpgui.data.domains_file import read_domains
     from dpgui.data.missing import MissingKind, MissingPolicy
     from dpgui.tasks.spec import TaskKind, TaskSpec
 

@@ -49,7 +49,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def _table_spec(args: argparse.Namespace) -> TaskSpec:
     """The synthetic-table spec of ``--domains`` (every column of the file, as ``release table``)."""
-    from dpgui.cli.release_table import read_domains
+    from dpgui.data.domains_file import read_domains
 
     columns, domains = read_domains(args.domains)
     return TaskSpec(

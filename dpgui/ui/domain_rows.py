@@ -79,6 +79,8 @@ def declared_texts(column: str, numeric: bool, domain: Domain) -> tuple[str, ...
     if isinstance(domain, CategoricalDomain):
         if numeric:
             raise ValueError(f"{column} is numeric: declare its bounds, not categories")
+        if any("," in category for category in domain.categories):
+            raise ValueError(f"{column}: a category holding a comma cannot be listed here; use the CLI")
         return ", ".join(domain.categories), OTHER if domain.other else ""
     if not numeric:
         raise ValueError(f"{column} is categorical: declare its categories, not bounds")

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -28,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.data import DataError
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.domains_file import read_domains, write_domains
 from dpgui.data.public import PublicSample
 from dpgui.tasks.plain_words import details as algorithm_details
 from dpgui.tasks.plain_words import plain_words
@@ -153,6 +157,15 @@ class TaskPage(QWidget):
         domains_layout.addWidget(self.bounds_note)
         domains_layout.addLayout(self._domains_holder)
         domains_layout.addWidget(self.public_note)
+        self.load_domains_button = QPushButton("Load DOMAINS.json…")
+        self.load_domains_button.setToolTip("Declare the domains a DOMAINS.json lists (as the CLI reads it)")
+        self.save_domains_button = QPushButton("Save DOMAINS.json…")
+        self.save_domains_button.setToolTip("Save these columns' domains for `dpgui release table --domains`")
+        files = QHBoxLayout()
+        files.addWidget(self.load_domains_button)
+        files.addWidget(self.save_domains_button)
+        files.addStretch(1)
+        domains_layout.addLayout(files)
         self._domains_widget = QWidget()
         self._domains_holder.addWidget(self._domains_widget)
 
@@ -192,6 +205,8 @@ class TaskPage(QWidget):
         self.positive.textChanged.connect(self.changed)
         self.missing.changed.connect(self.changed)
         self._declared.changed.connect(self._declared_changed)
+        self.load_domains_button.clicked.connect(self._load_domains_clicked)
+        self.save_domains_button.clicked.connect(self._save_domains_clicked)
         self._task_changed()
 
     # -- inputs from the window ----------------------------------------------------------------------------
@@ -240,6 +255,50 @@ class TaskPage(QWidget):
         when its kind does not fit the column's."""
         row = self.domain_rows[column]
         self._declared.set_texts(column, declared_texts(column, isinstance(row, DomainRow), domain))
+
+    def load_domains(self, path: Path) -> None:
+        """Declare the domains a DOMAINS.json lists (a public file, read as ``dpgui release table`` reads it)
+        and, for a several-column task, check exactly its columns; what cannot be loaded goes to ``error``."""
+        try:
+            columns, domains = read_domains(path)
+        except DataError as error:
+            self.error.emit("Domains not loaded", str(error))
+            return
+        problems = [
+            f"{column}: not a column of the private data"
+            for column in columns
+            if column not in self._all_columns
+        ]
+        known = [(c, d) for c, d in zip(columns, domains, strict=True) if c in self._all_columns]
+        if self.kind in MULTI_COLUMN_TASKS:
+            self.select_columns([column for column, _ in known])
+        for column, domain in known:
+            try:
+                self._declared.set_texts(column, declared_texts(column, column in self._numeric, domain))
+            except ValueError as error:
+                problems.append(str(error))
+        if problems:
+            self.error.emit("Some domains were not loaded", "\n".join(problems))
+
+    def save_domains(self, path: Path) -> None:
+        """Save the chosen columns' declared domains as DOMAINS.json (public facts only); a ValueError naming
+        a column whose domain is not complete yet."""
+        columns = self.selected_columns()
+        write_domains(path, columns, [self.domain_rows[column].domain() for column in columns])
+
+    def _load_domains_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load declared domains", "", "DOMAINS.json (*.json)")
+        if path:
+            self.load_domains(Path(path))
+
+    def _save_domains_clicked(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save declared domains", "domains.json", "JSON (*.json)")
+        if not path:
+            return
+        try:
+            self.save_domains(Path(path))
+        except (ValueError, OSError) as error:
+            self.error.emit("Domains not saved", str(error))
 
     def select_algorithm(self, name: str) -> None:
         for row in range(self.algorithm.count()):

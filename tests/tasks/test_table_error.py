@@ -11,7 +11,7 @@ import pytest
 
 from dpgui.algorithms import marginal_table as mt
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli.release_table import read_domains
+from dpgui.data.domains_file import read_domains
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -9,6 +10,7 @@ import pytest
 
 from dpgui.data import NumericDomain
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.domains_file import read_domains
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.tasks.spec import TaskKind
@@ -157,3 +159,33 @@ def test_a_saved_fill_value_is_restored(qtbot, tmp_path: Path, window: MainWindo
     assert reopened.task_page.missing.fill.text() == "12.5"
     assert reopened.current_spec().missing == MissingPolicy(MissingKind.IMPUTE, 12.5)
     assert reopened.current_spec().domain == NumericDomain(0, 20000, 200) == window.current_spec().domain
+
+
+def test_domains_load_from_and_save_to_the_clis_domains_json(demo_window: MainWindow, tmp_path, errors):
+    """The Task page reads the DOMAINS.json the CLI reads (a listed "other" names the catch-all cell), checks
+    the table's columns, and saves what it shows so that the CLI reads the same declaration back."""
+    page = demo_window.task_page
+    page.select_task(TaskKind.TABLE)
+    declared = {
+        "wage": {"lower": 0, "upper": 3000, "bins": 30, "unit": "USD"},
+        "region": {"categories": ["midwest", "south", "other"]},
+        "smsa": {"categories": ["no", "yes"], "other": False},
+        "nope": {"categories": ["a"]},
+    }
+    source = tmp_path / "domains.json"
+    source.write_text(json.dumps(declared), encoding="utf-8")
+    page.load_domains(source)
+    assert page.selected_columns() == ["wage", "smsa", "region"]  # checked in the data's order
+    assert errors == ["nope: not a column of the private data"]
+    spec = demo_window.current_spec()
+    assert dict(zip(spec.columns, spec.domains, strict=True)) == {
+        "wage": NumericDomain(0, 3000, 100, unit="USD"),
+        "smsa": CategoricalDomain(("no", "yes")),
+        "region": CategoricalDomain(("midwest", "south"), other=True),
+    }
+    saved = tmp_path / "saved.json"
+    page.save_domains(saved)
+    assert read_domains(saved) == (spec.columns, spec.domains)
+    source.write_text(json.dumps({"wage": {"categories": ["a"]}}), encoding="utf-8")
+    page.load_domains(source)
+    assert errors[-1] == "wage is numeric: declare its bounds, not categories"

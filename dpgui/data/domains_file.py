@@ -1,0 +1,84 @@
+"""DOMAINS.json: each column mapped to its declared (public) domain, in the file's key order.
+
+The file ``dpgui release table --domains`` and ``dpgui plan table`` read, and the Task page loads and saves,
+so a declaration made in one is the same in the other. An entry is ``{"lower": a, "upper": b, "bins": m}``
+or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric column (optionally ``"unit": "USD"``),
+``{"categories": [...]}`` for a categorical one. A categorical column has an "other" cell for undeclared
+values unless ``"other": false``; with it, a listed "other" names that cell rather than a category.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from dpgui.data.domain import OTHER, CategoricalDomain, NumericDomain, declared_grid
+from dpgui.data.errors import DataError
+
+Domain = NumericDomain | CategoricalDomain
+
+
+def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
+    categories, other = entry["categories"], entry.get("other", True)
+    if set(entry) - {"categories", "other"}:
+        raise DataError(f'domain of {column!r}: a categorical column takes "categories" and "other" only')
+    if not isinstance(categories, list) or not categories:
+        raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
+    if not isinstance(other, bool):
+        raise DataError(f'domain of {column!r}: "other" must be true or false')
+    named = tuple(str(c) for c in categories if not (other and str(c) == OTHER))
+    if not named:
+        raise DataError(f'domain of {column!r}: "categories" lists no category besides "{OTHER}"')
+    return CategoricalDomain(named, other=other)
+
+
+def domain_entry(column: str, entry: Any) -> Domain:
+    """The domain one entry of DOMAINS.json declares; a DataError naming the column otherwise."""
+    if not isinstance(entry, dict):
+        raise DataError(f'domain of {column!r}: expected an object such as {{"lower": 0, "upper": 10}}')
+    if "categories" in entry:
+        return _categorical(column, entry)
+    unknown = set(entry) - {"lower", "upper", "bins", "granularity", "unit"}
+    if unknown or not {"lower", "upper"} <= set(entry):
+        raise DataError(
+            f'domain of {column!r}: give "lower", "upper" and "bins" or "granularity", optionally "unit" '
+            f'(or "categories"); got {sorted(entry)}'
+        )
+    return declared_grid(
+        float(entry["lower"]),
+        float(entry["upper"]),
+        granularity=entry.get("granularity"),
+        bins=entry.get("bins"),
+        unit=entry.get("unit", ""),
+    )
+
+
+def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
+    """Columns (in the file's key order) and their declared domains from DOMAINS.json."""
+    try:
+        declared = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DataError(f"{path}: cannot read the domains ({error})") from error
+    if not isinstance(declared, dict) or not declared:
+        raise DataError(f"{path}: expected an object mapping each column to its domain")
+    return tuple(declared), tuple(domain_entry(column, entry) for column, entry in declared.items())
+
+
+def entry_of(domain: Domain) -> dict[str, Any]:
+    """The DOMAINS.json entry that ``domain_entry`` reads back as ``domain``."""
+    if isinstance(domain, CategoricalDomain):
+        return {"categories": list(domain.categories), "other": domain.other}
+    entry: dict[str, Any] = {
+        "lower": float(domain.lower),
+        "upper": float(domain.upper),
+        "granularity": float(domain.granularity),
+    }
+    return {**entry, "unit": domain.unit} if domain.unit else entry
+
+
+def write_domains(path: Path, columns: Sequence[str], domains: Sequence[Domain]) -> None:
+    """Save the declaration as DOMAINS.json (public facts only: bounds, grids, categories, units)."""
+    declared = {column: entry_of(domain) for column, domain in zip(columns, domains, strict=True)}
+    path.write_text(json.dumps(declared, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

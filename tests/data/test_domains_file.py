@@ -1,0 +1,58 @@
+"""DOMAINS.json, shared by the CLI (release and plan table) and the Task page: read, refused, written back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.domains_file import domain_entry, read_domains, write_domains
+from dpgui.data.errors import DataError
+
+
+def test_entries_read_as_declared_and_a_listed_other_names_the_catch_all():
+    assert domain_entry("w", {"lower": 0, "upper": 10, "bins": 5}) == NumericDomain(0, 10, 2)
+    assert domain_entry("w", {"lower": 0, "upper": 10, "granularity": 1, "unit": "h"}) == NumericDomain(
+        0, 10, 1, unit="h"
+    )
+    assert domain_entry("c", {"categories": ["a", "other"]}) == CategoricalDomain(("a",), other=True)
+    closed = CategoricalDomain(("a", "other"), other=False)  # without the catch-all, "other" is a category
+    assert domain_entry("c", {"categories": ["a", "other"], "other": False}) == closed
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"categories": ["other"]}, 'lists no category besides "other"'),
+        ({"categories": ["a"], "other": "yes"}, '"other" must be true or false'),
+        ({"categories": ["a"], "bins": 3}, 'takes "categories" and "other" only'),
+        ({"categories": []}, "must be a non-empty list"),
+        ({"lower": 0}, 'give "lower", "upper"'),
+        ([0, 1], "expected an object"),
+    ],
+)
+def test_bad_entries_are_refused_naming_the_column(entry, message):
+    with pytest.raises(DataError, match=message) as refused:
+        domain_entry("col", entry)
+    assert "'col'" in str(refused.value)
+
+
+def test_written_domains_read_back_equal_in_the_same_order(tmp_path):
+    columns = ("z", "a", "c")
+    domains = (
+        NumericDomain(-5, 65, 1, unit="years"),
+        NumericDomain(0, 1, 1 / 7),
+        CategoricalDomain(("x", "y"), other=False),
+    )
+    path = tmp_path / "domains.json"
+    write_domains(path, columns, domains)
+    assert read_domains(path) == (columns, domains)
+    assert list(json.loads(path.read_text(encoding="utf-8"))) == ["z", "a", "c"]
+
+
+def test_an_unreadable_file_is_a_data_error(tmp_path):
+    path = tmp_path / "domains.json"
+    path.write_bytes(b"\xff\xfe{")
+    with pytest.raises(DataError, match="cannot read the domains"):
+        read_domains(path)
