@@ -24,7 +24,7 @@ from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.validation import distinct_text, first_position, invalid_cells, require_columns
+from dpgui.data.validation import as_numbers, distinct_text, first_position, invalid_cells, require_columns
 
 IMPUTED_WARNING = 0.05
 """Above this fraction of imputed cells in a column, the check warns (the release describes imputed data)."""
@@ -127,7 +127,7 @@ def _value_column(
                 )
             )
         return
-    parsed = pd.to_numeric(values, errors="coerce").astype(np.float64)
+    parsed = as_numbers(values)
     invalid = invalid_cells(values, parsed)
     numbers = parsed.to_numpy(dtype=np.float64, na_value=np.nan)
     with np.errstate(invalid="ignore"):

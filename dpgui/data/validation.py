@@ -41,7 +41,7 @@ def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Se
     """
     require_columns(frame, [column], file_name=file_name)
     raw = frame[column]
-    values = pd.to_numeric(raw, errors="coerce").astype(np.float64)
+    values = as_numbers(raw)
     bad = invalid_cells(raw, values)
     if bad.any():
         position = first_position(bad)
@@ -50,6 +50,15 @@ def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Se
             "number; correct the cell or leave it empty to apply the missing-value policy"
         )
     return values
+
+
+def as_numbers(raw: pd.Series) -> pd.Series:
+    """A column's cells as float64, NaN where missing or not a number. A column of dates or durations (a
+    Parquet, Feather or Excel datetime) is not numbers: all NaN, so ``invalid_cells`` flags every present
+    cell, where pandas would read nanoseconds since 1970 and a missing date as -2^63."""
+    if pd.api.types.is_datetime64_any_dtype(raw) or pd.api.types.is_timedelta64_dtype(raw):
+        return pd.Series(np.nan, index=raw.index, dtype=np.float64)
+    return pd.to_numeric(raw, errors="coerce").astype(np.float64)
 
 
 def invalid_cells(raw: pd.Series, values: pd.Series) -> np.ndarray:

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from dpgui.data import DataError, NumericDomain
+from dpgui.data.aggregate import cell_indices
 from dpgui.data.backends import open_aggregator
 from dpgui.data.checks import check_frames
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain
@@ -111,3 +112,15 @@ def test_a_category_column_the_aggregators_cannot_count_is_refused_before_any_ch
     assert "column 'x': its cells cannot be counted as the declared categories" in check.refusals[0]
     numeric = check_frames("f.parquet", frame([1, None]), ("x",), (DOMAIN,), MissingPolicy(MissingKind.KEEP))
     assert not numeric.refusals  # the net is for categories; numbers are parsed as the check parses them
+
+
+def test_a_column_of_dates_is_not_numbers_and_a_missing_date_is_missing():
+    """Parquet, Feather and Excel keep datetimes; pandas would read them as nanoseconds since 1970 (and a
+    missing one as -2^63), which a numeric domain would silently clip to its bounds."""
+    dates = pd.DataFrame({"x": pd.to_datetime(["2020-01-01", None, "2020-02-01"])})
+    check = check_frames("f.parquet", [(0, dates)], ("x",), (DOMAIN,), MissingPolicy())
+    (column,) = check.columns
+    assert (column.missing, column.invalid, column.out_of_bounds) == (1, 2, 0)
+    assert "row 1, column 'x': '2020-01-01 00:00:00' is not a finite number" in check.refusals[0]
+    with pytest.raises(DataError, match="is not a finite number"):
+        cell_indices(dates, "x", DOMAIN, MissingPolicy(), file_name="f.parquet")
