@@ -74,6 +74,11 @@ from dpgui.ui.review_sheet import ReviewSheet
 from dpgui.ui.run_page import RunPage
 from dpgui.ui.task_page import TaskPage
 
+SCANNED_DATA_NOTE = (
+    "This file is scanned rather than held in memory: its cells are checked in the run's first pass, "
+    "before the algorithm reads them, and a refusal there is refunded."
+)
+
 PUBLIC_UNIT_NOTES = {
     ("cps1985.csv", "wage"): "cps1985 wage is hourly (the cps1988 demo wage is weekly): scale before use.",
     ("cps1985.csv", "region"): "cps1985 region is south/other (cps1988 has northeast, midwest, south, west): "
@@ -611,8 +616,11 @@ class MainWindow(QMainWindow):
             return
         account = prepared.account
         remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
-        warnings = () if data_check is None else data_check.warnings
-        self.review_sheet = ReviewSheet(build_review(prepared, remaining), self, data_warnings=warnings)
+        review = build_review(prepared, remaining)
+        if data_check is None:
+            self.review_sheet = ReviewSheet(review, self, data_note=SCANNED_DATA_NOTE)
+        else:
+            self.review_sheet = ReviewSheet(review, self, data_warnings=data_check.warnings)
         self.review_sheet.accepted.connect(self.start_release)
         self.review_sheet.open()
 

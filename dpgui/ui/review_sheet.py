@@ -52,6 +52,7 @@ class ReviewSheet(QDialog):
         parent: QWidget | None = None,
         *,
         data_warnings: Sequence[str] = (),
+        data_note: str = "",
     ) -> None:
         super().__init__(parent)
         self.reviews = [("", reviews)] if isinstance(reviews, ReleaseReview) else list(reviews)
@@ -85,11 +86,14 @@ class ReviewSheet(QDialog):
             self._add_review(inner, review, bold)
             sections.addWidget(section)
         self.data_labels = [self._data_label(warning) for warning in data_warnings]
-        if self.data_labels:
+        self.data_note = QLabel(data_note)
+        self.data_note.setWordWrap(True)
+        self.data_note.setStyleSheet(f"color: {muted_colour().name()}")
+        if self.data_labels or data_note:
             data_heading = QLabel("The private data (counts for you only; nothing of them is released)")
             data_heading.setFont(bold)
             sections.addWidget(data_heading)
-            for label in self.data_labels:
+            for label in [*self.data_labels, *([self.data_note] if data_note else [])]:
                 sections.addWidget(label)
         sections.addStretch(1)
         if several:

@@ -14,8 +14,8 @@ from dpgui.data.backends import Engine
 from dpgui.data.errors import DataError
 from dpgui.paths import demo_private_path
 from dpgui.privacy.ledger import ReservationStatus
-from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import pick_cdf, set_total
+from dpgui.ui.main_window import SCANNED_DATA_NOTE, MainWindow
+from tests.ui.test_main_window import pick_cdf, review_shown, set_total
 
 ROWS = 4_000_000
 VALUE_DOMAIN = NumericDomain(0, 1000, 1)
@@ -178,3 +178,18 @@ def test_closing_the_window_while_a_file_opens_cancels_the_scan(qtbot, window, b
     assert window.isVisible()  # the GUI thread did not wait for the worker
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=10_000)
     assert outcomes == ["cancelled"] and window.dataset is None
+
+
+def test_the_review_of_a_scanned_file_says_its_cells_are_checked_in_the_run(qtbot, window, tmp_path):
+    """The sheet lists the data check's warnings for data in memory; a scanned file's pass runs in the
+    worker before the first read, and the sheet says so instead of listing nothing."""
+    parquet = tmp_path / "cps.parquet"
+    pd.read_csv(demo_private_path()).to_parquet(parquet, index=False)
+    window.load_private(parquet, Engine.EMBEDDED)
+    set_total(window, 5.0)
+    pick_cdf(window)
+    window.run_action.trigger()
+    sheet = review_shown(qtbot, window)
+    assert sheet.data_note.text() == SCANNED_DATA_NOTE and sheet.data_note.isVisibleTo(sheet)
+    assert sheet.data_labels == []
+    sheet.reject()
