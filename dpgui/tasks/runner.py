@@ -45,7 +45,8 @@ class PreconditionFailed(Exception):
 
     def __init__(self, failures: tuple[PreconditionFailure, ...]) -> None:
         self.failures = failures
-        super().__init__("; ".join(f.message for f in failures))
+        # auto's candidates often fail for one shared reason (a column too fine for any table algorithm)
+        super().__init__("; ".join(dict.fromkeys(f.message for f in failures)))
 
     @property
     def parameters_unusable(self) -> bool:

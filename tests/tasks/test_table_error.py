@@ -11,11 +11,13 @@ import pytest
 
 from dpgui.algorithms import marginal_table as mt
 from dpgui.algorithms.progress import run_to_end
+from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.domains_file import read_domains
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks import table_error
+from dpgui.tasks.runner import PreconditionFailed, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from tests.recording import RecordingRandom
 
@@ -144,3 +146,12 @@ def test_aim_reports_each_round_by_name_with_its_noise_and_fit(wages_csv):
     for step in rounds:
         assert step.partial.name.startswith(("wage", "education")) and step.partial.name in step.message
         assert f"σ {step.partial.sigma:.3g}" in step.message and 0 <= step.partial.fit <= 1
+
+
+def test_auto_names_a_reason_every_algorithm_shares_once():
+    """A column too fine for any table algorithm fails AIM, MST and independent alike: one sentence."""
+    fine = NumericDomain(0, 1_000_000, 1)
+    spec = TaskSpec(TaskKind.TABLE, ("income", "sex"), (fine, CategoricalDomain(("f", "m"))), 1.0, 1e-6)
+    with pytest.raises(PreconditionFailed) as refused:
+        prepare(spec, 1000)
+    assert str(refused.value).count("column 'income' has 1000001 cells") == 1
