@@ -116,7 +116,7 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
     """
     from dpgui.tasks.simulation import error_estimate  # the simulation runs registered algorithms
 
-    candidates, unfit = [], []
+    candidates, unfit, infeasible = [], [], []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
@@ -124,6 +124,7 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         if info.account(concrete) is not Account.REPLACE_ONE:
             continue  # a weaker guarantee is an explicit choice, never auto's
         if info.preconditions(concrete, n):
+            infeasible.append(info.name)
             continue
         if algorithm_check_failures(concrete, info):
             unfit.append(info.name)
@@ -151,6 +152,8 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
     )
     if unfit:
         reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
+    if infeasible:
+        reason += f"; refused here: {', '.join(infeasible)} (choose one to see why)"
     return best, reason
 
 

@@ -31,6 +31,13 @@ def test_prepare_prices_and_resolves_auto_without_data():
     assert "auto chose" in prepared.auto_reason
 
 
+def test_auto_names_the_algorithms_it_could_not_run_here():
+    """PAP cuts at a public sample's values: without one it is refused, and auto's reason says so."""
+    reason = prepare(TaskSpec(TaskKind.CDF, ("wage",), NumericDomain(0, 20000, 20), 1.0), n=28155).auto_reason
+    refused = reason.split("; refused here: ")[1]
+    assert "pap" in refused and "tree-laplace" not in refused
+
+
 def test_precondition_refuses_before_any_reservation(wages_csv):
     dataset = open_dataset(wages_csv)
     ledger, dataset_id = ledger_with_total(dataset, 5.0)
