@@ -100,7 +100,7 @@ def _memory_fits(spec: TaskSpec, cliques: list[Clique], what: str) -> tuple[Prec
         return ()
     return (
         PreconditionFailure(
-            f"the {what} need {needed / 2**20:.0f} MB of counts, over the "
+            f"{what} need {needed / 2**20:.0f} MB of counts, over the "
             f"{MARGINAL_MEMORY_LIMIT // 2**20} MB limit: coarsen the largest columns "
             f"({_columns_to_coarsen(spec)}) with fewer bins"
             + (" or a smaller --workload" if what.startswith("AIM") else "")
