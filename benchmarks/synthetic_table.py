@@ -15,6 +15,7 @@ replace-one noise.
 Usage::
 
     python benchmarks/synthetic_table.py [--smartnoise-python PYTHON] [--out FILE.md]
+        [--data TABLE --domains DOMAINS.json]    # another table, scored the same way
 
 Randomness is seeded (a benchmark, not a release): never use these outputs as releases.
 """
@@ -61,16 +62,16 @@ def _spec(domains_file: Path, epsilon: float = 1.0, delta: float = DELTA) -> Tas
     return TaskSpec(TaskKind.TABLE, columns, domains, epsilon, delta, missing=missing)
 
 
-def _codes(domains_file: Path = DOMAINS) -> tuple[np.ndarray, list[int], list[str]]:
-    """(n, 7) cell indices of the demo data on the public grid, the cells per column and the columns."""
+def _codes(domains_file: Path = DOMAINS, data: Path = DATA) -> tuple[np.ndarray, list[int], list[str]]:
+    """(n, d) cell indices of the data on the public grid, the cells per column and the columns."""
     from dpgui.data.aggregate import cell_indices
     from dpgui.data.dataset import open_dataset
 
     spec = _spec(domains_file)
-    dataset = open_dataset(DATA)
+    dataset = open_dataset(data)
     codes = np.stack(
         [
-            cell_indices(dataset.frame, c, d, spec.missing, file_name=DATA.name)
+            cell_indices(dataset.frame, c, d, spec.missing, file_name=data.name)
             for c, d in zip(spec.columns, spec.domains, strict=True)
         ],
         axis=1,
@@ -79,7 +80,9 @@ def _codes(domains_file: Path = DOMAINS) -> tuple[np.ndarray, list[int], list[st
     return codes, sizes, list(spec.columns)
 
 
-def _ours(algorithm: str, epsilon: float, seed: int, domains_file: Path) -> tuple[np.ndarray, float]:
+def _ours(
+    algorithm: str, epsilon: float, seed: int, domains_file: Path, data: Path
+) -> tuple[np.ndarray, float]:
     from dpgui.algorithms import marginal_table as mt
     from dpgui.algorithms.progress import run_to_end
     from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
@@ -87,7 +90,7 @@ def _ours(algorithm: str, epsilon: float, seed: int, domains_file: Path) -> tupl
     from dpgui.tasks.table import without_noise_catch_alls
     from dpgui.tasks.table_error import COARSE_BINS
 
-    codes, sizes, _ = _codes(domains_file)
+    codes, sizes, _ = _codes(domains_file, data)
     n = codes.shape[0]
 
     def marginals(cliques: list[tuple[int, ...]]) -> list[np.ndarray]:
@@ -138,12 +141,18 @@ def _theirs(algorithm: str, epsilon: float, seed: int, codes_file: Path) -> tupl
 
 def _worker(args: argparse.Namespace) -> None:
     if args.algorithm in OURS:
-        rows, seconds = _ours(args.algorithm, args.epsilon, args.seed, args.domains)
+        rows, seconds = _ours(args.algorithm, args.epsilon, args.seed, args.domains, args.data)
     else:
         rows, seconds = _theirs(args.algorithm, args.epsilon, args.seed, args.codes)
     np.save(args.result, rows)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": seconds, "peak_mb": peak_mb}))
+
+
+def _shown(path: Path) -> str:
+    """A path as the report names it: relative to the repository when inside it."""
+    resolved = path.resolve()
+    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
 
 
 def tv_errors(true: np.ndarray, synthetic: np.ndarray, sizes: list[int]) -> dict[int, float]:
@@ -192,6 +201,7 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=HERE / "synthetic_table.md")
     parser.add_argument("--domains", type=Path, default=DOMAINS, help="the public discretisation (JSON)")
+    parser.add_argument("--data", type=Path, default=DATA, help="the table to score (default: the demo)")
     parser.add_argument("--seeds", type=int, default=3, help="runs per (algorithm, epsilon)")
     parser.add_argument("--only", nargs="+", metavar="ALGORITHM", help="re-run these rows; keep the others")
     parser.add_argument("--epsilons", nargs="+", type=float, default=list(EPSILONS), help="ε values to run")
@@ -208,8 +218,8 @@ def main() -> None:
         return
     from dpgui.tasks.table_error import COARSE_BINS  # here: a SmartNoise worker cannot import dpgui
 
-    codes, sizes, columns = _codes(args.domains)
-    work = Path("/tmp") / f"dpgui_synthetic_table_bench_{args.domains.stem}"
+    codes, sizes, columns = _codes(args.domains, args.data)
+    work = Path("/tmp") / f"dpgui_synthetic_table_bench_{args.data.stem}_{args.domains.stem}"
     work.mkdir(exist_ok=True)
     codes_file = work / "codes.csv"
     np.savetxt(codes_file, codes, fmt="%d", delimiter=",", header=",".join(columns), comments="")
@@ -229,8 +239,8 @@ def main() -> None:
     header = [
         "# Synthetic table benchmark (spec 005 s6)",
         "",
-        f"Data: `resources/cps1988.csv`, n = {codes.shape[0]}, all 7 columns on the public grid of "
-        f"`benchmarks/{args.domains.name}` (domain sizes " + ", ".join(map(str, sizes)) + ").",
+        f"Data: `{_shown(args.data)}`, n = {codes.shape[0]}, all {len(columns)} columns on the public grid "
+        f"of `{_shown(args.domains)}` (domain sizes " + ", ".join(map(str, sizes)) + ").",
         f"δ = {DELTA:g} for AIM and MST (zCDP converted to (ε, δ)); independent is pure ε-DP (δ = 0). "
         f"{args.seeds} run(s) per row (seeds 0, 1, ...; TV as mean ± standard deviation over the seeds); "
         "rows drawn = n.",
@@ -239,8 +249,8 @@ def main() -> None:
         "dpgui runs under replace-one neighbours; SmartNoise Synth 1.0.8 (mbi 1.1.0) under add/remove, "
         "so at the same nominal ε it adds 1/√2 of dpgui's noise.",
         "dpgui's rows are those `dpgui release table` exports by default: every column also has a "
-        "'missing' cell (missing values kept; this file has none, so each size above counts one more "
-        "cell), and an 'other' or 'missing' cell within 3 standard deviations of its noise is emptied.",
+        "'missing' cell (missing values kept, as blanks; each size above counts it), and an 'other' or "
+        "'missing' cell within 3 standard deviations of its noise is emptied.",
         f"aim: dpgui's default AIM, which also offers a pair with its numeric columns merged into "
         f"{COARSE_BINS.default} adjacent bins while the pair cell by cell would be too noisy (`--coarse-bins "
         f"{COARSE_BINS.default}`, the default); aim-fine: the paper's candidates only (`--coarse-bins 0`).",
@@ -265,7 +275,7 @@ def main() -> None:
                 result = work / f"{algorithm}_{epsilon}_{seed}.npy"
                 command = [python, __file__, "--worker", "--algorithm", algorithm, "--epsilon", str(epsilon)]
                 command += ["--seed", str(seed), "--codes", str(codes_file), "--result", str(result)]
-                command += ["--domains", str(args.domains)]
+                command += ["--domains", str(args.domains), "--data", str(args.data)]
                 try:
                     done = subprocess.run(
                         command, capture_output=True, text=True, check=False, timeout=args.timeout
