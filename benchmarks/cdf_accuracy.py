@@ -1,6 +1,8 @@
 """CDF and quantile accuracy of the sanitization engines, side by side with OpenDP (run on demand).
 
     PYTHONPATH=. /work/venv/bin/python benchmarks/cdf_accuracy.py [--trials 20] [--quantile-trials 100]
+    PYTHONPATH=. /work/venv/bin/python benchmarks/cdf_accuracy.py --data FILE --column C --bounds LO HI
+        (the CDF table for columns nobody tuned for, printed; the report is not rewritten)
 
 Writes benchmarks/cdf_accuracy.md and benchmarks/cdf_accuracy.png. Needs the ``bench`` extra (matplotlib).
 
@@ -53,6 +55,7 @@ from dpgui.algorithms.joint_exp import joint_exp_quantiles
 from dpgui.algorithms.privtree import privtree_cdf
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.tree_cdf import isotonic_increasing, tree_cdf
+from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.data.public import PublicSample
 from dpgui.privacy.random import SecureRandom, SeededRandom
@@ -134,21 +137,25 @@ def public_samples(folder: Path) -> dict[str, PublicSample]:
     return samples
 
 
-def cdf_benchmark(trials: int) -> tuple[list[dict[str, object]], dict[str, dict[str, list[float]]]]:
-    data = columns(28155)
-    public = public_samples(Path(tempfile.mkdtemp(prefix="dpgui_cdf_bench_")))
+def cdf_benchmark(
+    trials: int, data: dict[str, np.ndarray] | None = None, bounds: tuple[float, float] = (0.0, 20000.0)
+) -> tuple[list[dict[str, object]], dict[str, dict[str, list[float]]]]:
+    """The CDF table: the demo wages and the skewed shapes, or ``data`` (columns of values on ``bounds``)."""
+    public = {} if data is not None else public_samples(Path(tempfile.mkdtemp(prefix="dpgui_cdf_bench_")))
+    data = columns(28155) if data is None else data
+    lower, upper = bounds
     rows, errors = [], {}
     for bins in (1024, 65536):
-        domain = NumericDomain(0, 20000, 20000 / bins)
+        domain = NumericDomain(lower, upper, (upper - lower) / bins)
         grid = {
             name: np.bincount(domain.to_grid(v).astype(np.intp), minlength=domain.size)
             for name, v in data.items()
         }
-        best_b, pilot = opendp_branching(grid["wages (cps1988)"])
+        best_b, pilot = opendp_branching(next(iter(grid.values())))  # the tree's noise ignores the data
         print(f"{bins} bins: OpenDP pilot medians by b {pilot}; best b = {best_b}", flush=True)
         for epsilon in (1.0, 0.1):
-            picked = auto_pick(domain, 28155, epsilon)
             for name, counts in grid.items():
+                picked = auto_pick(domain, int(counts.sum()), epsilon)
                 cell: dict[str, list[float]] = {
                     label: [
                         max_rank_error(run_to_end(engine(counts, epsilon, SeededRandom(t))).cdf, counts)
@@ -162,7 +169,9 @@ def cdf_benchmark(trials: int) -> tuple[list[dict[str, object]], dict[str, dict[
                 errors[f"{name}, {bins} bins, ε={epsilon:g}"] = cell
                 medians = {label: float(np.median(v)) for label, v in cell.items()}
                 best = min(ENGINES, key=medians.__getitem__)
-                informed = auto_pick(domain, 28155, epsilon, public[name]) if name in public else None
+                informed = (
+                    auto_pick(domain, int(counts.sum()), epsilon, public[name]) if name in public else None
+                )
                 rows.append(
                     {
                         "column": name,
@@ -326,11 +335,29 @@ def plot(cdf_rows: list[dict[str, object]], quantile_rows: list[dict[str, object
     figure.savefig(path, dpi=110)
 
 
+def other_columns(
+    path: Path, names: list[str], bounds: tuple[float, float], trials: int
+) -> list[dict[str, object]]:
+    """The CDF table for columns of another file, on declared bounds (missing cells dropped: n is theirs)."""
+    frame = open_dataset(path).frame
+    values = {
+        f"{name} ({path.name})": np.clip(pd.to_numeric(frame[name], errors="coerce").dropna(), *bounds)
+        for name in names
+    }
+    return cdf_benchmark(trials, {name: v.to_numpy(np.float64) for name, v in values.items()}, bounds)[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=20, help="trials per CDF cell")
     parser.add_argument("--quantile-trials", type=int, default=100, help="trials per quantile cell")
+    parser.add_argument("--data", type=Path, help="score these columns of another file instead (CDF table)")
+    parser.add_argument("--column", nargs="+", default=[], help="with --data: the columns to score")
+    parser.add_argument("--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="with --data: the range")
     args = parser.parse_args()
+    if args.data is not None:
+        print(markdown_table(other_columns(args.data, args.column, tuple(args.bounds), args.trials)))
+        return
     cdf_rows, _ = cdf_benchmark(args.trials)
     quantile_rows = quantile_benchmark(args.quantile_trials)
     speed = speed_benchmark()
