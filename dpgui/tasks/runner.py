@@ -114,7 +114,7 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
     An algorithm failing a check of how it uses the public sample (``review.algorithm_checks``) is never
     chosen, nor one booked on an account other than replace-one.
     """
-    from dpgui.tasks.simulation import error_estimate  # the simulation runs registered algorithms
+    from dpgui.tasks.simulation import SIMULATED, error_estimate  # the simulation runs registered algorithms
 
     candidates, unfit, infeasible = [], [], []
     for info in algorithms(spec.kind):
@@ -154,6 +154,10 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
     if infeasible:
         reason += f"; refused here: {', '.join(infeasible)} (choose one to see why)"
+    if spec.public is None and any(kind == SIMULATED for _, _, kind in candidates):
+        reason += (
+            "; simulated on synthetic shapes, not on this column's: a public sample of it informs the choice"
+        )
     return best, reason
 
 

@@ -167,6 +167,10 @@ for the simulations, which take about a second for a CDF at 2^16 points (28k row
 and half a second for nine quantiles at 2^18."""
 
 
+SIMULATED = "simulated mean error"
+"""The kind of an ``ErrorEstimate`` measured in seeded simulations (the other kind is "predicted error")."""
+
+
 @dataclass(frozen=True)
 class ErrorEstimate:
     """The error ``auto`` ranks an algorithm by, and the review shows and checks: one number for both."""
@@ -181,7 +185,7 @@ def error_estimate(info: AlgorithmInfo, spec: TaskSpec, n: int, *, simulate: boo
     ``simulate=False``) its bound."""
     simulated = expected_error(spec, n) if info.calibrated and simulate else None
     if simulated is not None:
-        return ErrorEstimate(simulated, "simulated mean error")
+        return ErrorEstimate(simulated, SIMULATED)
     return ErrorEstimate(info.predicted_error(spec, n), "predicted error")
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
+from dpgui.data.public import PublicSample
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
@@ -36,6 +39,17 @@ def test_auto_names_the_algorithms_it_could_not_run_here():
     reason = prepare(TaskSpec(TaskKind.CDF, ("wage",), NumericDomain(0, 20000, 20), 1.0), n=28155).auto_reason
     refused = reason.split("; refused here: ")[1]
     assert "pap" in refused and "tree-laplace" not in refused
+    assert "simulated on synthetic shapes" in reason  # it could not see the column's shape
+
+
+def test_auto_on_a_public_sample_does_not_say_it_guessed_the_shape(tmp_path):
+    path = tmp_path / "public.csv"
+    pd.DataFrame({"wage": np.random.default_rng(1).lognormal(6, 1, 500)}).to_csv(path, index=False)
+    spec = TaskSpec(
+        TaskKind.CDF, ("wage",), NumericDomain(0, 20000, 20), 1.0, public=PublicSample.from_file(path)
+    )
+    reason = prepare(spec, n=28155).auto_reason
+    assert "simulated mean error" in reason and "synthetic shapes" not in reason
 
 
 def test_precondition_refuses_before_any_reservation(wages_csv):
