@@ -168,8 +168,8 @@ def _countable(
     it cannot handle is refused here rather than failing a charged run."""
     try:
         cell_indices(frame, column, domain, missing, file_name=file_name)
-    except DataError:
-        pass  # what the aggregators refuse, the counts above refuse too, in their own words
+    except DataError as error:
+        counter.problem(str(error))  # the run would stop here too, after the charge
     except (TypeError, ValueError) as error:
         counter.problem(
             f"{file_name}, column {column!r}: its cells cannot be counted as the declared categories "
