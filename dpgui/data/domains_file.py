@@ -46,13 +46,21 @@ def domain_entry(column: str, entry: Any) -> Domain:
             f'domain of {column!r}: give "lower", "upper" and "bins" or "granularity", optionally "unit" '
             f'(or "categories"); got {sorted(entry)}'
         )
-    return declared_grid(
-        float(entry["lower"]),
-        float(entry["upper"]),
-        granularity=entry.get("granularity"),
-        bins=entry.get("bins"),
-        unit=entry.get("unit", ""),
-    )
+    numbers = {key: entry[key] for key in ("lower", "upper", "bins", "granularity") if key in entry}
+    if not all(isinstance(value, int | float) and not isinstance(value, bool) for value in numbers.values()):
+        raise DataError(f"domain of {column!r}: bounds, bins and granularity must be numbers; got {numbers}")
+    if not float(numbers.get("bins", 1)).is_integer():
+        raise DataError(f"domain of {column!r}: bins must be a whole number, got {numbers['bins']}")
+    try:
+        return declared_grid(
+            float(entry["lower"]),
+            float(entry["upper"]),
+            granularity=entry.get("granularity"),
+            bins=entry.get("bins"),
+            unit=entry.get("unit", ""),
+        )
+    except ValueError as error:  # the domain's own checks (DataError among them), naming the column
+        raise DataError(f"domain of {column!r}: {error}") from error
 
 
 def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:

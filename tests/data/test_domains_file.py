@@ -29,6 +29,11 @@ def test_entries_read_as_declared_and_a_listed_other_names_the_catch_all():
         ({"categories": ["a"], "bins": 3}, 'takes "categories" and "other" only'),
         ({"categories": []}, "must be a non-empty list"),
         ({"lower": 0}, 'give "lower", "upper"'),
+        ({"lower": "a", "upper": 3}, "must be numbers"),
+        ({"lower": None, "upper": 3}, "must be numbers"),
+        ({"lower": 0, "upper": 3, "bins": 2.5}, "bins must be a whole number"),
+        ({"lower": 5, "upper": 3, "bins": 2}, "must be below the upper bound"),
+        ({"lower": 0, "upper": 3, "unit": 5}, "a unit must be text"),
         ([0, 1], "expected an object"),
     ],
 )
