@@ -20,8 +20,9 @@ from tests.ui.test_main_window import pick_cdf, set_total
 
 HUGE_GRID = NumericDomain(0, 2**23 - 1, 1)
 """A tree over 2^23 leaves: about nine million draws, some two seconds of sampling since the batched
-samplers (benchmarks/noise_speed.md). At 2^20 the draw took 0.3 s, so "300 ms after the data was touched"
-could land after it, in the consistency pass, which a cancel cannot interrupt: the test was flaky."""
+samplers (benchmarks/noise_speed.md). At 2^20 the whole release took half a second, so "300 ms after the
+data was touched" could land after its end, and a finished run emits "released", never "cancelled": the
+test was flaky."""
 
 
 @pytest.fixture
