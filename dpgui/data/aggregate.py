@@ -138,9 +138,8 @@ def cell_indices(
             )
         require_columns(frame, [column], file_name=file_name)
         mask = missing_mask(frame[column], missing, file_name=file_name)
-        # as objects: a declared category may not fit the column's dtype (boolean, Int64, pandas categories)
-        values = frame[column].astype(object).mask(mask, domain.categories[0]) if kept else frame[column]
-        indices = domain.to_indices(values, file_name=file_name).astype(np.intp)
+        kept_at = domain.size if kept else None  # the "missing" cell (see below); never a value in the column
+        indices = domain.to_indices(frame[column], file_name=file_name, missing_index=kept_at).astype(np.intp)
     else:
         raw = numeric_column(frame, column, file_name=file_name)
         mask = raw.isna().to_numpy()

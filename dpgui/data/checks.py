@@ -18,7 +18,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from dpgui.data.aggregate import Aggregator, cell_indices
+from dpgui.data.aggregate import Aggregator
 from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
@@ -155,28 +155,6 @@ def _label_column(counter: _Counter, values: pd.Series, positive: str | None, of
         counter.problem(_first(name, offset, unknown, values, why))
 
 
-def _countable(
-    counter: _Counter,
-    frame: pd.DataFrame,
-    column: str,
-    domain: CategoricalDomain,
-    missing: MissingPolicy,
-    file_name: str,
-) -> None:
-    """A safety net: the aggregators' own conversion of a categorical column to its cells (``cell_indices``,
-    whose path differs from the counts above) runs in the check, before anything is charged, so a cell type
-    it cannot handle is refused here rather than failing a charged run."""
-    try:
-        cell_indices(frame, column, domain, missing, file_name=file_name)
-    except DataError as error:
-        counter.problem(str(error))  # the run would stop here too, after the charge
-    except (TypeError, ValueError) as error:
-        counter.problem(
-            f"{file_name}, column {column!r}: its cells cannot be counted as the declared categories "
-            f"({type(error).__name__}: {error})"
-        )
-
-
 class FrameChecker:
     """Counts the problems of ``columns`` (and ``label``) batch by batch: :meth:`add` each (row offset,
     frame) covering the file once, then :meth:`result`."""
@@ -200,10 +178,7 @@ class FrameChecker:
 
     def add(self, offset: int, frame: pd.DataFrame) -> None:
         for column, domain in self._domains.items():
-            counter = self._values[column]
-            _value_column(counter, frame[column], domain, offset, self._file_name)
-            if isinstance(domain, CategoricalDomain) and counter.check.first_problem is None:
-                _countable(counter, frame, column, domain, self._missing, self._file_name)
+            _value_column(self._values[column], frame[column], domain, offset, self._file_name)
         if self._label is not None:
             label, counter = self._label
             _label_column(counter, frame[label], self._positive, offset, self._file_name)

@@ -419,11 +419,16 @@ class CategoricalDomain:
             raise DataError(f"{shown(value)} is not one of the declared categories {list(self.categories)}")
         return index
 
-    def to_indices(self, values: pd.Series, *, file_name: str) -> np.ndarray:
-        """int64 index of every cell. A cell outside the list (a missing one included) goes to the other
-        index; without ``other`` it raises ``DataError`` naming the file, column and first such row."""
+    def to_indices(
+        self, values: pd.Series, *, file_name: str, missing_index: int | None = None
+    ) -> np.ndarray:
+        """int64 index of every cell. A cell outside the list goes to the other index, and so does a missing
+        one unless ``missing_index`` is given (a synthetic table's kept "missing" cell); without ``other``
+        it raises ``DataError`` naming the file, column and first such row. Any dtype: cells are compared as
+        text, missing ones found by pandas (no value is written into the column)."""
         codes, texts = distinct_text(values)
-        indices = np.array([*map(self._index, texts), self._fallback], dtype=np.int64)[codes]
+        missing = self._fallback if missing_index is None else missing_index
+        indices = np.array([*map(self._index, texts), missing], dtype=np.int64)[codes]
         unknown = indices < 0
         if unknown.any():
             position = first_position(unknown)

@@ -98,22 +98,6 @@ def test_the_refusal_names_the_first_problem_counts_the_rest_and_says_how_to_fix
         single.raise_if_refused()
 
 
-def test_a_category_column_the_aggregators_cannot_count_is_refused_before_any_charge(monkeypatch):
-    """The safety net: whatever makes the aggregators' conversion to cells fail (planted here) is a refusal
-    of the check, which runs before the reservation, not an error of a charged run."""
-    from dpgui.data import checks
-
-    def failing(*args, **kwargs):
-        raise TypeError("Invalid value 'a' for dtype 'boolean'")
-
-    monkeypatch.setattr(checks, "cell_indices", failing)
-    domain = CategoricalDomain(("a", "b"), other=True)
-    check = check_frames("f.parquet", frame(["a", None]), ("x",), (domain,), MissingPolicy(MissingKind.KEEP))
-    assert "column 'x': its cells cannot be counted as the declared categories" in check.refusals[0]
-    numeric = check_frames("f.parquet", frame([1, None]), ("x",), (DOMAIN,), MissingPolicy(MissingKind.KEEP))
-    assert not numeric.refusals  # the net is for categories; numbers are parsed as the check parses them
-
-
 def test_a_column_of_dates_is_not_numbers_and_a_missing_date_is_missing():
     """Parquet, Feather and Excel keep datetimes; pandas would read them as nanoseconds since 1970 (and a
     missing one as -2^63), which a numeric domain would silently clip to its bounds."""
