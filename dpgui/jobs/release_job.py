@@ -87,11 +87,14 @@ class ReleaseJob(PoolJob):
         monitor: ScanMonitor | None = None,
         engine_choice: str | None = None,
         limits: Limits | None = None,
+        reviewed: DataCheck | None = None,
     ) -> None:
         """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
         ``Dataset``); a scanning one reports through ``monitor``, which this job then watches. Before the
         reservation, the spec's parameters and predicted memory and work (within ``limits``) and, for data
-        in memory, every cell the task reads are checked: a refusal raises and nothing is reserved."""
+        in memory, every cell the task reads are checked: a refusal raises and nothing is reserved.
+        ``reviewed``: that check as the review already ran it (``checked_in_memory``) for this spec and
+        dataset, so it is not run again in the GUI thread."""
         super().__init__(parent)
         preflight(spec, dataset.n_rows, limits)
         self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
@@ -100,7 +103,7 @@ class ReleaseJob(PoolJob):
         reservation; a scanning engine's pass runs in the worker before the run touches the data, so a
         refusal there is refunded."""
         if isinstance(dataset, Dataset):
-            self.data_check = self._check(dataset, InMemoryAggregator(dataset))
+            self.data_check = reviewed or self._check(dataset, InMemoryAggregator(dataset))
         self._dataset = dataset
         self._ledger = ledger
         self._rng = rng if rng is not None else SecureRandom()

@@ -140,6 +140,8 @@ class MainWindow(QMainWindow):
         self.public: PublicSample | None = None
         self.current_job: ReleaseJob | PlanJob | None = None
         self.review_sheet: ReviewSheet | None = None
+        self._reviewed: tuple[TaskSpec, Dataset | DatasetHandle, DataCheck] | None = None
+        """The spec, dataset and data check of the last review of data in memory (reused by its charge)."""
         self.help_dialog: QDialog | None = None
         self.release: Release | None = None
         """The release shown on the Review page, which Export writes."""
@@ -617,6 +619,7 @@ class MainWindow(QMainWindow):
         account = prepared.account
         remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
         review = build_review(prepared, remaining)
+        self._reviewed = None if data_check is None else (spec, self.dataset, data_check)
         if data_check is None:
             self.review_sheet = ReviewSheet(review, self, data_note=SCANNED_DATA_NOTE)
         else:
@@ -638,6 +641,7 @@ class MainWindow(QMainWindow):
                 aggregator=None if self.opened is None else self.opened.aggregator,
                 monitor=self.scan_monitor,
                 engine_choice=None if self.opened is None else self.opened.engine_choice,
+                reviewed=self._reviewed_check(spec),
             )
         except _REFUSALS as refusal:
             hint = (
@@ -658,6 +662,13 @@ class MainWindow(QMainWindow):
         self._set_running(True)
         self.refresh_budget()
         job.start()
+
+    def _reviewed_check(self, spec: TaskSpec) -> DataCheck | None:
+        """The data check of the review this charge follows, when it was of this spec and dataset."""
+        if self._reviewed is None:
+            return None
+        reviewed_spec, dataset, check = self._reviewed
+        return check if reviewed_spec == spec and dataset is self.dataset else None
 
     def cancel_release(self) -> None:
         """Ask the running job to stop (the budget stays charged once it has read the data)."""

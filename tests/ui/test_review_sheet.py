@@ -120,3 +120,23 @@ def test_the_data_checks_warnings_are_shown_before_the_charge(qtbot, demo_window
     assert sheet.charge_button.isEnabled()  # a warning, not a failed check
     sheet.reject()
     assert window.ledger.entries(window.record.id) == []
+
+
+def test_the_charge_reuses_the_reviews_data_check(qtbot, demo_window: MainWindow, monkeypatch):
+    """The review ran the data pass off the GUI thread; charging the same spec does not run it again there."""
+    from dpgui.jobs import release_job
+
+    passes = []
+    real = release_job.checked_data
+    monkeypatch.setattr(release_job, "checked_data", lambda *args: passes.append(1) or real(*args))
+    window = demo_window
+    one_column_task(window, TaskKind.CDF, "wage", NumericDomain(0, 20000, 20))
+    window.task_page.select_algorithm("tree-laplace")
+    window.run_action.trigger()
+    sheet = review_shown(qtbot, window)
+    sheet.charge_button.click()
+    job = window.current_job
+    assert job is not None and job.data_check is not None
+    with qtbot.waitSignal(job.released, timeout=15000):
+        pass
+    assert passes == [1]
