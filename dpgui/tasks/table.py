@@ -247,6 +247,20 @@ def without_noise_catch_alls(spec: TaskSpec, release: TableRelease, n: int, rng:
     return rows
 
 
+def catch_all_note(spec: TaskSpec) -> str:
+    """The manifest's words for ``without_noise_catch_alls``, naming only the catch-alls this table has."""
+    kinds = [
+        *(['an "other"'] if any(isinstance(d, CategoricalDomain) and d.other for d in spec.domains) else []),
+        *(["a blank"] if spec.missing.extra_cells else []),
+    ]
+    if not kinds:
+        return ""
+    return (
+        f"; {' or '.join(kinds)} cell holding fewer rows than {CATCH_ALL_NOISE_MULTIPLE:g} standard "
+        "deviations of its column's noise is taken to be empty (its rows take other synthetic values)"
+    )
+
+
 def _table(
     spec: TaskSpec, release: TableRelease, total: float, algorithm: str, n: int, rng: PrivateRandom
 ) -> ReleaseTable:
@@ -274,12 +288,7 @@ def _table(
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
         "their grid points (inside the declared bounds; whole numbers on whole-number grids)"
         + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
-        + (
-            f'; an "other" or blank cell holding fewer rows than {CATCH_ALL_NOISE_MULTIPLE:g} standard '
-            "deviations of its column's noise is taken to be empty (its rows take other synthetic values)"
-            if any(catch_all_cells(d, spec.missing) for d in spec.domains)
-            else ""
-        ),
+        + catch_all_note(spec),
         *(
             f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
             f"{100 * m.cost / total:.2f}% of the budget"

@@ -16,6 +16,7 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.tasks.table import (
     CATCH_ALL_NOISE_MULTIPLE,
     catch_all_cells,
+    catch_all_note,
     cell_values,
     without_noise_catch_alls,
 )
@@ -99,3 +100,12 @@ def test_a_laplace_measured_column_uses_its_standard_deviation_sqrt_two_b():
     release = TableRelease(rows, measured, (), (0.0, 0.0), Accounting.PURE)
     out = without_noise_catch_alls(_spec(), release, 1000, SeededRandom(2))
     assert (out[:, 0] < YEARS.size).all() and (out[:, 1] == LETTERS.size).sum() == 45
+
+
+def test_the_manifest_names_only_the_catch_all_cells_the_table_has():
+    closed = CategoricalDomain(("a", "b"))
+    both = catch_all_note(TaskSpec(TaskKind.TABLE, ("y", "l"), (YEARS, LETTERS), 1.0, 1e-6, missing=KEEP))
+    assert 'an "other" or a blank cell holding fewer rows than 3 standard deviations' in both
+    blank = catch_all_note(TaskSpec(TaskKind.TABLE, ("y", "c"), (YEARS, closed), 1.0, 1e-6, missing=KEEP))
+    assert blank.startswith("; a blank cell holding") and "other" not in blank.split("(")[0]
+    assert catch_all_note(TaskSpec(TaskKind.TABLE, ("y", "c"), (YEARS, closed), 1.0, 1e-6)) == ""
