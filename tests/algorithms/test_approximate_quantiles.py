@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 
 import numpy as np
 import pytest
 
+from dpgui.algorithms import approximate_quantiles as aq_module
 from dpgui.algorithms.approximate_quantiles import (
     approximate_quantiles,
     aq_levels,
@@ -85,6 +87,73 @@ def test_aq_is_epsilon_dp_under_replace_one_exactly_and_an_overspend_is_detected
     qs, epsilon = (0.25, 0.5, 0.75), 1.0
     assert _worst_neighbour_ratio(5, 3, qs, epsilon, 1.0) <= epsilon * (1 + 1e-9)
     assert _worst_neighbour_ratio(5, 3, qs, epsilon, 4.0) > epsilon * 1.2  # control
+
+
+def _recorded_mechanisms(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, float]]:
+    """(target p, epsilon) of every exponential mechanism the code runs, in order (it still runs them)."""
+    calls: list[tuple[float, float]] = []
+    real = aq_module.em_quantile
+
+    def recording(values, counts, domain_size, q, epsilon, rng):
+        calls.append((q, epsilon))
+        return (yield from real(values, counts, domain_size, q, epsilon, rng))
+
+    monkeypatch.setattr(aq_module, "em_quantile", recording)
+    return calls
+
+
+def _replace_one_plan(qs: tuple[float, ...], epsilon: float) -> list[tuple[int, float, float]]:
+    """(depth, local target p, epsilon) of AQ's mechanisms as the privacy argument sets them, written here
+    from the paper's recursion and not from the module: L = ceil(log2(m + 1)) depths, the root at eps/L
+    (sensitivity 1 under replace-one), a deeper one at eps/(2L) / max(p, 1 - p) (a replaced record is one
+    removal and one addition, each moving the score by at most max(p, 1 - p))."""
+    levels = max(1, math.ceil(math.log2(len(set(qs)) + 1)))
+    plan: list[tuple[int, float, float]] = []
+
+    def visit(local: list[float], depth: int) -> None:
+        if not local:
+            return
+        middle = (len(local) - 1) // 2
+        p = local[middle]
+        plan.append((depth, p, epsilon / levels if depth == 0 else epsilon / (2 * levels) / max(p, 1 - p)))
+        visit([q / p for q in local[:middle]], depth + 1)
+        visit([(q - p) / (1 - p) for q in local[middle + 1 :]], depth + 1)
+
+    visit(sorted(set(qs)), 0)
+    return plan
+
+
+def _replace_one_loss(plan: list[tuple[int, float, float]]) -> float:
+    """The proof's bound on the privacy loss: the root's eps plus, per deeper depth (disjoint
+    sub-problems, of which a replacement touches two), twice the largest eps * max(p, 1 - p)."""
+    by_depth: dict[int, float] = {}
+    for depth, p, eps in plan:
+        cost = eps if depth == 0 else 2 * eps * max(p, 1 - p)
+        by_depth[depth] = max(by_depth.get(depth, 0.0), cost)
+    return sum(by_depth.values())
+
+
+@pytest.mark.parametrize("qs", [(0.5,), (0.25, 0.5, 0.75), (0.1, 0.3, 0.45, 0.6, 0.9), (0.05, 0.2, 0.7)])
+def test_aq_runs_each_mechanism_at_the_replace_one_epsilon_of_its_depth(qs, monkeypatch):
+    """The epsilons the code hands its exponential mechanisms, against the replace-one accounting: the
+    exact law above reads the module's own plan, so this is what catches a wrong share or sensitivity."""
+    epsilon = 1.0
+    calls = _recorded_mechanisms(monkeypatch)
+    data = np.sort(np.random.default_rng(3).integers(0, 1000, size=200)).astype(np.uint64)
+    values, counts = np.unique(data, return_counts=True)
+    run_to_end(approximate_quantiles(values, counts, 1000, qs, epsilon, SeededRandom(0)))
+    expected = _replace_one_plan(qs, epsilon)
+    flat = [x for call in sorted(calls) for x in call]
+    assert flat == pytest.approx([x for _, p, eps in sorted(expected, key=lambda e: e[1:]) for x in (p, eps)])
+    assert _replace_one_loss(expected) <= epsilon * (1 + 1e-9)
+
+
+def test_em_each_splits_epsilon_over_the_quantiles(monkeypatch):
+    calls = _recorded_mechanisms(monkeypatch)
+    values, counts = np.array([1, 5, 9], dtype=np.uint64), np.array([3, 4, 3])
+    qs = (0.1, 0.5, 0.9, 0.95)
+    run_to_end(em_each_quantiles(values, counts, 10, qs, 2.0, SeededRandom(0)))
+    assert calls == [(q, 0.5) for q in qs]
 
 
 def test_aq_samples_its_exact_law():

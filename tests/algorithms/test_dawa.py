@@ -7,6 +7,7 @@ import pytest
 
 from dpgui.algorithms.dawa import cost_scale, dawa_cdf, dawa_partition, dyadic_levels
 from dpgui.algorithms.progress import run_to_end
+from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, noise_scale
 from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_privtree import histograms, neighbours
 from tests.algorithms.test_tree_cdf import RecordingRandom
@@ -61,11 +62,13 @@ def test_halving_the_cost_noise_breaks_the_guarantee():
 def test_budget_splits_between_the_partition_and_the_bucket_tree():
     counts = np.arange(64, dtype=np.int64)
     rng = RecordingRandom(1)
-    run_to_end(dawa_cdf(counts, int(counts.sum()), 2.0, rng, partition_share=0.25))
+    release = run_to_end(dawa_cdf(counts, int(counts.sum()), 2.0, rng, partition_share=0.25))
     scale = cost_scale(64, 0.5)
     partition = rng.requests[: dyadic_levels(64)]
     assert [s for _, s, _ in partition] == [(1 << level) * scale for level in range(1, 7)]
-    assert all(s != scale for _, s, _ in rng.requests[dyadic_levels(64) :])
+    shape = TreeShape.for_grid(release.starts.size, release.bucket_tree.shape.branching)
+    tree_scale = noise_scale(TreeNoise.LAPLACE, shape.height, 1.5)  # the rest of eps = 2
+    assert {s for _, s, _ in rng.requests[dyadic_levels(64) :]} == {tree_scale}
 
 
 def test_uniform_stretches_become_single_buckets_at_high_epsilon():

@@ -160,3 +160,40 @@ def test_curves_round_trip_through_json() -> None:
     assert PrivacyCurve.from_json({"noise": [], "rho": 0.01}) == PrivacyCurve(rho=0.01)
     with pytest.raises(ValueError):
         NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 1.0, 0.5)
+
+
+def _optimal_composition_delta(epsilon_step: float, k: int, epsilon: float) -> float:
+    """delta(epsilon) of k adaptive epsilon_step-DP mechanisms at their worst (Kairouz, Oh, Viswanath 2015,
+    Thm 3.3: randomized response composed k times), written from the formula and not from the library."""
+    total = sum(
+        math.comb(k, i) * max(0.0, math.exp((k - i) * epsilon_step) - math.exp(epsilon + i * epsilon_step))
+        for i in range(k + 1)
+    )
+    return total / (1 + math.exp(epsilon_step)) ** k
+
+
+def _optimal_composition_epsilon(epsilon_step: float, k: int, delta: float) -> float:
+    lo, hi = 0.0, k * epsilon_step
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if _optimal_composition_delta(epsilon_step, k, mid) <= delta else (mid, hi)
+    return hi
+
+
+@pytest.mark.parametrize(("epsilon_step", "k"), [(0.05, 40), (0.2, 12), (0.5, 6)])
+@pytest.mark.parametrize("form", ["pure steps", "discrete Laplace rounds"])
+def test_k_repeated_steps_are_charged_their_optimal_composition(
+    epsilon_step: float, k: int, form: str
+) -> None:
+    """k pure steps, or k discrete Laplace answers of sensitivity 1 (exactly randomized response at 1/scale),
+    in one release: the charge at delta is the optimal composition's epsilon, neither below it (the k-fold
+    composition is really done) nor much above (the PLD's grid only)."""
+    curve = (
+        PrivacyCurve.pure_steps(epsilon_step, k)
+        if form == "pure steps"
+        else PrivacyCurve((NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 1 / epsilon_step, 1, k),))
+    )
+    charged = compose([BookedRelease(PrivacyCost(k * epsilon_step), curve)], DATASET_DELTA).spent.epsilon
+    exact = _optimal_composition_epsilon(epsilon_step, k, DATASET_DELTA)
+    assert _optimal_composition_delta(epsilon_step, k, charged) <= DATASET_DELTA * (1 + 1e-9)
+    assert exact <= charged <= exact + 1e-3 * k

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from dpgui.privacy.random import (
+    VECTOR_SAMPLER_MIN_SIZE,
     PrivateRandom,
     SecureRandom,
     SeededRandom,
@@ -39,10 +40,25 @@ def chi_square_critical(dof: int) -> float:
     return dof * (1 - 2 / (9 * dof) + z * math.sqrt(2 / (9 * dof))) ** 3
 
 
-@pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(1)], ids=["secure", "seeded"])
+SAMPLES = 20_000
+PATHS = {"vectorised": SAMPLES, "opendp": VECTOR_SAMPLER_MIN_SIZE // 2}
+"""Draws per call: the secure sampler takes its vectorised path for one large call and OpenDP's for small
+ones, so each law is checked on both."""
+
+
+def draw(sample, scale: float, per_call: int) -> np.ndarray:
+    """SAMPLES values of ``sample(scale, size)``, drawn ``per_call`` at a time."""
+    return np.concatenate([sample(scale, per_call) for _ in range(SAMPLES // per_call)])
+
+
+@pytest.mark.parametrize(
+    ("rng", "per_call"),
+    [(SecureRandom(), n) for n in PATHS.values()] + [(SeededRandom(1), SAMPLES)],
+    ids=[f"secure-{path}" for path in PATHS] + ["seeded"],
+)
 @pytest.mark.parametrize("scale", [0.7, 2.0, 9.0])
-def test_discrete_laplace_matches_its_pmf(rng: PrivateRandom, scale: float):
-    samples = rng.discrete_laplace(scale, 20_000)
+def test_discrete_laplace_matches_its_pmf(rng: PrivateRandom, per_call: int, scale: float):
+    samples = draw(rng.discrete_laplace, scale, per_call)
     support = range(-int(15 * scale) - 5, int(15 * scale) + 6)
     pmf = dict(zip(support, discrete_laplace_pmf(np.array(list(support)), scale).tolist(), strict=True))
     stat, dof = chi_square_statistic(samples, pmf)
@@ -57,10 +73,14 @@ def test_the_chi_square_check_rejects_a_wrong_scale():
     assert stat > chi_square_critical(dof)
 
 
-@pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(3)], ids=["secure", "seeded"])
+@pytest.mark.parametrize(
+    ("rng", "per_call"),
+    [(SecureRandom(), n) for n in PATHS.values()] + [(SeededRandom(3), SAMPLES)],
+    ids=[f"secure-{path}" for path in PATHS] + ["seeded"],
+)
 @pytest.mark.parametrize("sigma", [0.8, 3.0])
-def test_discrete_gaussian_matches_its_pmf(rng: PrivateRandom, sigma: float):
-    samples = rng.discrete_gaussian(sigma, 20_000)
+def test_discrete_gaussian_matches_its_pmf(rng: PrivateRandom, per_call: int, sigma: float):
+    samples = draw(rng.discrete_gaussian, sigma, per_call)
     support = np.arange(-int(8 * sigma) - 3, int(8 * sigma) + 4)
     weights = np.exp(-(support**2) / (2 * sigma**2))
     pmf = dict(zip(support.tolist(), (weights / weights.sum()).tolist(), strict=True))

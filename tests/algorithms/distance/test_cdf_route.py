@@ -22,9 +22,10 @@ from dpgui.algorithms.distance.cdf_route import (
 )
 from dpgui.algorithms.distance.embeddings import IdentityEmbedding, RandomProjection
 from dpgui.algorithms.progress import run_to_end
-from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, best_branching, noise_scale
+from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, best_branching
 from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
 from tests.exact import max_log_ratio
+from tests.recording import RecordingRandom
 
 
 def brute_force(points: np.ndarray, queries: np.ndarray) -> np.ndarray:
@@ -151,10 +152,21 @@ def test_nearest_support_indices_change_one_count_per_coordinate_under_replace_o
 
 
 def test_exact_privacy_of_the_per_coordinate_noisy_trees_on_tiny_neighbours():
-    """Exact max log-ratio of the joint node-vector law (discrete Laplace, eps split over coordinates)."""
+    """Exact max log-ratio of the joint node-vector law at the noise scale the code draws (the route run on
+    tiny data with recorded randomness): discrete Laplace, eps split over the coordinates."""
     bins, dims, epsilon = 4, 2, 1.0
     shape = TreeShape.for_grid(bins, best_branching(bins))
-    scale = noise_scale(TreeNoise.LAPLACE, shape.height, epsilon / dims)
+    rng = RecordingRandom(0)
+    points = np.array([[0.1, 0.9], [0.4, 0.4]])
+    run_to_end(
+        cdf_route(
+            points, IdentityEmbedding(dims), [support_points(None, bins)] * dims, PrivacyBudget(epsilon), rng
+        )
+    )
+    nodes = node_vector(np.zeros(bins, dtype=np.int64), shape).size
+    assert [(r.kind, r.size) for r in rng.requests] == [("laplace", nodes)] * dims  # one tree per coordinate
+    scale = rng.requests[0].scale
+    assert {r.scale for r in rng.requests} == {scale}
     wrong = scale / 2
     outputs = range(-4, 7)
     worst, worst_wrong = 0.0, 0.0
@@ -240,3 +252,19 @@ def test_other_metrics_answer_in_data_units_only_when_every_column_has_the_same_
     assert not different.in_data_units
     with pytest.raises(ValueError, match="normalised units only"):
         different.answer_in_data_units(query)
+
+
+def test_the_gaussian_trees_drawn_spend_rho_in_all():
+    """zCDP of what the code draws: a replacement moves two nodes of every level of every coordinate's tree
+    by 1 each (L2 squared 2 per level), so a level's draws at sigma cost 2 / (2 sigma^2); over the c trees'
+    levels that must add up to the rho asked."""
+    bins, dims, rho = 16, 3, 0.2
+    shape = TreeShape.for_grid(bins, best_branching(bins, TreeNoise.GAUSSIAN))
+    rng = RecordingRandom(0)
+    points = np.random.default_rng(5).uniform(size=(30, dims))
+    supports = [support_points(None, bins)] * dims
+    run_to_end(cdf_route(points, IdentityEmbedding(dims), supports, PrivacyBudget(1.0, rho), rng))
+    levels = [shape.padded_leaves // shape.level_width(level) for level in range(shape.height, 0, -1)]
+    assert [(r.kind, r.size) for r in rng.requests] == [("gaussian", nodes) for nodes in levels] * dims
+    spent = sum(2 / (2 * r.scale**2) for r in rng.requests)
+    assert rho * 0.999 <= spent <= rho * (1 + 1e-9)
