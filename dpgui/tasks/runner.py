@@ -109,8 +109,9 @@ def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
 def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[AlgorithmInfo, str]:
     """The feasible algorithm with the smallest expected error, and a sentence saying why.
 
-    A calibrated algorithm is ranked by its median error in seeded simulations on public or synthetic
-    data of the declared shape (``tasks.simulation.expected_error``); the others by their a-priori bound.
+    A calibrated algorithm is ranked by its mean error in seeded simulations on public or synthetic data
+    on the declared domain (``tasks.simulation.expected_error``; over synthetic shapes, the geometric mean
+    of their mean errors); the others by their a-priori bound.
     An algorithm failing a check of how it uses the public sample (``review.algorithm_checks``) is never
     chosen, nor one booked on an account other than replace-one.
     """
@@ -156,7 +157,8 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         reason += f"; refused here: {', '.join(infeasible)} (choose one to see why)"
     if spec.public is None and any(kind == SIMULATED for _, _, kind in candidates):
         reason += (
-            "; simulated on synthetic shapes, not on this column's: a public sample of it informs the choice"
+            "; simulated on synthetic shapes (the geometric mean of their errors), not on this column's: "
+            "a public sample of it informs the choice"
         )
     return best, reason
 
