@@ -1,8 +1,10 @@
 """Planted errors: one-line mutations of the privacy code that the privacy tests must catch (issue 13).
 
 Each mutation replaces one exact line fragment (found exactly once in its file) by a wrong constant or a
-wrong formula, in a temporary copy of the repository; the privacy tests then run on that copy and must fail.
-The working tree is never modified. Usage, from the repository root::
+wrong formula, in a temporary copy of the repository; the privacy, algorithm and task tests (``TEST_DIRS``:
+the tasks book each release's privacy curve) then run on that copy and must fail. The mutations cover the
+mechanisms, the samplers, the accountant and the ledger. The working tree is never modified. Usage, from
+the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -45,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_DIRS = ("tests/privacy", "tests/algorithms")
+TEST_DIRS = ("tests/privacy", "tests/algorithms", "tests/tasks")
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -428,6 +430,251 @@ MUTATIONS: tuple[Mutation, ...] = (
         "np.full(n, p * q * t * t, dtype=np.int64)",
         "vectorised discrete Gaussian: acceptance exp(-(.)^2 / sigma^2), a narrower law than the sigma asked",
     ),
+    Mutation(
+        "privtree-add-remove-scale",
+        "dpgui/algorithms/privtree.py",
+        "scale = 2 * (2 * FANOUT - 1) / ((FANOUT - 1) * epsilon_tree)",
+        "scale = (2 * FANOUT - 1) / ((FANOUT - 1) * epsilon_tree)",
+        "PrivTree: split noise for one record's path (add/remove), not the two paths a replacement touches",
+    ),
+    Mutation(
+        "privtree-leaf-share",
+        "dpgui/algorithms/privtree.py",
+        "histogram, starts, n, (1 - tree_share) * epsilon, rng,",
+        "histogram, starts, n, epsilon, rng,",
+        "PrivTree: leaf counts at the full eps, the splits' share not subtracted",
+    ),
+    Mutation(
+        "dawa-cost-scale",
+        "dpgui/algorithms/dawa.py",
+        "return 4 * dyadic_levels(leaves) / epsilon_partition",
+        "return 2 * dyadic_levels(leaves) / epsilon_partition",
+        "DAWA: cost noise 2 L / eps_1 (one changed cell) instead of 4 L / eps_1 (a replacement moves two)",
+    ),
+    Mutation(
+        "dawa-noise-width",
+        "dpgui/algorithms/dawa.py",
+        "rng.discrete_laplace(width * scale, int(real.sum()))",
+        "rng.discrete_laplace(scale, int(real.sum()))",
+        "DAWA: noise on |b| dev(b) at the scale meant for dev(b) (the factor |b| lost)",
+    ),
+    Mutation(
+        "dawa-count-share",
+        "dpgui/algorithms/dawa.py",
+        "epsilon_counts = (1 - partition_share) * epsilon",
+        "epsilon_counts = epsilon",
+        "DAWA: bucket counts at the full eps, the partition's share not subtracted",
+    ),
+    Mutation(
+        "joint-exp-sensitivity",
+        "dpgui/algorithms/joint_exp.py",
+        "SENSITIVITY = 2.0",
+        "SENSITIVITY = 1.0",
+        "JointExp: utility sensitivity 1 (one gap count) instead of 2 under replace-one",
+    ),
+    Mutation(
+        "joint-exp-half-exponent",
+        "dpgui/algorithms/joint_exp.py",
+        "scale = epsilon / (2 * SENSITIVITY)",
+        "scale = epsilon / SENSITIVITY",
+        "JointExp: exponential mechanism without its factor 1/2",
+    ),
+    Mutation(
+        "aq-replace-one-halving",
+        "dpgui/algorithms/approximate_quantiles.py",
+        "return epsilon / levels, epsilon / (2 * levels)",
+        "return epsilon / levels, epsilon / levels",
+        "AQ: deeper levels at eps/L (the paper's add/remove count) instead of eps/(2L) under replace-one",
+    ),
+    Mutation(
+        "aq-deeper-sensitivity",
+        "dpgui/algorithms/approximate_quantiles.py",
+        "eps = deeper / max(p, 1 - p) if is_deeper else root",
+        "eps = deeper / min(p, 1 - p) if is_deeper else root",
+        "AQ: a deeper split's score sensitivity min(p, 1 - p) instead of max(p, 1 - p)",
+    ),
+    Mutation(
+        "em-each-split",
+        "dpgui/algorithms/approximate_quantiles.py",
+        "each = epsilon / len(qs)",
+        "each = epsilon",
+        "IndExp: every one of m quantiles at the full eps (a forgotten budget split)",
+    ),
+    Mutation(
+        "table-l2-sensitivity",
+        "dpgui/algorithms/marginal_table.py",
+        "L2_SQUARED = 2\n",
+        "L2_SQUARED = 1\n",
+        "AIM/MST: marginal L2 sensitivity 1 (the papers' add/remove) instead of sqrt(2) under replace-one",
+    ),
+    Mutation(
+        "table-l1-sensitivity",
+        "dpgui/algorithms/marginal_table.py",
+        "L1_SENSITIVITY = 2\n",
+        "L1_SENSITIVITY = 1\n",
+        "synthetic tables: marginal L1 sensitivity 1 (add/remove) instead of 2 under replace-one",
+    ),
+    Mutation(
+        "independent-split",
+        "dpgui/algorithms/marginal_table.py",
+        "    scale = L1_SENSITIVITY * d / epsilon\n",
+        "    scale = L1_SENSITIVITY / epsilon\n",
+        "independent marginals: every one of d columns at the full eps (a forgotten budget split)",
+    ),
+    Mutation(
+        "selection-epsilon-bounded-range",
+        "dpgui/algorithms/marginal_table.py",
+        "return math.sqrt(8 * rho)",
+        "return math.sqrt(16 * rho)",
+        "AIM/MST selection: eps = sqrt(16 rho), twice the eps^2/8 = rho the bounded-range bound allows",
+    ),
+    Mutation(
+        "mst-one-way-split",
+        "dpgui/algorithms/marginal_table.py",
+        "_measure_gaussian(true[clique], clique, rho / 3 / d, rng)",
+        "_measure_gaussian(true[clique], clique, rho / 3, rng)",
+        "MST: every 1-way marginal at rho/3 (not split over the d columns)",
+    ),
+    Mutation(
+        "mst-edge-measure-split",
+        "dpgui/algorithms/marginal_table.py",
+        "_measure_gaussian(packed[s.clique], s.clique, rho / 3 / (d - 1), rng)",
+        "_measure_gaussian(packed[s.clique], s.clique, rho / 3, rng)",
+        "MST: every tree edge measured at rho/3 (not split over the d - 1 edges)",
+    ),
+    Mutation(
+        "mst-selection-split",
+        "dpgui/algorithms/marginal_table.py",
+        "pick_rho = rho / 3 / (d - 1)",
+        "pick_rho = rho / 3",
+        "MST: every edge selection at rho/3 (not split over the d - 1 edges)",
+    ),
+    Mutation(
+        "aim-selection-unbooked",
+        "dpgui/algorithms/marginal_table.py",
+        "used += select_rho + record.cost",
+        "used += record.cost",
+        "AIM: the selections' rho left out of the running total (rounds go on past the budget)",
+    ),
+    Mutation(
+        "aim-score-sensitivity",
+        "dpgui/algorithms/marginal_table.py",
+        "sensitivity = L1_SENSITIVITY * float(weights.max())",
+        "sensitivity = float(weights.max())",
+        "AIM: selection score sensitivity w_max (the paper's add/remove) instead of 2 w_max",
+    ),
+    Mutation(
+        "distance-cdf-route-split",
+        "dpgui/algorithms/distance/cdf_route.py",
+        "return PrivacyBudget(self.epsilon / parts,",
+        "return PrivacyBudget(self.epsilon,",
+        "distance CDF route: every coordinate's tree at the full eps (not split over the c trees)",
+    ),
+    Mutation(
+        "accountant-self-compose",
+        "dpgui/privacy/accountant.py",
+        "return pld if times == 1 else pld.self_compose(times)",
+        "return pld",
+        "accountant: k runs of a step composed as one (self-composition forgotten)",
+    ),
+    Mutation(
+        "accountant-zcdp-sum",
+        "dpgui/privacy/accountant.py",
+        "zcdp_epsilon(math.fsum(rhos), delta)",
+        "zcdp_epsilon(max(rhos), delta)",
+        "accountant: zCDP releases composed by their largest rho instead of the sum",
+    ),
+    Mutation(
+        "ledger-new-release-alone",
+        "dpgui/privacy/ledger.py",
+        "after = self._compose([*self._live(bookings), *adding], total).spent",
+        "after = self._compose([*adding], total).spent",
+        "ledger: a new release checked against the total alone, without what is already spent",
+    ),
+    Mutation(
+        "secure-laplace-scale",
+        "dpgui/privacy/random.py",
+        'return _opendp_noise("laplace", float(scale), size)',
+        'return _opendp_noise("laplace", float(scale) / 2, size)',
+        "CSPRNG discrete Laplace (OpenDP path): half the scale asked",
+    ),
+    Mutation(
+        "secure-vector-laplace-scale",
+        "dpgui/privacy/random.py",
+        "return exact_vector.discrete_laplace(float(scale), size, os_words)",
+        "return exact_vector.discrete_laplace(float(scale) / 2, size, os_words)",
+        "CSPRNG discrete Laplace (vectorised path): half the scale asked",
+    ),
+    Mutation(
+        "secure-gaussian-sigma",
+        "dpgui/privacy/random.py",
+        'return _opendp_noise("gaussian", float(sigma), size)',
+        'return _opendp_noise("gaussian", float(sigma) / 2, size)',
+        "CSPRNG discrete Gaussian (OpenDP path): half the sigma asked",
+    ),
+    Mutation(
+        "tree-curve-rounds",
+        "dpgui/tasks/sanitize.py",
+        "rounds = NoiseRounds(kind, scale, 1, 2 * shape.height)",
+        "rounds = NoiseRounds(kind, scale, 1, shape.height)",
+        "tree CDF's booked curve: h noisy answers move (add/remove) instead of 2h under replace-one",
+    ),
+    Mutation(
+        "histogram-curve-rounds",
+        "dpgui/tasks/sanitize.py",
+        "NoiseRounds(NoiseKind.DISCRETE_LAPLACE, histogram_scale(spec.epsilon), 1, 2)",
+        "NoiseRounds(NoiseKind.DISCRETE_LAPLACE, histogram_scale(spec.epsilon), 1, 1)",
+        "histogram's booked curve: one cell moves instead of two under replace-one",
+    ),
+    Mutation(
+        "independent-curve-rounds",
+        "dpgui/tasks/table.py",
+        "NoiseRounds(NoiseKind.DISCRETE_LAPLACE, scale, 1, L1_SENSITIVITY * d)",
+        "NoiseRounds(NoiseKind.DISCRETE_LAPLACE, scale, 1, d)",
+        "independent marginals' booked curve: d cells move instead of 2d under replace-one",
+    ),
+    Mutation(
+        "curve-gaussian-rho",
+        "dpgui/privacy/curve.py",
+        "self.count * self.sensitivity**2 / (2 * self.scale**2)",
+        "self.count * self.sensitivity**2 / (4 * self.scale**2)",
+        "booked curve: Gaussian rounds' rho Delta^2 / (4 sigma^2), half the zCDP they cost",
+    ),
+    Mutation(
+        "curve-laplace-epsilon",
+        "dpgui/privacy/curve.py",
+        "return round_up(self.count * self.sensitivity / self.scale)",
+        "return round_up(self.count * self.sensitivity / (2 * self.scale))",
+        "booked curve: Laplace rounds' pure eps Delta / (2 b), half what they cost",
+    ),
+    Mutation(
+        "em-each-curve-steps",
+        "dpgui/tasks/sanitize.py",
+        "PrivacyCurve.pure_steps(spec.epsilon / len(_qs(spec)), len(_qs(spec)))",
+        "PrivacyCurve.pure_steps(spec.epsilon / len(_qs(spec)), 1)",
+        "IndExp's booked curve: one quantile's step instead of m",
+    ),
+    Mutation(
+        "distance-cdf-route-rho-split",
+        "dpgui/algorithms/distance/cdf_route.py",
+        "None if self.rho is None else self.rho / parts)",
+        "None if self.rho is None else self.rho)",
+        "distance CDF route (zCDP): every coordinate's tree at the full rho (not split over the c trees)",
+    ),
+    Mutation(
+        "ledger-hash-unchecked",
+        "dpgui/privacy/ledger_store.py",
+        "if claimed != record_hash(record):",
+        "if not claimed:",
+        "ledger file: a line's hash not checked against its contents (an edited amount goes unnoticed)",
+    ),
+    Mutation(
+        "ledger-refund-after-touch",
+        "dpgui/privacy/ledger.py",
+        "if self._open_booking(reservation).touched:",
+        "if not self._open_booking(reservation):",
+        "ledger: a run that read the private data can still be refunded",
+    ),
 )
 
 
@@ -451,7 +698,7 @@ def problems(root: Path = ROOT) -> list[str]:
 
 def _copy_repository(destination: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".ruff_cache", "*.pyc")
-    for name in ("dpgui", "tests", "resources"):
+    for name in ("dpgui", "tests", "resources", "benchmarks"):  # tests read benchmarks/*.json
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, destination / name, ignore=ignore)
     shutil.copy2(ROOT / "pyproject.toml", destination / "pyproject.toml")
