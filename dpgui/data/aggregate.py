@@ -277,3 +277,35 @@ class InMemoryAggregator:
         for j, (column, domain, missing) in enumerate(zip(columns, domains, missings, strict=True)):
             matrix[:, j] = domain.from_grid(self._grid(column, domain, missing))
         return matrix
+
+
+class GridCountsAggregator:
+    """``Aggregator`` over one numeric column already counted on its grid (simulations of many rows).
+
+    Serves the count, histogram and sorted distinct counts that CDF and quantile algorithms read; the
+    counts have no missing cells, so the missing-value policy has nothing to apply. Not for private data:
+    the private path always counts a file through an aggregator that applies the policy."""
+
+    name: ClassVar[str] = "grid counts"
+
+    def __init__(self, column: str, domain: NumericDomain, counts: np.ndarray) -> None:
+        self._column, self._domain = column, domain
+        self._counts = np.asarray(counts, dtype=np.int64)
+
+    def _check(self, column: str, domain: NumericDomain) -> None:
+        if column != self._column or domain != self._domain:
+            raise DataError(f"only {self._column!r} on its own grid was counted here, not {column!r}")
+
+    def count(self) -> int:
+        return int(self._counts.sum())
+
+    def histogram(self, column: str, domain: NumericDomain, missing: MissingPolicy) -> np.ndarray:
+        self._check(column, domain)
+        return self._counts.copy()
+
+    def sorted_distinct_counts(
+        self, column: str, domain: NumericDomain, missing: MissingPolicy
+    ) -> tuple[np.ndarray, np.ndarray]:
+        self._check(column, domain)
+        values = np.flatnonzero(self._counts)
+        return values.astype(np.uint64), self._counts[values]

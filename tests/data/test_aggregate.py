@@ -20,7 +20,7 @@ from dpgui.data import (
     MissingPolicy,
     NumericDomain,
 )
-from dpgui.data.aggregate import cell_count, cell_indices
+from dpgui.data.aggregate import GridCountsAggregator, cell_count, cell_indices
 
 IMPUTE = MissingPolicy()
 FAIL = MissingPolicy(MissingKind.FAIL)
@@ -178,3 +178,20 @@ def test_kept_missing_values_count_in_one_more_cell_of_every_marginal() -> None:
     (joint,) = data.marginals(["h", "c"], [HOURS, categories], [keep, keep], [(0, 1)])
     assert joint.shape == (HOURS.size + 1, 3)
     assert joint[1, 0] == 1 and joint[HOURS.size, 1] == 1 and joint[3, 2] == 1 and joint.sum() == 3
+
+
+def test_grid_counts_serve_what_the_same_rows_counted_in_memory_serve():
+    values = np.random.default_rng(4).normal(5, 2, 500)
+    rows = aggregator(pd.DataFrame({"hours": values}))
+    counts = rows.histogram("hours", HOURS, IMPUTE)
+    counted = GridCountsAggregator("hours", HOURS, counts)
+    assert counted.count() == rows.count() == 500
+    assert np.array_equal(counted.histogram("hours", HOURS, IMPUTE), counts)
+    for got, want in zip(
+        counted.sorted_distinct_counts("hours", HOURS, IMPUTE),
+        rows.sorted_distinct_counts("hours", HOURS, IMPUTE),
+        strict=True,
+    ):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    with pytest.raises(DataError, match="only 'hours'"):
+        counted.histogram("education", EDUCATION, IMPUTE)
