@@ -167,10 +167,11 @@ def _grid_distribution(spec: TaskSpec, rng: np.random.Generator, shape: str) -> 
     """The probability of every grid point: the public sample's share, or REFERENCE_ROWS draws' of the shape
     (resampling the public sample n times is drawing n records from this distribution)."""
     column, domain = spec.columns[0], spec.domain
-    values = np.zeros(0)
-    if spec.public is not None and column in spec.public.frame.columns:
-        values, source = spec.public.column_values(column, domain), f"public sample {spec.public.path.name}"
-    if not values.size:
+    public = spec.public
+    values = public.column_values(column, domain) if public and column in public.frame.columns else None
+    if values is not None and values.size:
+        source = f"public sample {public.path.name}"  # type: ignore[union-attr]
+    else:
         values, source = _simulated_values(spec, REFERENCE_ROWS, rng, shape)
     counts = np.bincount(domain.to_grid(values).astype(np.intp), minlength=domain.size)
     return counts / counts.sum(), source
