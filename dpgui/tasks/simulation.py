@@ -77,33 +77,40 @@ def _simulated_values(
     return np.clip(values, domain.lower, domain.upper), f"synthetic {shape} data on the declared domain"
 
 
-def _rank_error(sorted_values: np.ndarray, value: float, target_rank: float) -> float:
-    below = np.searchsorted(sorted_values, value, "left")
-    at_or_below = np.searchsorted(sorted_values, value, "right")
-    return float(max(below - target_rank, target_rank - at_or_below, 0)) / sorted_values.size
+def rank_error(spec: TaskSpec, table: ReleaseTable, indices: np.ndarray, counts: np.ndarray) -> float:
+    """The error of a CDF, quantile or median release against data given as sorted distinct grid indices
+    and their counts: the largest |released CDF - share at or below| over the CDF's points, or the largest
+    distance from q n to a released point's rank interval [#{x < y}, #{x <= y}], divided by n.
+
+    A CDF spec's grid snaps values up, so a record counted at or below a grid point is one whose value is
+    at most that point: the share the CDF means."""
+    n = int(counts.sum())
+    through = np.concatenate([[0], np.cumsum(counts)])
+    points = spec.domain.to_grid(np.asarray(table.column("value"), dtype=float))
+    at_or_below = through[np.searchsorted(indices, points, "right")]
+    if spec.kind is TaskKind.CDF:
+        return float(np.max(np.abs(np.asarray(table.column("cdf"), dtype=float) - at_or_below / n)))
+    below = through[np.searchsorted(indices, points, "left")]
+    qs = table.column("q") if spec.kind is TaskKind.QUANTILES else [0.5]
+    targets = np.asarray(qs, dtype=float) * n
+    return float(np.max(np.maximum(np.maximum(below - targets, targets - at_or_below), 0))) / n
+
+
+RANKED_KINDS = (TaskKind.CDF, TaskKind.QUANTILES, TaskKind.MEDIAN)
+"""Tasks whose error ``rank_error`` measures."""
 
 
 def release_error(
     spec: TaskSpec, table: ReleaseTable, values: np.ndarray, labels: np.ndarray | None
 ) -> float:
     """The task's error of one release against the simulated truth."""
-    grid = spec.domain.from_grid(spec.domain.to_grid(values))
-    ordered = np.sort(grid)
-    n = ordered.size
-    if "cdf" in table.columns:  # against the share of (clipped) records <= value, what cdf means
-        points = np.asarray(table.column("value"), dtype=float)
-        released = np.asarray(table.column("cdf"), dtype=float)
-        clipped = np.sort(np.clip(values, spec.domain.lower, spec.domain.upper))
-        truth = np.searchsorted(clipped, points, "right") / n
-        return float(np.max(np.abs(released - truth)))
-    if spec.kind is TaskKind.QUANTILES:
-        pairs = zip(table.column("q"), table.column("value"), strict=True)
-        return max(_rank_error(ordered, float(v), float(q) * n) for q, v in pairs)
-    if spec.kind is TaskKind.MEDIAN:
-        return _rank_error(ordered, float(table.column("value")[0]), n / 2)
+    grid_indices = spec.domain.to_grid(values)
+    if spec.kind in RANKED_KINDS:
+        return rank_error(spec, table, *np.unique(grid_indices, return_counts=True))
+    grid = spec.domain.from_grid(grid_indices)
     if spec.kind is TaskKind.INTERIOR_POINT:
         value = float(table.column("value")[0])
-        return float(not ordered[0] <= value <= ordered[-1])
+        return float(not grid.min() <= value <= grid.max())
     if spec.kind is TaskKind.THRESHOLD and labels is not None:
         threshold, direction = table.column("threshold")[0], str(table.column("direction")[0])
         if threshold == NO_THRESHOLD:  # the learner's "predict negative everywhere" hypothesis
@@ -177,19 +184,6 @@ def _grid_distribution(spec: TaskSpec, rng: np.random.Generator, shape: str) -> 
     return counts / counts.sum(), source
 
 
-def count_error(spec: TaskSpec, table: ReleaseTable, counts: np.ndarray) -> float:
-    """``release_error`` for data given as counts on the grid (CDF and quantile tasks)."""
-    n = int(counts.sum())
-    through = np.cumsum(counts)  # records at or below each grid point
-    indices = spec.domain.to_grid(np.asarray(table.column("value"), dtype=float)).astype(np.intp)
-    if spec.kind is TaskKind.CDF:
-        return float(np.max(np.abs(np.asarray(table.column("cdf"), dtype=float) - through[indices] / n)))
-    below = np.where(indices > 0, through[np.maximum(indices - 1, 0)], 0)
-    targets = np.asarray(table.column("q"), dtype=float) * n
-    errors = np.maximum(np.maximum(below - targets, targets - through[indices]), 0)
-    return float(np.max(errors)) / n
-
-
 @functools.lru_cache(maxsize=64)
 def simulate_counts(spec: TaskSpec, n: int, trials: int, seed: int = 0, shape: str = "normal") -> Simulation:
     """Like ``simulate`` for COUNTED_KINDS, at any n for the cost of the grid: each trial draws the grid
@@ -201,8 +195,9 @@ def simulate_counts(spec: TaskSpec, n: int, trials: int, seed: int = 0, shape: s
     errors = []
     for _ in range(trials):
         counts = data_rng.multinomial(n, distribution).astype(np.int64)
-        data = GridCountsAggregator(spec.columns[0], spec.domain, counts)
-        errors.append(count_error(spec, run_to_end(info.run(spec, data, noise)), counts))
+        table = run_to_end(info.run(spec, GridCountsAggregator(spec.columns[0], spec.domain, counts), noise))
+        held = np.flatnonzero(counts)
+        errors.append(rank_error(spec, table, held.astype(np.uint64), counts[held]))
     return Simulation(info.name, tuple(errors), ERROR_MEASURES[spec.kind], source)
 
 

@@ -14,9 +14,10 @@ from dpgui.data.public import PublicSample
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
+from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, RunCancelled, execute, prepare
-from dpgui.tasks.simulation import across_shapes, count_error, release_error
+from dpgui.tasks.simulation import across_shapes, rank_error, release_error
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 
 
@@ -75,16 +76,35 @@ def test_auto_simulates_many_records_at_their_own_n():
     assert prepare(cdf, n=10**7).spec.algorithm == "tree-laplace"
 
 
+def test_rank_errors_against_hand_counted_data():
+    """Records 1.4, 2, 2 and 5 on the grid 0..9: a CDF counts 1.4 at or below 2 (its grid snaps up), and a
+    quantile's error is the distance from q n to the released point's rank interval."""
+    values = np.array([1.4, 2.0, 2.0, 5.0])
+    grid = NumericDomain(0, 9, 1)
+    cdf = TaskSpec(TaskKind.CDF, ("x",), grid, 1.0)
+    truth = (0.0, 0.0, 0.75, 0.75, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0)
+    assert release_error(cdf, ReleaseTable(("value", "cdf"), tuple(enumerate(truth))), values, None) == 0
+    short = tuple((v, min(share, 0.75)) for v, share in enumerate(truth))  # 0.75 against 1 from 5 on
+    assert release_error(cdf, ReleaseTable(("value", "cdf"), short), values, None) == pytest.approx(0.25)
+    quantiles = TaskSpec(TaskKind.QUANTILES, ("x",), grid, 1.0)
+    table = ReleaseTable(("q", "value"), ((0.5, 2), (0.25, 5)))  # q n = 2 in [1, 3]; q n = 1 vs [3, 4]
+    assert release_error(quantiles, table, values, None) == pytest.approx(2 / 4)
+    median = TaskSpec(TaskKind.MEDIAN, ("x",), grid, 1.0)
+    assert release_error(median, ReleaseTable(("value",), ((0,),)), values, None) == pytest.approx(2 / 4)
+
+
 @pytest.mark.parametrize(("kind", "algorithm"), [(TaskKind.CDF, "privtree"), (TaskKind.QUANTILES, "aq")])
 def test_the_error_from_grid_counts_is_the_error_from_the_rows(kind, algorithm):
-    domain = NumericDomain(0, 100, 1)
+    domain = NumericDomain(0, 100, 0.1)
     parameters = (("q", "0.1,0.5,0.9"),) if kind is TaskKind.QUANTILES else ()
-    spec = TaskSpec(kind, ("x",), domain, 1.0, algorithm=algorithm, parameters=parameters)
-    values = np.round(np.random.default_rng(2).lognormal(3, 0.7, 3000))
-    counts = np.bincount(domain.to_grid(values).astype(np.intp), minlength=domain.size)
-    data = GridCountsAggregator("x", domain, counts)
+    spec = TaskSpec(kind, ("x",), domain, 0.1, algorithm=algorithm, parameters=parameters)
+    values = np.random.default_rng(2).lognormal(3, 0.7, 3000)
+    counts = np.bincount(spec.domain.to_grid(values).astype(np.intp), minlength=domain.size)
+    data = GridCountsAggregator("x", spec.domain, counts)
     table = run_to_end(get_algorithm(algorithm).run(spec, data, SeededRandom(3)))
-    assert count_error(spec, table, counts) == pytest.approx(release_error(spec, table, values, None))
+    held = np.flatnonzero(counts)
+    from_counts = rank_error(spec, table, held.astype(np.uint64), counts[held])
+    assert from_counts == pytest.approx(release_error(spec, table, values, None)) and from_counts > 0
 
 
 def test_precondition_refuses_before_any_reservation(wages_csv):
