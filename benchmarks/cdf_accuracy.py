@@ -184,18 +184,18 @@ def cdf_benchmark(
                         "best dpgui": best,
                         "best / OpenDP": medians[best] / medians["OpenDP"],
                         "auto picks": picked,
-                        "auto / OpenDP": medians[_engine_of(picked)] / medians["OpenDP"],
+                        "auto / OpenDP": medians[engine_of(picked)] / medians["OpenDP"],
                         "auto, public sample, picks": informed or "—",
                         "its / OpenDP": "—"
                         if informed is None
-                        else medians[_engine_of(informed)] / medians["OpenDP"],
+                        else medians[engine_of(informed)] / medians["OpenDP"],
                     }
                 )
                 print(rows[-1], flush=True)
     return rows, errors
 
 
-def _engine_of(algorithm: str) -> str:
+def engine_of(algorithm: str) -> str:
     return {"tree-laplace": "tree", "dawa": "DAWA", "privtree": "PrivTree"}[algorithm]
 
 

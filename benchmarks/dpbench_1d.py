@@ -31,8 +31,16 @@ import time
 from pathlib import Path
 
 import numpy as np
+import opendp.prelude as dp
 
-from benchmarks.cdf_accuracy import ENGINES, OPENDP_BRANCHINGS, auto_pick, dp, markdown_table, opendp_cdf
+from benchmarks.cdf_accuracy import (
+    ENGINES,
+    OPENDP_BRANCHINGS,
+    auto_pick,
+    engine_of,
+    markdown_table,
+    opendp_cdf,
+)
 from dpgui.algorithms.histogram import geometric_histogram
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.domain import NumericDomain
@@ -86,9 +94,10 @@ def opendp_best_branching(counts: np.ndarray, epsilon: float) -> int:
 
 def cell_errors(counts_by_instance: list[np.ndarray], epsilon: float, branching: int) -> dict[str, float]:
     runs = {
-        "tree": lambda c, rng: run_to_end(ENGINES["tree"](c, epsilon, rng)).cdf,
-        "DAWA": lambda c, rng: run_to_end(ENGINES["DAWA"](c, epsilon, rng)).cdf,
-        "PrivTree": lambda c, rng: run_to_end(ENGINES["PrivTree"](c, epsilon, rng)).cdf,
+        **{
+            label: lambda c, rng, engine=engine: run_to_end(engine(c, epsilon, rng)).cdf
+            for label, engine in ENGINES.items()
+        },
         "IDENTITY": lambda c, rng: identity_cdf(c, epsilon, rng),
         "OpenDP tree": lambda c, rng: opendp_cdf(c, branching, epsilon / 2),
     }
@@ -121,7 +130,6 @@ def benchmark(folder: Path, names: list[str]) -> list[dict[str, object]]:
                 dpgui = {k: errors[k] for k in ("tree", "DAWA", "PrivTree")}
                 best = min(dpgui, key=dpgui.__getitem__)
                 picked = auto_pick(domain, scale, epsilon)
-                auto_engine = {"privtree": "PrivTree", "dawa": "DAWA"}.get(picked, "tree")
                 rows.append(
                     {
                         "shape": name,
@@ -132,7 +140,7 @@ def benchmark(folder: Path, names: list[str]) -> list[dict[str, object]]:
                         "best dpgui": best,
                         "best / OpenDP": dpgui[best] / errors["OpenDP tree"],
                         "auto picks": picked,
-                        "auto / best": dpgui[auto_engine] / dpgui[best],
+                        "auto / best": dpgui[engine_of(picked)] / dpgui[best],
                     }
                 )
                 print(rows[-1], flush=True)
