@@ -39,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=Limits().max_seconds,
         metavar="S",
-        help="refuse a run predicted to take longer than this (seconds; default 600)",
+        help="refuse a run predicted to take longer than this (seconds; default 600). A synthetic table's "
+        "time is not predicted: --max-rounds caps AIM's rounds",
     )
     parser.add_argument(
         "--overwrite",
