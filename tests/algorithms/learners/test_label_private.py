@@ -123,3 +123,31 @@ def test_label_private_learner_at_its_proven_bound_on_concentrated_data() -> Non
         error = float(np.sum(weights[release.hypothesis.predict(support) != truth]))
         successes += error <= alpha
     assert successes >= trials * (1 - beta - 3 * math.sqrt(beta * (1 - beta) / trials))
+
+
+def public_em_law(public: np.ndarray, xs: np.ndarray, ys: np.ndarray, size: int, epsilon: float):
+    """The law the public-assisted learner samples from (recorded log-weights, normalised): its options are
+    the cuts at the public points, so neighbouring private datasets are compared option by option."""
+    values, inverse = np.unique(xs.astype(np.uint64), return_inverse=True)
+    pos = np.bincount(inverse, weights=ys, minlength=values.size).astype(np.int64)
+    neg = np.bincount(inverse, minlength=values.size).astype(np.int64) - pos
+    rng = RecordingRandom(2)
+    run_to_end(public_em_threshold(public, values, pos, neg, size, Direction.AUTO, epsilon, rng))
+    [log_weights] = rng.log_weights
+    return dict(enumerate(chosen_law(log_weights)))
+
+
+@pytest.mark.parametrize("epsilon", [0.8, 0.25])
+def test_public_assisted_law_moves_by_at_most_e_to_the_eps_when_one_row_is_replaced(epsilon: float) -> None:
+    gen = np.random.default_rng(4)
+    public, size, worst = np.array([2, 5, 9, 13], dtype=np.uint64), 16, 0.0
+    for _ in range(10):
+        xs, ys = gen.integers(0, size, 8), gen.random(8) < 0.5
+        base = public_em_law(public, xs, ys, size, epsilon)
+        for i in range(8):
+            for x in range(0, size, 3):
+                for y in (False, True):
+                    xs2, ys2 = xs.copy(), ys.copy()
+                    xs2[i], ys2[i] = x, y
+                    worst = max(worst, max_log_ratio(base, public_em_law(public, xs2, ys2, size, epsilon)))
+    assert epsilon / 2 < worst <= epsilon * (1 + 1e-9)
