@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
+    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -147,17 +149,28 @@ class ReviewPage(QWidget):
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_requested)
 
-        body = QHBoxLayout()
-        table_column = QVBoxLayout()
+        self.tables = tables = QWidget()
+        table_column = QVBoxLayout(tables)
+        table_column.setContentsMargins(0, 0, 0, 0)
         table_column.addWidget(self.table, 1)
         table_column.addWidget(self.preview, 1)
-        body.addLayout(table_column, 2)
-        plot_column = QVBoxLayout()
+        plots = QWidget()
+        plot_column = QVBoxLayout(plots)
+        plot_column.setContentsMargins(0, 0, 0, 0)
         plot_column.addWidget(self.plot, 1)
         plot_column.addWidget(self.custodian_box)
         plot_column.addWidget(self.distance_explorer, 1)
         plot_column.addWidget(self.synthetic_view, 2)
-        body.addLayout(plot_column, 3)
+        self.body = QSplitter()
+        """The released table (and synthetic rows) beside the plots; the custodian drags the handle to
+        widen whichever they are reading (a table release's marginal list has six wide columns)."""
+        for side in (tables, plots):  # the 2:3 split below, whatever the tables' contents ask for
+            side.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            self.body.addWidget(side)
+        self.body.setStretchFactor(0, 2)
+        self.body.setStretchFactor(1, 3)
+        self.body.setSizes([2000, 3000])  # relative weights: the space is shared 2:3 from the start
+        self.body.setChildrenCollapsible(False)
         self.history = QListWidget()
         self.history.setMaximumHeight(90)
         self.history.setToolTip(
@@ -172,7 +185,7 @@ class ReviewPage(QWidget):
         layout.addWidget(self.details)
         layout.addWidget(self.more_button)
         layout.addWidget(self.more_details)
-        layout.addLayout(body, 1)
+        layout.addWidget(self.body, 1)
         layout.addLayout(footer)
 
     def show_release(self, release: Release) -> None:
@@ -194,6 +207,7 @@ class ReviewPage(QWidget):
         self.table.resizeColumnsToContents()
         self.table.setVisible(bool(table.rows))  # a released structure alone has no rows to list
         self._show_preview(release)
+        self._show_table_side()
         self.synthetic_view.show_release(release)
         layer = custodian_layer_for(release)
         self.custodian_box.blockSignals(True)
@@ -205,6 +219,15 @@ class ReviewPage(QWidget):
         self._redraw()
         self.distance_explorer.show_release(release)
         self.export_button.setEnabled(True)
+
+    def _show_table_side(self) -> None:
+        """A release with no rows to list (a distance structure) gives the whole width to its plots; the
+        next release with rows gets the table side back at the 2:3 split."""
+        listed = not (self.table.isHidden() and self.preview.isHidden())
+        if listed and self.tables.isHidden():
+            self.tables.show()
+            self.body.setSizes([2000, 3000])
+        self.tables.setVisible(listed)
 
     def _show_preview(self, release: Release) -> None:
         """The first synthetic rows of a synthetic-table release (a DP output), hidden otherwise."""

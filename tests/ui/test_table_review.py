@@ -100,3 +100,33 @@ def test_the_marginals_chart_shows_each_marginal_once_with_its_summed_share(rele
     assert sum(share for _, share, _ in merged) == pytest.approx(sum(float(row[4]) for row in rows))
     bars = released.review_page.drawing.items["shares"]
     assert np.asarray(bars.opts["width"]) == pytest.approx([100 * share for _, share, _ in merged])
+
+
+def test_the_table_and_the_plots_share_the_page_two_to_three_behind_a_movable_handle(qtbot, released):
+    released.resize(1200, 800)
+    released.show()
+    qtbot.waitExposed(released)
+    body = released.review_page.body
+    tables, plots = body.sizes()
+    assert tables > 0 and plots > 0  # neither side collapsed (the plots start hidden until drawn)
+    assert plots / (tables + plots) == pytest.approx(0.6, abs=0.05)
+    body.setSizes([3 * tables, plots])  # what dragging the handle does: the marginals table widens
+    assert body.sizes()[0] > tables
+
+
+def test_a_release_without_rows_gives_its_plots_the_whole_width_and_the_next_one_gets_the_split_back(
+    qtbot, released
+):
+    released.resize(1200, 800)
+    released.show()
+    qtbot.waitExposed(released)
+    page, table_release = released.review_page, released.release
+    build(released, TaskKind.DISTANCE)  # a released structure: no rows to list
+    released.task_page.select_algorithm("cdf-route")
+    released.start_release()
+    with qtbot.waitSignal(released.current_job.released, timeout=60_000):
+        pass
+    assert page.tables.isHidden() and page.body.sizes()[1] > 0
+    page.show_release(table_release)  # back to the table: its rows and the synthetic preview
+    tables, plots = page.body.sizes()
+    assert not page.tables.isHidden() and plots / (tables + plots) == pytest.approx(0.6, abs=0.05)
