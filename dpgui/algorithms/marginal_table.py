@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -157,6 +158,8 @@ class TableRelease:
     """Per measurement (in ``measured`` order): total-variation distance between the synthetic table's
     and the NOISY marginal."""
     accounting: Accounting
+    time_limited: bool = False
+    """Whether AIM's time limit, not its budget or round cap, made its last round the last."""
 
     @property
     def total_cost(self) -> float:
@@ -415,6 +418,8 @@ def aim_table(
     max_rounds: int | None = None,
     ordered: Sequence[bool] | None = None,
     levels: Sequence[int] = (),
+    time_limit: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> AlgorithmRun[TableRelease]:
     """rho-zCDP AIM (Algorithm 1) with the replace-one constants of the module docstring.
 
@@ -429,7 +434,15 @@ def aim_table(
     coarse cell count. The 1-way measurements take ``ONE_WAY_SHARE`` of rho (``one_way_budgets``), not
     the paper's one round each: on fine grids their noise is a floor under every marginal's error.
     ``max_rounds`` caps the adaptive rounds (public; the last round spends whatever is left).
+
+    ``time_limit`` (seconds, public) ends the rounds early enough for the run to finish near it: a round is
+    the last once the time spent plus that of the longest round so far and of the final fit (about
+    ``FINAL_FIT_FACTOR`` rounds) would pass the limit, and like a capped round it spends whatever is left,
+    so the total stays rho. Privacy is unchanged: the time a round takes depends on public sizes, on the
+    earlier DP outputs (the model's cliques) and on the machine, not on the data beyond those outputs, so
+    the choice of the last round is post-processing, as with ``max_rounds``.
     """
+    started = clock()
     d = len(sizes)
     work = workload(d, way)
     closure = downward_closure(work)
@@ -455,12 +468,15 @@ def aim_table(
         used += record.cost
     model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
     cliques = [(j,) for j in range(d)]
-    t, last = 0, False
+    t, last, longest, time_limited = 0, False, 0.0, False
     while not last:
         t += 1
+        began = clock()
         remaining = rho - used
         measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
         last = remaining <= 2 * (measure_rho + select_rho) or t >= rounds
+        if not last and time_limit is not None:
+            time_limited = last = began - started + (1 + FINAL_FIT_FACTOR) * longest > time_limit
         if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
             measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining
@@ -488,12 +504,13 @@ def aim_table(
         step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
         if _l1(fitted - estimates[chosen], bins) <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]:
             sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
+        longest = max(longest, clock() - began)
         yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
     model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
-    return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
+    return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP, time_limited)
 
 
 def _fit_to_noisy(fitted: np.ndarray, noisy: NoisyMarginal) -> float:

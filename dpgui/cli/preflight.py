@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=Limits().max_seconds,
         metavar="S",
         help="refuse a run predicted to take longer than this (seconds; default 600). A synthetic table's "
-        "time is not predicted: --max-rounds caps AIM's rounds",
+        "time is not predicted: --time-limit ends AIM's rounds in time",
     )
     parser.add_argument(
         "--overwrite",

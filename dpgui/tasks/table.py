@@ -88,6 +88,19 @@ MAX_ROUNDS = ParameterSpec(
 )
 
 
+TIME_LIMIT = ParameterSpec(
+    "time_limit",
+    float,
+    0.0,
+    "AIM: seconds after which it stops choosing marginals and spends what is left of the budget in one last "
+    "round, so the run ends near this time (0: no limit). Which round is last then depends on this "
+    "machine's speed, never on the data beyond what the rounds already released.",
+    0.0,
+    86400.0,
+    advanced=True,
+)
+
+
 def _columns_to_coarsen(spec: TaskSpec) -> str:
     ranked = sorted(zip(spec.columns, spec.domains, strict=True), key=lambda pair: -pair[1].size)
     return ", ".join(f"{column} ({domain.size} cells)" for column, domain in ranked[:3])
@@ -281,7 +294,13 @@ def _table(
     notes = (
         f"{algorithm}: {len(release.measured)} marginals measured, {len(release.selected)} chosen by the "
         f"exponential mechanism; shares are of the total {unit} = {total:.6g}"
-        + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else ""),
+        + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else "")
+        + (
+            f"; the time limit ({float(spec.parameter('time_limit', 0)):g} s) made round "
+            f"{len(release.selected)} the last, which spent what was left"
+            if release.time_limited
+            else ""
+        ),
         "neighbouring relation: replace one record, row count public (marginals move by L1 = 2, L2 = √2)",
         "TV vs noisy: total-variation distance between the synthetic table's marginal and the noisy "
         "measurement (clipped at 0, normalised); never compared with the true data",
@@ -327,6 +346,7 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))
     rounds = int(spec.parameter("max_rounds", MAX_ROUNDS.default)) or None
+    time_limit = float(spec.parameter("time_limit", TIME_LIMIT.default)) or None
     way = int(spec.parameter("workload", WORKLOAD.default))
     ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
     release = yield from _named_rounds(
@@ -342,6 +362,7 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
             max_rounds=rounds,
             ordered=ordered,
             levels=coarse_levels(spec),
+            time_limit=time_limit,
         ),
     )
     return _table(spec, release, rho, "AIM", n, rng)
@@ -397,7 +418,7 @@ AIM = register(
         error_unit=TABLE_UNIT,
         error_parts=lambda spec, n: error_parts(spec, aim_plans(spec, n)),
         run=_run_aim,
-        parameters=(ROWS, WORKLOAD, MAX_ROUNDS, COARSE_BINS),
+        parameters=(ROWS, WORKLOAD, MAX_ROUNDS, COARSE_BINS, TIME_LIMIT),
         preconditions=_aim_fits,
         curve=_zcdp_curve,
     )

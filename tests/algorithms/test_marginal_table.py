@@ -280,3 +280,33 @@ def test_coarse_candidates_are_offered_only_while_the_declared_cells_are_too_noi
         )
         release = run_to_end(run)
         assert any(m.bins is not None for m in release.measured) is coarse, rho
+
+
+class TickingClock:
+    """A clock that moves ``step`` seconds each time it is read: every AIM round then takes the same time."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_aim_time_limit_ends_the_rounds_early_and_the_last_one_spends_exactly_what_is_left(selections):
+    rows, sizes = _data()
+    rho = 0.2
+    unlimited = run_to_end(mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, SeededRandom(4)))
+    rng = RecordingRandom(4)
+    limited = run_to_end(
+        mt.aim_table(
+            sizes, _marginals(rows, sizes), len(rows), rho, 500, rng, time_limit=40.0, clock=TickingClock(5)
+        )
+    )
+    # the start reads 5 s and round k begins at 10k s, after 10k - 5 s; its longest round took 5 s, so with
+    # the final fit (4 rounds' worth) it expects 10k - 5 + 5 (1 + 4) s: over 40 s first at k = 3
+    assert limited.time_limited and not unlimited.time_limited
+    assert len(limited.selected) == 3 < len(unlimited.selected)
+    spent = _zcdp(rng, selections[-len(limited.selected) :])
+    assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)  # the last round took what was left
+    assert limited.total_cost == pytest.approx(rho, rel=1e-6)

@@ -159,3 +159,15 @@ def test_a_declared_other_names_the_catch_all_and_an_unmatched_list_is_warned(de
     }
     table = pd.read_csv(tmp_path / "o" / "synthetic.csv")
     assert set(table["region"]) == {"midwest", "northeast", "south", "other"}  # west is "other"
+
+
+def test_a_time_limit_ends_aims_rounds_at_once_and_the_manifest_says_so(demo, tmp_path):
+    domains = _domains(tmp_path, ["wage", "education", "region", "parttime"])
+    extra = ("--delta", "1e-6", "--algorithm", "aim", "--rows", "200", "--time-limit", "0.001")
+    assert _release(demo, domains, tmp_path / "a", *extra) == 0
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert manifest["parameters"]["algorithm_parameters"]["time_limit"] == 0.001
+    assert any("the time limit (0.001 s) made round 1 the last" in note for note in manifest["notes"])
+    measured = pd.read_csv(tmp_path / "a" / "release.csv")
+    assert (measured["role"] == "selected").sum() == 1  # the first round is already past the limit
+    assert measured["budget share"].sum() == pytest.approx(1.0, rel=1e-6)  # and it spent what was left
