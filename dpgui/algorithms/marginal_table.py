@@ -438,11 +438,12 @@ def aim_table(
     ``time_limit`` (seconds, public) ends the rounds early enough for the run to finish near it: a round is
     the last once the time spent plus that of the longest round so far and of the final fit (about
     ``FINAL_FIT_FACTOR`` rounds) would pass the limit, and like a capped round it spends whatever is left,
-    so the total stays rho. Privacy is unchanged: the time a round takes depends on public sizes, on the
-    earlier DP outputs (the model's cliques) and on the machine, not on the data beyond those outputs, so
-    the choice of the last round is post-processing, as with ``max_rounds``.
+    so the total stays rho. Privacy is unchanged: the clock starts once the marginals are counted (reading a
+    file takes a time that depends on its bytes), and from there the time a round takes depends on public
+    sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not on
+    the data beyond those outputs; so the choice of the last round is post-processing, as with
+    ``max_rounds``. The limit counts from that point.
     """
-    started = clock()
     d = len(sizes)
     work = workload(d, way)
     closure = downward_closure(work)
@@ -454,6 +455,7 @@ def aim_table(
     is_full = np.array([b is None for _, b in candidates])
     yield Progress(0.02, f"counting {len(closure)} marginals ({len(candidates)} candidates)")
     true = dict(zip(closure, marginals(closure), strict=True))
+    started = clock()  # after the data is read: see the docstring
     rounds = ROUNDS_PER_COLUMN * d if max_rounds is None else max(1, max_rounds)
     one_way = one_way_budgets(sizes, rho, ONE_WAY_SHARE)
     round_rho = (rho - math.fsum(one_way)) / rounds

@@ -92,9 +92,9 @@ TIME_LIMIT = ParameterSpec(
     "time_limit",
     float,
     0.0,
-    "AIM: seconds after which it stops choosing marginals and spends what is left of the budget in one last "
-    "round, so the run ends near this time (0: no limit). Which round is last then depends on this "
-    "machine's speed, never on the data beyond what the rounds already released.",
+    "AIM: seconds, counted once the marginals are counted, after which it stops choosing marginals and "
+    "spends what is left of the budget in one last round, so it ends near then (0: no limit). Which round "
+    "is last then depends on this machine's speed, never on the data beyond what the rounds released.",
     0.0,
     86400.0,
     advanced=True,
