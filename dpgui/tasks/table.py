@@ -296,7 +296,7 @@ def _table(
         f"exponential mechanism; shares are of the total {unit} = {total:.6g}"
         + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else "")
         + (
-            f"; the time limit ({float(spec.parameter('time_limit', 0)):g} s) made round "
+            f"; the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s) made round "
             f"{len(release.selected)} the last, which spent what was left"
             if release.time_limited
             else ""

@@ -45,6 +45,8 @@ PREVIEW_ROWS = 200
 NOTES_SHOWN = 4
 """Notes listed under the headline; the rest (a table release has one per measured marginal) sit behind a
 disclosure, so the plots keep their room at 1280 x 800."""
+SPLIT = (2, 3)
+"""Widths of the table side and the plot side when a release is shown; the custodian drags the handle."""
 EXPORT_SIZE = QSizeF(900, 520)
 """The size a release's plot is laid out at for the report."""
 EXPORT_WIDTH = 900
@@ -164,13 +166,12 @@ class ReviewPage(QWidget):
         self.body = QSplitter()
         """The released table (and synthetic rows) beside the plots; the custodian drags the handle to
         widen whichever they are reading (a table release's marginal list has six wide columns)."""
-        for side in (tables, plots):  # the 2:3 split below, whatever the tables' contents ask for
+        for index, side in enumerate((tables, plots)):  # SPLIT, whatever the tables' contents ask for
             side.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.body.addWidget(side)
-        self.body.setStretchFactor(0, 2)
-        self.body.setStretchFactor(1, 3)
-        self.body.setSizes([2000, 3000])  # relative weights: the space is shared 2:3 from the start
+            self.body.setStretchFactor(index, SPLIT[index])
         self.body.setChildrenCollapsible(False)
+        self._reset_split()
         self.history = QListWidget()
         self.history.setMaximumHeight(90)
         self.history.setToolTip(
@@ -220,14 +221,18 @@ class ReviewPage(QWidget):
         self.distance_explorer.show_release(release)
         self.export_button.setEnabled(True)
 
+    def _reset_split(self) -> None:
+        """Share the body between the table side and the plots in the SPLIT ratio (sizes are weights)."""
+        self.body.setSizes([1000 * weight for weight in SPLIT])
+
     def _show_table_side(self) -> None:
         """A release with no rows to list (a distance structure) gives the whole width to its plots; the
-        next release with rows gets the table side back at the 2:3 split."""
+        next release with rows gets the table side back at the SPLIT ratio."""
         listed = not (self.table.isHidden() and self.preview.isHidden())
-        if listed and self.tables.isHidden():
-            self.tables.show()
-            self.body.setSizes([2000, 3000])
+        returning = listed and self.tables.isHidden()
         self.tables.setVisible(listed)
+        if returning:
+            self._reset_split()
 
     def _show_preview(self, release: Release) -> None:
         """The first synthetic rows of a synthetic-table release (a DP output), hidden otherwise."""

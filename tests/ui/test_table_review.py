@@ -16,7 +16,7 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.release_plots import measured_marginals
-from dpgui.ui.review_page import NOTES_SHOWN
+from dpgui.ui.review_page import NOTES_SHOWN, SPLIT
 from dpgui.ui.table_review import MISSING_LABEL, cell_labels, one_way, two_way
 from tests.ui.test_session import build
 
@@ -109,7 +109,7 @@ def test_the_table_and_the_plots_share_the_page_two_to_three_behind_a_movable_ha
     body = released.review_page.body
     tables, plots = body.sizes()
     assert tables > 0 and plots > 0  # neither side collapsed (the plots start hidden until drawn)
-    assert plots / (tables + plots) == pytest.approx(0.6, abs=0.05)
+    assert plots / (tables + plots) == pytest.approx(SPLIT[1] / sum(SPLIT), abs=0.05)
     body.setSizes([3 * tables, plots])  # what dragging the handle does: the marginals table widens
     assert body.sizes()[0] > tables
 
@@ -129,4 +129,5 @@ def test_a_release_without_rows_gives_its_plots_the_whole_width_and_the_next_one
     assert page.tables.isHidden() and page.body.sizes()[1] > 0
     page.show_release(table_release)  # back to the table: its rows and the synthetic preview
     tables, plots = page.body.sizes()
-    assert not page.tables.isHidden() and plots / (tables + plots) == pytest.approx(0.6, abs=0.05)
+    assert not page.tables.isHidden()
+    assert plots / (tables + plots) == pytest.approx(SPLIT[1] / sum(SPLIT), abs=0.05)
