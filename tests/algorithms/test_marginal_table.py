@@ -310,3 +310,19 @@ def test_aim_time_limit_ends_the_rounds_early_and_the_last_one_spends_exactly_wh
     spent = _zcdp(rng, selections[-len(limited.selected) :])
     assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)  # the last round took what was left
     assert limited.total_cost == pytest.approx(rho, rel=1e-6)
+
+
+def test_aim_time_limit_does_not_count_the_time_spent_reading_the_data():
+    """How long counting takes depends on the file's bytes, so the time limit must not see it: a count that
+    takes 1,000 s leaves the rounds of a 100 s limit untouched."""
+    rows, sizes = _data()
+    clock, count = TickingClock(1), _marginals(rows, sizes)
+
+    def slow_count(cliques):
+        clock.now += 1000
+        return count(cliques)
+
+    release = run_to_end(
+        mt.aim_table(sizes, slow_count, len(rows), 0.2, 500, SeededRandom(4), time_limit=100.0, clock=clock)
+    )
+    assert not release.time_limited and len(release.selected) > 1
