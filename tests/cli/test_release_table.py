@@ -45,13 +45,17 @@ def test_independent_writes_every_column_in_order_inside_its_domain(demo, tmp_pa
     assert _release(demo, _domains(tmp_path, columns), tmp_path / "o") == 0
     assert "released by independent" in capsys.readouterr().out  # auto with δ = 0
     out = tmp_path / "o"
-    table = pd.read_csv(out / "synthetic.csv")
+    table = pd.read_parquet(out / "synthetic.parquet")
     assert list(table.columns) == columns and len(table) == 28155  # --rows defaults to n (public)
-    assert pd.read_parquet(out / "synthetic.parquet").equals(table)
-    assert table["wage"].between(0, 3000).all() and (table["wage"] % 100 == 0).all()
-    assert table["experience"].between(-5, 65).all() and table["experience"].dtype.kind == "i"
-    assert set(table["region"]) <= {"midwest", "northeast", "south", "other"}  # west is undeclared
-    assert set(table["ethnicity"]) <= {"afam", "cauc", "other"}
+    # Under --missing keep a column's "missing" cell is measured like any other, so now and then its noise
+    # passes the catch-all threshold and a few blanks appear: the CSV then reads them as NaN in a float
+    # column where the Parquet file keeps a nullable integer. The values must agree all the same.
+    pd.testing.assert_frame_equal(pd.read_csv(out / "synthetic.csv"), table, check_dtype=False)
+    wage, experience = table["wage"].dropna(), table["experience"].dropna()
+    assert wage.between(0, 3000).all() and (wage % 100 == 0).all()
+    assert experience.between(-5, 65).all() and table["experience"].dtype.kind == "i"
+    assert set(table["region"].dropna()) <= {"midwest", "northeast", "south", "other"}  # west: undeclared
+    assert set(table["ethnicity"].dropna()) <= {"afam", "cauc", "other"}
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["epsilon"] == 1 and manifest["delta"] == 0
     assert sum(note.startswith("measured ") for note in manifest["notes"]) == 7
