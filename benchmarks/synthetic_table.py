@@ -88,9 +88,10 @@ def _ours(
     from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
     from dpgui.privacy.random import SeededRandom
     from dpgui.tasks.table import without_noise_catch_alls
-    from dpgui.tasks.table_error import COARSE_BINS
+    from dpgui.tasks.table_error import COARSE_BINS, ordered_columns
 
     codes, sizes, _ = _codes(domains_file, data)
+    spec = _spec(domains_file, epsilon, 0.0 if algorithm == "independent" else DELTA)
     n = codes.shape[0]
 
     def marginals(cliques: list[tuple[int, ...]]) -> list[np.ndarray]:
@@ -111,9 +112,8 @@ def _ours(
             run = mt.mst_table(sizes, marginals, n, rho, n, rng)
         else:
             levels = (int(COARSE_BINS.default),) if algorithm == "aim" else ()
-            run = mt.aim_table(sizes, marginals, n, rho, n, rng, levels=levels)
+            run = mt.aim_table(sizes, marginals, n, rho, n, rng, ordered=ordered_columns(spec), levels=levels)
     release = run_to_end(run)
-    spec = _spec(domains_file, epsilon, 0.0 if algorithm == "independent" else DELTA)
     rows = without_noise_catch_alls(spec, release, n, rng)  # the exported rows' post-processing
     return rows, time.perf_counter() - start
 

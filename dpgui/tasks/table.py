@@ -56,6 +56,7 @@ from dpgui.tasks.table_error import (
     error_parts,
     independent_plans,
     mst_plans,
+    ordered_columns,
     table_sizes,
     workload_error,
 )
@@ -348,7 +349,6 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
     rounds = int(spec.parameter("max_rounds", MAX_ROUNDS.default)) or None
     time_limit = float(spec.parameter("time_limit", TIME_LIMIT.default)) or None
     way = int(spec.parameter("workload", WORKLOAD.default))
-    ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
     release = yield from _named_rounds(
         spec,
         aim_table(
@@ -360,7 +360,7 @@ def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmR
             rng,
             way=way,
             max_rounds=rounds,
-            ordered=ordered,
+            ordered=ordered_columns(spec),
             levels=coarse_levels(spec),
             time_limit=time_limit,
         ),

@@ -96,6 +96,12 @@ def _way(spec: TaskSpec) -> int:
     return int(spec.parameter("workload", 2))
 
 
+def ordered_columns(spec: TaskSpec) -> list[bool]:
+    """Which columns have an order AIM's coarse candidates may merge adjacent cells along: the numeric
+    ones. A categorical column's cells are never merged (its declared order means nothing)."""
+    return [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
+
+
 def table_sizes(spec: TaskSpec) -> list[int]:
     """Cells of each column in the table's marginals: its domain's, plus the "missing" cell when missing
     values are kept (``aggregate.cell_count``)."""
@@ -151,7 +157,7 @@ def aim_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
     one_way = one_way_budgets(sizes, rho, ONE_WAY_SHARE)
     plans = [_plan((j,), None, gauss, gaussian_sigma(one_way[j]), sizes, n) for j in range(d)]
     sigma = gaussian_sigma(MEASURE_SHARE * (rho - math.fsum(one_way)) / (ROUNDS_PER_COLUMN * d))
-    ordered = [not isinstance(domain, CategoricalDomain) for domain in spec.domains]
+    ordered = ordered_columns(spec)
     multi = [c for c in workload(d, _way(spec)) if len(c) > 1]
     for clique in multi:
         levels = coarse_levels(spec) if coarse_offered(sigma, _cells(sizes, clique, None), n) else ()

@@ -155,3 +155,41 @@ def test_auto_names_a_reason_every_algorithm_shares_once():
     with pytest.raises(PreconditionFailed) as refused:
         prepare(spec, 1000)
     assert str(refused.value).count("column 'income' has 1000001 cells") == 1
+
+
+def test_aim_merges_adjacent_cells_of_numeric_columns_only(tmp_path, monkeypatch):
+    """The task tells AIM which columns are ordered: a categorical column's declared order means nothing,
+    so its cells are never merged into coarse bins (the benchmark passes the same ``ordered_columns``)."""
+    import pandas as pd
+
+    from dpgui.data.aggregate import InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.domain import declared_grid
+    from dpgui.tasks import table
+
+    path = tmp_path / "t.csv"
+    g = np.random.default_rng(0)
+    pd.DataFrame({"job": g.choice([f"j{i}" for i in range(40)], 500), "x": g.integers(0, 100, 500)}).to_csv(
+        path, index=False
+    )
+    spec = TaskSpec(
+        kind=TaskKind.TABLE,
+        columns=("job", "x"),
+        domains=(CategoricalDomain(tuple(f"j{i}" for i in range(40))), declared_grid(0, 99, granularity=1)),
+        epsilon=0.5,
+        delta=1e-6,
+        algorithm="aim",
+        parameters=(("rows", 20), ("max_rounds", 2), ("coarse_bins", 8)),
+    )
+    offered = []
+    real = mt.coarse_candidates
+
+    def spy(closure, sizes, ordered, levels):
+        out = real(closure, sizes, ordered, levels)
+        offered.extend(bins for clique, bins in out if bins is not None)
+        return out
+
+    monkeypatch.setattr(mt, "coarse_candidates", spy)
+    run_to_end(table.AIM.run(spec, InMemoryAggregator(open_dataset(path)), SeededRandom(1)))
+    assert offered and all(bins[0] == table.table_sizes(spec)[0] for bins in offered)  # job kept whole
+    assert all(bins[1] == 8 for bins in offered)  # x merged to 8 bins
