@@ -3,12 +3,14 @@
 Each mutation replaces one exact line fragment (found exactly once in its file) by a wrong constant or a
 wrong formula, in a temporary copy of the repository; the privacy, algorithm and task tests (``TEST_DIRS``:
 the tasks book each release's privacy curve) then run on that copy and must fail. The mutations cover the
-mechanisms, the samplers, the accountant and the ledger. The working tree is never modified. Usage, from
-the repository root::
+mechanisms, the samplers, the accountant and the ledger, and what surrounds them: what an export holds
+and when a run counts as having read the data (those also run the export, data and command-line tests,
+``SURFACE_TEST_DIRS``). The working tree is never modified. Usage, from the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
     python tools/planted_errors.py --only em-half-exponent sv-query-noise
+    python tools/planted_errors.py --only NAME --write   # rewrite these rows, keep the others
     python tools/planted_errors.py --check    # only check that every mutation still applies (fast)
 
 Exit status: 0 when every mutation applies and is caught, 1 otherwise. The full run takes several minutes
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import re
 import shutil
 import subprocess
 import sys
@@ -48,6 +51,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_DIRS = ("tests/privacy", "tests/algorithms", "tests/tasks")
+SURFACE_TEST_DIRS = (*TEST_DIRS, "tests/release", "tests/data", "tests/cli")
+"""For errors outside the mechanisms (what an export holds, when a run counts as having read the data):
+the export, data and command-line tests check those."""
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -63,6 +69,7 @@ class Mutation:
     old: str
     new: str
     description: str
+    tests: tuple[str, ...] = TEST_DIRS
 
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -759,6 +766,49 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return cls(gauss / math.sqrt(2 / math.pi), public_seed)",
         "random projection: rows not divided by the target dimension, so not 1-sensitive",
     ),
+    Mutation(
+        "aim-clock-before-counting",
+        "dpgui/algorithms/marginal_table.py",
+        """    true = dict(zip(closure, marginals(closure), strict=True))
+    started = clock()  # after the data is read: see the docstring""",
+        """    started = clock()  # after the data is read: see the docstring
+    true = dict(zip(closure, marginals(closure), strict=True))""",
+        "AIM's time limit: the clock starts before the marginals are counted, so the number of rounds "
+        "depends on how long reading the private data took (a timing channel, not a DP output)",
+    ),
+    Mutation(
+        "aim-last-round-spends-rho",
+        "dpgui/algorithms/marginal_table.py",
+        "measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining",
+        "measure_rho, select_rho = MEASURE_SHARE * rho, (1 - MEASURE_SHARE) * rho",
+        "AIM: the last round (capped or ended by the time limit) spends the whole rho, not what is left",
+    ),
+    Mutation(
+        "run-touch-unrecorded",
+        "dpgui/tasks/runner.py",
+        "    on_touch()\n",
+        "    pass\n",
+        "runner: the run reads the private data without recording it, so a run cancelled or failed after "
+        "reading is refunded",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "fingerprint-raw-hash",
+        "dpgui/data/fingerprint.py",
+        "return hmac.new(key or installation_key(), bytes.fromhex(sha256_hex), hashlib.sha256).hexdigest()",
+        "return sha256_hex",
+        "exports carry the private file's raw SHA-256 (a noiseless function of every record) instead of "
+        "the installation's keyed fingerprint",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "manifest-always-private",
+        "dpgui/release/manifest.py",
+        '"private": release.private,',
+        '"private": True,',
+        "manifest: a release made with seeded (not private) randomness is stated as private",
+        SURFACE_TEST_DIRS,
+    ),
 )
 
 
@@ -782,16 +832,18 @@ def problems(root: Path = ROOT) -> list[str]:
 
 def _copy_repository(destination: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".ruff_cache", "*.pyc")
-    for name in ("dpgui", "tests", "resources", "benchmarks"):  # tests read benchmarks/*.json
+    # tests read benchmarks/*.json; the command-line tests also check docs/ and the README
+    for name in ("dpgui", "tests", "resources", "benchmarks", "docs"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, destination / name, ignore=ignore)
-    shutil.copy2(ROOT / "pyproject.toml", destination / "pyproject.toml")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, destination / name)
 
 
-def _pytest(copy: Path) -> tuple[str, float]:
+def _pytest(copy: Path, folders: tuple[str, ...]) -> tuple[str, float]:
     """'caught' (tests fail), 'survived' (tests pass) or 'timeout', and the seconds taken."""
     env = {**_environment(), "PYTHONPATH": str(copy), "DPGUI_TEST_TIME_LIMIT": str(TEST_TIME_LIMIT_SECONDS)}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TEST_DIRS]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *folders]
     start = time.monotonic()
     try:
         result = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=TIMEOUT_SECONDS)
@@ -821,7 +873,8 @@ def run(selected: list[Mutation]) -> list[tuple[Mutation, str, float]]:
         copy = Path(tmp)
         _copy_repository(copy)
         _check_isolation(copy)
-        baseline, seconds = _pytest(copy)
+        folders = tuple(dict.fromkeys(folder for m in selected for folder in m.tests))
+        baseline, seconds = _pytest(copy, folders)
         print(f"baseline (no mutation): {'passes' if baseline == 'survived' else baseline} ({seconds:.0f} s)")
         if baseline != "survived":
             raise SystemExit("the unmutated tests do not pass; fix them before planting errors")
@@ -830,7 +883,7 @@ def run(selected: list[Mutation]) -> list[tuple[Mutation, str, float]]:
             original = target.read_text(encoding="utf-8")
             target.write_text(original.replace(mutation.old, mutation.new, 1), encoding="utf-8")
             try:
-                outcome, seconds = _pytest(copy)
+                outcome, seconds = _pytest(copy, mutation.tests)
             finally:
                 target.write_text(original, encoding="utf-8")
             print(f"{mutation.name:32} {outcome:9} {seconds:6.0f} s  {mutation.description}", flush=True)
@@ -838,17 +891,40 @@ def run(selected: list[Mutation]) -> list[tuple[Mutation, str, float]]:
     return results
 
 
-def markdown(results: list[tuple[Mutation, str, float]]) -> str:
+Result = tuple[Mutation, str, float]
+_ROW = re.compile(
+    r"^\| `(?P<name>[^`]+)` \| .* \| (?P<outcome>caught|survived|timeout) \| (?P<seconds>\d+) \|"
+)
+
+
+def earlier_results(text: str) -> list[Result]:
+    """The rows of a committed ``planted_errors.md`` whose mutation is still listed."""
+    by_name = {m.name: m for m in MUTATIONS}
+    found = [match for line in text.splitlines() if (match := _ROW.match(line))]
+    return [(by_name[m["name"]], m["outcome"], float(m["seconds"])) for m in found if m["name"] in by_name]
+
+
+def merged(earlier: list[Result], latest: list[Result]) -> list[Result]:
+    """Every listed mutation's latest result, in the list's order (a run with ``--only`` rewrites its
+    own rows and keeps the others)."""
+    by_name = {m.name: (m, outcome, seconds) for m, outcome, seconds in [*earlier, *latest]}
+    return [by_name[m.name] for m in MUTATIONS if m.name in by_name]
+
+
+def markdown(results: list[Result]) -> str:
     caught = sum(outcome == "caught" for _, outcome, _ in results)
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Planted errors: latest run",
         "",
-        f"Generated by `python tools/planted_errors.py --write` on {when}: each one-line mutation is applied",
-        f"alone to a temporary copy of the repository, then `pytest -x -q {' '.join(TEST_DIRS)}` runs on it.",
-        "A mutation is *caught* when the tests fail. The list itself lives in `tools/planted_errors.py`;",
-        "`tests/tools/test_planted_errors.py` checks in CI that every mutation still applies. Constants that",
-        "are conservative rather than wrong (not planted) are listed in the script's docstring.",
+        f"Written by `python tools/planted_errors.py --write` on {when}: each one-line mutation is applied",
+        "alone to a temporary copy of the repository, then `pytest -x -q` runs its test folders on it (the",
+        f"privacy, algorithm and task tests, `{' '.join(TEST_DIRS)}`; for an error outside the mechanisms",
+        "also the export, data and command-line tests). A mutation is *caught* when the tests fail. A run",
+        "with `--only` rewrites its own rows and keeps the others. The list itself lives in",
+        "`tools/planted_errors.py`; `tests/tools/test_planted_errors.py` checks in CI that every mutation",
+        "still applies. Constants that are conservative rather than wrong (not planted) are listed in the",
+        "script's docstring.",
         "",
         f"**{caught} of {len(results)} caught.**",
         "",
@@ -886,7 +962,9 @@ def main(argv: list[str] | None = None) -> int:
         + (f"; NOT caught: {survivors}" if survivors else "")
     )
     if args.write:
-        (ROOT / "tools" / "planted_errors.md").write_text(markdown(results), encoding="utf-8")
+        table = ROOT / "tools" / "planted_errors.md"
+        earlier = earlier_results(table.read_text(encoding="utf-8")) if table.exists() else []
+        table.write_text(markdown(merged(earlier, results)), encoding="utf-8")
     return 1 if survivors else 0
 
 

@@ -33,6 +33,17 @@ def test_the_committed_run_lists_every_mutation_as_caught():
     planted = load_planted_errors()
     table = (ROOT / "tools" / "planted_errors.md").read_text(encoding="utf-8")
     for mutation in planted.MUTATIONS:
-        assert mutation.path.startswith(("dpgui/privacy/", "dpgui/algorithms/", "dpgui/tasks/"))
+        assert mutation.path.startswith(("dpgui/privacy/", "dpgui/algorithms/", "dpgui/tasks/", "dpgui/data/",
+                                         "dpgui/release/"))  # fmt: skip
         assert f"`{mutation.name}`" in table, f"{mutation.name} missing from tools/planted_errors.md: rerun"
     assert "| survived |" not in table and "| timeout |" not in table
+
+
+def test_a_partial_run_rewrites_its_own_rows_and_keeps_the_others():
+    planted = load_planted_errors()
+    first, second, third = planted.MUTATIONS[:3]
+    earlier = planted.earlier_results(planted.markdown([(first, "caught", 5.0), (second, "survived", 7.0)]))
+    assert earlier == [(first, "caught", 5.0), (second, "survived", 7.0)]
+    latest = [(third, "caught", 2.0), (second, "caught", 9.0)]
+    expected = [(first, "caught", 5.0), (second, "caught", 9.0), (third, "caught", 2.0)]
+    assert planted.merged(earlier, latest) == expected
