@@ -809,6 +809,41 @@ MUTATIONS: tuple[Mutation, ...] = (
         "manifest: a release made with seeded (not private) randomness is stated as private",
         SURFACE_TEST_DIRS,
     ),
+    Mutation(
+        "distance-curve-one-query",
+        "dpgui/tasks/distance.py",
+        "noise.sensitivity, _query_count(spec))",
+        "noise.sensitivity, 1)",
+        "distance release, per-query Laplace: the booked curve holds one query's noise, not all k",
+    ),
+    Mutation(
+        "distance-curve-half-rho",
+        "dpgui/tasks/distance.py",
+        "PrivacyCurve(rho=rho)",
+        "PrivacyCurve(rho=rho / 2)",
+        "distance release with delta > 0: the booked curve holds half the zCDP rho the noise spends",
+    ),
+    Mutation(
+        "san-thresholds-curve-counts",
+        "dpgui/tasks/sanitize_papers.py",
+        "1 / plan.mechanism_epsilon, 1, 2 * plan.cap)",
+        "1 / plan.mechanism_epsilon, 1, plan.cap)",
+        "threshold sanitizer (Lemma 4.8): the booked curve holds one count per call, not two",
+    ),
+    Mutation(
+        "san-thresholds-curve-em",
+        "dpgui/tasks/sanitize_papers.py",
+        "exponential = DpSteps(PrivacyCost(plan.mechanism_epsilon), plan.cap)",
+        "exponential = DpSteps(PrivacyCost(plan.mechanism_epsilon), 1)",
+        "threshold sanitizer: the booked curve holds one exponential mechanism, not one per call",
+    ),
+    Mutation(
+        "san-points-curve-counts",
+        "dpgui/tasks/sanitize_papers.py",
+        "1 / plan.mechanism_epsilon, 1, plan.iterations)",
+        "1 / plan.mechanism_epsilon, 1, 1)",
+        "point sanitizer (Thm 4.6): the booked curve holds one count, not one per iteration",
+    ),
 )
 
 

@@ -14,6 +14,7 @@ from dpgui.data.domain import NumericDomain
 from dpgui.privacy.accountant import VALUE_DISCRETIZATION, BookedRelease, compose
 from dpgui.privacy.cost import PrivacyCost, zcdp_epsilon, zcdp_rho_for
 from dpgui.privacy.curve import DpSteps, NoiseKind, PrivacyCurve
+from dpgui.privacy.noise_batch import BatchedLaplace
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
 from dpgui.tasks.runner import prepare
@@ -187,3 +188,92 @@ def test_independent_marginals_record_the_laplace_noise_they_draw(wages_csv) -> 
     run_to_end(prepared.algorithm.run(prepared.spec, InMemoryAggregator(open_dataset(wages_csv)), spy))
     assert {(noise, scale) for noise, scale, _ in spy.draws} == {("discrete_laplace", rounds.scale)}
     assert rounds.count == 2 * len(spy.draws)  # a replaced record moves 2 cells of each marginal
+
+
+class CountingLaplace(BatchedLaplace):
+    """The sanitizers' noisy counts, each one counted; ``steer`` is added to every draw (a large value sends
+    SanThresholds down its full branch on every range: two counts, one EM and one choosing run). A curve
+    must cover every path, so steering the run to its longest one is fair."""
+
+    def __init__(self, rng, scale: float, *, limit: int | None, drawn: list[float], steer: int) -> None:
+        super().__init__(rng, scale, limit=limit)
+        self.scale, self.drawn, self.steer = scale, drawn, steer
+
+    def next(self) -> int:
+        self.drawn.append(self.scale)
+        return super().next() + self.steer
+
+
+def _grid_run(name: str, masses: np.ndarray, monkeypatch, **parameters: float) -> tuple[TaskSpec, dict]:
+    """Run the task's algorithm on point masses over 2^16 grid points and count what it draws."""
+    import dpgui.algorithms.san_points as points
+    import dpgui.algorithms.san_thresholds as thresholds
+    from dpgui.data.aggregate import GridCountsAggregator
+
+    grid = NumericDomain(0, 2**16 - 1, 1)
+    info = get_algorithm(name)
+    spec = TaskSpec(info.task, ("x",), (grid,), 1.0, 1e-6, name, parameters=tuple(parameters.items()))
+    module = thresholds if name == "san-thresholds" else points
+    seen: dict[str, list] = {"counts": [], "em": [], "choosing": []}
+    real_em, real_choosing = module.__dict__.get("exponential_mechanism"), module.choosing_mechanism
+
+    def em(quality, eps, rng):  # run, then steered to level 0: each call takes one point off its range
+        seen["em"].append(eps)
+        real_em(quality, eps, rng)
+        return 0
+
+    def choosing(scores, params, rng):
+        seen["choosing"].append(params)
+        return real_choosing(scores, params, rng)
+
+    steer = 10**9 if name == "san-thresholds" else 0
+
+    def counting(rng, scale, *, limit=None):
+        return CountingLaplace(rng, scale, limit=limit, drawn=seen["counts"], steer=steer)
+
+    monkeypatch.setattr(module, "BatchedLaplace", counting)
+    monkeypatch.setattr(module, "choosing_mechanism", choosing)
+    if real_em is not None:
+        monkeypatch.setattr(module, "exponential_mechanism", em)
+    run_to_end(info.run(spec, GridCountsAggregator("x", grid, masses), SeededRandom(5)))
+    return spec, seen
+
+
+def test_san_thresholds_books_every_count_exponential_mechanism_and_choosing_run_it_makes(monkeypatch):
+    """Lemma 4.8's curve lists per call two counts, one EM and one choosing run, for c calls. With every
+    count steered high and every EM to level 0, each call takes the full branch and removes one point, so
+    the run makes all c calls and 2c counts: a curve with fewer counts, EMs or choosing runs than the
+    run made would under-charge the ledger."""
+    from dpgui.tasks.sanitize_papers import _thresholds_plan
+
+    masses = np.zeros(2**16, dtype=np.int64)
+    masses[np.arange(200) * 300 + 150] = 10**5  # 200 point masses with gaps between them
+    spec, seen = _grid_run("san-thresholds", masses, monkeypatch, alpha=0.5)
+    plan = _thresholds_plan(spec)
+    curve = get_algorithm("san-thresholds").recorded_curve(spec)
+    (counts,) = curve.noise
+    em_steps, choosing_steps = curve.steps
+    assert len(seen["counts"]) > plan.cap and len(seen["em"]) > 1  # the run is busy enough to tell
+    assert len(seen["counts"]) <= counts.count and set(seen["counts"]) == {counts.scale}
+    assert counts.sensitivity == 1
+    assert len(seen["em"]) <= em_steps.count and set(seen["em"]) == {em_steps.cost.epsilon}
+    assert len(seen["choosing"]) <= choosing_steps.count
+    assert {(p.epsilon, p.delta) for p in seen["choosing"]} == {
+        (choosing_steps.cost.epsilon, choosing_steps.cost.delta)
+    }
+
+
+def test_san_points_books_every_count_and_choosing_run_it_makes(monkeypatch):
+    """Thm 4.6's curve lists I counts and I choosing runs; ten heavy values make the run use all I."""
+    masses = np.zeros(2**16, dtype=np.int64)
+    masses[np.arange(1, 11) * 100] = 10**5
+    spec, seen = _grid_run("san-points", masses, monkeypatch, alpha=0.5)
+    curve = get_algorithm("san-points").recorded_curve(spec)
+    (counts,) = curve.noise
+    (choosing_steps,) = curve.steps
+    assert len(seen["counts"]) > 1 and len(seen["counts"]) == len(seen["choosing"])
+    assert len(seen["counts"]) <= counts.count and set(seen["counts"]) == {counts.scale}
+    assert len(seen["choosing"]) <= choosing_steps.count
+    assert {(p.epsilon, p.delta) for p in seen["choosing"]} == {
+        (choosing_steps.cost.epsilon, choosing_steps.cost.delta)
+    }
