@@ -17,7 +17,13 @@ from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, RunCancelled, execute, prepare
-from dpgui.tasks.simulation import across_shapes, rank_error, release_error
+from dpgui.tasks.simulation import (
+    SPREAD_NEIGHBOURS,
+    across_shapes,
+    rank_error,
+    release_error,
+    smoothed_resample,
+)
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 
 
@@ -54,6 +60,35 @@ def test_auto_on_a_public_sample_does_not_say_it_guessed_the_shape(tmp_path):
     )
     reason = prepare(spec, n=28155).auto_reason
     assert "simulated mean error" in reason and "synthetic shapes" not in reason
+
+
+def test_a_public_sample_stands_for_a_population_its_atoms_kept_and_its_single_values_spread():
+    """Repeated public values are atoms drawn as they are; each value held once is spread between the
+    midpoints to its 10th distinct neighbours, so n >> m draws fill the gaps a plain bootstrap leaves."""
+    g = np.random.default_rng(3)
+    sample = np.concatenate([np.full(700, 100.0), 100 + g.exponential(3000, 300)])
+    drawn = smoothed_resample(sample, 200_000, np.random.default_rng(4), 0.0, 20000.0)
+    assert abs(np.mean(drawn == 100.0) - 0.7) < 0.005  # the atom keeps its share, exactly at 100
+    tail = np.sort(np.unique(sample[sample > 100]))
+    assert np.unique(drawn[drawn != 100.0]).size > 0.9 * np.count_nonzero(drawn != 100.0)  # no value piles up
+    k, i = SPREAD_NEIGHBOURS, 150  # a value in the middle of the tail: drawn within its stretch
+    low, high = (tail[i - k] + tail[i]) / 2, (tail[i] + tail[i + k]) / 2
+    assert np.any((drawn > low) & (drawn < tail[i])) and np.any((drawn > tail[i]) & (drawn < high))
+    assert drawn.min() >= 0.0 and drawn.max() <= 20000.0
+    gaps = np.diff(np.sort(drawn[(drawn > tail[10]) & (drawn < tail[-10])]))
+    assert gaps.max() < np.diff(tail).max() / 10  # the sample's widest gap is filled in
+
+
+def test_auto_with_a_small_public_sample_picks_privtree_on_a_point_mass_and_a_tail(tmp_path):
+    """benchmarks/cdf_accuracy.py's point mass plus tail at 1,024 bins and eps = 1: PrivTree 42 ranks, the
+    tree 51. Resampling 2,000 public values plainly made PrivTree look like 66, and auto kept the tree."""
+    g = np.random.default_rng(1985)
+    values = np.clip(np.concatenate([np.full(1420, 100.0), 100 + g.exponential(3000, 580)]), 0, 20000)
+    path = tmp_path / "public.csv"
+    pd.DataFrame({"x": values}).to_csv(path, index=False)
+    public = PublicSample.from_file(path)
+    cdf = TaskSpec(TaskKind.CDF, ("x",), NumericDomain(0, 20000, 20000 / 1024), 1.0, public=public)
+    assert prepare(cdf, n=28155).spec.algorithm == "privtree"
 
 
 def test_every_synthetic_shape_weighs_the_same_in_relative_terms():
