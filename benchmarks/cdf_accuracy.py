@@ -44,6 +44,7 @@ import matplotlib
 import numpy as np
 import opendp.prelude as dp
 import pandas as pd
+from reading import kept_reading
 
 from dpgui.algorithms.approximate_quantiles import (
     approximate_quantiles,
@@ -395,7 +396,8 @@ def main() -> None:
         "",
         "![accuracy](cdf_accuracy.png)",
     ]
-    (HERE / "cdf_accuracy.md").write_text("\n".join(report) + "\n")
+    reading = kept_reading(HERE / "cdf_accuracy.md")
+    (HERE / "cdf_accuracy.md").write_text("\n".join(report) + "\n" + (f"\n{reading}" if reading else ""))
     print("\n".join(report))
 
 

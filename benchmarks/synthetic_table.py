@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from reading import kept_reading
 
 if TYPE_CHECKING:  # dpgui is imported lazily: a SmartNoise worker runs without it
     from dpgui.tasks.spec import TaskSpec
@@ -46,8 +47,6 @@ DOMAINS = HERE / "cps1988_domains.json"
 EPSILONS = (1.0, 0.3, 3.0)
 """ε = 1 first: the target row (spec 005 s6) is measured even if a later run times out."""
 DELTA = 1e-6
-READING = "## Reading"
-"""The heading of the hand-written part of an output file, which a rerun keeps below the new table."""
 OURS = ("aim", "aim-fine", "mst", "independent")
 """aim: the app's default (coarse candidates at COARSE_BINS' default); aim-fine: the paper's candidates."""
 THEIRS = ("smartnoise-aim", "smartnoise-mst")
@@ -194,13 +193,6 @@ def _rows(path: Path) -> dict[tuple[float, str], str]:
     return rows
 
 
-def _reading(path: Path) -> str:
-    """The hand-written reading of an earlier output (from its "## Reading" heading on), kept on a rerun."""
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    start = text.find(READING)
-    return text[start:] if start >= 0 else ""
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -270,7 +262,7 @@ def main() -> None:
     ]
     known = OURS + THEIRS
     kept = {key: row for key, row in _rows(args.out).items() if key[1] in known} if args.only else {}
-    reading = _reading(args.out)
+    reading = kept_reading(args.out)
 
     def write(rows: dict[tuple[float, str], str]) -> None:
         order = {a: i for i, a in enumerate(known)}
