@@ -336,9 +336,11 @@ def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
     """A synthetic table's measured marginals, one row each from the top in the order first measured
     (``measured_marginals``): its share of the budget and how far the synthetic table is from the noisy
     measurement (total variation), both in percent. Horizontal bars, so every marginal's name stays
-    readable. DP outputs only."""
+    readable; the axis label says which bar is which (a legend would cover the bars, which fill the
+    width). DP outputs only."""
     measured = measured_marginals(release.table)
-    reset(plot, "Synthetic table: measured marginals", "percent", "")
+    bottom = "% of the budget (dark) · TV vs noisy, % (light)"
+    reset(plot, "Synthetic table: measured marginals", bottom, "")
     y = np.arange(len(measured), dtype=float)
     shares = 100 * np.array([share for _, share, _ in measured])
     fits = 100 * np.array([fit for _, _, fit in measured])
@@ -348,8 +350,6 @@ def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
     fit = pg.BarGraphItem(x0=0, y=y + 0.2, width=fits, height=0.4, brush=pg.mkBrush((*RED, 80)), pen=RELEASED)
     plot.addItem(bars)
     plot.addItem(fit)
-    plot.plotItem.legend.addItem(bars, "share of the budget (%)")
-    plot.plotItem.legend.addItem(fit, "TV: synthetic vs noisy measurement (%)")
     names = [name for name, _, _ in measured]
     left = plot.getAxis("left")
     left.setTicks([list(enumerate(names))])
