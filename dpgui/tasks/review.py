@@ -250,27 +250,52 @@ def error_checks(predicted: float, unit: str, n: int) -> tuple[Check, ...]:
     )
 
 
-def algorithm_checks(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, ...]:
-    """Checks of how ``algorithm`` would use the public sample (auto skips an algorithm failing one)."""
-    if not algorithm.public_assisted or spec.public is None:
-        return ()
+@dataclass(frozen=True)
+class SampleFit:
+    """How the public sample's values of the task's column sit on its declared range."""
+
+    coverage: float
+    """The share of the declared range the sample's central 98% fills."""
+    outside: float
+    """The share of the sample outside the declared bounds."""
+
+    @property
+    def passed(self) -> bool:
+        return self.coverage >= MIN_SAMPLE_COVERAGE and self.outside <= MAX_SAMPLE_OUTSIDE_FOR_PUBLIC_USE
+
+    def detail(self) -> str:
+        return (
+            f"the central 98% of the public sample fills {self.coverage:.1%} of the declared range and "
+            f"{self.outside:.1%} of it lies outside"
+        )
+
+
+def sample_fit(spec: TaskSpec) -> SampleFit | None:
+    """The fit of the public sample to the first column's numeric grid; None without a sample, a numeric
+    column or any value of it in the sample."""
     column, domain = spec.columns[0], spec.domains[0]
     values = _public_values(spec, column)
     if not isinstance(domain, NumericDomain) or values is None or values.size == 0:
-        return ()
-    outside = _outside_share(values, domain)
+        return None
     low, high = np.quantile(np.clip(values, domain.lower, domain.upper), [0.01, 0.99])
     coverage = float(high - low) / float(domain.upper - domain.lower)
-    passed = coverage >= MIN_SAMPLE_COVERAGE and outside <= MAX_SAMPLE_OUTSIDE_FOR_PUBLIC_USE
+    return SampleFit(coverage, _outside_share(values, domain))
+
+
+def algorithm_checks(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, ...]:
+    """Checks of how ``algorithm`` would use the public sample (auto skips an algorithm failing one)."""
+    fit = sample_fit(spec) if algorithm.public_assisted else None
+    if fit is None:
+        return ()
+    column = spec.columns[0]
     return (
         Check(
             f"public sample matches the grid of {column} (used by {algorithm.name})",
-            passed,
-            f"the central 98% of the public sample fills {coverage:.1%} of the declared range and "
-            f"{outside:.1%} of it lies outside"
+            fit.passed,
+            fit.detail()
             + (
                 ""
-                if passed
+                if fit.passed
                 else f": the sample looks shifted from the grid or on another scale, so {algorithm.name}'s "
                 "cut points would not describe the private data"
             ),

@@ -36,7 +36,7 @@ from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
-from dpgui.tasks.review import algorithm_check_failures
+from dpgui.tasks.review import algorithm_check_failures, sample_fit
 from dpgui.tasks.spec import AUTO, TaskSpec
 
 
@@ -115,7 +115,11 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
     An algorithm failing a check of how it uses the public sample (``review.algorithm_checks``) is never
     chosen, nor one booked on an account other than replace-one.
     """
-    from dpgui.tasks.simulation import SIMULATED, error_estimate  # the simulation runs registered algorithms
+    from dpgui.tasks.simulation import (  # the simulation runs registered algorithms
+        SIMULATED,
+        error_estimate,
+        simulates_public_sample,
+    )
 
     candidates, unfit, infeasible = [], [], []
     for info in algorithms(spec.kind):
@@ -155,11 +159,15 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
     if infeasible:
         reason += f"; refused here: {', '.join(infeasible)} (choose one to see why)"
-    if spec.public is None and any(kind == SIMULATED for _, _, kind in candidates):
-        reason += (
-            "; simulated on synthetic shapes (the geometric mean of their errors), not on this column's: "
+    if any(kind == SIMULATED for _, _, kind in candidates) and not simulates_public_sample(spec):
+        fit = sample_fit(spec)
+        why = (
             "a public sample of it informs the choice"
+            if fit is None
+            else f"the public sample does not describe the declared grid ({fit.detail()})"
         )
+        shapes = "synthetic shapes (the geometric mean of their errors)"
+        reason += f"; simulated on {shapes}, not on this column's: {why}"
     return best, reason
 
 

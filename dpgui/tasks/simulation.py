@@ -8,6 +8,7 @@ terms (spec 003 s8 item 1 "simulation mode"; DP Wizard's previews, anchors s1.2)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from dpgui.privacy.random import SeededRandom, simulation_generator
 from dpgui.tasks.learning import NO_THRESHOLD
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, get_algorithm
+from dpgui.tasks.review import sample_fit
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 SYNTHETIC_LABEL = "label"
@@ -268,9 +270,10 @@ def expected_error(spec: TaskSpec, n: int) -> float | None:
     """The mean error of a few seeded simulated releases of the spec's (concrete) algorithm, in the unit
     of its ``predicted_error``; None when the task has no simulation or the grid is too large.
 
-    The data is the public sample resampled if the spec has one; otherwise CALIBRATION_TRIALS draws of
-    each synthetic shape in SHAPES (normal, skewed, spiky, heaped) on the declared domain, because auto
-    cannot see the data and the data-adaptive engines' errors depend on its shape. The shapes' mean errors
+    The data is the public sample resampled if the spec has one that describes the grid
+    (``simulates_public_sample``); otherwise CALIBRATION_TRIALS draws of each synthetic shape in SHAPES
+    (normal, skewed, spiky, heaped) on the declared domain, because auto cannot see the data and the
+    data-adaptive engines' errors depend on its shape. The shapes' mean errors
     are then combined by their geometric mean (``across_shapes``), so every shape weighs the same in
     relative terms. Never the private data.
 
@@ -285,11 +288,21 @@ def expected_error(spec: TaskSpec, n: int) -> float | None:
     counted = n > CALIBRATION_ROWS and spec.kind in COUNTED_KINDS
     rows = n if counted else min(n, CALIBRATION_ROWS)
     run = simulate_counts if counted else simulate
-    if spec.public is not None:
+    if simulates_public_sample(spec):
         errors = run(spec, rows, CALIBRATION_TRIALS * len(SHAPES), 18).errors
         return float(np.mean(errors)) * rows / n
-    by_shape = [float(np.mean(run(spec, rows, CALIBRATION_TRIALS, 18, shape).errors)) for shape in SHAPES]
+    shapes = dataclasses.replace(spec, public=None)
+    by_shape = [float(np.mean(run(shapes, rows, CALIBRATION_TRIALS, 18, shape).errors)) for shape in SHAPES]
     return across_shapes(by_shape, floor=1 / rows) * rows / n
+
+
+def simulates_public_sample(spec: TaskSpec) -> bool:
+    """Whether auto simulates on the public sample: it holds the column and describes its declared grid
+    (``review.sample_fit``: its central 98% fills at least 5% of the range, at most 5% of it outside).
+    Otherwise it simulates on the synthetic shapes: a sample on another scale (the demo's hourly wages
+    under a weekly grid, all in its first 1%) is a few point masses, and says nothing of the column."""
+    fit = sample_fit(spec)
+    return fit is not None and fit.passed
 
 
 def across_shapes(errors: list[float], floor: float) -> float:

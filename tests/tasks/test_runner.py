@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -20,6 +22,7 @@ from dpgui.tasks.runner import PreconditionFailed, RunCancelled, execute, prepar
 from dpgui.tasks.simulation import (
     SPREAD_NEIGHBOURS,
     across_shapes,
+    expected_error,
     rank_error,
     release_error,
     smoothed_resample,
@@ -89,6 +92,24 @@ def test_auto_with_a_small_public_sample_picks_privtree_on_a_point_mass_and_a_ta
     public = PublicSample.from_file(path)
     cdf = TaskSpec(TaskKind.CDF, ("x",), NumericDomain(0, 20000, 20000 / 1024), 1.0, public=public)
     assert prepare(cdf, n=28155).spec.algorithm == "privtree"
+
+
+def test_auto_does_not_simulate_on_a_public_sample_on_another_scale(tmp_path):
+    """The demo's public wages are hourly (1 to 45) and the grid weekly (0 to 4,000): on that grid the sample
+    is a few point masses, so auto simulates on the synthetic shapes and its reason says why."""
+    path = tmp_path / "hourly.csv"
+    pd.DataFrame({"wage": np.random.default_rng(1).lognormal(2.2, 0.5, 500)}).to_csv(path, index=False)
+    public = PublicSample.from_file(path)
+    weekly = TaskSpec(TaskKind.CDF, ("wage",), NumericDomain(0, 4000, 20), 1.0, public=public)
+    reason = prepare(weekly, n=28155).auto_reason
+    assert "simulated on synthetic shapes" in reason and "does not describe the declared grid" in reason
+    shapes = dataclasses.replace(weekly, public=None)
+    for name in ("tree-laplace", "privtree"):
+        assert expected_error(weekly.with_algorithm(name), 28155) == expected_error(
+            shapes.with_algorithm(name), 28155
+        )
+    hourly = dataclasses.replace(weekly, domains=(NumericDomain(0, 60, 0.5),))
+    assert "synthetic shapes" not in prepare(hourly, n=28155).auto_reason  # on its own scale it is used
 
 
 def test_every_synthetic_shape_weighs_the_same_in_relative_terms():
