@@ -8,7 +8,6 @@ terms (spec 003 s8 item 1 "simulation mode"; DP Wizard's previews, anchors s1.2)
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,11 +90,10 @@ def _simulated_values(
     spec: TaskSpec, n: int, rng: np.random.Generator, shape: str = "normal"
 ) -> tuple[np.ndarray, str]:
     column, domain = spec.columns[0], spec.domain
-    if spec.public is not None and column in spec.public.frame.columns:
-        public = spec.public.column_values(column, domain)
-        if public.size:
-            values = smoothed_resample(public, n, rng, float(domain.lower), float(domain.upper))
-            return values, f"public sample {spec.public.path.name}"
+    if simulates_public_sample(spec):
+        public = spec.public.column_values(column, domain)  # type: ignore[union-attr]
+        values = smoothed_resample(public, n, rng, float(domain.lower), float(domain.upper))
+        return values, f"public sample {spec.public.path.name}"  # type: ignore[union-attr]
     width = domain.upper - domain.lower
     middle, spread = (domain.lower + domain.upper) / 2, width / 6
     if shape == "skewed":
@@ -110,7 +108,10 @@ def _simulated_values(
         )
     else:
         values = rng.normal(middle, spread, size=n)
-    return np.clip(values, domain.lower, domain.upper), f"synthetic {shape} data on the declared domain"
+    fit = sample_fit(spec) if spec.public is not None else None
+    unused = "" if fit is None else f" (the public sample does not describe it: {fit.detail()})"
+    source = f"synthetic {shape} data on the declared domain{unused}"
+    return np.clip(values, domain.lower, domain.upper), source
 
 
 def rank_error(spec: TaskSpec, table: ReleaseTable, indices: np.ndarray, counts: np.ndarray) -> float:
@@ -291,16 +292,16 @@ def expected_error(spec: TaskSpec, n: int) -> float | None:
     if simulates_public_sample(spec):
         errors = run(spec, rows, CALIBRATION_TRIALS * len(SHAPES), 18).errors
         return float(np.mean(errors)) * rows / n
-    shapes = dataclasses.replace(spec, public=None)
-    by_shape = [float(np.mean(run(shapes, rows, CALIBRATION_TRIALS, 18, shape).errors)) for shape in SHAPES]
+    by_shape = [float(np.mean(run(spec, rows, CALIBRATION_TRIALS, 18, shape).errors)) for shape in SHAPES]
     return across_shapes(by_shape, floor=1 / rows) * rows / n
 
 
 def simulates_public_sample(spec: TaskSpec) -> bool:
     """Whether auto simulates on the public sample: it holds the column and describes its declared grid
     (``review.sample_fit``: its central 98% fills at least 5% of the range, at most 5% of it outside).
-    Otherwise it simulates on the synthetic shapes: a sample on another scale (the demo's hourly wages
-    under a weekly grid, all in its first 1%) is a few point masses, and says nothing of the column."""
+    Otherwise it simulates on the synthetic shapes, and so does the preview (``simulate``): a sample on
+    another scale (the demo's hourly wages under a weekly grid, all in its first 1%) is a few point
+    masses, and says nothing of the column."""
     fit = sample_fit(spec)
     return fit is not None and fit.passed
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QWidget
 
+from dpgui.data.domain import NumericDomain
 from dpgui.paths import demo_private_path
 from dpgui.planner.plan import error_curve, plan
 from dpgui.privacy.cost import PrivacyCost
@@ -138,6 +139,8 @@ def test_a_hidden_view_computes_and_draws_nothing_until_it_is_shown(qtbot, windo
 
 def test_simulate_draws_every_trial_on_the_public_sample_and_spends_nothing(qtbot, window: MainWindow):
     window.task_page.select_task(TaskKind.MEDIAN)
+    window.task_page.select_columns(["education"])  # in years in both files (wage is weekly vs hourly)
+    window.task_page.declare("education", NumericDomain(0, 20, 1, unit="years"))
     view = shown(window, window.budget_page.simulation)
     assert view.button.isEnabled()
     view.trials.setValue(30)
@@ -157,6 +160,18 @@ def test_simulate_draws_every_trial_on_the_public_sample_and_spends_nothing(qtbo
     assert window.ledger.entries(window.record.id) == []
     window.budget_page.epsilon.setValue(0.5)  # a new spec clears the stale simulation
     assert view.simulation is None and view.bars not in view.plot.getPlotItem().items
+
+
+def test_a_public_sample_on_another_scale_is_not_simulated_on(qtbot, window: MainWindow):
+    """The demo's public wages are hourly, the declared grid weekly: the sample would be a few point masses
+    in its first 1%, so the preview (like auto) simulates synthetic data and says why."""
+    window.task_page.select_task(TaskKind.MEDIAN)
+    view = shown(window, window.budget_page.simulation)
+    view.trials.setValue(5)
+    view.button.click()
+    qtbot.waitUntil(lambda: view.simulation is not None, timeout=WAIT_MS)
+    assert "synthetic normal data on the declared domain" in view.caption.text()
+    assert "the public sample does not describe it" in view.caption.text()
 
 
 def test_without_a_public_sample_the_simulation_uses_synthetic_data(qtbot):
