@@ -1,9 +1,9 @@
 """Simulation preview: run an algorithm on public or synthetic data with a seeded generator.
 
-Nothing private is read and no budget is spent: the data is the public sample (resampled to n rows,
-its continuous part smoothed: ``smoothed_resample``) or
-synthetic data drawn on the declared domain. The result is a distribution of errors in the task's own
-terms (spec 003 s8 item 1 "simulation mode"; DP Wizard's previews, anchors s1.2).
+Nothing private is read and no budget is spent: the data is the public sample (resampled to n rows, its
+continuous part smoothed: ``smoothed_resample``) when it describes the declared grid, or synthetic data
+drawn on the declared domain. The result is a distribution of errors in the task's own terms (spec 003 s8
+item 1 "simulation mode"; DP Wizard's previews, anchors s1.2).
 """
 
 from __future__ import annotations
@@ -77,12 +77,13 @@ def smoothed_resample(
     values, index, counts = np.unique(np.asarray(sample, np.float64), return_inverse=True, return_counts=True)
     picked = index[rng.integers(0, index.size, size=n)]
     out = values[picked]
-    spread = picked[counts[picked] == 1]
+    single = counts[picked] == 1
+    spread = picked[single]
     k, last = SPREAD_NEIGHBOURS, values.size - 1
     below = np.where(spread >= k, values[np.maximum(spread - k, 0)], lower)
     above = np.where(spread + k <= last, values[np.minimum(spread + k, last)], upper)
     low, high = (below + values[spread]) / 2, (values[spread] + above) / 2
-    out[counts[picked] == 1] = low + (high - low) * rng.uniform(size=spread.size)
+    out[single] = low + (high - low) * rng.uniform(size=spread.size)
     return np.clip(out, lower, upper)
 
 
