@@ -13,6 +13,7 @@ algorithm (:func:`algorithm_check_failures`, used by ``runner.choose_auto``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -270,9 +271,11 @@ class SampleFit:
         )
 
 
+@functools.lru_cache(maxsize=64)
 def sample_fit(spec: TaskSpec) -> SampleFit | None:
     """The fit of the public sample to the first column's numeric grid; None without a sample, a numeric
-    column or any value of it in the sample."""
+    column or any value of it in the sample. Cached: a simulation asks once per trial, and the sample is
+    identified by its content (``PublicSample`` holds its SHA-256)."""
     column, domain = spec.columns[0], spec.domains[0]
     values = _public_values(spec, column)
     if not isinstance(domain, NumericDomain) or values is None or values.size == 0:

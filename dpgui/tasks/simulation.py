@@ -109,7 +109,7 @@ def _simulated_values(
         )
     else:
         values = rng.normal(middle, spread, size=n)
-    fit = sample_fit(spec) if spec.public is not None else None
+    fit = sample_fit(spec)
     unused = "" if fit is None else f" (the public sample does not describe it: {fit.detail()})"
     source = f"synthetic {shape} data on the declared domain{unused}"
     return np.clip(values, domain.lower, domain.upper), source

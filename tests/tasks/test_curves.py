@@ -204,8 +204,12 @@ class CountingLaplace(BatchedLaplace):
         return super().next() + self.steer
 
 
-def _grid_run(name: str, masses: np.ndarray, monkeypatch, **parameters: float) -> tuple[TaskSpec, dict]:
-    """Run the task's algorithm on point masses over 2^16 grid points and count what it draws."""
+def _grid_run(
+    name: str, masses: np.ndarray, monkeypatch, steer: int = 0, **parameters: float
+) -> tuple[TaskSpec, dict]:
+    """Run the task's algorithm on point masses over 2^16 grid points and count what it draws (each count
+    shifted by ``steer``; an exponential mechanism over levels, where the algorithm has one, steered to
+    level 0)."""
     import dpgui.algorithms.san_points as points
     import dpgui.algorithms.san_thresholds as thresholds
     from dpgui.data.aggregate import GridCountsAggregator
@@ -215,7 +219,7 @@ def _grid_run(name: str, masses: np.ndarray, monkeypatch, **parameters: float) -
     spec = TaskSpec(info.task, ("x",), (grid,), 1.0, 1e-6, name, parameters=tuple(parameters.items()))
     module = thresholds if name == "san-thresholds" else points
     seen: dict[str, list] = {"counts": [], "em": [], "choosing": []}
-    real_em, real_choosing = module.__dict__.get("exponential_mechanism"), module.choosing_mechanism
+    real_em, real_choosing = getattr(module, "exponential_mechanism", None), module.choosing_mechanism
 
     def em(quality, eps, rng):  # run, then steered to level 0: each call takes one point off its range
         seen["em"].append(eps)
@@ -225,8 +229,6 @@ def _grid_run(name: str, masses: np.ndarray, monkeypatch, **parameters: float) -
     def choosing(scores, params, rng):
         seen["choosing"].append(params)
         return real_choosing(scores, params, rng)
-
-    steer = 10**9 if name == "san-thresholds" else 0
 
     def counting(rng, scale, *, limit=None):
         return CountingLaplace(rng, scale, limit=limit, drawn=seen["counts"], steer=steer)
@@ -248,7 +250,7 @@ def test_san_thresholds_books_every_count_exponential_mechanism_and_choosing_run
 
     masses = np.zeros(2**16, dtype=np.int64)
     masses[np.arange(200) * 300 + 150] = 10**5  # 200 point masses with gaps between them
-    spec, seen = _grid_run("san-thresholds", masses, monkeypatch, alpha=0.5)
+    spec, seen = _grid_run("san-thresholds", masses, monkeypatch, steer=10**9, alpha=0.5)
     plan = _thresholds_plan(spec)
     curve = get_algorithm("san-thresholds").recorded_curve(spec)
     (counts,) = curve.noise
