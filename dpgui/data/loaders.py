@@ -16,7 +16,9 @@ Reader = Callable[[Path], pd.DataFrame]
 
 def _read_delimited(path: Path) -> pd.DataFrame:
     text_format = sniff_text(path)
-    return pd.read_csv(path, sep=text_format.delimiter, encoding=text_format.encoding)
+    return pd.read_csv(
+        path, sep=text_format.delimiter, encoding=text_format.encoding, decimal=text_format.decimal
+    )
 
 
 def _read_first_sheet(path: Path) -> pd.DataFrame:

@@ -9,8 +9,10 @@ Two questions, answered before any reader opens the file:
 * :func:`sniff_text` — for delimited text (.csv, .tsv, .tab): its encoding (a byte-order mark, else UTF-8
   when the bytes decode as UTF-8, else charset-normalizer's guess, cp1252 when it fits as well) and its
   delimiter (comma, semicolon, tab or pipe: the one that splits the first lines into the same number of
-  fields, at least two; else the suffix's own). The memory, embedded and Spark engines all read with the
-  :class:`TextFormat` returned, so they see the same columns and give the same verdicts.
+  fields, at least two; else the suffix's own) and its decimal mark (a comma when the delimiter is not a
+  comma and the sample's numbers are written like 12,5 and never like 12.5, as spreadsheets in most of
+  Europe save them; else a point). The memory, embedded and Spark engines all read with the
+  :class:`TextFormat` returned, so they see the same columns, numbers and verdicts.
 
 The format is a fact about the file's layout, not its content; the app shows it on the Data page.
 """
@@ -19,8 +21,8 @@ from __future__ import annotations
 
 import codecs
 import csv
-import io
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,11 +61,14 @@ class TextFormat:
     encoding: str
     """A Python codec name (pandas' ``encoding=``, Spark's ``encoding`` option)."""
     delimiter: str
+    decimal: str = "."
+    """The decimal mark of numbers (pandas' ``decimal=``): "." or ","."""
 
     def describe(self) -> str:
         names = {"utf-8-sig": "UTF-8 with BOM", "utf-8": "UTF-8", "utf-16": "UTF-16"}
         name = names.get(self.encoding, self.encoding)
-        return f"{name} text, {_DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))}-separated"
+        described = f"{name} text, {_DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))}-separated"
+        return described + (", decimal comma" if self.decimal == "," else "")
 
 
 def _first_bytes(path: Path) -> bytes:
@@ -164,10 +169,16 @@ def _encoding_of(head: bytes, path: Path) -> str:
     return codecs.lookup(plausible[0].encoding).name
 
 
-def _delimiter_of(text: str, default: str) -> str:
-    lines = [line for line in io.StringIO(text).read().splitlines()[:SNIFF_LINES] if line.strip()]
+def _complete_lines(text: str) -> list[str]:
+    """The sample's non-blank lines, without a last line the sample may have cut."""
+    lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and len(text) >= SNIFF_BYTES - 4:
-        lines = lines[:-1]  # the sample may cut the last line
+        lines = lines[:-1]
+    return lines
+
+
+def _delimiter_of(text: str, default: str) -> str:
+    lines = _complete_lines(text)[:SNIFF_LINES]
     if not lines:
         return default
 
@@ -181,13 +192,35 @@ def _delimiter_of(text: str, default: str) -> str:
     return best if consistent_fields(best) >= 2 else default
 
 
+_COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
+_POINT_DECIMAL = re.compile(r"[+-]?\d*\.\d+(?:[eE][+-]?\d+)?")
+
+
+def _decimal_of(text: str, delimiter: str) -> str:
+    """ "," when the data rows of the sample hold numbers like 12,5 and none like 12.5, else ".".
+
+    A comma-separated file cannot hold an unquoted decimal comma, so it keeps the point; a quoted
+    "1,200" there is text, refused by the data check like any cell that is not a number."""
+    if delimiter == ",":
+        return "."
+    rows = csv.reader(_complete_lines(text)[1:], delimiter=delimiter)
+    try:
+        fields = [field.strip() for row in rows for field in row]
+    except csv.Error:
+        return "."
+    commas = any(_COMMA_DECIMAL.fullmatch(field) for field in fields)
+    points = any(_POINT_DECIMAL.fullmatch(field) for field in fields)
+    return "," if commas and not points else "."
+
+
 def sniff_text(path: Path) -> TextFormat:
-    """The encoding and delimiter of a delimited text file (its suffix's delimiter unless another fits)."""
+    """The encoding, delimiter (its suffix's unless another fits) and decimal mark of a delimited text
+    file."""
     head = _first_bytes(path)
     encoding = _encoding_of(head, path)
     text = head.decode(encoding, errors="ignore")
-    default = DELIMITED_SUFFIXES.get(path.suffix.lower(), ",")
-    return TextFormat(encoding, _delimiter_of(text, default))
+    delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
+    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter))
 
 
 _BINARY_FORMATS = {

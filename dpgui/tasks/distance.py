@@ -18,7 +18,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from dpgui.algorithms.distance import baselines, huang_roth
 from dpgui.algorithms.distance.cdf_route import (
@@ -45,6 +44,8 @@ from dpgui.algorithms.distance.embeddings import (
 from dpgui.algorithms.progress import AlgorithmRun, Progress
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
+from dpgui.data.errors import DataError
+from dpgui.data.loaders import load_table
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
@@ -137,10 +138,11 @@ def _bounds(spec: TaskSpec) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=16)
 def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
+    """The public query points, read like any table (CSV in any encoding and delimiter, Parquet, ...)."""
     try:
-        frame = pd.read_csv(path)
-    except OSError as error:
-        raise ValueError(f"cannot read the queries file {path}: {error.strerror or error}") from error
+        frame = load_table(Path(path))
+    except DataError as error:
+        raise ValueError(f"cannot read the queries file {path}: {error}") from error
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the queries file {path} lacks the columns {', '.join(missing)}")

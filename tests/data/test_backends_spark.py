@@ -107,17 +107,22 @@ def test_the_spark_data_check_gives_the_in_memory_verdict_before_any_charge(
     assert mine.warnings == theirs.warnings and theirs.warnings  # 25% imputed
 
 
-def test_spark_reads_a_semicolon_file_with_a_bom_as_the_other_engines_do(tmp_path: Path) -> None:
+def test_spark_reads_a_semicolon_file_with_a_bom_and_decimal_commas_as_the_other_engines_do(
+    tmp_path: Path,
+) -> None:
     pytest.importorskip("pyspark")
     from dpgui.data import CategoricalDomain, InMemoryAggregator
     from dpgui.data.dataset import open_dataset
 
     path = tmp_path / "towns.csv"
-    path.write_bytes("town;wage\nZürich;1\nKöln;2\nZürich;3\n".encode("utf-8-sig"))
+    path.write_bytes("town;wage\nZürich;1,5\nKöln;2\nZürich;0,25\n".encode("utf-8-sig"))
     towns = CategoricalDomain(("Zürich", "Köln"))
     memory, spark = InMemoryAggregator(open_dataset(path)), SparkAggregator.open(path)
     assert spark.columns == ("town", "wage")
     _same(memory.category_counts("town", towns, IMPUTE), spark.category_counts("town", towns, IMPUTE))
+    # decimal commas: 1,5 and 0,25 are numbers in both engines (on the half grid, not refused as text)
+    _same(memory.histogram("wage", HALF, IMPUTE), spark.histogram("wage", HALF, IMPUTE))
+    assert memory.histogram("wage", HALF, IMPUTE).sum() == 3
 
 
 def test_spark_refuses_an_encoding_it_cannot_read_in_plain_words(tmp_path: Path) -> None:

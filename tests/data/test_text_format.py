@@ -48,6 +48,33 @@ def test_the_suffix_delimiter_wins_when_it_splits_the_lines(tmp_path: Path) -> N
     assert sniff_text(tab).delimiter == "\t"
 
 
+def test_decimal_commas_are_read_as_numbers_by_every_engine(tmp_path: Path) -> None:
+    path = write(tmp_path, "wages.csv", ROWS.encode("cp1252"))
+    assert sniff_text(path) == TextFormat("cp1252", ";", ",")
+    assert load_table(path)["wage"].tolist() == [12.5, 7.0, 9.0]
+    batch = next(FileSource(path).batches(["wage"]))
+    assert batch.frame["wage"].tolist() == [12.5, 7.0, 9.0]
+
+
+@pytest.mark.parametrize(
+    ("rows", "decimal"),
+    [
+        (b"a;b\n1,5;2\n-3,25;4\n", ","),
+        (b"a;b\n1.5;2\n3;4\n", "."),  # points: the comma is not the decimal mark
+        (b"a;b\n1,5;2\n3.5;4\n", "."),  # both: ambiguous, the cell with a comma stays text
+        (b"a;b\n1;2\n3;4\n", "."),  # whole numbers only
+        (b"a\tb\n1,5\t2.5e-3\n", "."),  # a point before an exponent
+        (b"a\tb\n1,5\t2\n", ","),
+        (b'a,b\n"1,5",2\n', "."),  # a comma-separated file keeps the point
+    ],
+)
+def test_the_decimal_mark_is_a_comma_only_when_no_number_uses_a_point(
+    tmp_path: Path, rows: bytes, decimal: str
+) -> None:
+    suffix = ".tsv" if b"\t" in rows else ".csv"
+    assert sniff_text(write(tmp_path, "numbers" + suffix, rows)).decimal == decimal
+
+
 def test_a_single_column_file_keeps_the_suffix_delimiter(tmp_path: Path) -> None:
     path = write(tmp_path, "one.csv", b"wage\n1\n2\n")
     assert sniff_text(path).delimiter == ","
@@ -107,6 +134,6 @@ def test_the_data_page_names_how_the_file_is_read(tmp_path: Path) -> None:
     from dpgui.data.text_format import describe_file_format
 
     cp1252 = write(tmp_path, "w.csv", ROWS.encode("cp1252"))
-    assert describe_file_format(cp1252) == "cp1252 text, semicolon-separated"
+    assert describe_file_format(cp1252) == "cp1252 text, semicolon-separated, decimal comma"
     assert describe_file_format(write(tmp_path, "w.parquet", b"PAR1")) == "Parquet"
     assert describe_file_format(tmp_path / "missing.csv") == "—"

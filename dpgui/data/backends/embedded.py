@@ -253,7 +253,11 @@ class FileSource:
         """``pandas.read_csv`` with the in-memory loader's options (a frame, or a chunk reader)."""
         text_format = self.text_format
         return pd.read_csv(  # type: ignore[call-overload]
-            self.path, sep=text_format.delimiter, encoding=text_format.encoding, **options
+            self.path,
+            sep=text_format.delimiter,
+            encoding=text_format.encoding,
+            decimal=text_format.decimal,
+            **options,
         )
 
     @cached_property
@@ -332,6 +336,7 @@ class FileSource:
                 handle,
                 sep=self.text_format.delimiter,
                 encoding=self.text_format.encoding,
+                decimal=self.text_format.decimal,
                 usecols=None if all_fields else positions,
                 chunksize=rows,
             )

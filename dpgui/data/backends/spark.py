@@ -98,7 +98,7 @@ def _spark_charset(file_name: str, encoding: str) -> str:
     return charset
 
 
-def _as_read_csv(values: pd.Series) -> pd.Series:
+def _as_read_csv(values: pd.Series, decimal: str) -> pd.Series:
     """Text cells as ``pandas.read_csv`` would have parsed them (nulls were empty fields)."""
     buffer = io.StringIO()
     buffer.write("c\n")
@@ -109,16 +109,19 @@ def _as_read_csv(values: pd.Series) -> pd.Series:
         else:
             writer.writerow([cell])
     buffer.seek(0)
-    return pd.read_csv(buffer, skip_blank_lines=False)["c"]
+    return pd.read_csv(buffer, skip_blank_lines=False, decimal=decimal)["c"]
 
 
-def _cells(values: pd.Series, column: str, text: bool) -> pd.DataFrame:
-    """A UDF batch as the one-column frame the in-memory backend would have read."""
-    return pd.DataFrame({column: _as_read_csv(values) if text else values.reset_index(drop=True)})
+def _cells(values: pd.Series, column: str, decimal: str | None) -> pd.DataFrame:
+    """A UDF batch as the one-column frame the in-memory backend would have read (``decimal``: the decimal
+    mark of text cells to re-parse, None for typed cells)."""
+    cells = values.reset_index(drop=True) if decimal is None else _as_read_csv(values, decimal)
+    return pd.DataFrame({column: cells})
 
 
 class SparkAggregator:
-    """``Aggregator`` over a Spark DataFrame; ``text_cells`` says its cells are CSV text to re-parse."""
+    """``Aggregator`` over a Spark DataFrame; ``text_decimal`` is the decimal mark of cells that are CSV text
+    to re-parse (None: typed cells)."""
 
     name: ClassVar[str] = "spark"
 
@@ -127,14 +130,14 @@ class SparkAggregator:
         frame: DataFrame,
         *,
         source_name: str,
-        text_cells: bool = False,
+        text_decimal: str | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
         memory_limit: int | None = None,
     ) -> None:
         self._frame = frame
         self._name = source_name
-        self._text = text_cells
+        self._text = text_decimal
         self._progress = progress or (lambda fraction: None)
         self._cancelled = cancelled or (lambda: False)
         self._memory_limit = physical_memory() // 4 if memory_limit is None else memory_limit
@@ -175,7 +178,7 @@ class SparkAggregator:
             first = frame.columns[0] if frame.columns else ""
             if first.startswith("\ufeff"):  # a UTF-8 byte-order mark read as part of the first name
                 frame = frame.withColumnRenamed(first, first.lstrip("\ufeff"))
-            return cls(frame, source_name=path.name, text_cells=True, **options)  # type: ignore[arg-type]
+            return cls(frame, source_name=path.name, text_decimal=text_format.decimal, **options)  # type: ignore[arg-type]
         raise DataError(
             f"{path.name}: the Spark engine reads Parquet, CSV and TSV, not {suffix or '(no suffix)'!r}"
         )
