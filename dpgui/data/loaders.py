@@ -21,8 +21,15 @@ def _read_delimited(path: Path) -> pd.DataFrame:
     )
 
 
+OTHER_SHEETS = "other_sheets"
+"""``DataFrame.attrs`` key: the names of a workbook's sheets after the first, which dpgui does not read."""
+
+
 def _read_first_sheet(path: Path) -> pd.DataFrame:
-    return pd.read_excel(path, sheet_name=0, engine="openpyxl")
+    with pd.ExcelFile(path, engine="openpyxl") as workbook:
+        frame = workbook.parse(sheet_name=0)
+        frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
+    return frame
 
 
 _READERS: dict[str, Reader] = {

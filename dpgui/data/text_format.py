@@ -243,4 +243,23 @@ def describe_file_format(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix in DELIMITED_SUFFIXES:
         return sniff_text(path).describe()
+    if suffix == ".xlsx":
+        return _describe_workbook(path)
     return _BINARY_FORMATS.get(suffix, suffix)
+
+
+def _describe_workbook(path: Path) -> str:
+    """ "Excel workbook (first sheet)", naming the sheets dpgui does not read when there are others."""
+    from openpyxl import load_workbook  # lazy: only for workbooks
+
+    try:
+        workbook = load_workbook(path, read_only=True)
+    except Exception:  # the loader reports a damaged workbook in its own words
+        return _BINARY_FORMATS[".xlsx"]
+    others = workbook.sheetnames[1:]
+    workbook.close()
+    if not others:
+        return _BINARY_FORMATS[".xlsx"]
+    return (
+        f"Excel workbook (first sheet {workbook.sheetnames[0]!r}; not read: {', '.join(map(repr, others))})"
+    )

@@ -14,17 +14,26 @@ import numpy as np
 import pandas as pd
 
 from dpgui.data.errors import DataError, cell_location, shown
+from dpgui.data.loaders import OTHER_SHEETS
 
 _TRUTH: dict[str, bool] = {"0": False, "1": True, "false": False, "true": True, "no": False, "yes": True}
 _VALUES_SHOWN = 5
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, file_name: str) -> None:
-    """Raise ``DataError`` naming the first unknown column and listing the available ones."""
+    """Raise ``DataError`` naming the first unknown column and listing the available ones (and, for a
+    workbook, the sheets that were not read)."""
     for column in columns:
         if column not in frame.columns:
             available = ", ".join(repr(str(name)) for name in frame.columns)
-            raise DataError(f"{file_name}: no column {column!r}; the columns are {available}")
+            other_sheets = frame.attrs.get(OTHER_SHEETS)
+            sheets = (
+                " (dpgui reads a workbook's first sheet only; this one also has the sheets "
+                f"{', '.join(map(repr, other_sheets))}: move the table to the first sheet or save it as .csv)"
+                if other_sheets
+                else ""
+            )
+            raise DataError(f"{file_name}: no column {column!r}; the columns are {available}{sheets}")
 
 
 def first_position(mask: np.ndarray) -> int:

@@ -88,6 +88,27 @@ def test_numeric_column_names_become_strings(tmp_path: Path) -> None:
     assert list(load_table(path).columns) == ["0", "1"]
 
 
+def test_a_column_on_another_sheet_is_named_with_the_sheets_not_read(tmp_path: Path) -> None:
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.text_format import describe_file_format
+    from dpgui.data.validation import require_columns
+
+    path = tmp_path / "book.xlsx"
+    with pd.ExcelWriter(path) as workbook:
+        pd.DataFrame({"note": ["read me"]}).to_excel(workbook, sheet_name="notes", index=False)
+        FRAME.to_excel(workbook, sheet_name="data", index=False)
+    frame = open_dataset(path).frame
+    assert list(frame.columns) == ["note"]
+    with pytest.raises(DataError, match=r"the columns are 'note' \(.*first sheet only.*'data'"):
+        require_columns(frame, ["wage"], file_name=path.name)
+    assert describe_file_format(path) == "Excel workbook (first sheet 'notes'; not read: 'data')"
+    single = tmp_path / "single.xlsx"
+    FRAME.to_excel(single, index=False)
+    assert describe_file_format(single) == "Excel workbook (first sheet)"
+    with pytest.raises(DataError, match=r"the columns are 'wage', 'education', 'region'$"):
+        require_columns(load_table(single), ["age"], file_name=single.name)
+
+
 def test_bundled_demo_files_load() -> None:
     resources = Path(__file__).resolve().parents[2] / "resources"
     assert load_table(resources / "cps1988.csv").shape == (28155, 7)
