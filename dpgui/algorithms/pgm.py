@@ -25,10 +25,6 @@ from dpgui.privacy.random import PrivateRandom
 
 Clique = tuple[int, ...]
 
-SAMPLE_CHUNK = 1 << 16
-"""Rows sampled per vectorised step (bounds the rows x cells working memory)."""
-
-
 @functools.cache
 def _mbi() -> Any:
     """Import ``mbi`` once, with JAX in float64 (counts of large files) and its cache warnings quiet."""
@@ -266,9 +262,9 @@ def stratified_draw(cdf: np.ndarray, keys: np.ndarray, rng: PrivateRandom) -> np
     rank = np.arange(rows) - np.repeat(starts, sizes)
     u = (rank + rng.uniform01(rows)) / np.repeat(sizes, sizes)
     drawn = np.empty(rows, dtype=np.int64)
-    for start in range(0, rows, SAMPLE_CHUNK):
-        part = slice(start, start + SAMPLE_CHUNK)
-        drawn[part] = (cdf[sorted_keys[part]] < u[part, None]).sum(axis=1)
+    for start, size in zip(starts.tolist(), sizes.tolist(), strict=True):
+        group = slice(start, start + size)  # cells of the key's cdf below u: a binary search, O(log cells)
+        drawn[group] = np.searchsorted(cdf[sorted_keys[start]], u[group], side="left")
     shuffled = np.lexsort((rng.uniform01(rows), keys))
     out = np.empty(rows, dtype=np.int64)
     out[shuffled] = drawn

@@ -55,6 +55,8 @@ def run_guarded(command: Callable[[], int]) -> int:
         print(f"dpgui: error: {describe_os_error(error)}", file=sys.stderr)
         return EXIT_USAGE
     except MemoryError:
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exc()
         print("dpgui: error: out of memory; use a coarser grid, fewer rows or --max-memory", file=sys.stderr)
         return EXIT_USAGE
     except Exception as error:

@@ -52,3 +52,19 @@ def test_stratified_draws_put_each_cell_within_one_of_its_expected_count():
     for key, expected in ((0, np.array([0.1, 0.2, 0.7]) * 101), (1, np.array([0.5, 0.0, 0.5]) * 37)):
         counts = np.bincount(drawn[keys == key], minlength=3)
         assert (np.abs(counts - expected) < 1).all()
+
+
+def test_stratified_draws_from_a_wide_grid_need_no_rows_times_cells_memory():
+    """A 1-way column of 2^16 cells and 50,000 rows: the draw searches each key's cdf, so its working memory
+    is a few arrays of the rows (a rows x cells comparison would take gigabytes)."""
+    import tracemalloc
+
+    weights = np.zeros((1, 1 << 16))
+    weights[0, [3, 40_000, 65_535]] = [1.0, 3.0, 6.0]
+    cdf, keys = conditional_cdfs(weights), np.zeros(50_000, dtype=np.intp)
+    tracemalloc.start()
+    drawn = stratified_draw(cdf, keys, SeededRandom(2))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20 * 50_000 * 8
+    assert np.bincount(drawn, minlength=1 << 16)[[3, 40_000, 65_535]].tolist() == [5_000, 15_000, 30_000]
