@@ -25,6 +25,7 @@ from dpgui.privacy.random import PrivateRandom
 
 Clique = tuple[int, ...]
 
+
 @functools.cache
 def _mbi() -> Any:
     """Import ``mbi`` once, with JAX in float64 (counts of large files) and its cache warnings quiet."""

@@ -320,8 +320,16 @@ def one_way_checks(spec: TaskSpec, algorithm: AlgorithmInfo, n: int) -> tuple[Ch
         advice = ""
         if not measurable:
             cells = _cells_for(spec, algorithm, n, column)
-            what = "grid points" if isinstance(domain, NumericDomain) else "categories (rare ones as 'other')"
-            advice = f": declare {column} with at most about {cells:,} {what}, or raise ε"
+            if isinstance(domain, NumericDomain):
+                what = "grid points"
+                spread = "cell (whole numbers on a finer grid, or values heaped on a few cells, fare better)"
+            else:
+                what = "categories (rare ones as 'other')"
+                spread = "category (a column with a few common categories fares better)"
+            advice = (
+                f" if its values spread over every {spread}: declare {column} with at most about {cells:,} "
+                f"{what}, or raise ε"
+            )
         checks.append(
             Check(
                 f"the 1-way marginal of {column} is measurable",
