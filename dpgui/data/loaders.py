@@ -27,7 +27,7 @@ OTHER_SHEETS = "other_sheets"
 
 def _read_first_sheet(path: Path) -> pd.DataFrame:
     with pd.ExcelFile(path, engine="openpyxl") as workbook:
-        frame = workbook.parse(sheet_name=0)
+        frame = pd.read_excel(workbook, sheet_name=0)
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
     return frame
 
