@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import run_to_end
 from dpgui.cli import preflight, review_gate
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
-from dpgui.data.backends import Engine, OpenedData, open_aggregator
+from dpgui.data.engines import Engine
 from dpgui.planner.batch import BatchPlan, split_plan
 from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
@@ -20,6 +21,9 @@ from dpgui.release.batch_export import NamedRelease, export_batch
 from dpgui.release.staging import OutFolderError
 from dpgui.tasks.batch_run import NamedRun, execute_batch
 from dpgui.tasks.preflight import check_limits, estimate
+
+if TYPE_CHECKING:
+    from dpgui.data.backends import OpenedData
 
 
 def add_release_parser(tasks: argparse._SubParsersAction) -> None:
@@ -113,6 +117,8 @@ def check_before_charging(
 
 
 def run_release_batch(args: argparse.Namespace) -> int:
+    from dpgui.data.backends import open_aggregator  # pandas: only once a plan is released
+
     plan = load_plan(args.plan_file)
     opened = open_aggregator(args.data, args.engine)
     dataset = opened.dataset

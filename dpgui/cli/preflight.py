@@ -13,16 +13,19 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from dpgui.data.backends import OpenedData
-from dpgui.data.checks import DataCheck, check_data
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
-from dpgui.release.export import ExportedFiles, export_release
 from dpgui.release.release import Release
 from dpgui.release.staging import OutFolder, discard, prepare_out
 from dpgui.tasks.preflight import GIB, Limits, check_limits, check_parameters, estimate
 from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import TaskSpec
+
+if TYPE_CHECKING:  # the data layer and the exporters (pandas) load when a release runs, not for --help
+    from dpgui.data.backends import OpenedData
+    from dpgui.data.checks import DataCheck
+    from dpgui.release.export import ExportedFiles
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,6 +91,8 @@ def before_charging(
 
 
 def data_check(spec: TaskSpec, opened: OpenedData) -> DataCheck:
+    from dpgui.data.checks import check_data
+
     return check_data(
         opened.dataset,
         opened.aggregator,
@@ -119,6 +124,8 @@ class Stager:
     """Whether the run got as far as writing its outputs (it is then charged, written or not)."""
 
     def __call__(self, release: Release) -> str:
+        from dpgui.release.export import export_release
+
         self.started = True
         plots = self.plots(release) if self.plots is not None else None
         head = self.ledger.head()

@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import Progress, run_to_end
 from dpgui.cli import (
@@ -22,10 +23,9 @@ from dpgui.cli import (
 )
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
-from dpgui.data.backends import Engine, open_aggregator
 from dpgui.data.domain import NumericDomain, declared_grid
+from dpgui.data.engines import Engine
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.public import PublicSample
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.staging import discard, publish
@@ -34,6 +34,9 @@ from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec, default_missing
 
 ONE_COLUMN_TASKS = (TaskKind.MEDIAN, TaskKind.INTERIOR_POINT)
+
+if TYPE_CHECKING:
+    from dpgui.data.public import PublicSample
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -150,7 +153,11 @@ def declared_units(args: argparse.Namespace, count: int) -> list[str]:
 
 
 def public_sample(args: argparse.Namespace) -> PublicSample | None:
-    return PublicSample.from_file(args.public) if args.public is not None else None
+    if args.public is None:
+        return None
+    from dpgui.data.public import PublicSample  # pandas: only when a sample is given
+
+    return PublicSample.from_file(args.public)
 
 
 def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
@@ -204,6 +211,8 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     Pre-flight first (``dpgui.cli.preflight``: nothing is charged when it refuses), then reserve, run, stage
     the outputs beside ``--out``, commit, and move them into place.
     """
+    from dpgui.data.backends import open_aggregator  # pandas: only once a release runs
+
     spec = algorithm_flags.with_algorithm_flags(spec, args)
     preflight.before_opening(spec)
     opened = open_aggregator(

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, Ledger
 from dpgui.tasks.review import ReleaseReview, build_review
 from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.dataset import Dataset, DatasetHandle
 
 
 def add_argument(parser: argparse.ArgumentParser) -> None:

@@ -16,8 +16,9 @@ import pandas as pd
 
 from dpgui.data.dataset import Dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.engines import Engine
 from dpgui.data.errors import DataError
-from dpgui.data.missing import MissingKind, MissingPolicy, apply_missing, missing_mask
+from dpgui.data.missing import MissingKind, MissingPolicy, apply_missing, cell_count, missing_mask
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
 DENSE_LIMIT = 1 << 26
@@ -150,11 +151,6 @@ def cell_indices(
     return indices
 
 
-def cell_count(domain: NumericDomain | CategoricalDomain, missing: MissingPolicy) -> int:
-    """Cells of a column in a marginal: its domain's, plus the "missing" cell under KEEP (declared)."""
-    return int(domain.size) + missing.extra_cells
-
-
 class MarginalCounter:
     """Adds up the counts of several marginals batch by batch (the marginals every backend shares)."""
 
@@ -180,7 +176,7 @@ class MarginalCounter:
 class InMemoryAggregator:
     """``Aggregator`` over a ``Dataset`` held in memory, with numpy (O(n log n) at worst)."""
 
-    name: ClassVar[str] = "memory"
+    name: ClassVar[str] = Engine.MEMORY.value
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset

@@ -13,12 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from dpgui.data.errors import DataError, cell_location, shown
-from dpgui.data.validation import distinct_text, first_position
+
+if TYPE_CHECKING:  # pandas is imported where cells are read, so planning with domains does not load it
+    import pandas as pd
 
 MAX_GRID_SIZE = 1 << 64
 """The largest number of grid points a numeric domain may have (indices are uint64)."""
@@ -426,6 +428,10 @@ class CategoricalDomain:
         one unless ``missing_index`` is given (a synthetic table's kept "missing" cell); without ``other``
         it raises ``DataError`` naming the file, column and first such row. Any dtype: cells are compared as
         text, missing ones found by pandas (no value is written into the column)."""
+        import pandas as pd
+
+        from dpgui.data.validation import distinct_text, first_position
+
         codes, texts = distinct_text(values)
         missing = self._fallback if missing_index is None else missing_index
         indices = np.array([*map(self._index, texts), missing], dtype=np.int64)[codes]

@@ -12,13 +12,15 @@ import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location
-from dpgui.data.validation import first_position
+
+if TYPE_CHECKING:  # cells arrive as pandas Series; declaring a policy does not need pandas
+    import pandas as pd
 
 _ROW_COUNT_KEPT = "row count unchanged"
 
@@ -95,8 +97,15 @@ def describe_columns(
     )
 
 
+def cell_count(domain: NumericDomain | CategoricalDomain, missing: MissingPolicy) -> int:
+    """Cells of a column in a marginal: its domain's, plus the "missing" cell under KEEP (declared)."""
+    return int(domain.size) + missing.extra_cells
+
+
 def missing_mask(values: pd.Series, policy: MissingPolicy, *, file_name: str) -> np.ndarray:
     """Boolean mask of the missing cells; under FAIL the first one raises ``DataError`` naming its row."""
+    from dpgui.data.validation import first_position
+
     mask = values.isna().to_numpy()
     if policy.kind is MissingKind.FAIL and mask.any():
         raise DataError(

@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 from dpgui.release.manifest import build_manifest
 from dpgui.release.release import Release
 from dpgui.release.report import REPORT_HTML, build_report
@@ -43,6 +41,8 @@ def table_csv(table: ReleaseTable) -> bytes:
 
 def table_parquet(table: ReleaseTable) -> bytes:
     """The released table as Parquet (pyarrow), for tables of more than one row."""
+    import pandas as pd  # here, not at the top: the CLI's --help imports this module's names
+
     buffer = io.BytesIO()
     frame = pd.DataFrame(list(table.rows), columns=list(table.columns))
     frame.to_parquet(buffer, index=False, engine="pyarrow")

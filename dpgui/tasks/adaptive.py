@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,7 +38,6 @@ from dpgui.algorithms.privtree import TREE_SHARE, PrivTreeParameters, privtree_c
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
 from dpgui.algorithms.tree_cdf import cdf_error_bound
-from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
@@ -54,6 +54,9 @@ from dpgui.tasks.sanitize import (
     _tree_fits,
 )
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 PRIVTREE_SHARE = ParameterSpec(
     "tree_share", float, TREE_SHARE,
@@ -90,7 +93,7 @@ def _share(spec: TaskSpec, parameter: ParameterSpec) -> float:
     return float(spec.parameter(parameter.name, parameter.default))
 
 
-Release = Callable[[TaskSpec, Aggregator, PrivateRandom], AlgorithmRun[BucketCdfRelease]]
+Release = Callable[[TaskSpec, "Aggregator", PrivateRandom], AlgorithmRun[BucketCdfRelease]]
 
 
 def _release_privtree(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[BucketCdfRelease]:

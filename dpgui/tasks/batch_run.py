@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import Progress
-from dpgui.data.aggregate import Aggregator, InMemoryAggregator
-from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.fingerprint import installation_key
 from dpgui.privacy.ledger import DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import Release
-from dpgui.tasks.runner import PreparedRun, describe, finish, run_algorithm, settle_failed_run
+from dpgui.tasks.runner import PreparedRun, describe, engine_name, finish, run_algorithm, settle_failed_run
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
+    from dpgui.data.dataset import Dataset, DatasetHandle
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ def execute_batch(
 
     ``engine_choice`` is the engine as the custodian chose it, recorded in each manifest (as ``execute``).
     """
-    factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
+    factory = None if aggregator is None else lambda _: aggregator
     record, reservations = reserve_plan(runs, dataset, ledger)
     releases: list[Release] = []
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
@@ -98,7 +101,7 @@ def execute_batch(
                 reservation=reservation,
                 budget_before=budget_before,
                 rng=rng,
-                aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
+                aggregation_backend=engine_name(aggregator, engine_choice),
             )
         )
     return releases

@@ -16,6 +16,7 @@ import dataclasses
 import math
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -42,10 +43,8 @@ from dpgui.algorithms.distance.embeddings import (
     measured_distortion,
 )
 from dpgui.algorithms.progress import AlgorithmRun, Progress
-from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.data.errors import DataError
-from dpgui.data.loaders import load_table
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
@@ -53,6 +52,9 @@ from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 METRIC = ParameterSpec(
     "metric",
@@ -139,6 +141,8 @@ def _bounds(spec: TaskSpec) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=16)
 def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
     """The public query points, read like any table (CSV in any encoding and delimiter, Parquet, ...)."""
+    from dpgui.data.loaders import load_table  # pandas: only when a queries file is read
+
     try:
         frame = load_table(Path(path))
     except DataError as error:

@@ -10,6 +10,7 @@ spec 002 s8).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,7 +19,6 @@ from dpgui.algorithms.learners.ip_threshold import InteriorSolver, IPThresholdPa
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.rectangles import AxisPositives, BoxParameters, BoxRelease, quantile_box
 from dpgui.algorithms.treelog import MAX_BITS, TreeLogParameters, bit_chain, treelog, treelog_min_n
-from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
@@ -27,6 +27,9 @@ from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 
 def _beta(spec: TaskSpec) -> float:

@@ -11,6 +11,7 @@ guaranteed with probability >= 1 - beta at this n (inf when no alpha < 1 is guar
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,7 +49,6 @@ from dpgui.algorithms.learners.thresholds import (
 )
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.recconcave import levels
-from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
@@ -63,6 +63,9 @@ from dpgui.tasks.registry import (
     register,
 )
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 ERROR_UNIT = "error rate α guaranteed at β"
 DIRECTION = ParameterSpec(

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dpgui.algorithms.interior_point import em_interior_point, em_interior_point_min_n
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.quantiles import em_quantile, em_quantile_rank_error
-from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 BETA = ParameterSpec(
     "beta",

@@ -5,15 +5,18 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import AlgorithmRun
-from dpgui.data.aggregate import Aggregator
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import DpSteps, PrivacyCurve
 from dpgui.privacy.ledger import Account
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+
+if TYPE_CHECKING:  # pandas: only the runs read data, so listing or planning algorithms does not import it
+    from dpgui.data.aggregate import Aggregator
 
 
 class Guarantee(enum.Enum):
@@ -54,7 +57,7 @@ class PreconditionFailure:
     """The parameters themselves are unusable (the CLI's usage error, exit 2), whatever n is."""
 
 
-Runner = Callable[[TaskSpec, Aggregator, PrivateRandom], AlgorithmRun[ReleaseTable]]
+Runner = Callable[[TaskSpec, "Aggregator", PrivateRandom], AlgorithmRun[ReleaseTable]]
 
 REPLACE_ONE = "replace one record; row count public"
 """The neighbouring relation of every algorithm unless it declares another (the manifest states it)."""

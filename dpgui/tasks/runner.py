@@ -22,13 +22,12 @@ import uuid
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
-from dpgui.data.aggregate import Aggregator, InMemoryAggregator
-from dpgui.data.dataset import Dataset, DatasetHandle
+from dpgui.data.engines import Engine
 from dpgui.data.fingerprint import installation_key, keyed_fingerprint
-from dpgui.data.validation import require_columns
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
@@ -38,6 +37,10 @@ from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
 from dpgui.tasks.review import algorithm_check_failures, sample_fit
 from dpgui.tasks.spec import AUTO, TaskSpec
+
+if TYPE_CHECKING:  # the data layer (pandas) is imported by the functions that read data, not by planning
+    from dpgui.data.aggregate import Aggregator
+    from dpgui.data.dataset import Dataset, DatasetHandle
 
 
 class PreconditionFailed(Exception):
@@ -194,12 +197,16 @@ def run_algorithm(
     rng: PrivateRandom,
     on_touch: Callable[[], None],
     cancelled: Callable[[], bool] = lambda: False,
-    aggregator: Callable[[Dataset], Aggregator] = InMemoryAggregator,
+    aggregator: Callable[[Dataset], Aggregator] | None = None,
 ) -> Generator[Progress, None, ReleaseTable]:
-    """Run the algorithm on the private data; ``on_touch`` is called before the first read."""
+    """Run the algorithm on the private data; ``on_touch`` is called before the first read. ``aggregator``
+    makes the engine over ``dataset`` (default: in memory)."""
+    from dpgui.data.aggregate import InMemoryAggregator
+    from dpgui.data.validation import require_columns
+
     require_columns(dataset.header, list(prepared.spec.columns), file_name=dataset.name)
     on_touch()
-    run = prepared.algorithm.run(prepared.spec, aggregator(dataset), rng)
+    run = prepared.algorithm.run(prepared.spec, (aggregator or InMemoryAggregator)(dataset), rng)
     while True:
         if cancelled():
             run.close()
@@ -221,7 +228,7 @@ def finish(
     reservation: Reservation,
     budget_before: BudgetState,
     rng: PrivateRandom,
-    aggregation_backend: str = InMemoryAggregator.name,
+    aggregation_backend: str = Engine.MEMORY.value,
     stage: Callable[[Release], str] | None = None,
 ) -> Release:
     """Commit the spend, then wrap the outputs into a Release (the commit comes first).
@@ -266,6 +273,11 @@ def finish(
     return staged
 
 
+def engine_name(aggregator: Aggregator | None, engine_choice: str | None) -> str:
+    """The engine a manifest names: as the custodian chose it, else the aggregator's, else in memory."""
+    return engine_choice or (Engine.MEMORY.value if aggregator is None else aggregator.name)
+
+
 def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -> None:
     """After an error or a cancel: a run that touched the data stays charged; otherwise refund it."""
     if touched:
@@ -291,7 +303,7 @@ def execute(
     in-memory one over ``dataset``, which must then be a loaded ``Dataset``. ``engine_choice`` is the engine
     as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest.
     """
-    factory = InMemoryAggregator if aggregator is None else lambda _: aggregator
+    factory = None if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
     budget_before = ledger.state(record.id, prepared.account)
@@ -317,6 +329,6 @@ def execute(
         reservation=reservation,
         budget_before=budget_before,
         rng=rng,
-        aggregation_backend=engine_choice or (aggregator or InMemoryAggregator).name,
+        aggregation_backend=engine_name(aggregator, engine_choice),
         stage=stage,
     )

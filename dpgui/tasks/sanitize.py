@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,7 +35,6 @@ from dpgui.algorithms.tree_cdf import (
     noise_scale,
     tree_cdf,
 )
-from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
@@ -50,6 +50,9 @@ from dpgui.tasks.registry import (
     register,
 )
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 FREQUENCY_UNIT = "max |frequency error| (count error / n)"
 

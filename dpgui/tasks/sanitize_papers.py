@@ -20,6 +20,7 @@ other value is estimated 0.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,7 +40,6 @@ from dpgui.algorithms.san_points import (
     san_points,
 )
 from dpgui.algorithms.san_thresholds import SanThresholdsPlan, san_thresholds
-from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.choosing import ChoosingParameters
 from dpgui.privacy.cost import PrivacyCost
@@ -50,6 +50,9 @@ from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.sanitize import FREQUENCY_UNIT, STEP_ROWS_ABOVE
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.aggregate import Aggregator
 
 CDF_UNIT = "max |CDF error|"
 

@@ -13,11 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.data.aggregate import GridCountsAggregator, InMemoryAggregator
-from dpgui.data.dataset import Dataset
 from dpgui.privacy.random import SeededRandom, simulation_generator
 from dpgui.tasks.learning import NO_THRESHOLD
 from dpgui.tasks.outputs import ReleaseTable
@@ -182,6 +179,11 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0, shape: str
     """Run the spec's algorithm ``trials`` times on simulated data of n rows (cached per spec).
 
     Without a public sample the data is synthetic, of the given ``shape`` (one of SHAPES)."""
+    import pandas as pd  # the data layer: loaded by a simulation, not by importing the planner
+
+    from dpgui.data.aggregate import InMemoryAggregator
+    from dpgui.data.dataset import Dataset
+
     if spec.kind not in ERROR_MEASURES:
         raise ValueError(f"no simulation for the task {spec.kind.value!r} yet")
     info = get_algorithm(spec.algorithm)
@@ -221,6 +223,8 @@ def _grid_distribution(spec: TaskSpec, rng: np.random.Generator, shape: str) -> 
 def simulate_counts(spec: TaskSpec, n: int, trials: int, seed: int = 0, shape: str = "normal") -> Simulation:
     """Like ``simulate`` for COUNTED_KINDS, at any n for the cost of the grid: each trial draws the grid
     counts of n records at once (a multinomial) from the data's distribution on the grid."""
+    from dpgui.data.aggregate import GridCountsAggregator
+
     info = get_algorithm(spec.algorithm)
     data_rng = simulation_generator(seed)
     noise = SeededRandom(seed + 1)

@@ -6,10 +6,13 @@ import dataclasses
 import enum
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.public import PublicSample
+
+if TYPE_CHECKING:  # a spec only holds a sample; reading one (pandas) is for the code that uses it
+    from dpgui.data.public import PublicSample
 
 AUTO = "auto"
 

@@ -17,9 +17,9 @@ import dataclasses
 import io
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from dpgui.algorithms.marginal_table import (
     L1_SENSITIVITY,
@@ -38,7 +38,6 @@ from dpgui.algorithms.marginal_table import (
 )
 from dpgui.algorithms.pgm import Clique
 from dpgui.algorithms.progress import AlgorithmRun, Progress
-from dpgui.data.aggregate import Aggregator
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import MissingPolicy
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
@@ -60,6 +59,11 @@ from dpgui.tasks.table_error import (
     table_sizes,
     workload_error,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from dpgui.data.aggregate import Aggregator
 
 SYNTHETIC_CSV = "synthetic.csv"
 SYNTHETIC_PARQUET = "synthetic.parquet"
@@ -196,6 +200,8 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
     """Values in the data's units: a numeric cell's grid point (whole numbers on whole-number grids), a
     categorical cell's declared category ("other" for the extra index); under KEEP the "missing" cell
     (index ``domain.size``) is a blank (and whole numbers nullable integers)."""
+    import pandas as pd  # the rows' frame: built by a run, not by importing the registry
+
     blank = indices >= domain.size if missing.extra_cells else None
     present = indices if blank is None else np.where(blank, 0, indices)
     if isinstance(domain, CategoricalDomain):
@@ -211,6 +217,8 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
 
 
 def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame(
         {
             column: cell_values(domain, rows[:, j], spec.missing)

@@ -36,8 +36,8 @@ from dpgui.algorithms.marginal_table import (
     workload,
 )
 from dpgui.algorithms.pgm import Clique
-from dpgui.data.aggregate import cell_count
 from dpgui.data.domain import CategoricalDomain
+from dpgui.data.missing import cell_count
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.tasks.registry import ErrorPart, ParameterSpec
 from dpgui.tasks.spec import TaskSpec
@@ -104,7 +104,7 @@ def ordered_columns(spec: TaskSpec) -> list[bool]:
 
 def table_sizes(spec: TaskSpec) -> list[int]:
     """Cells of each column in the table's marginals: its domain's, plus the "missing" cell when missing
-    values are kept (``aggregate.cell_count``)."""
+    values are kept (``missing.cell_count``)."""
     return [cell_count(domain, spec.missing) for domain in spec.domains]
 
 

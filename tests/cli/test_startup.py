@@ -39,3 +39,22 @@ def test_the_fast_version_says_what_argparse_would_say(capsys):
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--version"])
     assert capsys.readouterr().out == f"dpgui {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["--help"], ["algorithms"], ["release", "table", "--help"], ["plan", "table", "--help"]],
+)
+def test_commands_that_read_no_data_import_neither_pandas_nor_pyarrow_nor_qt(command: list[str]):
+    """The parsers need the registry (numpy), not the data layer: pandas and pyarrow alone took 0.25 s."""
+    out = run_python(
+        "import sys, contextlib, io\n"
+        "from dpgui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({command!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print([m for m in ('pandas', 'pyarrow', 'PySide6', 'scipy', 'jax') if m in sys.modules])\n"
+    )
+    assert out.splitlines()[-1] == "[]"

@@ -8,7 +8,6 @@ engine as the custodian chose it (``aggregation_backend``: ``auto`` stays ``auto
 
 from __future__ import annotations
 
-import enum
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from dpgui.data.backends.embedded import (
 )
 from dpgui.data.backends.monitor import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle, open_dataset
+from dpgui.data.engines import Engine
 from dpgui.data.errors import DataError
 from dpgui.data.fingerprint import sha256_file
 
@@ -49,15 +49,6 @@ COLUMNAR_MIN_BYTES = 16 << 20
 embedded scan reads only the needed columns (benchmarks/scale.md: 3.1 s / 377 MB against 5.2 s / 741 MB
 in memory for 10^7 rows)."""
 COLUMNAR_SUFFIXES = frozenset({".parquet", ".pq", ".feather", ".arrow"})
-
-
-class Engine(enum.Enum):
-    """Where aggregates are computed."""
-
-    MEMORY = "memory"
-    EMBEDDED = "embedded"
-    SPARK = "spark"
-    AUTO = "auto"
 
 
 PREVIEW_ROWS = 1000
