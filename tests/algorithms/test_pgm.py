@@ -68,3 +68,33 @@ def test_stratified_draws_from_a_wide_grid_need_no_rows_times_cells_memory():
     tracemalloc.stop()
     assert peak < 20 * 50_000 * 8
     assert np.bincount(drawn, minlength=1 << 16)[[3, 40_000, 65_535]].tolist() == [5_000, 15_000, 30_000]
+
+
+def test_compiled_programs_are_dropped_only_past_half_the_kernels_map_cap(monkeypatch):
+    """A 25-column AIM compiled programs until the process passed Linux's 65,530 memory mappings and
+    crashed after its charge; past half the cap JAX's caches are cleared, below it they are kept."""
+    import jax
+
+    from dpgui.algorithms.pgm import release_compiled_programs_near_the_map_cap
+
+    cleared = []
+    monkeypatch.setattr(jax, "clear_caches", lambda: cleared.append(True))
+    assert not release_compiled_programs_near_the_map_cap(lambda: 32_764, lambda: 65_530)
+    assert not release_compiled_programs_near_the_map_cap(lambda: 10**6, lambda: None)  # no cap: not Linux
+    assert not release_compiled_programs_near_the_map_cap(lambda: None, lambda: 65_530)
+    assert cleared == []
+    assert release_compiled_programs_near_the_map_cap(lambda: 32_765, lambda: 65_530)
+    assert cleared == [True]
+
+
+def test_a_fit_checks_the_map_cap(monkeypatch):
+    import dpgui.algorithms.pgm as pgm
+
+    checks = []
+    monkeypatch.setattr(pgm, "release_compiled_programs_near_the_map_cap", lambda: checks.append(1))
+    measurements = [
+        NoisyMarginal((0,), np.array([5.0, 5.0]), 1.0),
+        NoisyMarginal((1,), np.array([3.0, 7.0]), 1.0),
+    ]
+    GraphicalModel([2, 2]).fit(measurements, 10.0, 10)
+    assert checks == [1]
