@@ -189,19 +189,26 @@ class ScanProgress:
 
 class RunProgress:
     """Prints a long run's progress to stderr: the first step past each tenth, once the run has lasted
-    ``after`` seconds, so a quick release prints nothing more and a long one (AIM on a wide table) shows
-    that it is working and how far it is. Steps carry DP outputs and public facts only (``Progress``)."""
+    ``after`` seconds, and the latest step whenever ``every`` seconds pass without a line (AIM's share of the
+    budget can sit in one tenth for many rounds), so a quick release prints nothing more and a long one (AIM
+    on a wide table) shows that it is working and how far it is. Steps carry DP outputs and public facts
+    only (``Progress``)."""
 
-    def __init__(self, after: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, after: float = 5.0, every: float = 30.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._clock = clock
-        self._start = clock()
+        self._start = self._last = clock()
         self._after = after
+        self._every = every
         self._shown = 0
 
     def __call__(self, step: Progress) -> None:
-        tenth = int(step.fraction * 10)
-        if tenth > self._shown and self._clock() - self._start >= self._after:
-            self._shown = tenth
+        now, tenth = self._clock(), int(step.fraction * 10)
+        if now - self._start < self._after:
+            return
+        if tenth > self._shown or now - self._last >= self._every:
+            self._shown, self._last = max(tenth, self._shown), now
             print(f"running: {10 * tenth}% ({step.message})", file=sys.stderr)
 
 
