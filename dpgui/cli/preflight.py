@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=Limits().max_seconds,
         metavar="S",
         help="refuse a run predicted to take longer than this (seconds; default 600). A synthetic table's "
-        "time is not predicted: --time-limit ends AIM's rounds in time",
+        "time cannot be predicted: AIM (unless --time-limit is given) ends its rounds in time to finish "
+        "about this long after the marginals are counted",
     )
     parser.add_argument(
         "--overwrite",

@@ -13,9 +13,11 @@ import argparse
 from pathlib import Path
 
 from dpgui.cli import release_cmd
+from dpgui.cli.algorithm_flags import DEST_PREFIX
 from dpgui.data.domains_file import read_domains
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.table import AIM, TIME_LIMIT
 
 GRID_FLAGS = ("--bounds", "--granularity", "--bins", "--unit")
 """The one-column grid flags, which a table takes from DOMAINS.json instead."""
@@ -48,5 +50,15 @@ def run_table(args: argparse.Namespace) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
+        parameters=_time_limit_from_max_seconds(args),
     )
     return release_cmd.release(spec, args)
+
+
+def _time_limit_from_max_seconds(args: argparse.Namespace) -> tuple[tuple[str, float], ...]:
+    """AIM's time a table's work cannot predict (its rounds and model depend on what it measures): without
+    ``--time-limit``, AIM ends its rounds in time to finish about ``--max-seconds`` after the marginals are
+    counted (a 25-column, 100,000-row table ran for over an hour). A given ``--time-limit`` wins."""
+    if args.algorithm not in (AUTO, AIM.name) or getattr(args, DEST_PREFIX + TIME_LIMIT.name) is not None:
+        return ()
+    return ((TIME_LIMIT.name, float(args.max_seconds)),)

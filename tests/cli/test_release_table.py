@@ -175,3 +175,19 @@ def test_a_time_limit_ends_aims_rounds_at_once_and_the_manifest_says_so(demo, tm
     measured = pd.read_csv(tmp_path / "a" / "release.csv")
     assert (measured["role"] == "selected").sum() == 1  # the first round is already past the limit
     assert measured["budget share"].sum() == pytest.approx(1.0, rel=1e-6)  # and it spent what was left
+
+
+def test_max_seconds_bounds_aims_rounds_unless_a_time_limit_is_given(demo, tmp_path):
+    """A table's time cannot be predicted, so --max-seconds becomes AIM's time limit: the run ends its rounds
+    in time instead of running for an hour on a wide table. An explicit --time-limit wins."""
+    domains = _domains(tmp_path, ["wage", "education", "region", "parttime"])
+    base = ("--delta", "1e-6", "--algorithm", "aim", "--rows", "200")
+    assert _release(demo, domains, tmp_path / "a", *base, "--max-seconds", "0.001") == 0
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert manifest["parameters"]["algorithm_parameters"]["time_limit"] == 0.001
+    assert any("the time limit (0.001 s) made round 1 the last" in note for note in manifest["notes"])
+    given = ("--max-seconds", "0.001", "--time-limit", "3600")
+    assert _release(demo, domains, tmp_path / "b", *base, *given) == 0
+    manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
+    assert manifest["parameters"]["algorithm_parameters"]["time_limit"] == 3600
+    assert not any("the time limit" in note for note in manifest["notes"])
