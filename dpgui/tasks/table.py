@@ -44,6 +44,7 @@ from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import Attachment, ReleaseTable
+from dpgui.tasks.preflight import DEFAULT_MAX_SECONDS
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
 from dpgui.tasks.table_error import (
@@ -96,10 +97,12 @@ MAX_ROUNDS = ParameterSpec(
 TIME_LIMIT = ParameterSpec(
     "time_limit",
     float,
-    0.0,
+    DEFAULT_MAX_SECONDS,  # the pre-flight's bound on a run's work, which cannot predict AIM's (see the help)
     "AIM: seconds, counted once the marginals are counted, after which it stops choosing marginals and "
-    "spends what is left of the budget in one last round, so it ends near then (0: no limit). Which round "
-    "is last then depends on this machine's speed, never on the data beyond what the rounds released.",
+    "spends what is left of the budget in one last round, so it ends near then (0: no limit; on the command "
+    "line the default is --max-seconds). AIM's time cannot be predicted: its rounds and model depend on what "
+    "it measures, and 25 columns of 100,000 rows ran for more than 15 minutes. Which round is last depends "
+    "on this machine's speed, never on the data beyond what the rounds released.",
     0.0,
     86400.0,
     advanced=True,
