@@ -332,15 +332,37 @@ def measured_marginals(table: ReleaseTable) -> list[tuple[str, float, float]]:
     return [(name, share, fit) for name, (share, fit) in merged.items()]
 
 
+MAX_MARGINAL_BARS = 24
+"""Bars the table plot draws before it folds the marginals with the smallest budget shares into one: at 80
+marginals (AIM on 25 columns) their names overlapped into an unreadable column."""
+
+
+def shown_marginals(
+    measured: list[tuple[str, float, float]], limit: int = MAX_MARGINAL_BARS
+) -> list[tuple[str, float, float]]:
+    """At most ``limit`` bars: the ``limit - 1`` largest shares in the order first measured, then one bar
+    for the rest (their summed share, and the largest of their TVs: the worst fit among them)."""
+    if len(measured) <= limit:
+        return measured
+    kept = set(sorted(range(len(measured)), key=lambda i: -measured[i][1])[: limit - 1])
+    rest = [measured[i] for i in range(len(measured)) if i not in kept]
+    folded = (f"{len(rest)} more marginals", sum(r[1] for r in rest), max(r[2] for r in rest))
+    return [measured[i] for i in sorted(kept)] + [folded]
+
+
 def draw_table(plot: pg.PlotWidget, release: Release) -> Drawing:
     """A synthetic table's measured marginals, one row each from the top in the order first measured
-    (``measured_marginals``): its share of the budget and how far the synthetic table is from the noisy
-    measurement (total variation), both in percent. Horizontal bars, so every marginal's name stays
-    readable; the axis label says which bar is which (a legend would cover the bars, which fill the
-    width). DP outputs only."""
-    measured = measured_marginals(release.table)
+    (``measured_marginals``, at most MAX_MARGINAL_BARS: ``shown_marginals``): its share of the budget and
+    how far the synthetic table is from the noisy measurement (total variation), both in percent.
+    Horizontal bars, so every marginal's name stays readable; the axis label says which bar is which (a
+    legend would cover the bars, which fill the width). DP outputs only."""
+    every = measured_marginals(release.table)
+    measured = shown_marginals(every)
     bottom = "% of the budget (dark) · TV vs noisy, % (light)"
-    reset(plot, "Synthetic table: measured marginals", bottom, "")
+    title = "Synthetic table: measured marginals"
+    if len(measured) < len(every):
+        title += f" (the {len(measured) - 1} largest shares of {len(every)})"
+    reset(plot, title, bottom, "")
     y = np.arange(len(measured), dtype=float)
     shares = 100 * np.array([share for _, share, _ in measured])
     fits = 100 * np.array([fit for _, _, fit in measured])

@@ -131,3 +131,22 @@ def test_a_release_without_rows_gives_its_plots_the_whole_width_and_the_next_one
     tables, plots = page.body.sizes()
     assert not page.tables.isHidden()
     assert plots / (tables + plots) == pytest.approx(SPLIT[1] / sum(SPLIT), abs=0.05)
+
+
+def test_a_chart_of_many_marginals_keeps_the_largest_shares_and_folds_the_rest_into_one_bar():
+    """80 marginals (AIM on 25 columns) overlapped into an unreadable axis: the chart keeps 23 bars in the
+    order measured and one for the rest, whose share is their sum and whose TV is their worst."""
+    from dpgui.ui.release_plots import MAX_MARGINAL_BARS, shown_marginals
+
+    measured = [(f"m{i}", (i % 7 + 1) / 1000, i / 100) for i in range(80)]
+    shown = shown_marginals(measured)
+    assert len(shown) == MAX_MARGINAL_BARS == 24
+    kept, folded = shown[:-1], shown[-1]
+    assert [name for name, _, _ in kept] == sorted((n for n, _, _ in kept), key=lambda n: int(n[1:]))
+    assert min(share for _, share, _ in kept) >= max(
+        share for name, share, _ in measured if name not in {n for n, _, _ in kept}
+    )
+    assert folded[0] == "57 more marginals"
+    assert sum(share for _, share, _ in shown) == pytest.approx(sum(share for _, share, _ in measured))
+    assert folded[2] == max(fit for name, _, fit in measured if name not in {n for n, _, _ in kept})
+    assert shown_marginals(measured[:24]) == measured[:24]
