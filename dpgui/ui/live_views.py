@@ -30,6 +30,10 @@ _PEN = pg.mkPen("#1f77b4", width=2)
 _MARKER_PEN = pg.mkPen("#d62728", width=2)
 _LABEL_ROWS = 9
 """Marker labels are staggered over this many heights so that close lines stay readable."""
+LABELLED_ROUNDS = 8
+"""AIM's latest rounds that keep a marker naming their marginal: a wide table's AIM runs 80 rounds and
+more, whose markers covered the plot and whose labels overlapped."""
+MAX_WHOLE_TICKS = 10
 
 
 class LivePlot(ThemedPlotWidget):
@@ -93,6 +97,12 @@ class LivePlot(ThemedPlotWidget):
         else:
             self.enableAutoRange(axis="x")
         self.show()
+
+    def spread_whole_ticks(self, span: float) -> None:
+        """Ticks at whole numbers, at most MAX_WHOLE_TICKS over ``span`` (a step of 1, 2, 5, 10, 20, ...)."""
+        steps = (m * 10**e for e in range(12) for m in (1, 2, 5))
+        step = next(s for s in steps if span / s <= MAX_WHOLE_TICKS)
+        self.getAxis("bottom").setTickSpacing(step, step)
 
     def numeric_domain(self, axis: int) -> NumericDomain | None:
         domain = self.domains[axis] if axis < len(self.domains) else None
@@ -192,15 +202,17 @@ def draw_point_frequencies(plot: LivePlot, partial: PointFrequencies) -> None:
 
 
 def draw_aim_rounds(plot: LivePlot, partial: AimRound) -> None:
-    """AIM round by round: the noise σ of each measurement (falls as the budget anneals), a marker per
-    round naming the marginal chosen and the model's TV from that noisy measurement."""
+    """AIM round by round: the noise σ of each measurement (falls as the budget anneals), and a marker for
+    each of the latest LABELLED_ROUNDS rounds naming the marginal chosen and the model's TV from that noisy
+    measurement."""
     plot.show_view("AIM rounds: the marginal chosen and its noise", "round", "noise σ", whole_x=True)
     plot.steps.append((float(partial.round), partial.sigma))
     x, y = zip(*plot.steps, strict=True)
     plot.curve.setData(list(x), list(y), symbol="o")
     labels = [line.label.format for line in plot.markers] if plot.markers else []
     labels.append(f"{partial.name or partial.clique}: TV {partial.fit:.2g}")
-    plot.set_markers(list(x), labels)
+    plot.set_markers(list(x)[-LABELLED_ROUNDS:], labels[-LABELLED_ROUNDS:])
+    plot.spread_whole_ticks(max(x) - min(x))
 
 
 VIEWS: dict[type, Callable[[LivePlot, Any], None]] = {

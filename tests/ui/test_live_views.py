@@ -126,3 +126,17 @@ def test_aim_rounds_plot_each_rounds_noise_and_name_the_marginal(page: RunPage):
     assert drawn(page) == ([1.0, 2.0], [40.0, 20.0])
     labels = [line.label.format for line in page.plot.markers]
     assert labels == ["wage × age (16 × 16 bins): TV 0.12", "wage: TV 0.03"]
+
+
+def test_a_long_aim_run_names_only_its_latest_rounds_and_spreads_its_round_ticks(page: RunPage):
+    """80 rounds (AIM on 25 columns) drew 80 labelled lines over one another and a tick at every round."""
+    from dpgui.algorithms.marginal_table import AimRound
+    from dpgui.ui.live_views import LABELLED_ROUNDS, MAX_WHOLE_TICKS
+
+    for t in range(1, 81):
+        page.show_partial(AimRound(t, (0, 1), None, 100.0 / (1 + t // 30), 0.01, f"m{t}"))
+    assert len(drawn(page)[0]) == 80
+    assert page.plot.marker_positions() == [float(t) for t in range(81 - LABELLED_ROUNDS, 81)]
+    assert [line.label.format for line in page.plot.markers][-1] == "m80: TV 0.01"
+    spacing = page.plot.getAxis("bottom")._tickSpacing[0][0]
+    assert spacing == 10 and 79 / spacing <= MAX_WHOLE_TICKS
