@@ -1,0 +1,97 @@
+"""Start-up benchmark (issue 18, "speed where users wait"): how long the commands that read no data take.
+
+Each command runs in a fresh interpreter (the installed ``dpgui`` entry point, as a user types it) several
+times; the table gives the median wall time and the largest peak RSS, and which heavy libraries the command
+imported (pandas, pyarrow, Qt, SciPy, JAX: a command that reads no data should import none of them).
+
+Run: python benchmarks/startup.py [--repeats 7]
+Writes benchmarks/startup.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from reading import kept_reading
+
+OUT = Path(__file__).with_suffix(".md")
+ROOT = Path(__file__).resolve().parent.parent
+DOMAINS = ROOT / "benchmarks" / "cps1988_domains.json"
+HEAVY = ("pandas", "pyarrow", "PySide6", "scipy", "jax")
+COMMANDS = (
+    ("--version",),
+    ("--help",),
+    ("algorithms",),
+    ("release", "cdf", "--help"),
+    ("release", "table", "--help"),
+    ("plan", "table", "--n", "28155", "--domains", str(DOMAINS), "--epsilon", "1", "--delta", "1e-6"),
+)
+PROBE = (
+    "import sys, runpy, contextlib, io\n"
+    "sys.argv = ['dpgui', *sys.argv[1:]]\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    try:\n"
+    "        runpy.run_module('dpgui', run_name='__main__')\n"
+    "    except SystemExit:\n"
+    "        pass\n"
+    f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+)
+
+
+def timed(command: tuple[str, ...]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB, from ``os.wait4``: this child's own) of one run of ``dpgui``."""
+    entry = Path(sys.executable).with_name("dpgui")
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [str(entry), *command], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait again
+    if child.returncode != 0:
+        raise RuntimeError(f"dpgui {' '.join(command)} failed")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def imported(command: tuple[str, ...]) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *command], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    lines = [
+        "# Start-up of the commands that read no data (benchmarks/startup.py)",
+        "",
+        f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} cores; {args.repeats} runs per command, each in a fresh process; "
+        f"{datetime.date.today().isoformat()}.",
+        "",
+        "| command | median seconds | peak MB | heavy libraries imported |",
+        "|---|---|---|---|",
+    ]
+    for command in COMMANDS:
+        runs = [timed(command) for _ in range(args.repeats)]
+        seconds = statistics.median(s for s, _ in runs)
+        peak = max(p for _, p in runs)
+        shown = " ".join(command).replace(str(ROOT) + "/", "")
+        lines.append(f"| `dpgui {shown}` | {seconds:.2f} | {peak:.0f} | {imported(command) or 'none'} |")
+        print(lines[-1], flush=True)
+    reading = kept_reading(OUT)
+    OUT.write_text("\n".join(lines) + "\n" + ("\n" + reading if reading else ""), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
