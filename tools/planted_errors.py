@@ -844,6 +844,37 @@ MUTATIONS: tuple[Mutation, ...] = (
         "1 / plan.mechanism_epsilon, 1, 1)",
         "point sanitizer (Thm 4.6): the booked curve holds one count, not one per iteration",
     ),
+    Mutation(
+        "decimal-comma-ignored",
+        "dpgui/data/text_format.py",
+        'return "," if commas and not points else "."',
+        'return "."',
+        "text files: a semicolon file's decimal commas (12,5) are not detected, so each such cell is refused",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "jax-caches-kept-past-the-map-cap",
+        "dpgui/algorithms/pgm.py",
+        "    jax.clear_caches()\n    return True",
+        "    return True",
+        "AIM on a wide table: JAX's compiled programs are never dropped, so the process passes Linux's cap "
+        "on memory mappings and crashes after its charge",
+    ),
+    Mutation(
+        "aim-time-limit-default-none",
+        "dpgui/tasks/table.py",
+        "    DEFAULT_MAX_SECONDS,  # the pre-flight's bound",
+        "    0.0,  # the pre-flight's bound",
+        "AIM without a time_limit parameter (the app, batch plans) runs unbounded: a 25-column table ran for "
+        "over 15 minutes",
+    ),
+    Mutation(
+        "synthetic-draw-last-cell",
+        "dpgui/algorithms/pgm.py",
+        'np.searchsorted(cdf[sorted_keys[start]], u[group], side="left")',
+        'np.searchsorted(cdf[sorted_keys[start]], u[group], side="left") + 1',
+        "synthetic rows: every drawn cell is the next one up (a shifted sampler)",
+    ),
 )
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -193,3 +194,37 @@ def test_aim_merges_adjacent_cells_of_numeric_columns_only(tmp_path, monkeypatch
     run_to_end(table.AIM.run(spec, InMemoryAggregator(open_dataset(path)), SeededRandom(1)))
     assert offered and all(bins[0] == table.table_sizes(spec)[0] for bins in offered)  # job kept whole
     assert all(bins[1] == 8 for bins in offered)  # x merged to 8 bins
+
+
+def test_aim_without_a_time_limit_parameter_ends_its_rounds_by_the_preflights_600_seconds(
+    tmp_path, monkeypatch
+):
+    """AIM's time cannot be predicted (a 25-column table ran for over 15 minutes), so a spec without the
+    parameter (the app's default, a batch plan's) runs with the pre-flight's bound; 0 still means none."""
+    import pandas as pd
+
+    from dpgui.data.aggregate import InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.domain import declared_grid
+    from dpgui.tasks import table
+    from dpgui.tasks.preflight import DEFAULT_MAX_SECONDS
+
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"x": np.arange(200) % 10, "y": np.arange(200) % 7}).to_csv(path, index=False)
+    grid = declared_grid(0, 9, granularity=1)
+    base = TaskSpec(TaskKind.TABLE, ("x", "y"), (grid, grid), 1.0, 1e-6, algorithm="aim")
+    limits = []
+    real = mt.aim_table
+
+    def spy(*args, **kwargs):
+        limits.append(kwargs["time_limit"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table, "aim_table", spy)
+    for parameters in (
+        (("rows", 20), ("max_rounds", 1)),
+        (("rows", 20), ("max_rounds", 1), ("time_limit", 0)),
+    ):
+        spec = dataclasses.replace(base, parameters=parameters)
+        run_to_end(table.AIM.run(spec, InMemoryAggregator(open_dataset(path)), SeededRandom(1)))
+    assert limits == [DEFAULT_MAX_SECONDS, None] and DEFAULT_MAX_SECONDS == 600
