@@ -31,7 +31,10 @@ def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
     named = tuple(str(c) for c in categories if not (other and str(c) == OTHER))
     if not named:
         raise DataError(f'domain of {column!r}: "categories" lists no category besides "{OTHER}"')
-    return CategoricalDomain(named, other=other)
+    try:
+        return CategoricalDomain(named, other=other)
+    except ValueError as error:  # the domain's own checks (distinct categories), naming the column
+        raise DataError(f"domain of {column!r}: {error}") from error
 
 
 def domain_entry(column: str, entry: Any) -> Domain:

@@ -28,6 +28,7 @@ def test_entries_read_as_declared_and_a_listed_other_names_the_catch_all():
         ({"categories": ["a"], "other": "yes"}, '"other" must be true or false'),
         ({"categories": ["a"], "bins": 3}, 'takes "categories" and "other" only'),
         ({"categories": []}, "must be a non-empty list"),
+        ({"categories": ["a", "a", "b"]}, "categories must be distinct"),
         ({"lower": 0}, 'give "lower", "upper"'),
         ({"lower": "a", "upper": 3}, "must be numbers"),
         ({"lower": None, "upper": 3}, "must be numbers"),
