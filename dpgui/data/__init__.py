@@ -3,7 +3,7 @@
 Domains and bounds never come from the private data; DP algorithms read it only through ``Aggregator``.
 
 The names below are imported on first use (PEP 562), so that a command which reads no data (``dpgui
---help``, ``dpgui algorithms``, ``dpgui plan``) can import ``dpgui.data.errors`` without pandas.
+--help``, ``dpgui algorithms``, a table's ``dpgui plan``) can import ``dpgui.data.errors`` without pandas.
 """
 
 from __future__ import annotations
