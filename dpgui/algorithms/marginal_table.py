@@ -43,7 +43,7 @@ from dpgui.algorithms.pgm import (
     conditional_cdfs,
     stratified_draw,
 )
-from dpgui.algorithms.progress import AlgorithmRun, Progress
+from dpgui.algorithms.progress import FINISH_NOW, AlgorithmRun, Progress
 from dpgui.privacy.exponential import exponential_mechanism
 from dpgui.privacy.random import PrivateRandom
 
@@ -160,6 +160,8 @@ class TableRelease:
     accounting: Accounting
     time_limited: bool = False
     """Whether AIM's time limit, not its budget or round cap, made its last round the last."""
+    finished_on_request: bool = False
+    """Whether the custodian's request (``progress.FINISH_NOW``) made AIM's last round the last."""
 
     @property
     def total_cost(self) -> float:
@@ -442,7 +444,8 @@ def aim_table(
     file takes a time that depends on its bytes), and from there the time a round takes depends on public
     sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not on
     the data beyond those outputs; so the choice of the last round is post-processing, as with
-    ``max_rounds``. The limit counts from that point.
+    ``max_rounds``. The limit counts from that point. A FINISH_NOW sent into the run (the custodian's
+    Finish now) makes the next round the last in the same way: a choice made outside the data.
     """
     d = len(sizes)
     work = workload(d, way)
@@ -453,7 +456,8 @@ def aim_table(
     cell_counts = np.array([cells(sizes, c) if b is None else math.prod(b) for c, b in candidates], float)
     full_cells = np.array([cells(sizes, c) for c, _ in candidates], float)
     is_full = np.array([b is None for _, b in candidates])
-    yield Progress(0.02, f"counting {len(closure)} marginals ({len(candidates)} candidates)")
+    request = yield Progress(0.02, f"counting {len(closure)} marginals ({len(candidates)} candidates)")
+    requested = request == FINISH_NOW
     true = dict(zip(closure, marginals(closure), strict=True))
     started = clock()  # after the data is read: see the docstring
     rounds = ROUNDS_PER_COLUMN * d if max_rounds is None else max(1, max_rounds)
@@ -470,13 +474,15 @@ def aim_table(
         used += record.cost
     model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
     cliques = [(j,) for j in range(d)]
-    t, last, longest, time_limited = 0, False, 0.0, False
+    t, last, longest, time_limited, finished_on_request = 0, False, 0.0, False, False
     while not last:
         t += 1
         began = clock()
         remaining = rho - used
         measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
         last = remaining <= 2 * (measure_rho + select_rho) or t >= rounds
+        finished_on_request = requested and not last
+        last = last or requested
         if not last and time_limit is not None:
             time_limited = last = began - started + (1 + FINAL_FIT_FACTOR) * longest > time_limit
         if last:
@@ -507,12 +513,15 @@ def aim_table(
         if _l1(fitted - estimates[chosen], bins) <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]:
             sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
         longest = max(longest, clock() - began)
-        yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
+        request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
+        requested = requested or request == FINISH_NOW
     model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
-    return TableRelease(table, tuple(measured), tuple(selected), fit, Accounting.ZCDP, time_limited)
+    return TableRelease(
+        table, tuple(measured), tuple(selected), fit, Accounting.ZCDP, time_limited, finished_on_request
+    )
 
 
 def _fit_to_noisy(fitted: np.ndarray, noisy: NoisyMarginal) -> float:

@@ -22,7 +22,12 @@ class Progress:
     partial: object | None = None
 
 
-AlgorithmRun = Generator[Progress, None, T]
+AlgorithmRun = Generator[Progress, object, T]
+"""An algorithm as a generator of its steps. A caller may ``send`` FINISH_NOW into it instead of calling
+``next``: a run that can end early (AIM's rounds) makes its next round the last; the others ignore it."""
+
+FINISH_NOW = "finish now"
+"""The request to end a run early without losing its result (the app's Finish now button)."""
 
 
 def run_to_end(run: AlgorithmRun[T], report: Callable[[Progress], None] | None = None) -> T:

@@ -47,3 +47,7 @@ class PoolJob(QObject):
     def cancel(self) -> None:
         """Ask the run to stop before its next step or scanned batch (safe from any thread)."""
         self._worker.cancel()
+
+    def finish_now(self) -> None:
+        """Ask the run to end early with its result (AIM's next round is its last; safe from any thread)."""
+        self._worker.finish_now()

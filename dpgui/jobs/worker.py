@@ -12,7 +12,7 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from dpgui.algorithms.progress import Progress
+from dpgui.algorithms.progress import FINISH_NOW, Progress
 
 GUI_SWITCH_INTERVAL = 0.0005
 """Seconds a thread may keep the GIL while another waits for it. Python's default, 5 ms, lets a worker that
@@ -56,10 +56,16 @@ class GeneratorWorker(QRunnable):
         self.signals = WorkerSignals()
         self._generator = generator
         self._cancel = threading.Event()
+        self._finish = threading.Event()
 
     def cancel(self) -> None:
         """Ask the run to stop before its next step (safe from any thread)."""
         self._cancel.set()
+
+    def finish_now(self) -> None:
+        """Ask the run to end early with its result (safe from any thread): FINISH_NOW is sent into the
+        generator once, at its next step; a run that cannot end early ignores it."""
+        self._finish.set()
 
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
@@ -71,12 +77,15 @@ class GeneratorWorker(QRunnable):
 
     def run(self) -> None:
         """Pool-thread entry point: step the generator, emitting progress, then the outcome."""
+        started = sent = False  # a generator takes a request only once it has started
         try:
             while True:
                 if self._cancel.is_set():
                     self._generator.close()
                     raise Cancelled("cancelled by the user")
-                step = next(self._generator)
+                request = FINISH_NOW if started and not sent and self._finish.is_set() else None
+                sent, started = sent or request is not None, True
+                step = self._generator.send(request)
                 self.signals.progress.emit(step.fraction, step.message)
                 if step.partial is not None:
                     self.signals.partial.emit(step.partial)

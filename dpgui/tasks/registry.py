@@ -120,6 +120,8 @@ class AlgorithmInfo:
     calibrated: bool = False
     """``auto`` ranks it by its simulated mean error (``tasks.simulation.expected_error``) instead of its
     a-priori bound: for algorithms whose bounds' slack differs (or, data-adaptive, that have none)."""
+    finishes_on_request: bool = False
+    """Its run takes ``progress.FINISH_NOW`` and ends early with its result (the app's Finish now)."""
 
     def recorded_curve(self, spec: TaskSpec) -> PrivacyCurve:
         """The curve the ledger records: the mechanism's own (``curve``), else its cost as one step in the

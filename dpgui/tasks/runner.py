@@ -198,7 +198,7 @@ def run_algorithm(
     on_touch: Callable[[], None],
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Callable[[Dataset], Aggregator] | None = None,
-) -> Generator[Progress, None, ReleaseTable]:
+) -> Generator[Progress, object, ReleaseTable]:
     """Run the algorithm on the private data; ``on_touch`` is called before the first read. ``aggregator``
     makes the engine over ``dataset`` (default: in memory)."""
     from dpgui.data.aggregate import InMemoryAggregator
@@ -207,15 +207,16 @@ def run_algorithm(
     require_columns(dataset.header, list(prepared.spec.columns), file_name=dataset.name)
     on_touch()
     run = prepared.algorithm.run(prepared.spec, (aggregator or InMemoryAggregator)(dataset), rng)
+    request: object = None  # what the caller sends in (FINISH_NOW), passed on to the algorithm
     while True:
         if cancelled():
             run.close()
             raise RunCancelled("cancelled after the private data was read; the budget stays spent")
         try:
-            step = next(run)
+            step = run.send(request)
         except StopIteration as stop:
             return stop.value
-        yield step
+        request = yield step
 
 
 def finish(

@@ -312,6 +312,11 @@ def _table(
             f"{len(release.selected)} the last, which spent what was left"
             if release.time_limited
             else ""
+        )
+        + (
+            f"; Finish now made round {len(release.selected)} the last, which spent what was left"
+            if release.finished_on_request
+            else ""
         ),
         "neighbouring relation: replace one record, row count public (marginals move by L1 = 2, L2 = √2)",
         "TV vs noisy: total-variation distance between the synthetic table's marginal and the noisy "
@@ -340,10 +345,12 @@ def _marginals(spec: TaskSpec, data: Aggregator) -> Marginals:
 
 
 def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmRun[TableRelease]:
-    """AIM's progress with each round's marginal named by its columns (for the log and the live view)."""
+    """AIM's progress with each round's marginal named by its columns (for the log and the live view); a
+    request sent in (FINISH_NOW) is passed on to AIM."""
+    request: object = None
     while True:
         try:
-            step = next(run)
+            step = run.send(request)
         except StopIteration as stop:
             return stop.value
         partial = step.partial
@@ -352,7 +359,7 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
             fit = f"σ {partial.sigma:.3g}, model's TV vs noisy {partial.fit:.3g}"
             message = f"round {partial.round}: measured {name} ({fit})"
             step = Progress(step.fraction, message, dataclasses.replace(partial, name=name))
-        yield step
+        request = yield step
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
@@ -430,6 +437,7 @@ AIM = register(
         error_parts=lambda spec, n: error_parts(spec, aim_plans(spec, n)),
         run=_run_aim,
         parameters=(ROWS, WORKLOAD, MAX_ROUNDS, COARSE_BINS, TIME_LIMIT),
+        finishes_on_request=True,
         preconditions=_aim_fits,
         curve=_zcdp_curve,
     )

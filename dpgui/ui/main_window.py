@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
         self.budget_page.plan_view.run_requested.connect(self.review_plan)
         self.run_page.run_button.clicked.connect(self.review_release)
         self.run_page.cancel_button.clicked.connect(self.cancel_release)
+        self.run_page.finish_button.clicked.connect(self.finish_release)
         self.review_page.export_requested.connect(self.export)
         self.review_page.release_chosen.connect(self.choose_release)
         self.data_page.cancel_requested.connect(self.cancel_opening)
@@ -660,6 +661,7 @@ class MainWindow(QMainWindow):
             summary += "\nData (custodian only): " + "; ".join(job.data_check.warnings)
         self.run_page.prepare(summary, spec.domains)
         self._set_running(True)
+        self.run_page.set_running(True, finishable=job.prepared.algorithm.finishes_on_request)
         self.refresh_budget()
         job.start()
 
@@ -669,6 +671,13 @@ class MainWindow(QMainWindow):
             return None
         reviewed_spec, dataset, check = self._reviewed
         return check if reviewed_spec == spec and dataset is self.dataset else None
+
+    def finish_release(self) -> None:
+        """Ask the running AIM to make its next round the last and release (nothing more is charged)."""
+        if self.current_job is not None:
+            self.current_job.finish_now()
+            self.run_page.finish_button.setEnabled(False)
+            self.statusBar().showMessage("Finishing: the next round is the last…")
 
     def cancel_release(self) -> None:
         """Ask the running job to stop (the budget stays charged once it has read the data)."""

@@ -40,6 +40,11 @@ class RunPage(QWidget):
         self.run_button = QPushButton("Run release")
         self.run_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel")
+        self.finish_button = QPushButton("Finish now")
+        self.finish_button.setToolTip(
+            "AIM: stop choosing marginals, spend what is left of the budget in one last round and release "
+            "the table. Cancel ends the run without a result and keeps the charge."
+        )
         self.progress = QProgressBar()
         self.progress.setRange(0, PROGRESS_STEPS)
         self.plot = LivePlot()
@@ -50,6 +55,7 @@ class RunPage(QWidget):
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)
+        buttons.addWidget(self.finish_button)
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
@@ -73,9 +79,13 @@ class RunPage(QWidget):
         self.log.clear()
         self.progress.setValue(0)
 
-    def set_running(self, running: bool) -> None:
+    def set_running(self, running: bool, finishable: bool = False) -> None:
+        """Buttons for a run starting or ended; ``finishable``: the run can end early with its result
+        (AIM), so Finish now is shown beside Cancel."""
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
+        self.finish_button.setVisible(running and finishable)
+        self.finish_button.setEnabled(running and finishable)
 
     def show_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(round(fraction * PROGRESS_STEPS))

@@ -326,3 +326,35 @@ def test_aim_time_limit_does_not_count_the_time_spent_reading_the_data():
         mt.aim_table(sizes, slow_count, len(rows), 0.2, 500, SeededRandom(4), time_limit=100.0, clock=clock)
     )
     assert not release.time_limited and len(release.selected) > 1
+
+
+def test_finish_now_sent_after_a_round_makes_the_next_round_the_last_and_spends_what_is_left(selections):
+    """The app's Finish now: FINISH_NOW sent into the run after round 2 makes round 3 the last, which spends
+    exactly what is left (the total stays rho); sent at the very start, round 1 is the last."""
+    from dpgui.algorithms.marginal_table import AimRound
+    from dpgui.algorithms.progress import FINISH_NOW
+
+    rows, sizes = _data()
+    rho = 0.2
+
+    def finished_after(rounds: int, rng) -> mt.TableRelease:
+        run = mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, rng)
+        request, seen = None, 0
+        while True:
+            try:
+                step = run.send(request)
+            except StopIteration as stop:
+                return stop.value
+            seen += isinstance(step.partial, AimRound)
+            request = FINISH_NOW if seen == rounds else None
+
+    unlimited = run_to_end(mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, SeededRandom(4)))
+    rng = RecordingRandom(4)
+    finished = finished_after(2, rng)
+    assert finished.finished_on_request and not unlimited.finished_on_request
+    assert len(finished.selected) == 3 < len(unlimited.selected)
+    spent = _zcdp(rng, selections[-len(finished.selected) :])
+    assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)
+    assert finished.total_cost == pytest.approx(rho, rel=1e-6)
+    at_once = finished_after(0, SeededRandom(4))
+    assert len(at_once.selected) == 1 and at_once.finished_on_request

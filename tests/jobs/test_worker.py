@@ -65,3 +65,25 @@ def test_starting_a_worker_shortens_the_gil_switch_interval_for_the_gui_thread(q
         assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL)
     finally:
         sys.setswitchinterval(original)
+
+
+def test_finish_now_is_sent_into_the_run_once_at_its_next_step(qtbot, pool: QThreadPool):
+    """Finish now reaches the generator as FINISH_NOW, exactly once, and never before it has started (a
+    just-started generator cannot take a value); every other step gets None, as next() would send."""
+    from dpgui.algorithms.progress import FINISH_NOW
+
+    received: list[object] = []
+    holder: list[GeneratorWorker] = []
+
+    def listening() -> Generator[Progress, object, int]:
+        holder[0].finish_now()  # asked before the first step has been yielded
+        for i in range(4):
+            received.append((yield Progress(i / 4, f"step {i}")))
+        return len(received)
+
+    worker = GeneratorWorker(listening())
+    holder.append(worker)
+    with qtbot.waitSignal(worker.signals.finished, timeout=5000) as finished:
+        worker.start(pool)
+    assert finished.args == [4]
+    assert received == [FINISH_NOW, None, None, None]

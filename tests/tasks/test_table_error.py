@@ -228,3 +228,35 @@ def test_aim_without_a_time_limit_parameter_ends_its_rounds_by_the_preflights_60
         spec = dataclasses.replace(base, parameters=parameters)
         run_to_end(table.AIM.run(spec, InMemoryAggregator(open_dataset(path)), SeededRandom(1)))
     assert limits == [DEFAULT_MAX_SECONDS, None] and DEFAULT_MAX_SECONDS == 600
+
+
+def test_finish_now_sent_through_the_runner_ends_aim_and_the_release_says_so(tmp_path):
+    """The runner and the task pass a sent FINISH_NOW on to AIM: the round after it is the last, and the
+    release's note says Finish now made it so (the app's button sends it through the worker)."""
+    import pandas as pd
+
+    from dpgui.algorithms.marginal_table import AimRound
+    from dpgui.algorithms.progress import FINISH_NOW
+    from dpgui.data.dataset import open_dataset
+    from dpgui.data.domain import declared_grid
+    from dpgui.tasks.runner import run_algorithm
+
+    path = tmp_path / "t.csv"
+    g = np.random.default_rng(0)
+    frame = pd.DataFrame({c: g.integers(0, 10, 2000) for c in ("a", "b", "c", "d")})
+    frame.to_csv(path, index=False)
+    grid = declared_grid(0, 9, granularity=1)
+    spec = TaskSpec(TaskKind.TABLE, ("a", "b", "c", "d"), (grid,) * 4, 1.0, 1e-6, algorithm="aim")
+    run = run_algorithm(prepare(spec, 2000), open_dataset(path), SeededRandom(2), lambda: None)
+    request, rounds = None, 0
+    while True:
+        try:
+            step = run.send(request)
+        except StopIteration as stop:
+            table = stop.value
+            break
+        rounds += isinstance(step.partial, AimRound)
+        request = FINISH_NOW if rounds == 1 else None
+    selected = [row for row in table.rows if row[1] == "selected"]
+    assert len(selected) == 2
+    assert any("Finish now made round 2 the last, which spent what was left" in n for n in table.notes)

@@ -150,3 +150,27 @@ def test_a_chart_of_many_marginals_keeps_the_largest_shares_and_folds_the_rest_i
     assert sum(share for _, share, _ in shown) == pytest.approx(sum(share for _, share, _ in measured))
     assert folded[2] == max(fit for name, _, fit in measured if name not in {n for n, _, _ in kept})
     assert shown_marginals(measured[:24]) == measured[:24]
+
+
+def test_finish_now_is_offered_while_aim_runs_and_asks_the_job_to_finish(qtbot, demo_window):
+    """Cancel keeps the charge without a result; Finish now (shown only while a run that can end early
+    runs) asks the job to make AIM's next round the last. The worker and the runner pass the request on:
+    tests/jobs/test_worker.py and tests/tasks/test_table_error.py."""
+    window = demo_window
+    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
+    build(window, TaskKind.TABLE)
+    window.task_page.select_algorithm("aim")
+    window.budget_page.delta.setText("1e-6")  # AIM is zCDP: it needs a δ
+    window.start_release()
+    job, button = window.current_job, window.run_page.finish_button
+    assert button.isVisibleTo(window.run_page) and button.isEnabled()
+    asked = []
+    job.finish_now = lambda: asked.append(True)
+    button.click()
+    assert asked == [True] and not button.isEnabled()
+    with qtbot.waitSignal(job.released, timeout=60_000):
+        pass
+    assert not button.isVisibleTo(window.run_page)
+    window.run_page.set_running(True, finishable=False)  # a run that cannot end early: Cancel only
+    assert not button.isVisibleTo(window.run_page) and window.run_page.cancel_button.isEnabled()
+    window.run_page.set_running(False)
