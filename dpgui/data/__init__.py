@@ -36,30 +36,7 @@ _HOMES = {
     "summarize_columns": "validation",
 }
 
-__all__ = [
-    "DENSE_LIMIT",
-    "SUPPORTED_SUFFIXES",
-    "Aggregator",
-    "CategoricalDomain",
-    "ColumnKind",
-    "ColumnSummary",
-    "DataError",
-    "Dataset",
-    "InMemoryAggregator",
-    "MissingKind",
-    "MissingPolicy",
-    "NumericDomain",
-    "apply_missing",
-    "binary_labels",
-    "default_granularity",
-    "load_table",
-    "numeric_column",
-    "open_dataset",
-    "require_columns",
-    "sha256_file",
-    "suggest_domain",
-    "summarize_columns",
-]
+__all__ = list(_HOMES)
 
 
 def __getattr__(name: str) -> Any:
@@ -71,15 +48,15 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-if TYPE_CHECKING:
-    from dpgui.data.aggregate import DENSE_LIMIT, Aggregator, InMemoryAggregator
-    from dpgui.data.dataset import Dataset, open_dataset
-    from dpgui.data.domain import CategoricalDomain, NumericDomain, default_granularity, suggest_domain
-    from dpgui.data.errors import DataError
-    from dpgui.data.fingerprint import sha256_file
-    from dpgui.data.loaders import SUPPORTED_SUFFIXES, load_table
-    from dpgui.data.missing import MissingKind, MissingPolicy, apply_missing
-    from dpgui.data.validation import (
+if TYPE_CHECKING:  # the same names, for type checkers (re-exports, hence noqa)
+    from dpgui.data.aggregate import DENSE_LIMIT, Aggregator, InMemoryAggregator  # noqa: F401
+    from dpgui.data.dataset import Dataset, open_dataset  # noqa: F401
+    from dpgui.data.domain import CategoricalDomain, NumericDomain, default_granularity, suggest_domain  # noqa: F401
+    from dpgui.data.errors import DataError  # noqa: F401
+    from dpgui.data.fingerprint import sha256_file  # noqa: F401
+    from dpgui.data.loaders import SUPPORTED_SUFFIXES, load_table  # noqa: F401
+    from dpgui.data.missing import MissingKind, MissingPolicy, apply_missing  # noqa: F401
+    from dpgui.data.validation import (  # noqa: F401
         ColumnKind,
         ColumnSummary,
         binary_labels,

@@ -660,8 +660,7 @@ class MainWindow(QMainWindow):
         if job.data_check is not None and job.data_check.warnings:
             summary += "\nData (custodian only): " + "; ".join(job.data_check.warnings)
         self.run_page.prepare(summary, spec.domains)
-        self._set_running(True)
-        self.run_page.set_running(True, finishable=job.prepared.algorithm.finishes_on_request)
+        self._set_running(True, finishable=job.prepared.algorithm.finishes_on_request)
         self.refresh_budget()
         job.start()
 
@@ -685,8 +684,9 @@ class MainWindow(QMainWindow):
             self.current_job.cancel()
             self.statusBar().showMessage("Cancelling…")
 
-    def _set_running(self, running: bool) -> None:
-        self.run_page.set_running(running)
+    def _set_running(self, running: bool, finishable: bool = False) -> None:
+        """The window while a run (``finishable``: one that can end early with its result) runs or not."""
+        self.run_page.set_running(running, finishable)
         self.run_action.setEnabled(not running)
         self.cancel_action.setEnabled(running)
         self.task_page.setEnabled(not running)

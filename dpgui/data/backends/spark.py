@@ -137,7 +137,7 @@ class SparkAggregator:
     ) -> None:
         self._frame = frame
         self._name = source_name
-        self._text = text_decimal
+        self._decimal = text_decimal
         self._progress = progress or (lambda fraction: None)
         self._cancelled = cancelled or (lambda: False)
         self._memory_limit = physical_memory() // 4 if memory_limit is None else memory_limit
@@ -221,11 +221,11 @@ class SparkAggregator:
         """Run ``summarise`` on each partition's batches of ``columns`` (cells as the in-memory loader reads
         them) in Spark, and collect the small frames it returns (a data check's counts, never rows)."""
         require_columns(self.header, list(columns), file_name=self._name)
-        wanted, text = list(columns), self._text  # no self: the function must pickle
+        wanted, decimal = list(columns), self._decimal  # no self: the function must pickle
 
         def per_partition(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
             frames = (
-                pd.concat([_cells(batch[column], column, text) for column in wanted], axis=1)
+                pd.concat([_cells(batch[column], column, decimal) for column in wanted], axis=1)
                 for batch in batches
             )
             yield summarise(frames)
@@ -242,11 +242,11 @@ class SparkAggregator:
         from pyspark.sql.functions import pandas_udf
 
         require_columns(self.header, [column], file_name=self._name)
-        name, text = self._name, self._text  # no self: UDFs must pickle
+        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
 
         @pandas_udf("long")  # type: ignore[call-overload]
         def grid(values: pd.Series) -> pd.Series:
-            raw = numeric_column(_cells(values, column, text), column, file_name=name)
+            raw = numeric_column(_cells(values, column, decimal), column, file_name=name)
             return pd.Series(
                 domain.to_grid(apply_missing(raw, missing, domain, file_name=name)).view(np.int64)
             )
@@ -257,11 +257,11 @@ class SparkAggregator:
         from pyspark.sql.functions import pandas_udf
 
         require_columns(self.header, [column], file_name=self._name)
-        name, text = self._name, self._text  # no self: UDFs must pickle
+        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
 
         @pandas_udf("boolean")  # type: ignore[call-overload]
         def truth(values: pd.Series) -> pd.Series:
-            return pd.Series(binary_labels(_cells(values, column, text), column, positive, file_name=name))
+            return pd.Series(binary_labels(_cells(values, column, decimal), column, positive, file_name=name))
 
         return truth(self._frame[column])
 
@@ -319,11 +319,11 @@ class SparkAggregator:
 
         check_categorical_fill(column, missing)
         require_columns(self.header, [column], file_name=self._name)
-        name, text = self._name, self._text  # no self: UDFs must pickle
+        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
 
         @pandas_udf("long")  # type: ignore[call-overload]
         def index(values: pd.Series) -> pd.Series:
-            frame = _cells(values, column, text)
+            frame = _cells(values, column, decimal)
             missing_mask(frame[column], missing, file_name=name)
             return pd.Series(domain.to_indices(frame[column], file_name=name))
 
@@ -364,11 +364,11 @@ class SparkAggregator:
         if isinstance(domain, CategoricalDomain):
             check_categorical_fill(column, missing)
         require_columns(self.header, [column], file_name=self._name)
-        name, text = self._name, self._text  # no self: UDFs must pickle
+        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
 
         @pandas_udf("long")  # type: ignore[call-overload]
         def index(values: pd.Series) -> pd.Series:
-            cells = cell_indices(_cells(values, column, text), column, domain, missing, file_name=name)
+            cells = cell_indices(_cells(values, column, decimal), column, domain, missing, file_name=name)
             return pd.Series(cells.astype(np.int64))
 
         return index(self._frame[column])
