@@ -7,8 +7,6 @@ import os
 import stat
 from pathlib import Path
 
-from platformdirs import user_data_dir
-
 HOME_ENV = "DPGUI_HOME"
 
 
@@ -19,7 +17,12 @@ def dpgui_home() -> Path:
     (0700, an existing folder tightened too): the ledger names the private files and their budgets.
     """
     override = os.environ.get(HOME_ENV)
-    home = Path(override) if override else Path(user_data_dir("dpgui", appauthor=False))
+    if override:
+        home = Path(override)
+    else:
+        from platformdirs import user_data_dir  # imported only when needed, so commands start fast
+
+        home = Path(user_data_dir("dpgui", appauthor=False))
     home.mkdir(parents=True, exist_ok=True, mode=OWNER_ONLY_FOLDER)
     restrict_to_owner(home, OWNER_ONLY_FOLDER)
     return home

@@ -33,8 +33,6 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
-from filelock import FileLock
-
 from dpgui.paths import restrict_to_owner
 
 GENESIS = "0" * 64
@@ -220,6 +218,8 @@ class LedgerFile:
         self._appended = False
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.read_only = not _writable(path.parent)
+        from filelock import FileLock  # only a store that is opened pays for its import (commands start fast)
+
         self._lock = None if self.read_only else FileLock(self._lock_path, mode=PRIVATE_FILE)
         for existing in (path, self.head_path):  # files from before they were made owner-only
             if existing.exists():

@@ -46,7 +46,8 @@ def test_the_fast_version_says_what_argparse_would_say(capsys):
     [["--help"], ["algorithms"], ["release", "table", "--help"], ["plan", "table", "--help"]],
 )
 def test_commands_that_read_no_data_import_neither_pandas_nor_pyarrow_nor_qt(command: list[str]):
-    """The parsers need the registry (numpy), not the data layer: pandas and pyarrow alone took 0.25 s."""
+    """The parsers need the registry (numpy), not the data layer: pandas and pyarrow alone took 0.25 s; nor
+    the ledger's lock and folder libraries (0.02 s), imported when a ledger is opened."""
     out = run_python(
         "import sys, contextlib, io\n"
         "from dpgui.cli import main\n"
@@ -55,6 +56,7 @@ def test_commands_that_read_no_data_import_neither_pandas_nor_pyarrow_nor_qt(com
         f"        main({command!r})\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "print([m for m in ('pandas', 'pyarrow', 'PySide6', 'scipy', 'jax') if m in sys.modules])\n"
+        "print([m for m in ('pandas', 'pyarrow', 'PySide6', 'scipy', 'jax', 'filelock', 'platformdirs') "
+        "if m in sys.modules])\n"
     )
     assert out.splitlines()[-1] == "[]"
