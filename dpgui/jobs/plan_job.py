@@ -141,25 +141,27 @@ class PlanJob(PoolJob):
         worker.start(self._pool)
 
     def _checked_first(
-        self, run: Generator[Progress, None, ReleaseTable]
-    ) -> Generator[Progress, None, ReleaseTable]:
+        self, run: Generator[Progress, object, ReleaseTable]
+    ) -> Generator[Progress, object, ReleaseTable]:
         """Worker thread: a scanning engine's data pass, then the run (which marks the data touched)."""
         checked_data(self.runs[self.index].prepared.spec, self._dataset, self._aggregator)
         return (yield from run)
 
     def _numbered(
-        self, index: int, run: Generator[Progress, None, ReleaseTable]
-    ) -> Generator[Progress, None, ReleaseTable]:
-        """The release's progress as a share of the whole plan, its message prefixed with its name."""
+        self, index: int, run: Generator[Progress, object, ReleaseTable]
+    ) -> Generator[Progress, object, ReleaseTable]:
+        """The release's progress as a share of the whole plan, its message prefixed with its name; what
+        the worker sends in (Finish now's FINISH_NOW) is passed on to the release."""
         count, name = len(self.runs), self.runs[index].name
+        request: object = None
         try:
             while True:
                 try:
-                    step = next(run)
+                    step = run.send(request)
                 except StopIteration as stop:
                     return stop.value
                 message = f"{name} ({index + 1} of {count}): {step.message}"
-                yield Progress((index + step.fraction) / count, message)
+                request = yield Progress((index + step.fraction) / count, message)
         finally:
             run.close()
 

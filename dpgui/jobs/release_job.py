@@ -138,8 +138,8 @@ class ReleaseJob(PoolJob):
         return checked_data(self.prepared.spec, dataset, aggregator)
 
     def _checked_first(
-        self, aggregator: Aggregator, run: Generator[Progress, None, ReleaseTable]
-    ) -> Generator[Progress, None, ReleaseTable]:
+        self, aggregator: Aggregator, run: Generator[Progress, object, ReleaseTable]
+    ) -> Generator[Progress, object, ReleaseTable]:
         """Worker thread: a scanning engine's data pass, then the run (which marks the data touched)."""
         self.data_check = self._check(self._dataset, aggregator)
         return (yield from run)

@@ -751,9 +751,7 @@ class MainWindow(QMainWindow):
             return
         count = len(batch.releases)
         job.progress.connect(self._show_progress)
-        job.release_started.connect(
-            lambda i: self.run_page.log.appendPlainText(f"— {batch.releases[i].name} ({i + 1} of {count})")
-        )
+        job.release_started.connect(lambda i: self._on_plan_release_started(batch, i))
         job.released.connect(lambda i, release: self._keep(release))
         job.finished.connect(self._on_plan_finished)
         job.failed.connect(self._on_failed)
@@ -764,6 +762,12 @@ class MainWindow(QMainWindow):
         self.refresh_budget()
         self.go_to(RUN)
         job.start()
+
+    def _on_plan_release_started(self, batch: BatchPlan, index: int) -> None:
+        """A plan's release starts: its name in the log, and Finish now while it is one that can end early."""
+        release = batch.releases[index]
+        self.run_page.log.appendPlainText(f"— {release.name} ({index + 1} of {len(batch.releases)})")
+        self._set_running(True, finishable=release.prepared.algorithm.finishes_on_request)
 
     def _on_plan_finished(self, releases: list[Release]) -> None:
         assert isinstance(self.current_job, PlanJob)

@@ -91,3 +91,32 @@ def test_a_plan_over_budget_is_refused_before_anything_is_booked(ledger, wages_c
         PlanJob(batch, open_dataset(wages_csv), ledger)
     assert ledger.entries(dataset_id) == []
     assert ledger.state(dataset_id).spent == PrivacyCost(0.0)
+
+
+def test_finish_now_reaches_the_running_release_only(
+    qtbot, pool: QThreadPool, ledger, wages_csv, batch, monkeypatch
+):
+    """The app's Finish now during a plan is sent into the release running then (AIM makes its next round
+    the last: tests/algorithms/test_marginal_table.py), through the plan's progress wrapper; the next
+    release, in a new worker, is not asked."""
+    from dpgui.algorithms.progress import FINISH_NOW, Progress
+    from dpgui.jobs import plan_job
+
+    with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    received: list[list[object]] = []
+    run_algorithm = plan_job.run_algorithm
+
+    def listening(*args, **kwargs):
+        heard: list[object] = []
+        received.append(heard)
+        if len(received) == 1:
+            job.finish_now()  # asked while the first release runs, before its first step
+        heard.append((yield Progress(0.0, "listening")))
+        return (yield from run_algorithm(*args, **kwargs))
+
+    monkeypatch.setattr(plan_job, "run_algorithm", listening)
+    with qtbot.waitSignal(job.finished, timeout=20_000) as finished:
+        job.start(pool)
+    assert received == [[FINISH_NOW], [None]]
+    assert len(finished.args[0]) == 2

@@ -3,6 +3,7 @@ plan run from the app through the review sheet, one ledger entry per release, ex
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,3 +167,27 @@ def test_a_plan_cancelled_after_its_first_release_keeps_it_and_refunds_the_rest(
     assert statuses == [ReservationStatus.COMMITTED, ReservationStatus.REFUNDED]
     assert window.current_job is None and len(window.releases) == 1
     assert "1 of the plan's 2 releases were committed" in window.statusBar().currentMessage()
+
+
+def test_finish_now_is_offered_while_a_release_of_the_plan_can_end_early(qtbot, plan_window) -> None:
+    """Finish now follows the running release: shown while one that can end early (AIM) runs, hidden for
+    the others. The request reaches that release only (tests/jobs/test_plan_job.py)."""
+    window = plan_window
+    batch = plan_two_wage_releases(qtbot, window).batch
+    first = batch.releases[0]
+    finishable = dataclasses.replace(
+        first.prepared, algorithm=dataclasses.replace(first.prepared.algorithm, finishes_on_request=True)
+    )
+    batch = dataclasses.replace(
+        batch, releases=(dataclasses.replace(first, prepared=finishable), *batch.releases[1:])
+    )
+    shown: list[bool] = []
+    button = window.run_page.finish_button
+    window.start_plan(batch)
+    job = window.current_job
+    job.release_started.connect(lambda index: shown.append(button.isVisibleTo(window.run_page)))
+    assert button.isVisibleTo(window.run_page)  # the first release started inside start_plan
+    with qtbot.waitSignal(job.finished, timeout=60_000):
+        pass
+    assert shown == [False]  # the median, second, cannot end early
+    assert not button.isVisibleTo(window.run_page)
