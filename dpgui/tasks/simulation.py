@@ -1,7 +1,7 @@
 """Simulation preview: run an algorithm on public or synthetic data with a seeded generator.
 
 Nothing private is read and no budget is spent: the data is the public sample (resampled to n rows, its
-continuous part smoothed: ``smoothed_resample``) when it describes the declared grid, or synthetic data
+continuous part smoothed: ``SmoothedPopulation``) when it describes the declared grid, or synthetic data
 drawn on the declared domain. The result is a distribution of errors in the task's own terms (spec 003 s8
 item 1 "simulation mode"; DP Wizard's previews, anchors s1.2).
 """
@@ -9,8 +9,10 @@ item 1 "simulation mode"; DP Wizard's previews, anchors s1.2).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +23,9 @@ from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, get_algorithm
 from dpgui.tasks.review import sample_fit
 from dpgui.tasks.spec import TaskKind, TaskSpec
+
+if TYPE_CHECKING:
+    from dpgui.data.domain import NumericDomain
 
 SYNTHETIC_LABEL = "label"
 ERROR_MEASURES = {
@@ -53,16 +58,15 @@ log-normal rounded to 400 round values (as wages, prices and ages heap)."""
 
 SPREAD_NEIGHBOURS = 10
 """A public value held once stands for the stretch to its 10th distinct neighbour on each side
-(``smoothed_resample``); chosen on benchmarks/cdf_accuracy.py's shapes, see there."""
+(``SmoothedPopulation``); chosen on benchmarks/cdf_accuracy.py's shapes, see there."""
 
 
-def smoothed_resample(
-    sample: np.ndarray, n: int, rng: np.random.Generator, lower: float, upper: float
-) -> np.ndarray:
-    """n draws of the population a public sample of m values stands for: a value the sample holds more
-    than once is an atom and is drawn as it is; a value it holds once is drawn uniformly between the
-    midpoints to its SPREAD_NEIGHBOURS-th distinct neighbours below and above (a declared bound where it
-    has fewer).
+@dataclass(frozen=True)
+class SmoothedPopulation:
+    """The population a public sample of m values stands for, prepared once for every draw of a simulation:
+    a value the sample holds more than once is an atom and is drawn as it is; a value it holds once is
+    drawn uniformly between the midpoints to its SPREAD_NEIGHBOURS-th distinct neighbours below and above
+    (a declared bound where it has fewer).
 
     The plain bootstrap (drawing the sample's values themselves) piles, at n much larger than m, the
     continuous part of the data onto m points with gaps between them, and a data-adaptive engine splits
@@ -71,27 +75,60 @@ def smoothed_resample(
     shape gives 43, so auto kept the tree (52). Spreading each value over its own gap only (1 neighbour)
     still gave 60; over 10 neighbours, 45. Atoms stay atoms: heaped values (wages, ages) keep their
     spikes."""
-    values, index, counts = np.unique(np.asarray(sample, np.float64), return_inverse=True, return_counts=True)
-    picked = index[rng.integers(0, index.size, size=n)]
-    out = values[picked]
-    single = counts[picked] == 1
-    spread = picked[single]
-    k, last = SPREAD_NEIGHBOURS, values.size - 1
-    below = np.where(spread >= k, values[np.maximum(spread - k, 0)], lower)
-    above = np.where(spread + k <= last, values[np.minimum(spread + k, last)], upper)
-    low, high = (below + values[spread]) / 2, (values[spread] + above) / 2
-    out[single] = low + (high - low) * rng.uniform(size=spread.size)
-    return np.clip(out, lower, upper)
+
+    values: np.ndarray
+    """The sample's distinct values, sorted."""
+    index: np.ndarray
+    """Each sample value's position in ``values``."""
+    counts: np.ndarray
+    """How often the sample holds each of ``values``."""
+    lower: float
+    upper: float
+
+    @classmethod
+    def of(cls, sample: np.ndarray, lower: float, upper: float) -> SmoothedPopulation:
+        """Sorting the sample (the cost of a large one) happens here, once per simulation, not per draw."""
+        values, index, counts = np.unique(
+            np.asarray(sample, np.float64), return_inverse=True, return_counts=True
+        )
+        return cls(values, index, counts, lower, upper)
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """n draws of the population (the class doc)."""
+        values = self.values
+        picked = self.index[rng.integers(0, self.index.size, size=n)]
+        out = values[picked]
+        single = self.counts[picked] == 1
+        spread = picked[single]
+        k, last = SPREAD_NEIGHBOURS, values.size - 1
+        below = np.where(spread >= k, values[np.maximum(spread - k, 0)], self.lower)
+        above = np.where(spread + k <= last, values[np.minimum(spread + k, last)], self.upper)
+        low, high = (below + values[spread]) / 2, (values[spread] + above) / 2
+        out[single] = low + (high - low) * rng.uniform(size=spread.size)
+        return np.clip(out, self.lower, self.upper)
 
 
-def _simulated_values(
-    spec: TaskSpec, n: int, rng: np.random.Generator, shape: str = "normal"
-) -> tuple[np.ndarray, str]:
+Draw = Callable[[int, np.random.Generator], np.ndarray]
+"""n values of a simulation's data from a seeded generator."""
+
+
+def _simulated_values(spec: TaskSpec, shape: str = "normal") -> tuple[Draw, str]:
+    """How a simulation of ``spec`` draws its data, and where the data comes from (shown with its errors):
+    the public sample's population when it describes the grid, else the synthetic ``shape``."""
     column, domain = spec.columns[0], spec.domain
     if simulates_public_sample(spec):
         public = spec.public.column_values(column, domain)  # type: ignore[union-attr]
-        values = smoothed_resample(public, n, rng, float(domain.lower), float(domain.upper))
-        return values, f"public sample {spec.public.path.name}"  # type: ignore[union-attr]
+        population = SmoothedPopulation.of(public, float(domain.lower), float(domain.upper))
+        return population.draw, f"public sample {spec.public.path.name}"  # type: ignore[union-attr]
+    fit = sample_fit(spec)
+    unused = "" if fit is None else f" (the public sample does not describe it: {fit.detail()})"
+    return functools.partial(_synthetic_values, spec.domain, shape), (
+        f"synthetic {shape} data on the declared domain{unused}"
+    )
+
+
+def _synthetic_values(domain: NumericDomain, shape: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n values of a synthetic shape of SHAPES on the declared domain."""
     width = domain.upper - domain.lower
     middle, spread = (domain.lower + domain.upper) / 2, width / 6
     if shape == "skewed":
@@ -106,10 +143,7 @@ def _simulated_values(
         )
     else:
         values = rng.normal(middle, spread, size=n)
-    fit = sample_fit(spec)
-    unused = "" if fit is None else f" (the public sample does not describe it: {fit.detail()})"
-    source = f"synthetic {shape} data on the declared domain{unused}"
-    return np.clip(values, domain.lower, domain.upper), source
+    return np.clip(values, domain.lower, domain.upper)
 
 
 def rank_error(spec: TaskSpec, table: ReleaseTable, indices: np.ndarray, counts: np.ndarray) -> float:
@@ -189,9 +223,10 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0, shape: str
     info = get_algorithm(spec.algorithm)
     data_rng = simulation_generator(seed)
     noise = SeededRandom(seed + 1)
-    errors, source = [], ""
+    draw, source = _simulated_values(spec, shape)
+    errors = []
     for _ in range(trials):
-        values, source = _simulated_values(spec, n, data_rng, shape)
+        values = draw(n, data_rng)
         frame = pd.DataFrame({spec.columns[0]: values})
         labels = None
         if spec.kind is TaskKind.THRESHOLD:
@@ -212,9 +247,10 @@ REFERENCE_ROWS = 1 << 20
 
 def _grid_distribution(spec: TaskSpec, rng: np.random.Generator, shape: str) -> tuple[np.ndarray, str]:
     """The probability of every grid point, estimated from REFERENCE_ROWS draws of the public sample's
-    population (``smoothed_resample``) or of the synthetic shape."""
+    population (``SmoothedPopulation``) or of the synthetic shape."""
     domain = spec.domain
-    values, source = _simulated_values(spec, REFERENCE_ROWS, rng, shape)
+    draw, source = _simulated_values(spec, shape)
+    values = draw(REFERENCE_ROWS, rng)
     counts = np.bincount(domain.to_grid(values).astype(np.intp), minlength=domain.size)
     return counts / counts.sum(), source
 

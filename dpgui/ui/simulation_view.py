@@ -1,7 +1,7 @@
 """The Budget page's simulation preview: the distribution of the algorithm's errors on non-private data.
 
 ``dpgui.tasks.simulation`` runs the spec's algorithm (auto resolved by the planner, from n alone) on the
-public sample, resampled to n rows (``smoothed_resample``), or on synthetic data over the declared domain,
+public sample, resampled to n rows (``SmoothedPopulation``), or on synthetic data over the declared domain,
 in a pool thread. It reads nothing private and spends no budget.
 """
 

@@ -21,11 +21,11 @@ from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, RunCancelled, execute, prepare
 from dpgui.tasks.simulation import (
     SPREAD_NEIGHBOURS,
+    SmoothedPopulation,
     across_shapes,
     expected_error,
     rank_error,
     release_error,
-    smoothed_resample,
 )
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 
@@ -70,7 +70,7 @@ def test_a_public_sample_stands_for_a_population_its_atoms_kept_and_its_single_v
     midpoints to its 10th distinct neighbours, so n >> m draws fill the gaps a plain bootstrap leaves."""
     g = np.random.default_rng(3)
     sample = np.concatenate([np.full(700, 100.0), 100 + g.exponential(3000, 300)])
-    drawn = smoothed_resample(sample, 200_000, np.random.default_rng(4), 0.0, 20000.0)
+    drawn = SmoothedPopulation.of(sample, 0.0, 20000.0).draw(200_000, np.random.default_rng(4))
     assert abs(np.mean(drawn == 100.0) - 0.7) < 0.005  # the atom keeps its share, exactly at 100
     tail = np.sort(np.unique(sample[sample > 100]))
     assert np.unique(drawn[drawn != 100.0]).size > 0.9 * np.count_nonzero(drawn != 100.0)  # no value piles up
