@@ -138,3 +138,22 @@ def test_heavy_solution_is_found_above_the_utility_threshold():
     trials = 1000
     good = sum(choosing_mechanism(scores, params, rng) == 0 for _ in range(trials))
     assert good >= trials * (1 - beta) - 3 * math.sqrt(trials * beta)
+
+
+@pytest.mark.parametrize(("epsilon", "delta", "k"), [(1.0, 1e-6, 1), (0.5, 1e-3, 8)])
+def test_choosing_mechanism_uses_the_reviews_constants(epsilon: float, delta: float, k: int):
+    """REVIEW-000-002 s2b: noise Lap(4/eps), tau = (8/eps) ln(4k / (eps delta')) with the discrete tail's
+    delta' = delta (1 + r) / 2, selection weights exp(eps q / 4); utility (4/eps) ln(2km/beta) and
+    tau + (4/eps) ln(1/beta). The exact check above passes larger constants (more noise stays private);
+    this one fails on any constant that is not the review's, either way."""
+    params = ChoosingParameters(epsilon, delta, k)
+    r = math.exp(-epsilon / 4)
+    tau = (8 / epsilon) * math.log(4 * k / (epsilon * delta * (1 + r) / 2))
+    seen = observe(params)
+    assert seen.scale == pytest.approx(4 / epsilon, rel=1e-12)
+    assert seen.threshold == math.ceil(tau)
+    assert seen.exponent == pytest.approx(epsilon / 4, rel=1e-9)
+    assert params.utility_error(m=1000, beta=0.05) == pytest.approx(
+        4 / epsilon * math.log(2 * k * 1000 / 0.05)
+    )
+    assert params.min_opt_for_output(0.05) == pytest.approx(tau + 4 / epsilon * math.log(1 / 0.05))

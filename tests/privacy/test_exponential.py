@@ -136,3 +136,18 @@ def test_exponential_mechanism_rejects_bad_epsilon():
         exponential_mechanism(np.array([1.0]), 0.0, SeededRandom(1))
     with pytest.raises(ValueError):
         exponential_mechanism(np.array([1.0]), math.nan, SeededRandom(1))
+
+
+def test_without_a_sensitivity_the_score_moves_by_one():
+    """Most callers pass no sensitivity: the default is 1, the weights exp(eps q / 2) of McSherry-Talwar
+    (unit pieces, so the piecewise sampler's length terms are 0)."""
+    scores = np.array([3.0, 5.0, 4.0])
+    unit_pieces = PiecewiseScore(np.arange(3), np.arange(3), scores)
+    for sample in (
+        lambda rng: exponential_mechanism(scores, 0.8, rng),
+        lambda rng: sample_piecewise(unit_pieces, 0.8, rng),
+    ):
+        rng = RecordingRandom(3)
+        sample(rng)
+        [log_weights] = rng.log_weights
+        np.testing.assert_allclose(log_weights - log_weights[0], 0.4 * (scores - scores[0]), rtol=1e-12)

@@ -91,3 +91,24 @@ def test_sparse_vector_answers_are_accurate_within_the_bound():
                 failures += 1
                 break
     assert failures <= 0.05 * 300 + 3 * math.sqrt(300 * 0.05)
+
+
+@pytest.mark.parametrize(("epsilon", "max_above"), [(1.0, 1), (0.3, 4)])
+def test_sparse_vector_uses_the_papers_scales_and_accuracy(epsilon: float, max_above: int):
+    """Dwork-Roth Alg. 1 per round of eps / c: rho ~ Lap(2c/eps), nu_i ~ Lap(4c/eps), and the accuracy
+    alpha = (8c/eps) ln(2mc/beta). The exact check above passes any larger scale (more noise is still
+    private); this one fails on a scale or an accuracy constant that is not the paper's, either way."""
+    c = max_above
+    assert observed_scales(epsilon, max_above) == pytest.approx((2 * c / epsilon, 4 * c / epsilon), rel=1e-12)
+    params = SparseVectorParameters(threshold=0.0, epsilon=epsilon, max_above=max_above)
+    assert params.accuracy(queries=50, beta=0.1) == pytest.approx(
+        8 * c / epsilon * math.log(2 * 50 * c / 0.1)
+    )
+
+
+def test_a_noisy_value_equal_to_the_noisy_threshold_is_above():
+    """The paper's test is f + nu >= T + rho, the one the exact law above assumes (``tail`` is P(Z >= k)):
+    with both noises 0, a value at the threshold is above and one just below is not."""
+    params = SparseVectorParameters(threshold=5.0, epsilon=1.0, max_above=1)
+    assert not SparseVector(params, RecordingRandom(zero=True)).is_above(4.0)
+    assert SparseVector(params, RecordingRandom(zero=True)).is_above(5.0)
