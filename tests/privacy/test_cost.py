@@ -6,9 +6,11 @@ from dpgui.privacy.cost import (
     PrivacyCost,
     ZCDPCost,
     advanced_composition,
+    advanced_composition_with_some_deltas,
     advanced_per_mechanism_epsilon,
     basic_composition,
     gaussian_zcdp,
+    repeated,
     replace_one_from_add_remove,
     zcdp_rho_for,
 )
@@ -108,9 +110,26 @@ def test_advanced_composition_never_overflows_for_huge_epsilon():
 
 
 def test_repeated_equals_basic_composition_of_copies():
-    from dpgui.privacy.cost import repeated
-
     each = PrivacyCost(0.013, 3e-9)
     for k in (1, 2, 7, 1000):
         assert repeated(each, k).epsilon == pytest.approx(basic_composition([each] * k).epsilon, rel=1e-12)
         assert repeated(each, k).epsilon >= k * 0.013 * (1 - 1e-15)
+
+
+def test_advanced_composition_with_some_deltas_adds_only_the_approximate_runs_deltas():
+    """SanPoints and SanThresholds book k runs of which some are (eps, delta_each): delta'' is the slack
+    plus exactly those runs' deltas (never fewer), at the pure runs' advanced epsilon."""
+    k, slack = 1000, 1e-6
+    got = advanced_composition_with_some_deltas(0.01, k, 3, 1e-7, slack)
+    assert got.epsilon == advanced_composition(PrivacyCost(0.01), k, slack).epsilon
+    assert got.delta == pytest.approx(slack + 3 * 1e-7, rel=1e-12)
+    assert got.delta >= slack + 3 * 1e-7
+
+
+def test_deltas_summing_past_a_half_are_kept_and_capped_just_below_one():
+    """Composition never reports less delta than the sum (a cap lower than 1 would), and a sum of 1 or more
+    stays a valid, vacuous delta just below 1."""
+    assert basic_composition([PrivacyCost(1.0, 0.3)] * 2).delta >= 0.6
+    assert repeated(PrivacyCost(1.0, 0.3), 2).delta >= 0.6
+    assert basic_composition([PrivacyCost(1.0, 0.6)] * 2).delta == math.nextafter(1.0, 0.0)
+    assert repeated(PrivacyCost(1.0, 0.6), 2).delta == math.nextafter(1.0, 0.0)
