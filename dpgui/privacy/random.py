@@ -224,11 +224,11 @@ def discrete_laplace_pmf(z: np.ndarray, scale: float) -> np.ndarray:
 
 
 def discrete_laplace_tail(k: int, scale: float) -> float:
-    """P(Z >= k) for integer k >= 0: r^k / (1 + r), with r = exp(-1/scale)."""
+    """P(Z >= k) for integer k >= 0: r^k / (1 + r), with r = exp(-1/scale); r^k as exp(-k/scale), since
+    at scales above 2^53 r rounds to 1 and r**k would give 1 for every k."""
     if k < 0:
         raise ValueError("the tail formula holds for k >= 0")
-    r = math.exp(-1 / scale)
-    return r**k / (1 + r)
+    return math.exp(-k / scale) / (1 + math.exp(-1 / scale))
 
 
 def secret_bytes(count: int) -> bytes:

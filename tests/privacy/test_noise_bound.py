@@ -19,6 +19,7 @@ from dpgui.cli import main
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import (
     MAX_NOISE_SCALE,
+    NOISE_BOUND,
     NoiseScaleTooLarge,
     SecureRandom,
     SeededRandom,
@@ -63,6 +64,14 @@ def test_gaussian_per_query_noise_at_large_k_is_drawn_unsaturated():
     assert not np.any(np.abs(draws) == INT32_MAX)
     assert beyond_int32(draws) > 50
     assert 0.9 < np.std(draws) / noise.scale < 1.1
+
+
+def test_the_largest_accepted_scale_keeps_every_draw_far_below_the_64_bit_bound():
+    """A draw that saturates releases the statistic plus a known bound. The bound must sit inside i64
+    (where the sampler saturates, at 2^63 - 1), and at the largest accepted scale a Laplace draw reaches
+    it with probability at most 2 e^-64 (the Gaussian's tail is far smaller)."""
+    assert 2**40 < NOISE_BOUND < 2**63 - 1
+    assert 2 * discrete_laplace_tail(NOISE_BOUND, MAX_NOISE_SCALE) <= 2 * math.exp(-64)
 
 
 @pytest.mark.parametrize("rng", [SecureRandom(), SeededRandom(0)], ids=["secure", "seeded"])
