@@ -107,3 +107,17 @@ def test_single_candidate_and_empty_sets_are_data_independent():
     params = StableSelectionParameters(1.0, 1e-6)
     assert stable_select(np.array([7]), params, SeededRandom(1)) == 0
     assert stable_select(np.array([], dtype=np.int64), params, SeededRandom(1)) is None
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-6), (0.25, 1e-3)])
+def test_a_dist_safe_uses_the_reviews_constants(epsilon: float, delta: float):
+    """REVIEW-000-002 s1: noise Lap(2/eps), tau = 2 + ceil(b ln(1 / ((1 + r) delta))), and success at a gap
+    of tau + b ln(1/(2 beta)). The exact check above passes a larger scale or threshold (still private);
+    this one fails on any constant that is not the review's, either way."""
+    b = 2 / epsilon
+    r = math.exp(-1 / b)
+    params = StableSelectionParameters(epsilon, delta)
+    scale, threshold = observe(params)
+    assert scale == pytest.approx(b, rel=1e-12)
+    assert threshold == params.threshold == 2 + math.ceil(b * math.log(1 / ((1 + r) * delta)))
+    assert params.gap_for_success(0.05) == pytest.approx(params.threshold + b * math.log(1 / 0.1))
