@@ -22,6 +22,10 @@ show it): the choosing mechanism's threshold with 4/eps instead of 8/eps (it sta
 noise Lap(2/eps) instead of Lap(4/eps) (the pure part stays at e^eps), and its selection at the full eps
 for a growth-1 quality (it leaks only under growth k > 1, which the tests exercise at k = 8).
 
+Since session 15 these constants are pinned to the paper's or the review's formulas as well (each
+mechanism's "uses the paper's constants" test), so such a change is caught too, but as a departure from the
+paper rather than a privacy error.
+
 Also not planted, because no exact check shows a breach: RecConcave's A_dist delta split delta/(L-1)
 instead of delta/(2(L-1)) (A_dist's exact delta on the searched pairs stays far below its share), and one
 of the rectangle learner's two quantiles at 2 eps_m (the worst pair of an exhaustive search on a 4-point
@@ -874,6 +878,34 @@ MUTATIONS: tuple[Mutation, ...] = (
         'np.searchsorted(cdf[sorted_keys[start]], u[group], side="left")',
         'np.searchsorted(cdf[sorted_keys[start]], u[group], side="left") + 1',
         "synthetic rows: every drawn cell is the next one up (a shifted sampler)",
+    ),
+    Mutation(
+        "some-deltas-subtracted",
+        "dpgui/privacy/cost.py",
+        "composed.delta + approximate_runs * delta_each",
+        "composed.delta - approximate_runs * delta_each",
+        "SanPoints / SanThresholds accounting: the approximate runs' deltas subtracted from the slack",
+    ),
+    Mutation(
+        "composed-delta-capped-at-half",
+        "dpgui/privacy/cost.py",
+        "return PrivacyCost(eps, min(delta, math.nextafter(1.0, 0.0)))",
+        "return PrivacyCost(eps, min(delta, math.nextafter(0.5, 0.0)))",
+        "basic composition reports at most delta 1/2, whatever the deltas sum to",
+    ),
+    Mutation(
+        "noise-bound-past-i64",
+        "dpgui/privacy/random.py",
+        "NOISE_BOUND = 2**62\n",
+        "NOISE_BOUND = 2**124\n",
+        "noise bound past the 64-bit integers, so accepted scales let draws saturate at 2^63 - 1",
+    ),
+    Mutation(
+        "noise-scale-cap-at-the-bound",
+        "dpgui/privacy/random.py",
+        "MAX_NOISE_SCALE = NOISE_BOUND / 64",
+        "MAX_NOISE_SCALE = NOISE_BOUND",
+        "scales up to the noise bound accepted: a draw saturates with probability about e^-1",
     ),
 )
 

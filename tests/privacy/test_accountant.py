@@ -197,3 +197,16 @@ def test_k_repeated_steps_are_charged_their_optimal_composition(
     exact = _optimal_composition_epsilon(epsilon_step, k, DATASET_DELTA)
     assert _optimal_composition_delta(epsilon_step, k, charged) <= DATASET_DELTA * (1 + 1e-9)
     assert exact <= charged <= exact + 1e-3 * k
+
+
+@pytest.mark.parametrize(("epsilon_step", "k"), [(0.05, 40), (0.2, 12)])
+def test_k_pure_releases_booked_one_by_one_are_charged_no_less_than_their_optimal_composition(
+    epsilon_step: float, k: int
+) -> None:
+    """Pure releases without curves: the accountant may take the PLD of each or their zCDP bound
+    (epsilon^2 / 2 each, Bun-Steinke Prop. 1.4), but the charge never falls below what k adaptive
+    epsilon-DP mechanisms can really lose."""
+    releases = [BookedRelease(PrivacyCost(epsilon_step))] * k
+    charged = compose(releases, DATASET_DELTA).spent.epsilon
+    exact = _optimal_composition_epsilon(epsilon_step, k, DATASET_DELTA)
+    assert exact <= charged <= exact + 1e-3 * k
