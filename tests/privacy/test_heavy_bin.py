@@ -89,3 +89,18 @@ def test_heavy_bin_returns_the_heavy_bin_and_never_an_empty_one() -> None:
     assert heavy_bin(np.zeros(0, dtype=np.int64), params, rng) is None
     with pytest.raises(ValueError):
         heavy_bin(np.array([0, 3]), params, rng)
+
+
+@pytest.mark.parametrize("replace_one", [False, True])
+def test_heavy_bin_uses_the_specs_constants(replace_one: bool) -> None:
+    """Spec 002 s3.3 / REVIEW-000-002 s4g: b = 1/eps (add/remove) or 2/eps (replace-one), tau = 1 +
+    ceil(b ln(1 / ((1 + r) delta))), a = ceil(b ln(2m/beta)) and the required count max(tau + a, 1 + 2a).
+    The exact check above passes larger constants (still private); this one fails on any other constant."""
+    epsilon, delta = 0.5, 1e-6
+    b = (2 if replace_one else 1) / epsilon
+    tau = 1 + math.ceil(b * math.log(1 / ((1 + math.exp(-1 / b)) * delta)))
+    params = HeavyBinParameters(epsilon, delta, replace_one)
+    assert observe(params) == (pytest.approx(b, rel=1e-12), tau)
+    a = math.ceil(b * math.log(2 * 40 / 0.05))
+    assert params.noise_bound(40, 0.05) == a
+    assert params.required_count(40, 0.05) == max(tau + a, 1 + 2 * a)
