@@ -210,3 +210,53 @@ def test_k_pure_releases_booked_one_by_one_are_charged_no_less_than_their_optima
     charged = compose(releases, DATASET_DELTA).spent.epsilon
     exact = _optimal_composition_epsilon(epsilon_step, k, DATASET_DELTA)
     assert exact <= charged <= exact + 1e-3 * k
+
+
+def test_a_pld_part_and_a_zcdp_part_share_the_datasets_delta(monkeypatch) -> None:
+    """A release known by its noise (a PLD) composed with one known only by its rho: every split of the
+    dataset's delta gives the PLD part share * delta and the zCDP part the rest, never more in total
+    (basic composition of the two parts; ``accountant`` module doc)."""
+    from dpgui.privacy import accountant
+
+    asked: list[tuple[str, float]] = []
+    pld_epsilon, zcdp = accountant._epsilon_for_delta, accountant.zcdp_epsilon
+    monkeypatch.setattr(
+        accountant, "_epsilon_for_delta", lambda pld, d: asked.append(("pld", d)) or pld_epsilon(pld, d)
+    )
+    monkeypatch.setattr(accountant, "zcdp_epsilon", lambda rho, d: asked.append(("zcdp", d)) or zcdp(rho, d))
+    laplace = BookedRelease(
+        PrivacyCost(0.37), PrivacyCurve((NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 1 / 0.37),))
+    )
+    rho_only = BookedRelease(PrivacyCost(0.9, 1e-7), PrivacyCurve(rho=0.0123))
+    charged = compose([laplace, rho_only], DATASET_DELTA).spent.epsilon
+    assert charged >= max(0.37, zcdp(0.0123, DATASET_DELTA))  # no less than either part alone
+    pairs = [
+        (asked[i][1], asked[i + 1][1])
+        for i in range(len(asked) - 1)
+        if (asked[i][0], asked[i + 1][0]) == ("pld", "zcdp")
+    ]
+    assert len(pairs) >= 10
+    assert all(p + z <= DATASET_DELTA * (1 + 1e-12) and p > 0 and z > 0 for p, z in pairs)
+
+
+def test_basic_composition_fits_only_within_the_datasets_delta_and_the_saving_is_the_difference() -> None:
+    """Ten deltas of 1e-7 fit 1e-6 despite rounding up (TOLERANCE); half as much again does not, and only
+    the accountant's epsilon at the dataset's delta can be charged. The saving shown is what the accountant
+    charges less than basic composition."""
+    from dpgui.privacy.accountant import Composition
+
+    fits = Composition(1e-6, PrivacyCost(2.0, 1e-6 * (1 + 1e-12)), 1.5, None)
+    assert fits.basic_fits and fits.spent == PrivacyCost(1.5, 1e-6)
+    assert fits.saving == pytest.approx(0.5)
+    over = Composition(1e-6, PrivacyCost(2.0, 1.5e-6), 1.5, None)
+    assert not over.basic_fits and over.spent == PrivacyCost(1.5, 1e-6) and over.saving == 0.0
+
+
+def test_noise_rounds_state_their_rho_and_epsilon_for_any_sensitivity() -> None:
+    """k Gaussian answers of sensitivity D and sigma s are k D^2 / (2 s^2)-zCDP (Bun-Steinke Prop. 1.6); k
+    Laplace answers of sensitivity D and scale b are k D / b-DP. Sensitivity 2 (replace-one histograms)
+    tells D from D^2 and D from 1 / D."""
+    gaussian = NoiseRounds(NoiseKind.DISCRETE_GAUSSIAN, 3.0, 2, 3)
+    assert gaussian.rho == pytest.approx(3 * 2**2 / (2 * 3.0**2)) and gaussian.epsilon is None
+    laplace = NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 5.0, 2, 3)
+    assert laplace.epsilon == pytest.approx(3 * 2 / 5.0) and laplace.rho is None
