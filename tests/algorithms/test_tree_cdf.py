@@ -220,3 +220,20 @@ def test_max_cdf_error_stays_within_the_a_priori_bound(noise):
         control += error.max() > alpha / 8
     assert failures <= binomial_upper(trials, beta)
     assert control > binomial_upper(trials, beta)
+
+
+@pytest.mark.parametrize(("leaves", "beta"), [(1025, 0.05), (2, 0.9)])
+def test_the_a_priori_bound_is_the_module_docs_formula(leaves: int, beta: float):
+    """The bound test above passes any bound up to 8 times too large; this one pins the formula: the
+    Laplace tail's u (both branches of g) and the Gaussian's sigma sqrt(2 D ln(2(N - 1)/beta)), over n."""
+    n, epsilon, rho, b = 5000, 0.7, 0.05, 16
+    shape = TreeShape.for_grid(leaves, b)
+    nodes, target = shape.decomposition_nodes, math.log(2 * (leaves - 1) / beta)
+    s = 2 * shape.height / epsilon
+    u = math.sqrt(8 * target) if target <= 1 else math.sqrt(2) * (target + 1)
+    assert cdf_error_bound(leaves, n, epsilon, beta, branching=b) == pytest.approx(
+        u * s * math.sqrt(nodes) / n
+    )
+    sigma = math.sqrt(2 * shape.height / (2 * rho))
+    gaussian = cdf_error_bound(leaves, n, epsilon, beta, noise=TreeNoise.GAUSSIAN, rho=rho, branching=b)
+    assert gaussian == pytest.approx(sigma * math.sqrt(2 * nodes * target) / n)
