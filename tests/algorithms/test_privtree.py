@@ -71,14 +71,15 @@ def test_parameters_follow_the_paper_with_replace_one_doubling():
 
 
 def test_budget_splits_between_the_tests_and_the_bucket_tree():
+    """At eps = 0.8 (at eps = 1 a share divided by eps would look the same as one multiplied)."""
     counts = np.zeros(256, dtype=np.int64)
     counts[10] = 500
     counts[200:210] = 30
     rng = RecordingRandom(1)
-    release = run_to_end(privtree_cdf(counts, int(counts.sum()), 1.0, rng, tree_share=0.3))
-    split_scale = PrivTreeParameters.for_epsilon(0.3).scale
+    release = run_to_end(privtree_cdf(counts, int(counts.sum()), 0.8, rng, tree_share=0.3))
+    split_scale = PrivTreeParameters.for_epsilon(0.3 * 0.8).scale
     shape = TreeShape.for_grid(release.starts.size, release.bucket_tree.shape.branching)
-    tree_scale = noise_scale(TreeNoise.LAPLACE, shape.height, 0.7)
+    tree_scale = noise_scale(TreeNoise.LAPLACE, shape.height, 0.7 * 0.8)
     assert {scale for _, scale, _ in rng.requests} == {split_scale, tree_scale}
 
 
