@@ -17,6 +17,7 @@ from dpgui.algorithms.tree_cdf import (
     best_branching,
     cdf_error_bound,
     isotonic_increasing,
+    node_variance_proxy,
     predicted_max_variance,
     real_nodes,
     tree_cdf,
@@ -237,3 +238,10 @@ def test_the_a_priori_bound_is_the_module_docs_formula(leaves: int, beta: float)
     sigma = math.sqrt(2 * shape.height / (2 * rho))
     gaussian = cdf_error_bound(leaves, n, epsilon, beta, noise=TreeNoise.GAUSSIAN, rho=rho, branching=b)
     assert gaussian == pytest.approx(sigma * math.sqrt(2 * nodes * target) / n)
+
+
+def test_a_nodes_variance_proxy_is_the_noises_variance():
+    """2 s^2 for the Laplace of scale s, sigma^2 for the Gaussian (its sub-Gaussian proxy): the distance
+    task's CDF route adds these across columns with different noises, so their constants matter."""
+    assert node_variance_proxy(TreeNoise.LAPLACE, 3.0) == pytest.approx(18.0)
+    assert node_variance_proxy(TreeNoise.GAUSSIAN, 3.0) == pytest.approx(9.0)
