@@ -218,3 +218,20 @@ def test_parse_quantiles_accepts_lists_and_refuses_nonsense():
     for bad in ("", "a,b", "1.5", "-0.1"):
         with pytest.raises(ValueError):
             parse_quantiles(bad)
+
+
+def test_the_stated_rank_error_bounds_are_the_docstrings_formulas():
+    """The bound tests above pass any looser bound; these pin the formulas. EM each: (2m/eps) ln(|X| m /
+    beta). AQ on (1/4, 1/2, 3/4): the root at eps/2 (L = 2 levels), each child's renormalised target 1/2
+    at (eps/4) / (1/2), so the longest path sums 2/(eps/2) twice: 8/eps, times ln(|X| m / beta)."""
+    domain, epsilon, beta = 1000, 0.6, 0.1
+    assert em_each_rank_error(domain, 5, epsilon, beta) == pytest.approx(
+        2 * 5 / epsilon * math.log(domain * 5 / beta)
+    )
+    qs = (0.25, 0.5, 0.75)
+    plan = aq_plan(qs, epsilon)
+    assert plan[0.5] == pytest.approx((epsilon / 2, 4 / epsilon))
+    assert plan[0.25] == plan[0.75] == pytest.approx((epsilon / 2, 8 / epsilon))
+    assert aq_rank_error(domain, qs, epsilon, beta) == pytest.approx(
+        8 / epsilon * math.log(domain * 3 / beta)
+    )

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from dpgui.algorithms.dawa import cost_scale, dawa_cdf, dawa_partition, dyadic_levels
+from dpgui.algorithms.dawa import (
+    PARTITION_SHARE,
+    bucket_bias_bound,
+    bucket_penalty,
+    cost_scale,
+    dawa_cdf,
+    dawa_partition,
+    dyadic_levels,
+)
 from dpgui.algorithms.progress import run_to_end
-from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, noise_scale
+from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, best_branching, noise_scale
 from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_privtree import histograms, neighbours
 from tests.algorithms.test_tree_cdf import RecordingRandom
@@ -82,3 +92,15 @@ def test_released_cdf_is_monotone_and_ends_at_one():
     for seed in range(3):
         cdf = run_to_end(dawa_cdf(counts, int(counts.sum()), 0.5, SeededRandom(seed))).cdf
         assert np.all(np.diff(cdf) >= 0) and cdf[-1] == 1.0 and cdf.min() >= 0
+
+
+def test_the_papers_share_the_penalty_and_the_bias_bound_are_the_module_docs():
+    """The paper's rho = 1/4 for the partition (s5); the penalty sqrt(2) 2h/eps_2 (one node's standard
+    deviation, h of the best tree over the hinted buckets); the bias bound ((N - 1) penalty + 4L/eps_1
+    ln(2N/beta)) / 2. The runs above pass other constants (any split is private): these pin them."""
+    assert PARTITION_SHARE == 0.25
+    shape = TreeShape.for_grid(30, best_branching(30))
+    assert bucket_penalty(30, 0.8) == pytest.approx(math.sqrt(2) * 2 * shape.height / 0.8)
+    assert bucket_bias_bound(100, 0.5, 3.0, 0.05) == pytest.approx(
+        (99 * 3.0 + 4 * 7 / 0.5 * math.log(2 * 100 / 0.05)) / 2
+    )
