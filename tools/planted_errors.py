@@ -907,6 +907,41 @@ MUTATIONS: tuple[Mutation, ...] = (
         "MAX_NOISE_SCALE = NOISE_BOUND",
         "scales up to the noise bound accepted: a draw saturates with probability about e^-1",
     ),
+    Mutation(
+        "privtree-share-over-epsilon",
+        "dpgui/algorithms/privtree.py",
+        "PrivTreeParameters.for_epsilon(tree_share * epsilon)",
+        "PrivTreeParameters.for_epsilon(tree_share / epsilon)",
+        "PrivTree: the splits at tree_share / eps (the same at eps = 1, about twice the share at eps = 0.5)",
+    ),
+    Mutation(
+        "zcdp-delta-alpha-plus-one",
+        "dpgui/privacy/cost.py",
+        "alpha * math.log1p(-1 / alpha) - math.log(alpha - 1)",
+        "alpha * math.log1p(-1 / alpha) - math.log(alpha + 1)",
+        "zCDP to (eps, delta): CKS's 1 / (alpha - 1) as 1 / (alpha + 1), so every Gaussian gets too much rho",
+    ),
+    Mutation(
+        "pure-release-rho-quartered",
+        "dpgui/privacy/accountant.py",
+        "return round_up(self.cost.epsilon**2 / 2)",
+        "return round_up(self.cost.epsilon**2 / 4)",
+        "accountant: a pure release's zCDP bound eps^2 / 4, which undercharges many pure releases",
+    ),
+    Mutation(
+        "mixed-delta-split-overspent",
+        "dpgui/privacy/accountant.py",
+        "zcdp_epsilon(rho, (1 - share) * delta)",
+        "zcdp_epsilon(rho, (2 - share) * delta)",
+        "accountant: a PLD part and a zCDP part given more than the dataset's delta together",
+    ),
+    Mutation(
+        "choosing-threshold-k-divided",
+        "dpgui/privacy/choosing.py",
+        "math.log(4 * self.k / (self.epsilon * delta_discrete))",
+        "math.log(4 / self.k / (self.epsilon * delta_discrete))",
+        "choosing mechanism: threshold with ln(4 / k ...) instead of ln(4 k ...), too low for growth k > 1",
+    ),
 )
 
 
