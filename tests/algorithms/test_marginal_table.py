@@ -358,3 +358,46 @@ def test_finish_now_sent_after_a_round_makes_the_next_round_the_last_and_spends_
     assert finished.total_cost == pytest.approx(rho, rel=1e-6)
     at_once = finished_after(0, SeededRandom(4))
     assert len(at_once.selected) == 1 and at_once.finished_on_request
+
+
+def test_aim_follows_its_stated_schedule(selections):
+    """McKenna et al. 2022, Alg. 1, with this module's constants: the 1-way measurements take a quarter of
+    rho; every round gives 0.9 of its budget to the measurement and 0.1 to the selection; annealing halves
+    sigma and doubles epsilon; a round is the last once what remains is at most twice a round's cost. The
+    budget tests above pass any of these changed (the total stays rho): this one fails."""
+    rows, sizes = _data()
+    rng, rho, d = RecordingRandom(5), 0.3, len(sizes)
+    run = mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 100, rng)
+    release = run_to_end(run)
+    one_way = [gaussian_zcdp(math.sqrt(2), sigma).rho for sigma in rng.sigmas[:d]]
+    assert math.fsum(one_way) == pytest.approx(0.25 * rho, rel=1e-9)
+    rounds = [
+        (gaussian_zcdp(math.sqrt(2), sigma).rho, eps**2 / 8, sigma, eps)
+        for sigma, (eps, _) in zip(rng.sigmas[d:], selections, strict=True)
+    ]
+    *before, last = rounds
+    used = math.fsum(one_way)
+    for measure, select, _, _ in before:
+        assert measure / (measure + select) == pytest.approx(0.9, rel=1e-9)
+        assert rho - used > 2 * (measure + select) * (1 - 1e-9)  # not yet the last round
+        used += measure + select
+    steps = [(b[2] / a[2], b[3] / a[3]) for a, b in itertools.pairwise(before)]
+    assert all(step == pytest.approx((1, 1)) or step == pytest.approx((0.5, 2)) for step in steps)
+    assert any(step == pytest.approx((0.5, 2)) for step in steps)  # the run annealed at least once
+    last_measure, last_select = last[:2]
+    assert last_measure / (last_measure + last_select) == pytest.approx(0.9, rel=1e-6)
+    assert used + last_measure + last_select == pytest.approx(rho, rel=1e-6)
+    assert release.total_cost == pytest.approx(rho, rel=1e-6)
+
+
+def test_aims_scores_and_mst_compression_use_their_papers_constants():
+    """AIM's expected improvement w (error - sqrt(2/pi) sigma cells) (s4.2); MST keeps the cells whose noisy
+    1-way count is at least 3 sigma (McKenna et al. 2021, s4); a coarse pair is offered from an expected
+    noise TV of 0.1."""
+    scores = mt.aim_scores(np.array([50.0]), np.array([2.0]), 4.0, np.array([10.0]))
+    assert scores[0] == pytest.approx(2.0 * (50.0 - math.sqrt(2 / math.pi) * 4.0 * 10.0))
+    kept = mt.compress(np.array([29.9, 30.0, 31.0, 5.0]), 10.0).mapping
+    assert kept.tolist() == [2, 0, 1, 2]  # 30 and 31 kept, 29.9 and 5 merged into the rare cell
+    cells_at_the_threshold = 0.1 * 2 * 1000 / (math.sqrt(2 / math.pi) * 5.0)
+    assert mt.coarse_offered(5.0, cells_at_the_threshold * 1.01, 1000)
+    assert not mt.coarse_offered(5.0, cells_at_the_threshold * 0.99, 1000)
