@@ -942,6 +942,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "math.log(4 / self.k / (self.epsilon * delta_discrete))",
         "choosing mechanism: threshold with ln(4 / k ...) instead of ln(4 k ...), too low for growth k > 1",
     ),
+    Mutation(
+        "privtree-half-bias",
+        "dpgui/algorithms/privtree.py",
+        "- depth * params.delta, params.theta - params.delta)",
+        "- depth * params.delta / 2, params.theta - params.delta)",
+        "PrivTree: half the bias per level, so a deep path's privacy loss no longer sums to 3 / lambda",
+    ),
 )
 
 

@@ -15,6 +15,7 @@ from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_tree_cdf import RecordingRandom
 from tests.exact import max_log_ratio
 from tests.explore import output_law
+from tests.recording import smallest_releasing_noise
 
 
 def histograms(cells: int, n: int) -> list[tuple[int, ...]]:
@@ -98,3 +99,20 @@ def test_released_cdf_is_monotone_ends_at_one_and_is_close_on_skewed_data():
     cdf = run_to_end(privtree_cdf(counts, int(counts.sum()), 1.0, SeededRandom(4))).cdf
     assert np.all(np.diff(cdf) >= 0) and cdf[-1] == 1.0 and cdf[0] >= 0
     assert np.abs(cdf * counts.sum() - np.cumsum(counts)).max() < 200
+
+
+def test_a_node_at_depth_two_splits_on_its_count_less_twice_the_bias_per_level():
+    """The biased count of Zhang-Xiao-Xie 2016, Alg. 2: max(c(v) - depth(v) delta, theta - delta), split when
+    it plus the noise exceeds theta. The exact check above sees one data-dependent split per path, so it
+    cannot tell the bias per level; steering the noise shows the smallest split at depth 2."""
+    params = PrivTreeParameters.for_epsilon(1.0)
+    counts = np.array([7, 5, 0, 0, 0, 0, 0, 0])
+    forced = 10**6
+
+    def splits_at_depth_two(z: int) -> bool:
+        # root and [0, 4) split, [4, 8) does not; then [0, 2) (count 12) gets z, [2, 4) does not split
+        rng = RecordingRandom(zero=True, noise=[forced, forced, -forced, z, -forced])
+        return 1 in run_to_end(privtree_partition(counts, params, rng)).tolist()
+
+    c, depth = 12, 2
+    assert smallest_releasing_noise(splits_at_depth_two) == math.floor(depth * params.delta - c) + 1
