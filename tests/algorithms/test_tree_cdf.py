@@ -245,3 +245,26 @@ def test_a_nodes_variance_proxy_is_the_noises_variance():
     task's CDF route adds these across columns with different noises, so their constants matter."""
     assert node_variance_proxy(TreeNoise.LAPLACE, 3.0) == pytest.approx(18.0)
     assert node_variance_proxy(TreeNoise.GAUSSIAN, 3.0) == pytest.approx(9.0)
+
+
+def test_consistency_is_the_constrained_least_squares_estimate():
+    """Hay et al. 2010 / Honaker 2015: with equal noise per node and the root fixed at the public n, the
+    released leaf counts are the least-squares fit to every noisy node count subject to summing to n (the
+    bottom-up weights child_var / (child_var + 1) are that solution's; other weights stay private, as
+    post-processing, but fit worse). Checked against the explicit solution on a 2-level binary tree."""
+    counts = np.array([30, 20, 25, 25, 12, 18, 40, 30])
+    n, leaves = int(counts.sum()), counts.size
+    noise = [3, -2, 1, -1, 2, 0, -4, 5, 1, -3, 2, -1, 4, 2]
+    release = run_to_end(tree_cdf(counts, n, 1.0, RecordingRandom(noise=noise), branching=2))
+    shape = release.shape
+    rows, observed, drawn = [], [], iter(noise)
+    for level in range(shape.height, 0, -1):  # the order the levels are noised in
+        width = shape.level_width(level)
+        for start in range(0, leaves, width):
+            rows.append([1.0 if start <= k < start + width else 0.0 for k in range(leaves)])
+            observed.append(counts[start : start + width].sum() + next(drawn))
+    a, y = np.array(rows), np.array(observed, dtype=float)
+    kkt = np.block([[2 * a.T @ a, np.ones((leaves, 1))], [np.ones((1, leaves)), np.zeros((1, 1))]])
+    fitted = np.linalg.solve(kkt, np.concatenate([2 * a.T @ y, [n]]))[:leaves]
+    assert np.all(fitted > 0)  # no clipping or isotonic step in play
+    np.testing.assert_allclose(release.cdf, np.cumsum(fitted) / n, atol=1e-12)
