@@ -104,3 +104,13 @@ def test_the_papers_share_the_penalty_and_the_bias_bound_are_the_module_docs():
     assert bucket_bias_bound(100, 0.5, 3.0, 0.05) == pytest.approx(
         (99 * 3.0 + 4 * 7 / 0.5 * math.log(2 * 100 / 0.05)) / 2
     )
+
+
+def test_a_bucket_is_kept_whole_when_its_deviation_costs_no_more_than_splitting_it():
+    """Li et al. 2014, s4: a bucket's cost is its deviation sum |x_i - mean| plus the penalty, against the
+    summed costs of its halves. [10, 0] deviates by 10 from its mean, its single cells by 0: without noise it
+    stays whole at a penalty of 15 (10 + 15 <= 30) and splits at 5 (10 + 5 > 10)."""
+    counts = np.array([10, 0])
+    for penalty, starts in ((15.0, [0]), (5.0, [0, 1])):
+        partition = run_to_end(dawa_partition(counts, 1.0, penalty, RecordingRandom(zero=True)))
+        assert partition.tolist() == starts, penalty
