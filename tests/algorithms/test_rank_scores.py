@@ -42,8 +42,9 @@ def dense_from_pieces(data: tuple[int, ...], score_name: str, q: float = 0.5) ->
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, SIZE - 1), min_size=1, max_size=9), st.sampled_from([0.1, 0.5, 0.9]))
+@given(st.lists(st.integers(0, SIZE - 1), min_size=1, max_size=9), st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0]))
 def test_pieces_equal_brute_force_scores(data, q):
+    """Every q in [0, 1], the minimum and the maximum included."""
     data = tuple(data)
     assert np.array_equal(dense_from_pieces(data, "interior"), brute_force(data, "interior"))
     assert np.allclose(dense_from_pieces(data, "quantile", q), brute_force(data, "quantile", q))

@@ -223,7 +223,7 @@ def test_max_cdf_error_stays_within_the_a_priori_bound(noise):
     assert control > binomial_upper(trials, beta)
 
 
-@pytest.mark.parametrize(("leaves", "beta"), [(1025, 0.05), (2, 0.9)])
+@pytest.mark.parametrize(("leaves", "beta"), [(1025, 0.05), (3, 0.9), (2, 0.9)])
 def test_the_a_priori_bound_is_the_module_docs_formula(leaves: int, beta: float):
     """The bound test above passes any bound up to 8 times too large; this one pins the formula: the
     Laplace tail's u (both branches of g) and the Gaussian's sigma sqrt(2 D ln(2(N - 1)/beta)), over n."""
