@@ -112,7 +112,7 @@ Draw = Callable[[int, np.random.Generator], np.ndarray]
 """n values of a simulation's data from a seeded generator."""
 
 
-def _simulated_values(spec: TaskSpec, shape: str = "normal") -> tuple[Draw, str]:
+def _data_source(spec: TaskSpec, shape: str = "normal") -> tuple[Draw, str]:
     """How a simulation of ``spec`` draws its data, and where the data comes from (shown with its errors):
     the public sample's population when it describes the grid, else the synthetic ``shape``."""
     column, domain = spec.columns[0], spec.domain
@@ -223,7 +223,7 @@ def simulate(spec: TaskSpec, n: int, trials: int = 20, seed: int = 0, shape: str
     info = get_algorithm(spec.algorithm)
     data_rng = simulation_generator(seed)
     noise = SeededRandom(seed + 1)
-    draw, source = _simulated_values(spec, shape)
+    draw, source = _data_source(spec, shape)
     errors = []
     for _ in range(trials):
         values = draw(n, data_rng)
@@ -249,7 +249,7 @@ def _grid_distribution(spec: TaskSpec, rng: np.random.Generator, shape: str) -> 
     """The probability of every grid point, estimated from REFERENCE_ROWS draws of the public sample's
     population (``SmoothedPopulation``) or of the synthetic shape."""
     domain = spec.domain
-    draw, source = _simulated_values(spec, shape)
+    draw, source = _data_source(spec, shape)
     values = draw(REFERENCE_ROWS, rng)
     counts = np.bincount(domain.to_grid(values).astype(np.intp), minlength=domain.size)
     return counts / counts.sum(), source
