@@ -949,6 +949,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "- depth * params.delta / 2, params.theta - params.delta)",
         "PrivTree: half the bias per level, so a deep path's privacy loss no longer sums to 3 / lambda",
     ),
+    Mutation(
+        "aim-task-double-rho",
+        "dpgui/tasks/table.py",
+        "    n, rho = data.count(), zcdp_rho_for(_approx_cost(spec))\n    rounds = int(",
+        "    n, rho = data.count(), 2 * zcdp_rho_for(_approx_cost(spec))\n    rounds = int(",
+        "synthetic table: AIM runs at twice the rho the ledger books for it",
+    ),
 )
 
 

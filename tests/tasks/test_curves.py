@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -279,3 +280,33 @@ def test_san_points_books_every_count_and_choosing_run_it_makes(monkeypatch):
     assert {(p.epsilon, p.delta) for p in seen["choosing"]} == {
         (choosing_steps.cost.epsilon, choosing_steps.cost.delta)
     }
+
+
+@pytest.mark.parametrize("name", ["aim", "mst"])
+def test_the_table_zcdp_algorithms_spend_exactly_the_rho_they_record(
+    name: str, wages_csv, monkeypatch
+) -> None:
+    """The ledger books the recorded rho; the run must measure and select with exactly that much: the
+    Gaussian measurements' 1/sigma^2 (L2 sensitivity sqrt 2) and the selections' eps^2 / 8, observed."""
+    from dpgui.algorithms import marginal_table
+    from dpgui.privacy.cost import gaussian_zcdp
+
+    selections: list[float] = []
+    real_em = marginal_table.exponential_mechanism
+
+    def recording_em(scores, epsilon, rng, sensitivity=1.0):
+        selections.append(epsilon)
+        return real_em(scores, epsilon, rng, sensitivity=sensitivity)
+
+    monkeypatch.setattr(marginal_table, "exponential_mechanism", recording_em)
+    two = (NumericDomain(0, 2000, 10), NumericDomain(0, 18, 1))
+    spec = TaskSpec(TaskKind.TABLE, ("wage", "education"), two, 1.0, 1e-6, name)
+    prepared = prepare(spec, 2001)
+    spy = NoiseSpy()
+    run_to_end(prepared.algorithm.run(prepared.spec, InMemoryAggregator(open_dataset(wages_csv)), spy))
+    sigmas = [scale for noise, scale, _ in spy.draws if noise == "discrete_gaussian"]
+    spent = math.fsum(gaussian_zcdp(math.sqrt(2), s).rho for s in sigmas) + math.fsum(
+        e**2 / 8 for e in selections
+    )
+    assert sigmas and spent <= prepared.curve.rho * (1 + 1e-9)
+    assert spent == pytest.approx(prepared.curve.rho, rel=1e-6)
