@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pytest
 
@@ -111,3 +114,30 @@ def test_privtree_quantiles_meet_issue_18s_target_at_119_quantiles(tmp_path):
         target = np.array([float(f"{q:.6f}") for q in qs]) * values.size
         errors.append(np.mean(np.maximum(np.maximum(below - target, target - at_or_below), 0)))
     assert np.mean(errors) <= 20
+
+
+def test_the_a_priori_bounds_are_the_module_docs_formulas():
+    """PrivTree: a leaf holds at most theta + depth delta + lambda ln(4N/beta) records (its splits at
+    tree_share eps), plus the bucket tree's bound at the rest of eps and beta/2. DAWA: the bucket bias bound
+    at its share plus the same tree bound. The bound test above passes any looser bound; this pins them."""
+    from dpgui.algorithms.dawa import PARTITION_SHARE, bucket_bias_bound, bucket_penalty, typical_buckets
+    from dpgui.algorithms.privtree import TREE_SHARE, PrivTreeParameters
+    from dpgui.algorithms.tree_cdf import cdf_error_bound
+    from dpgui.tasks.median import BETA
+
+    n, epsilon, leaves, beta = 200_000, 0.7, GRID.size, BETA.default
+    task = dataclasses.replace(spec(TaskKind.CDF, "privtree"), epsilon=epsilon)
+    params = PrivTreeParameters.for_epsilon(TREE_SHARE * epsilon)
+    leaf = (
+        params.theta
+        + math.ceil(math.log2(leaves)) * params.delta
+        + params.scale * math.log(4 * leaves / beta)
+    )
+    tree = cdf_error_bound(leaves, n, (1 - TREE_SHARE) * epsilon, beta / 2)
+    assert get_algorithm("privtree").predicted_error(task, n) == pytest.approx(leaf / n + tree)
+    task = dataclasses.replace(spec(TaskKind.CDF, "dawa"), epsilon=epsilon)
+    counts_epsilon = (1 - PARTITION_SHARE) * epsilon
+    penalty = bucket_penalty(typical_buckets(leaves), counts_epsilon)
+    bias = bucket_bias_bound(leaves, PARTITION_SHARE * epsilon, penalty, beta / 2)
+    tree = cdf_error_bound(leaves, n, counts_epsilon, beta / 2)
+    assert get_algorithm("dawa").predicted_error(task, n) == pytest.approx(bias / n + tree)
