@@ -30,6 +30,21 @@ FINISH_NOW = "finish now"
 """The request to end a run early without losing its result (the app's Finish now button)."""
 
 
+def map_steps(run: AlgorithmRun[T], transform: Callable[[Progress], Progress]) -> AlgorithmRun[T]:
+    """``run`` with each step passed through ``transform`` (a name, a share of a plan); a value sent in
+    (FINISH_NOW) reaches ``run``, and closing this closes ``run``. Its result is ``run``'s."""
+    request: object = None
+    try:
+        while True:
+            try:
+                step = run.send(request)
+            except StopIteration as stop:
+                return stop.value
+            request = yield transform(step)
+    finally:
+        run.close()
+
+
 def run_to_end(run: AlgorithmRun[T], report: Callable[[Progress], None] | None = None) -> T:
     """Drive an algorithm generator to its end, handing each step to ``report`` (default: dropping the
     progress), and return its result."""

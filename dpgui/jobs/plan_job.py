@@ -22,7 +22,7 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from dpgui.algorithms.progress import Progress
+from dpgui.algorithms.progress import Progress, map_steps
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle
@@ -151,19 +151,14 @@ class PlanJob(PoolJob):
         self, index: int, run: Generator[Progress, object, ReleaseTable]
     ) -> Generator[Progress, object, ReleaseTable]:
         """The release's progress as a share of the whole plan, its message prefixed with its name; what
-        the worker sends in (Finish now's FINISH_NOW) is passed on to the release."""
+        the worker sends in (Finish now's FINISH_NOW) is passed on to the release (``map_steps``)."""
         count, name = len(self.runs), self.runs[index].name
-        request: object = None
-        try:
-            while True:
-                try:
-                    step = run.send(request)
-                except StopIteration as stop:
-                    return stop.value
-                message = f"{name} ({index + 1} of {count}): {step.message}"
-                request = yield Progress((index + step.fraction) / count, message)
-        finally:
-            run.close()
+        return map_steps(
+            run,
+            lambda step: Progress(
+                (index + step.fraction) / count, f"{name} ({index + 1} of {count}): {step.message}"
+            ),
+        )
 
     def _on_touch(self) -> None:
         """Worker thread, before the first read: the fsynced ledger line comes first, then the flag."""

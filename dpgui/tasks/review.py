@@ -274,8 +274,8 @@ class SampleFit:
 @functools.lru_cache(maxsize=64)
 def sample_fit(spec: TaskSpec) -> SampleFit | None:
     """The fit of the public sample to the first column's numeric grid; None without a sample, a numeric
-    column or any value of it in the sample. Cached: a simulation asks once per trial, and the sample is
-    identified by its content (``PublicSample`` holds its SHA-256)."""
+    column or any value of it in the sample. Cached: auto's ranking, each simulation and the review ask it
+    for the same spec, and the sample is identified by its content (``PublicSample`` holds its SHA-256)."""
     column, domain = spec.columns[0], spec.domains[0]
     values = _public_values(spec, column)
     if not isinstance(domain, NumericDomain) or values is None or values.size == 0:

@@ -37,7 +37,7 @@ from dpgui.algorithms.marginal_table import (
     workload,
 )
 from dpgui.algorithms.pgm import Clique
-from dpgui.algorithms.progress import AlgorithmRun, Progress
+from dpgui.algorithms.progress import AlgorithmRun, Progress, map_steps
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import MissingPolicy
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
@@ -346,20 +346,18 @@ def _marginals(spec: TaskSpec, data: Aggregator) -> Marginals:
 
 def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmRun[TableRelease]:
     """AIM's progress with each round's marginal named by its columns (for the log and the live view); a
-    request sent in (FINISH_NOW) is passed on to AIM."""
-    request: object = None
-    while True:
-        try:
-            step = run.send(request)
-        except StopIteration as stop:
-            return stop.value
+    request sent in (FINISH_NOW) is passed on to AIM (``map_steps``)."""
+
+    def named(step: Progress) -> Progress:
         partial = step.partial
-        if isinstance(partial, AimRound):
-            name = _name(spec, partial.clique, partial.bins)
-            fit = f"σ {partial.sigma:.3g}, model's TV vs noisy {partial.fit:.3g}"
-            message = f"round {partial.round}: measured {name} ({fit})"
-            step = Progress(step.fraction, message, dataclasses.replace(partial, name=name))
-        request = yield step
+        if not isinstance(partial, AimRound):
+            return step
+        name = _name(spec, partial.clique, partial.bins)
+        fit = f"σ {partial.sigma:.3g}, model's TV vs noisy {partial.fit:.3g}"
+        message = f"round {partial.round}: measured {name} ({fit})"
+        return Progress(step.fraction, message, dataclasses.replace(partial, name=name))
+
+    return map_steps(run, named)
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
