@@ -510,7 +510,7 @@ def aim_table(
         model = model.fit(measurements, n, FIT_ITERS)
         fitted = model.marginal(chosen)
         step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
-        if _l1(fitted - estimates[chosen], bins) <= math.sqrt(2 / math.pi) * sigma * cell_counts[index]:
+        if barely_moved(_l1(fitted - estimates[chosen], bins), sigma, cell_counts[index]):
             sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
         longest = max(longest, clock() - began)
         request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
@@ -522,6 +522,15 @@ def aim_table(
     return TableRelease(
         table, tuple(measured), tuple(selected), fit, Accounting.ZCDP, time_limited, finished_on_request
     )
+
+
+def barely_moved(change: float, sigma: float, cells: float) -> bool:
+    """AIM's annealing test (McKenna et al. 2022, Alg. 1, the annealing step): the L1 change of the
+    chosen marginal's estimate from the new measurement is at most the expected L1 noise of measuring it,
+    sqrt(2/pi) sigma cells. Then a round's budget is too small to teach the model much: sigma halves and
+    epsilon doubles, 4x the rho per round (the paper's rule; spec 005 s4 says "double", which the paper
+    overrides)."""
+    return change <= math.sqrt(2 / math.pi) * sigma * cells
 
 
 def _fit_to_noisy(fitted: np.ndarray, noisy: NoisyMarginal) -> float:

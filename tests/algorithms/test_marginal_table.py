@@ -401,3 +401,14 @@ def test_aims_scores_and_mst_compression_use_their_papers_constants():
     cells_at_the_threshold = 0.1 * 2 * 1000 / (math.sqrt(2 / math.pi) * 5.0)
     assert mt.coarse_offered(5.0, cells_at_the_threshold * 1.01, 1000)
     assert not mt.coarse_offered(5.0, cells_at_the_threshold * 0.99, 1000)
+
+
+def test_aim_anneals_when_the_estimate_moved_less_than_the_expected_noise():
+    """McKenna et al. 2022, Alg. 1: anneal once the chosen marginal's estimate moved by at most
+    sqrt(2/pi) sigma n_r in L1, the expected L1 norm of its measurement's noise. Doubling or halving that
+    threshold changes when AIM anneals: both sides of it are checked."""
+    sigma, cells = 3.0, 40.0
+    threshold = math.sqrt(2 / math.pi) * sigma * cells
+    assert mt.barely_moved(0.7 * threshold, sigma, cells)
+    assert mt.barely_moved(threshold, sigma, cells)
+    assert not mt.barely_moved(1.4 * threshold, sigma, cells)
