@@ -108,10 +108,12 @@ def suggested_texts(
 
 
 def _show_text(edit: QLineEdit, text: str) -> None:
-    """Set ``edit``'s text without signalling, and only when it differs (the cursor stays while typing)."""
+    """Set ``edit``'s text without signalling, and only when it differs (the cursor stays while typing).
+    A text set here shows from its start: a long list of categories would otherwise show only its end."""
     if edit.text() != text:
         with QSignalBlocker(edit):
             edit.setText(text)
+            edit.setCursorPosition(0)
 
 
 def _parse_number(text: str, what: str, column: str) -> float:

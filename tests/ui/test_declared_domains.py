@@ -153,3 +153,12 @@ def test_on_the_table_task_a_column_is_suggested_a_coarse_grid(demo_window: Main
     coarse = suggest_domain(public["wage"].to_numpy(dtype=float), intervals=TABLE_SUGGESTED_INTERVALS)
     assert wage == coarse and wage.size < suggest_domain(public["wage"].to_numpy(dtype=float)).size
     assert education.granularity == 1
+
+
+def test_long_categories_set_by_the_app_show_from_their_start(qtbot):
+    """A suggested or reopened list wider than its field shows its first categories, not its last ones."""
+    names = ", ".join(f"category number {i}" for i in range(40))
+    row = CategoryRow("region", (names, ""))
+    qtbot.addWidget(row.categories)
+    assert row.categories.text() == names
+    assert row.categories.cursorPosition() == 0
