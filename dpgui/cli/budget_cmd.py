@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from dpgui.data.fingerprint import sha256_file
+from dpgui.data.fingerprint import sha256_source
 from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
@@ -37,7 +37,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def open_record(ledger: Ledger, data: Path, notes: TextIO | None = None) -> DatasetRecord:
     if ledger.read_only:
         return known_record(ledger, data)
-    record = ledger.open_dataset(data.resolve(), sha256_file(data))
+    record = ledger.open_dataset(data.resolve(), sha256_source(data))
     if record.changed:
         print(f"note: {data.name} changed since the ledger last saw it; its budget continues.", file=notes)
     return record
@@ -45,7 +45,7 @@ def open_record(ledger: Ledger, data: Path, notes: TextIO | None = None) -> Data
 
 def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
     """The dataset of ``data`` as the ledger knows it, without writing (a read-only ledger)."""
-    sha256, path = sha256_file(data), data.resolve()
+    sha256, path = sha256_source(data), data.resolve()
     records = ledger.datasets()
     for candidates in ([r for r in records if r.sha256 == sha256], [r for r in records if r.path == path]):
         if candidates:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dpgui.data.fingerprint import keyed_fingerprint, sha256_file
+from dpgui.data.fingerprint import keyed_fingerprint, sha256_source
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -21,5 +21,5 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run_fingerprint(args: argparse.Namespace) -> int:
-    print(f"{keyed_fingerprint(sha256_file(args.file))}  {args.file.name}")
+    print(f"{keyed_fingerprint(sha256_source(args.file))}  {args.file.name}")
     return 0

@@ -37,6 +37,19 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def sha256_source(path: Path) -> str:
+    """The SHA-256 a release states for its input: the file's (:func:`sha256_file`), or for a folder of
+    Parquet parts the digest of the parts' relative names and digests. ``dpgui budget`` and every engine
+    use this one function, so a folder's budget is the one its releases are charged to."""
+    path = Path(path)
+    if not path.is_dir():
+        return sha256_file(path)
+    digest = hashlib.sha256()
+    for part in sorted(p for p in path.rglob("*") if p.is_file()):
+        digest.update(f"{part.relative_to(path)}\0{sha256_file(part)}\n".encode())
+    return digest.hexdigest()
+
+
 def installation_key(home: Path | None = None) -> bytes:
     """The installation's secret fingerprint key, created on first use (readable by the owner only)."""
     path = (home or dpgui_home()) / KEY_FILE_NAME

@@ -28,7 +28,7 @@ from dpgui.data.backends.monitor import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle, open_dataset
 from dpgui.data.engines import Engine
 from dpgui.data.errors import DataError
-from dpgui.data.fingerprint import sha256_file
+from dpgui.data.fingerprint import sha256_source
 
 __all__ = [
     "PREVIEW_ROWS",
@@ -98,12 +98,7 @@ def choose_engine(path: Path, threshold: int | None = None) -> Engine:
 
 
 def _fingerprint(path: Path) -> str:
-    if path.is_dir():  # a folder of Parquet parts: the digest of the parts' names and digests
-        digest = hashlib.sha256()
-        for part in sorted(p for p in path.rglob("*") if p.is_file()):
-            digest.update(f"{part.relative_to(path)}\0{sha256_file(part)}\n".encode())
-        return digest.hexdigest()
-    return sha256_file(path)
+    return sha256_source(path)  # a folder of Parquet parts: the digest of the parts' names and digests
 
 
 def open_aggregator(
