@@ -89,7 +89,15 @@ def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     ("3", not "3.0": a column of codes with a gap is read as floats). Hashing first and converting only
     the distinct values keeps this O(n) and fast on large columns.
     """
-    codes, uniques = pd.factorize(values)
+    try:
+        codes, uniques = pd.factorize(values)
+    except TypeError as exc:  # lists, records or maps (a nested Parquet or Feather column) are unhashable
+        present = values.dropna()
+        example = f" such as {shown(present.iloc[0])}" if len(present) else ""
+        raise DataError(
+            f"column {values.name!r} holds nested values{example} (lists or records), not one text or number "
+            "per cell; a category or label must be a single value: flatten the column, or choose another"
+        ) from exc
     return codes.astype(np.int64), [_text(value) for value in uniques]
 
 
