@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from dpgui.data.errors import DataError
-from dpgui.data.text_format import DELIMITED_SUFFIXES, refuse_non_table, sniff_text
+from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 
 Reader = Callable[[Path], pd.DataFrame]
 
@@ -73,6 +73,23 @@ def refuse_duplicate_header(path: Path) -> None:
     refuse_duplicate_names(header, path.name)
 
 
+def unreadable(path: Path, exc: Exception, text_format: TextFormat | None = None) -> DataError:
+    """The refusal of a file its reader could not read: a text file whose later bytes are not in the
+    encoding its first 64 KiB showed is told so; anything else names the reader's error."""
+    if isinstance(exc, UnicodeDecodeError) and text_format is not None:
+        return DataError(
+            f"{path.name}: the file is not {text_format.describe().split(' text')[0]} text throughout: its "
+            f"beginning reads as {text_format.encoding}, but a later part holds bytes that do not "
+            f"({exc.reason}); it may join parts saved in different encodings: save the whole table again "
+            "in one encoding (UTF-8)"
+        )
+    return DataError(
+        f"{path.name}: could not be read as {path.suffix.lower() or 'a Parquet folder'} "
+        f"({type(exc).__name__}: {exc}); check that the file is not damaged and that its suffix matches "
+        "its format"
+    )
+
+
 def load_table(path: Path) -> pd.DataFrame:
     """Read a whole table; the reader is chosen by the file's suffix (case-insensitive).
 
@@ -98,10 +115,8 @@ def load_table(path: Path) -> pd.DataFrame:
     except pd.errors.EmptyDataError as exc:
         raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data") from exc
     except Exception as exc:  # every reader raises its own exception types
-        raise DataError(
-            f"{path.name}: could not be read as {path.suffix.lower()} ({type(exc).__name__}: {exc}); "
-            "check that the file is not damaged and that its suffix matches its format"
-        ) from exc
+        text_format = sniff_text(path) if path.suffix.lower() in DELIMITED_SUFFIXES else None
+        raise unreadable(path, exc, text_format) from exc
     if frame.shape[1] == 0:
         raise DataError(f"{path.name}: the table has no columns; the first row must name the columns")
     refuse_duplicate_names(frame.columns, path.name)

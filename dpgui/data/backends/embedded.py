@@ -52,7 +52,7 @@ from dpgui.data.aggregate import (
 )
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
-from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names
+from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names, unreadable
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
@@ -287,7 +287,10 @@ class FileSource:
     def arrow_rows(self) -> int:
         """The row count in a Parquet or Feather file's metadata (delimited text needs a scan to count:
         ``EmbeddedAggregator.count``)."""
-        return self._arrow.count_rows()
+        try:
+            return self._arrow.count_rows()
+        except (OSError, pa.ArrowException) as exc:  # a part of a folder that is not Parquet
+            raise self._unreadable(exc) from exc
 
     @cached_property
     def header(self) -> pd.DataFrame:
@@ -318,13 +321,16 @@ class FileSource:
                 fragment_scan_options=_SCAN_OPTIONS.get(ARROW_FORMATS[self._format]),
                 use_threads=False,
             )
-            for batch in batches:
-                if batch.num_rows == 0:
-                    continue
-                frame = pa.Table.from_batches([batch]).to_pandas()
-                frame.columns = wanted
-                offset += batch.num_rows
-                yield _Batch(offset - batch.num_rows, frame, offset / self.arrow_rows)
+            try:
+                for batch in batches:
+                    if batch.num_rows == 0:
+                        continue
+                    frame = pa.Table.from_batches([batch]).to_pandas()
+                    frame.columns = wanted
+                    offset += batch.num_rows
+                    yield _Batch(offset - batch.num_rows, frame, offset / self.arrow_rows)
+            except (OSError, pa.ArrowException) as exc:  # a damaged part found only when it is decoded
+                raise self._unreadable(exc) from exc
             return
         positions = sorted({self.columns.index(column) for column in wanted})
         if all_fields:
@@ -347,11 +353,12 @@ class FileSource:
                     yield _Batch(
                         offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)
                     )
-            except pd.errors.ParserError as exc:
-                raise DataError(
-                    f"{self.name}: could not be read as {self._format} (ParserError: {exc}); check that the "
-                    "file is not damaged and that its suffix matches its format"
-                ) from exc
+            except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+                raise self._unreadable(exc) from exc
+
+    def _unreadable(self, exc: Exception) -> DataError:
+        """The in-memory loader's words for a file whose reader failed part-way (``loaders.unreadable``)."""
+        return unreadable(self.path, exc, self.text_format if self._format in DELIMITED_SUFFIXES else None)
 
 
 class EmbeddedAggregator:
