@@ -198,6 +198,22 @@ def check_matrix_fits(n: int, k: int, limit: int) -> None:
         )
 
 
+def _stamp(path: Path) -> object:
+    """What changes when a file (or a folder's part) is edited, replaced or deleted; None when it is gone."""
+    try:
+        if path.is_dir():
+            parts = sorted(part for part in path.rglob("*") if part.is_file())
+            return tuple((str(part.relative_to(path)), *_file_stamp(part)) for part in parts)
+        return _file_stamp(path)
+    except OSError:
+        return None
+
+
+def _file_stamp(path: Path) -> tuple[int, int, int]:
+    status = path.stat()
+    return status.st_size, status.st_mtime_ns, status.st_ino
+
+
 @dataclass(frozen=True)
 class _Batch:
     offset: int
@@ -214,6 +230,9 @@ class FileSource:
     path: Path
     batch_rows: int = BATCH_ROWS
     _format: str = field(init=False, repr=False)
+    _stamp: object = field(init=False, repr=False, compare=False)
+    """Size, modification time and inode when opened: every scan refuses a file that has changed since, whose
+    rows would no longer be the ones checked, counted (n) and fingerprinted."""
 
     def __post_init__(self) -> None:
         suffix = self.path.suffix.lower()
@@ -229,6 +248,15 @@ class FileSource:
         if self.path.is_file():
             refuse_non_table(self.path)
         object.__setattr__(self, "_format", suffix)
+        object.__setattr__(self, "_stamp", _stamp(self.path))
+
+    def _refuse_if_changed(self) -> None:
+        if _stamp(self.path) != self._stamp:
+            raise DataError(
+                f"{self.name} changed on disk after it was opened (edited, replaced or deleted), so its rows "
+                "are no longer the ones that were checked and counted; nothing was released from it: open it "
+                "again to release from its new content"
+            )
 
     @cached_property
     def text_format(self) -> TextFormat:
@@ -308,6 +336,11 @@ class FileSource:
         ``all_fields`` parses every field of delimited text (in smaller batches), so that a row with more
         fields than the header is refused as the in-memory loader refuses it; the row count's scan does."""
         require_columns(self.header, columns, file_name=self.name)
+        self._refuse_if_changed()
+        yield from self._batches(columns, all_fields)
+        self._refuse_if_changed()  # changed while it was read: what was read is not one version of it
+
+    def _batches(self, columns: Sequence[str], all_fields: bool) -> Iterator[_Batch]:
         wanted = list(dict.fromkeys(columns))
         offset = 0
         if self._format in ARROW_FORMATS:
