@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 _SHOWN_CHARS = 40
 
 
@@ -21,3 +23,13 @@ def cell_location(file_name: str, position: int, column: object) -> str:
     Rows are numbered 1-based over the data rows: the line in the file minus the header.
     """
     return f"{file_name}, row {position + 1}, column {str(column)!r}"
+
+
+def refuse_non_file(path: Path) -> None:
+    """Raise ``DataError`` for a path that exists but is not a regular file or folder (a named pipe, a
+    socket, a device): reading one could wait forever for a writer."""
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise DataError(
+            f"{path.name}: is not a regular file (a named pipe, socket or device), which dpgui cannot read "
+            "or fingerprint; save the table to a file and open that"
+        )

@@ -30,6 +30,9 @@ METHOD = (
 
 def sha256_file(path: Path) -> str:
     """Hex SHA-256 of the file's bytes, read in 1 MiB chunks (constant memory for any file size)."""
+    from dpgui.data.errors import refuse_non_file
+
+    refuse_non_file(Path(path))  # a named pipe would block here until something writes to it
     digest = hashlib.sha256()
     with Path(path).open("rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from dpgui.data.errors import DataError
+from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 
 Reader = Callable[[Path], pd.DataFrame]
@@ -78,7 +78,7 @@ def unreadable(path: Path, exc: Exception, text_format: TextFormat | None = None
     encoding its first 64 KiB showed is told so; anything else names the reader's error."""
     if isinstance(exc, UnicodeDecodeError) and text_format is not None:
         return DataError(
-            f"{path.name}: the file is not {text_format.describe().split(' text')[0]} text throughout: its "
+            f"{path.name}: the file is not {text_format.encoding_name} text throughout: its "
             f"beginning reads as {text_format.encoding}, but a later part holds bytes that do not "
             f"({exc.reason}); it may join parts saved in different encodings: save the whole table again "
             "in one encoding (UTF-8)"
@@ -106,6 +106,12 @@ def load_table(path: Path) -> pd.DataFrame:
             f"{path.name}: unsupported file type {path.suffix or '(no suffix)'!r}; "
             f"save the table as one of {', '.join(SUPPORTED_SUFFIXES)}"
         )
+    if path.is_dir():
+        raise DataError(
+            f"{path.name}: is a folder, not a file; the in-memory engine reads one table file: name the "
+            "file, or read a folder of Parquet parts with the out-of-core engine (--engine embedded)"
+        )
+    refuse_non_file(path)
     if not path.is_file():
         raise DataError(f"{path.name}: file not found at {path}; check the path")
     refuse_non_table(path)
@@ -117,6 +123,12 @@ def load_table(path: Path) -> pd.DataFrame:
     except Exception as exc:  # every reader raises its own exception types
         text_format = sniff_text(path) if path.suffix.lower() in DELIMITED_SUFFIXES else None
         raise unreadable(path, exc, text_format) from exc
+    if frame.shape[1] == 0 and frame.attrs.get(OTHER_SHEETS):
+        others = ", ".join(map(repr, frame.attrs[OTHER_SHEETS]))
+        raise DataError(
+            f"{path.name}: the workbook's first sheet is empty, and dpgui reads the first sheet only; this "
+            f"one also has the sheets {others}: move the table to the first sheet or save it as .csv"
+        )
     if frame.shape[1] == 0:
         raise DataError(f"{path.name}: the table has no columns; the first row must name the columns")
     refuse_duplicate_names(frame.columns, path.name)

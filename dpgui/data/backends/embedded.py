@@ -51,7 +51,7 @@ from dpgui.data.aggregate import (
     cell_indices,
 )
 from dpgui.data.domain import CategoricalDomain, NumericDomain
-from dpgui.data.errors import DataError
+from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names, unreadable
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
@@ -97,6 +97,20 @@ def _no_progress(fraction: float) -> None:
 
 def _never() -> bool:
     return False
+
+
+FEATHER_V1_MAGIC = b"FEA1"
+
+
+def is_feather_v1(path: Path) -> bool:
+    """Whether the file is a Feather version 1 file (pandas reads it; Arrow datasets cannot scan it)."""
+    if not path.is_file():  # checked first: opening a named pipe would wait for a writer
+        return False
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == FEATHER_V1_MAGIC
+    except OSError:
+        return False
 
 
 def physical_memory() -> int:
@@ -245,6 +259,7 @@ class FileSource:
             )
         if not self.path.exists():
             raise DataError(f"{self.path.name}: file not found at {self.path}; check the path")
+        refuse_non_file(self.path)
         if self.path.is_file():
             refuse_non_table(self.path)
         object.__setattr__(self, "_format", suffix)
@@ -272,6 +287,12 @@ class FileSource:
         try:
             return pa_dataset.dataset(self.path, format=ARROW_FORMATS[self._format])
         except (OSError, pa.ArrowException) as exc:
+            if is_feather_v1(self.path):
+                raise DataError(
+                    f"{self.name}: the file is in the old Feather version 1 format, which the out-of-core "
+                    "engine cannot scan; open it with the in-memory engine (--engine memory), or save it "
+                    "again as Feather version 2 or Parquet"
+                ) from exc
             raise DataError(
                 f"{self.name}: could not be read as {self._format} ({type(exc).__name__}: {exc}); "
                 "check that the file is not damaged and that its suffix matches its format"
@@ -300,6 +321,10 @@ class FileSource:
                 raise DataError(
                     f"{self.name}: the file is empty; choose a file with a header row and data"
                 ) from exc
+        if len(names) == 0 and self.path.is_dir():
+            raise DataError(
+                f"{self.name}: the folder holds no Parquet parts; name a file, or a folder of .parquet files"
+            )
         if len(names) == 0:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
         refuse_duplicate_header(self.path)
