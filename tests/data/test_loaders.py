@@ -113,3 +113,17 @@ def test_bundled_demo_files_load() -> None:
     resources = Path(__file__).resolve().parents[2] / "resources"
     assert load_table(resources / "cps1988.csv").shape == (28155, 7)
     assert len(load_table(resources / "cps1985.csv")) == 534
+
+
+def test_an_empty_first_sheet_names_the_sheets_that_hold_the_table(tmp_path):
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    workbook.active.title = "Cover"
+    data = workbook.create_sheet("Data")
+    for row in (["x", "y"], [1, 2], [3, 4]):
+        data.append(row)
+    path = tmp_path / "book.xlsx"
+    workbook.save(path)
+    with pytest.raises(DataError, match=r"first sheet is empty.*'Data'"):
+        load_table(path)
