@@ -22,6 +22,7 @@ from dpgui.data.backends.embedded import (
     FileSource,
     Progress,
     ScanCancelled,
+    is_feather_v1,
     physical_memory,
 )
 from dpgui.data.backends.monitor import ScanMonitor
@@ -93,7 +94,7 @@ def choose_engine(path: Path, threshold: int | None = None) -> Engine:
     if threshold is None:
         threshold = COLUMNAR_MIN_BYTES if path.suffix.lower() in COLUMNAR_SUFFIXES else auto_threshold()
     large = _size(path) > threshold
-    readable = path.is_dir() or path.suffix.lower() in EMBEDDED_SUFFIXES
+    readable = path.is_dir() or (path.suffix.lower() in EMBEDDED_SUFFIXES and not is_feather_v1(path))
     return Engine.EMBEDDED if (large or path.is_dir()) and readable else Engine.MEMORY
 
 
