@@ -65,7 +65,13 @@ class TextFormat:
     """The decimal mark of numbers (pandas' ``decimal=``): "." or ","."""
 
     def describe(self) -> str:
-        names = {"utf-8-sig": "UTF-8 with BOM", "utf-8": "UTF-8", "utf-16": "UTF-16"}
+        names = {
+            "utf-8-sig": "UTF-8 with BOM",
+            "utf-8": "UTF-8",
+            "utf-16": "UTF-16",
+            "utf-16-le": "UTF-16 (little-endian, no BOM)",
+            "utf-16-be": "UTF-16 (big-endian, no BOM)",
+        }
         name = names.get(self.encoding, self.encoding)
         described = f"{name} text, {_DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))}-separated"
         return described + (", decimal comma" if self.decimal == "," else "")
@@ -147,6 +153,9 @@ def _encoding_of(head: bytes, path: Path) -> str:
     for bom, encoding in _BOMS:
         if head.startswith(bom):
             return encoding
+    utf16 = _utf16_without_bom(head)
+    if utf16 is not None:
+        return utf16
     if _looks_binary(head):
         raise DataError(
             f"{path.name}: the file holds binary data (NUL bytes), not text; check that it is the table you "
@@ -167,6 +176,24 @@ def _encoding_of(head: bytes, path: Path) -> str:
     if any(PREFERRED_SINGLE_BYTE in match.could_be_from_charset for match in plausible):
         return PREFERRED_SINGLE_BYTE
     return codecs.lookup(plausible[0].encoding).name
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """UTF-16 text saved without a byte-order mark ("utf-16-le" or "utf-16-be"), else None: its ASCII
+    characters (the digits, delimiters and line ends of a table) leave every other byte NUL, and no other."""
+    sample = head[: len(head) - len(head) % 2]
+    if len(sample) < 8:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    for zeros, others, encoding in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+        if zeros.count(0) >= 0.9 * len(zeros) and others.count(0) == 0:
+            try:
+                sample.decode(encoding)
+            except UnicodeDecodeError:  # a character cut at the end of the sample is fine, not others
+                if len(sample) < SNIFF_BYTES:
+                    continue
+            return encoding
+    return None
 
 
 def _complete_lines(text: str) -> list[str]:

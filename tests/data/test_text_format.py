@@ -6,6 +6,7 @@ import gzip
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from dpgui.data.backends.embedded import FileSource
@@ -137,3 +138,15 @@ def test_the_data_page_names_how_the_file_is_read(tmp_path: Path) -> None:
     assert describe_file_format(cp1252) == "cp1252 text, semicolon-separated, decimal comma"
     assert describe_file_format(write(tmp_path, "w.parquet", b"PAR1")) == "Parquet"
     assert describe_file_format(tmp_path / "missing.csv") == "—"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_read_as_text_by_both_engines(tmp_path, encoding):
+    from dpgui.data.backends import Engine, open_aggregator
+
+    frame = pd.DataFrame({"x": range(50), "name": ["Zoë", "Ana"] * 25})
+    path = tmp_path / "unicode.csv"
+    path.write_bytes(frame.to_csv(index=False).encode(encoding))
+    assert sniff_text(path).encoding == encoding
+    pd.testing.assert_frame_equal(load_table(path), frame)
+    assert open_aggregator(path, Engine.EMBEDDED).dataset.n_rows == 50
