@@ -64,7 +64,9 @@ class TextFormat:
     decimal: str = "."
     """The decimal mark of numbers (pandas' ``decimal=``): "." or ","."""
 
-    def describe(self) -> str:
+    @property
+    def encoding_name(self) -> str:
+        """The encoding as the user knows it ("UTF-8 with BOM", "cp1252")."""
         names = {
             "utf-8-sig": "UTF-8 with BOM",
             "utf-8": "UTF-8",
@@ -72,8 +74,11 @@ class TextFormat:
             "utf-16-le": "UTF-16 (little-endian, no BOM)",
             "utf-16-be": "UTF-16 (big-endian, no BOM)",
         }
-        name = names.get(self.encoding, self.encoding)
-        described = f"{name} text, {_DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))}-separated"
+        return names.get(self.encoding, self.encoding)
+
+    def describe(self) -> str:
+        delimiter = _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
+        described = f"{self.encoding_name} text, {delimiter}-separated"
         return described + (", decimal comma" if self.decimal == "," else "")
 
 
