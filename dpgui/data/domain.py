@@ -377,7 +377,8 @@ OTHER = "other"
 class CategoricalDomain:
     """A declared list of categories; with ``other`` an extra last index counts every other value.
 
-    Cells are compared as stripped text (whole floats as integers, so a code 3 read as 3.0 matches "3").
+    Cells are compared as stripped text (whole floats as integers, so a code 3 read as 3.0 matches "3";
+    booleans as true and false, in any case).
     Index ``i < len(categories)`` is ``categories[i]``; the other index is ``len(categories)``.
     """
 
@@ -404,7 +405,13 @@ class CategoricalDomain:
 
     @cached_property
     def _positions(self) -> dict[str, int]:
-        return {category: i for i, category in enumerate(self.categories)}
+        """Each category's index by its text; a boolean cell reads "true" or "false" (``distinct_text``),
+        which a declared True, TRUE or true matches alike."""
+        positions = {category: i for i, category in enumerate(self.categories)}
+        for category, i in list(positions.items()):
+            if category.strip().lower() in ("true", "false"):
+                positions.setdefault(category.strip().lower(), i)
+        return positions
 
     @property
     def _fallback(self) -> int:

@@ -77,6 +77,8 @@ def invalid_cells(raw: pd.Series, values: pd.Series) -> np.ndarray:
 
 
 def _text(value: object) -> str:
+    if isinstance(value, bool | np.bool_):  # the file's own spelling is gone: a boolean reads true or false
+        return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value).strip()
@@ -86,8 +88,8 @@ def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     """The column as codes into its distinct values' text: cell i reads ``texts[codes[i]]``.
 
     Codes are int64 with -1 for a missing cell; texts are stripped, whole floats written as integers
-    ("3", not "3.0": a column of codes with a gap is read as floats). Hashing first and converting only
-    the distinct values keeps this O(n) and fast on large columns.
+    ("3", not "3.0": a column of codes with a gap is read as floats), booleans as "true" and "false".
+    Hashing first and converting only the distinct values keeps this O(n) and fast on large columns.
     """
     try:
         codes, uniques = pd.factorize(values)

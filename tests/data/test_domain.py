@@ -282,3 +282,14 @@ def test_a_declared_unit_is_a_stripped_label_that_changes_no_grid():
 def test_a_unit_that_is_not_one_short_line_is_refused(unit):
     with pytest.raises(DataError, match="unit"):
         NumericDomain(0, 1, 0.5, unit=unit)
+
+
+@pytest.mark.parametrize("declared", [("false", "true"), ("False", "True"), ("FALSE", "TRUE")])
+def test_a_boolean_column_matches_its_declared_true_and_false_in_any_case(declared) -> None:
+    """A boolean column (Parquet, Feather, a CSV pandas read as booleans) keeps no spelling of its own: it
+    reads true and false, and a declared False/True in any case counts it, not 'other'."""
+    domain = CategoricalDomain(declared, other=True)
+    values = pd.Series([True, False, True, None], dtype="boolean", name="flag")
+    assert domain.to_indices(values, file_name="f.parquet").tolist() == [1, 0, 1, 2]
+    plain = pd.Series([True, False, True], name="flag")
+    assert domain.to_indices(plain, file_name="f.parquet").tolist() == [1, 0, 1]
