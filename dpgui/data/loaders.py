@@ -26,10 +26,12 @@ OTHER_SHEETS = "other_sheets"
 
 
 def _read_first_sheet(path: Path) -> pd.DataFrame:
+    """The first sheet, without its blank rows: a spreadsheet's empty row (say, between the table and a
+    note below it) is a CSV's blank line, which ``read_csv`` skips, not a record with every cell missing."""
     with pd.ExcelFile(path, engine="openpyxl") as workbook:
         frame = pd.read_excel(workbook, sheet_name=0)
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
-    return frame
+    return frame.dropna(how="all").reset_index(drop=True) if frame.shape[1] else frame
 
 
 _READERS: dict[str, Reader] = {

@@ -127,3 +127,20 @@ def test_an_empty_first_sheet_names_the_sheets_that_hold_the_table(tmp_path):
     workbook.save(path)
     with pytest.raises(DataError, match=r"first sheet is empty.*'Data'"):
         load_table(path)
+
+
+def test_blank_rows_of_a_sheet_are_not_records(tmp_path: Path) -> None:
+    """Blank spreadsheet rows (between two blocks, or above a note) are skipped as read_csv skips blank
+    lines; a row with one value is still a record."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(["x", "y"])
+    for row in ([1, 2], [3, 4], [], [], [5, None], [], [None, None]):
+        sheet.append(row)
+    path = tmp_path / "blank_rows.xlsx"
+    workbook.save(path)
+    frame = load_table(path)
+    assert frame["x"].tolist() == [1, 3, 5]
+    assert frame["y"].iloc[:2].tolist() == [2, 4] and pd.isna(frame["y"].iloc[2])
