@@ -245,12 +245,29 @@ def _decimal_of(text: str, delimiter: str) -> str:
     return "," if commas and not points else "."
 
 
+_SEPARATOR_LINE = re.compile(r"sep=(.)\s*$")
+
+
+def _refuse_separator_line(text: str, path: Path) -> None:
+    """Excel's "sep=;" first line names the delimiter; no engine's reader skips it, so the header would be
+    read as one column called "sep=;". Refuse in words."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0].strip().strip('"')
+    match = _SEPARATOR_LINE.fullmatch(first)
+    if match:
+        raise DataError(
+            f"{path.name}: the first line, {first!r}, is Excel's hint that the file is "
+            f"{_DELIMITER_NAMES.get(match.group(1), repr(match.group(1)))}-separated, not the header; delete "
+            "that line (the delimiter is found without it) and open the file again"
+        )
+
+
 def sniff_text(path: Path) -> TextFormat:
     """The encoding, delimiter (its suffix's unless another fits) and decimal mark of a delimited text
     file."""
     head = _first_bytes(path)
     encoding = _encoding_of(head, path)
     text = head.decode(encoding, errors="ignore")
+    _refuse_separator_line(text, path)
     delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
     return TextFormat(encoding, delimiter, _decimal_of(text, delimiter))
 

@@ -150,3 +150,19 @@ def test_utf16_without_a_byte_order_mark_is_read_as_text_by_both_engines(tmp_pat
     assert sniff_text(path).encoding == encoding
     pd.testing.assert_frame_equal(load_table(path), frame)
     assert open_aggregator(path, Engine.EMBEDDED).dataset.n_rows == 50
+
+
+@pytest.mark.parametrize("first", ["sep=;", '"sep=;"', "\ufeffsep=;"])
+def test_excels_separator_line_is_refused_with_what_to_do(tmp_path: Path, first: str) -> None:
+    """Excel writes "sep=;" above the header; no reader skips it, so the file would be one column named
+    after it. Refused in words (what it is, what to do), before any engine reads the file."""
+    path = tmp_path / "excel.csv"
+    path.write_text(f"{first}\nwage;education\n500;12\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"Excel's hint that the file is semicolon-separated.*delete"):
+        sniff_text(path)
+
+
+def test_a_header_that_only_starts_like_a_separator_line_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "columns.csv"
+    path.write_text("sep=x,b\n1,2\n", encoding="utf-8")
+    assert sniff_text(path).delimiter == ","
