@@ -62,9 +62,41 @@ def refuse_duplicate_names(names: Sequence[object], file_name: str) -> None:
         seen.add(name)
 
 
+def _parquet_names(path: Path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    return pq.read_schema(path).names
+
+
+def _feather_names(path: Path) -> list[str]:
+    import pyarrow as pa
+
+    with pa.memory_map(str(path)) as source:
+        return pa.ipc.open_file(source).schema.names
+
+
+_SCHEMA_NAMES: dict[str, Callable[[Path], list[str]]] = {
+    ".parquet": _parquet_names,
+    ".pq": _parquet_names,
+    ".feather": _feather_names,
+    ".arrow": _feather_names,
+}
+
+
 def refuse_duplicate_header(path: Path) -> None:
-    """For delimited text: the header row as written (pandas would rename a duplicate to 'a.1')."""
-    if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
+    """The column names as the file writes them: delimited text's header row (pandas would rename a
+    duplicate to 'a.1'), a Parquet or Feather file's schema (pandas would fail with a reader's error)."""
+    if not path.is_file():
+        return
+    suffix = path.suffix.lower()
+    if suffix in _SCHEMA_NAMES:
+        try:
+            names = _SCHEMA_NAMES[suffix](path)
+        except Exception:  # the reader reports an unreadable file in its own words
+            return
+        refuse_duplicate_names(names, path.name)
+        return
+    if suffix not in DELIMITED_SUFFIXES:
         return
     text_format = sniff_text(path)
     try:

@@ -144,3 +144,18 @@ def test_blank_rows_of_a_sheet_are_not_records(tmp_path: Path) -> None:
     frame = load_table(path)
     assert frame["x"].tolist() == [1, 3, 5]
     assert frame["y"].iloc[:2].tolist() == [2, 4] and pd.isna(frame["y"].iloc[2])
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".feather"])
+def test_a_columnar_file_with_a_repeated_column_name_names_it(tmp_path: Path, suffix: str) -> None:
+    """Parquet and Feather can hold two columns of one name; pandas then fails with a reader error that
+    said the file might be damaged. The refusal names the column, as for a CSV header."""
+    import pyarrow as pa
+    import pyarrow.feather as feather
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_arrays([pa.array([1, 2]), pa.array([3, 4])], names=["wage", "wage"])
+    path = tmp_path / f"twice{suffix}"
+    (pq.write_table if suffix == ".parquet" else feather.write_feather)(table, path)
+    with pytest.raises(DataError, match="names the column 'wage' twice"):
+        load_table(path)
