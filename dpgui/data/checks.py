@@ -113,7 +113,7 @@ def _value_column(
     counter.add(rows=len(values), missing=int(missing.sum()))
     if isinstance(domain, CategoricalDomain):
         codes, texts = distinct_text(values)
-        known = np.array([text in domain.categories for text in texts] + [True], dtype=bool)[codes]
+        known = np.array([*map(domain.declares, texts), True], dtype=bool)[codes]
         unknown = ~known
         counter.add(unknown=int(unknown.sum()))
         if unknown.any() and not domain.other:

@@ -421,6 +421,10 @@ class CategoricalDomain:
     def _index(self, text: str) -> int:
         return self._positions.get(text, self._fallback)
 
+    def declares(self, text: str) -> bool:
+        """Whether a cell reading ``text`` (``distinct_text``) is one of the declared categories."""
+        return text in self._positions
+
     def index_of(self, value: str) -> int:
         """Index of one value: its category, else the other index, else ``DataError``."""
         index = self._index(value)

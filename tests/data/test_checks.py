@@ -108,3 +108,12 @@ def test_a_column_of_dates_is_not_numbers_and_a_missing_date_is_missing():
     assert "row 1, column 'x': '2020-01-01 00:00:00' is not a finite number" in check.refusals[0]
     with pytest.raises(DataError, match="is not a finite number"):
         cell_indices(dates, "x", DOMAIN, MissingPolicy(), file_name="f.parquet")
+
+
+@pytest.mark.parametrize("declared", [("false", "true"), ("FALSE", "TRUE")])
+def test_the_check_counts_a_boolean_column_as_its_release_does(declared):
+    """The pre-charge check and the release map a cell to a category the same way: a boolean column
+    declared false/true in any case has no undeclared cell, no warning, no refusal."""
+    values = frame([True, False, True])
+    checked = check_frames("f.parquet", values, ("x",), (CategoricalDomain(declared),), MissingPolicy())
+    assert not checked.refusals and not checked.warnings and checked.columns[0].unknown == 0
