@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from dpgui.algorithms.heavypaths import HeavyPathsParameters, heavypaths, heavypaths_min_n
 from dpgui.algorithms.learners.ip_threshold import InteriorSolver, IPThresholdParameters, ip_threshold
 from dpgui.algorithms.progress import AlgorithmRun
@@ -211,7 +209,7 @@ def _ip_preconditions(solver: InteriorSolver):
                 return (*failures, PreconditionFailure(reason))
         params = _ip_params(spec, n, solver)
         if params.error_rate >= 1:
-            need = int(np.ceil(2 * params.k + 2 * params.count_margin)) + 1
+            need = math.floor(2 * params.k + 2 * params.count_margin) + 1  # the least n > 2k + 2c
             failures.append(
                 PreconditionFailure(
                     f"the reduction needs n >= {need} records (2 x {params.k} for the interior-point "
