@@ -956,6 +956,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    n, rho = data.count(), 2 * zcdp_rho_for(_approx_cost(spec))\n    rounds = int(",
         "synthetic table: AIM runs at twice the rho the ledger books for it",
     ),
+    Mutation(
+        "independent-curve-eps-times",
+        "dpgui/tasks/table.py",
+        "    scale = L1_SENSITIVITY * d / spec.epsilon\n",
+        "    scale = L1_SENSITIVITY * d * spec.epsilon\n",
+        "independent marginals: the booked curve's scale 2d eps instead of 2d / eps (equal only at eps = 1)",
+    ),
 )
 
 
