@@ -34,7 +34,7 @@ def test_a_spec_with_every_kind_of_field_round_trips_exactly():
     spec = TaskSpec(
         TaskKind.RECTANGLE,
         ("age", "colour"),
-        (NumericDomain(0.5, 99.5, 0.25), CategoricalDomain(("red", "blue"), other=True)),
+        (NumericDomain(0.5, 99.5, 0.25, unit="years"), CategoricalDomain(("red", "blue"), other=True)),
         epsilon=0.7,
         delta=1e-7,
         algorithm="some-algorithm",
@@ -45,6 +45,7 @@ def test_a_spec_with_every_kind_of_field_round_trips_exactly():
         public=PublicSample(Path("/somewhere/public.csv"), "ab" * 32),
     )
     assert round_trip(spec) == spec
+    assert round_trip(spec).domains[0].unit == "years"  # not part of a domain's equality
     failing = TaskSpec(
         TaskKind.MEDIAN, ("w",), NumericDomain(0, 1, 1), 1.0, missing=MissingPolicy(MissingKind.FAIL)
     )
