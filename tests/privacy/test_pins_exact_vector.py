@@ -5,10 +5,12 @@ would wrap."""
 
 from __future__ import annotations
 
+import signal
+
 import numpy as np
 import pytest
 
-from dpgui.privacy.exact_vector import discrete_laplace
+from dpgui.privacy.exact_vector import discrete_gaussian, discrete_laplace
 
 
 def words(count: int) -> np.ndarray:
@@ -19,3 +21,22 @@ def words(count: int) -> np.ndarray:
 def test_discrete_laplace_refuses_a_scale_outside_int64(scale: float) -> None:
     with pytest.raises(ValueError, match="outside the int64 range"):
         discrete_laplace(scale, 4, words)
+
+
+@pytest.mark.parametrize("sigma", [0.5, 4096.0])
+def test_discrete_gaussian_refuses_a_sigma_outside_its_int64_range(sigma: float) -> None:
+    """The same for the Gaussian (sigma in [1, 2048], exact_vector._GAUSSIAN_SIGMA_RANGE). Without the
+    check its rejection loop can run on wrapped int64 values without end: the alarm turns that into a
+    failure."""
+
+    def expire(signum, frame):
+        raise TimeoutError("the sampler ran on an unsupported sigma")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, 20)
+    try:
+        with pytest.raises(ValueError, match="outside the int64 range"):
+            discrete_gaussian(sigma, 4, words)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
