@@ -57,14 +57,13 @@ def test_the_manifest_states_every_documented_field(wages_csv, tmp_path):
         "row_count": release.dataset.n_rows,
         "columns_used": ["wage"],
     }
-    assert manifest["algorithm"] == {
-        "name": algorithm.name,
-        "title": algorithm.title,
-        "paper": algorithm.paper,
-        "section": algorithm.section,
-        "guarantee": algorithm.guarantee_for(spec).value,
-        "auto_reason": release.auto_reason,
-    }
+    stated = manifest["algorithm"]
+    assert set(stated) == {"name", "title", "paper", "section", "guarantee", "auto_reason"}
+    assert all(stated[key] == getattr(algorithm, key) for key in ("name", "title", "paper", "section"))
+    assert (stated["guarantee"], stated["auto_reason"]) == (
+        algorithm.guarantee_for(spec).value,
+        release.auto_reason,
+    )
     parameters = manifest["parameters"]
     assert set(parameters) == {
         "domains", "label", "public_sample", "missing_values",
