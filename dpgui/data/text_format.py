@@ -41,9 +41,13 @@ _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 _SAVE_AS = "save the table as .csv, .xlsx, .parquet or .feather"
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""The compound-file header of old .xls workbooks, and of password-protected .xlsx ones."""
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
+"""The stream an encrypted Office file keeps its workbook in, named in the compound file's directory."""
 _MAGIC: tuple[tuple[bytes, str], ...] = (
     (
-        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        _OLE2,
         "an Excel 97-2003 workbook (.xls), which dpgui cannot read; open it in Excel or LibreOffice and "
         "save it as .xlsx or .csv",
     ),
@@ -96,6 +100,11 @@ def refuse_non_table(path: Path) -> None:
     head = _first_bytes(path)
     if not head:
         raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data")
+    if head.startswith(_OLE2) and _ENCRYPTED_PACKAGE in head:
+        raise DataError(
+            f"{path.name}: the workbook is password-protected (encrypted), which dpgui cannot read; remove "
+            f"the password in Excel (File > Info > Protect Workbook) and save again, or {_SAVE_AS}"
+        )
     for magic, what in _MAGIC:
         if head.startswith(magic) and not (magic == b"PAR1" and suffix in (".parquet", ".pq")):
             if magic == b"ARROW1" and suffix in (".feather", ".arrow"):

@@ -166,3 +166,13 @@ def test_a_header_that_only_starts_like_a_separator_line_is_read(tmp_path: Path)
     path = tmp_path / "columns.csv"
     path.write_text("sep=x,b\n1,2\n", encoding="utf-8")
     assert sniff_text(path).delimiter == ","
+
+
+def test_a_password_protected_workbook_is_called_so(tmp_path: Path) -> None:
+    """Excel keeps an encrypted .xlsx in a compound file (the old .xls container) with an
+    "EncryptedPackage" stream; calling it an .xls would send the custodian the wrong way."""
+    directory_entry = "EncryptedPackage".encode("utf-16-le")
+    path = tmp_path / "locked.xlsx"
+    path.write_bytes(XLS_MAGIC + b"\0" * 504 + directory_entry + b"\0" * 100)
+    with pytest.raises(DataError, match="password-protected"):
+        refuse_non_table(path)
