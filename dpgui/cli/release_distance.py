@@ -7,6 +7,7 @@ released ``distance_structure.json`` into --out; ``dpgui query distance`` answer
 from __future__ import annotations
 
 import argparse
+import csv
 
 from dpgui.cli import release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
@@ -20,7 +21,12 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     )
     release_cmd.add_common_arguments(parser, TaskKind.DISTANCE)
     release_cmd.add_bounds_per_column(parser, "--columns")
-    parser.add_argument("--columns", required=True, help="the numeric columns, comma-separated")
+    parser.add_argument(
+        "--columns",
+        required=True,
+        type=column_list,
+        help="the numeric columns, comma-separated; quote a name that holds a comma: '\"pay, weekly\",age'",
+    )
     parser.add_argument(
         "--support",
         type=int,
@@ -37,8 +43,13 @@ def _support(args: argparse.Namespace) -> int:
     return int(args.bins) + 1 if args.bins is not None else int(BINS.default)
 
 
+def column_list(text: str) -> tuple[str, ...]:
+    """``--columns``: names separated by commas, read as one CSV line so that a quoted name may hold one."""
+    return tuple(name.strip() for name in next(csv.reader([text]), []) if name.strip())
+
+
 def run_distance(args: argparse.Namespace) -> int:
-    columns = tuple(c.strip() for c in args.columns.split(",") if c.strip())
+    columns = args.columns
     spec = TaskSpec(
         kind=TaskKind.DISTANCE,
         columns=columns,

@@ -184,3 +184,11 @@ def test_a_normalised_distance_has_one_scale_only_for_equal_ranges_and_a_homogen
     assert uniform_scale(lower, upper, "l2") == 40.0 and uniform_scale(lower, upper, "l1") == 40.0
     assert uniform_scale(lower, upper, "hamming") is None  # counts differing coordinates: no unit
     assert uniform_scale(lower, np.array([40.0, 51.0]), "l1") is None
+
+
+def test_distance_columns_are_read_as_one_csv_line():
+    """--columns a,b; a name holding a comma is quoted, as in the CSV header it comes from."""
+    from dpgui.cli.release_distance import column_list
+
+    assert column_list("a,b") == ("a", "b")
+    assert column_list('"pay, weekly", age') == ("pay, weekly", "age")
