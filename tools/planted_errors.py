@@ -963,6 +963,34 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    scale = L1_SENSITIVITY * d * spec.epsilon\n",
         "independent marginals: the booked curve's scale 2d eps instead of 2d / eps (equal only at eps = 1)",
     ),
+    Mutation(
+        "ledger-prev-link-unchecked",
+        "dpgui/privacy/ledger_store.py",
+        '        if record.get("prev") != self._last_hash:\n',
+        "        if False:\n",
+        "ledger file: the prev link not checked (an edit that recomputes its own line's hash goes unnoticed)",
+    ),
+    Mutation(
+        "ledger-head-fork-unchecked",
+        "dpgui/privacy/ledger_store.py",
+        "        if recorded.seq == ours.seq and recorded.hash != ours.hash:\n",
+        "        if False:\n",
+        "ledger file: a used ledger replaced by a fresh one of the same length (budget reset) goes unnoticed",
+    ),
+    Mutation(
+        "ledger-second-outcome",
+        "dpgui/privacy/ledger.py",
+        "                    if booking.outcome is not None:\n",
+        "                    if False:\n",
+        "ledger: a refund line after a commit gives the budget back (over-spend)",
+    ),
+    Mutation(
+        "ledger-line-not-fsynced",
+        "dpgui/privacy/ledger_store.py",
+        "            f.flush()\n            os.fsync(f.fileno())\n        if created:",
+        "            f.flush()\n        if created:",
+        "ledger file: a charge's line is not fsynced, so a power loss can lose it",
+    ),
 )
 
 
