@@ -991,6 +991,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            f.flush()\n        if created:",
         "ledger file: a charge's line is not fsynced, so a power loss can lose it",
     ),
+    Mutation(
+        "public-sample-unchecked",
+        "dpgui/data/public.py",
+        "    if sha256 is not None and dataset.sha256 != sha256:\n",
+        "    if False:\n",
+        "a public sample changed since it was chosen is used: bounds from another file",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "embedded-check-reads-nothing",
+        "dpgui/data/checks.py",
+        "        aggregator.scan(wanted, checker.add)  # with the engine's progress and cancel\n",
+        "        pass\n",
+        "the out-of-core pre-charge check reads no row: a bad file is refused only after the charge",
+        SURFACE_TEST_DIRS,
+    ),
 )
 
 
