@@ -16,6 +16,7 @@ import hmac
 import os
 from pathlib import Path
 
+from dpgui.data.errors import refuse_non_file
 from dpgui.paths import dpgui_home
 from dpgui.privacy.random import secret_bytes
 
@@ -30,8 +31,6 @@ METHOD = (
 
 def sha256_file(path: Path) -> str:
     """Hex SHA-256 of the file's bytes, read in 1 MiB chunks (constant memory for any file size)."""
-    from dpgui.data.errors import refuse_non_file
-
     refuse_non_file(Path(path))  # a named pipe would block here until something writes to it
     digest = hashlib.sha256()
     with Path(path).open("rb") as handle:
@@ -48,9 +47,14 @@ def sha256_source(path: Path) -> str:
     if not path.is_dir():
         return sha256_file(path)
     digest = hashlib.sha256()
-    for part in sorted(p for p in path.rglob("*") if p.is_file()):
+    for part in folder_parts(path):
         digest.update(f"{part.relative_to(path)}\0{sha256_file(part)}\n".encode())
     return digest.hexdigest()
+
+
+def folder_parts(folder: Path) -> list[Path]:
+    """The files of a folder of Parquet parts, at any depth, in a fixed order."""
+    return sorted(part for part in folder.rglob("*") if part.is_file())
 
 
 def installation_key(home: Path | None = None) -> bytes:

@@ -98,10 +98,6 @@ def choose_engine(path: Path, threshold: int | None = None) -> Engine:
     return Engine.EMBEDDED if (large or path.is_dir()) and readable else Engine.MEMORY
 
 
-def _fingerprint(path: Path) -> str:
-    return sha256_source(path)  # a folder of Parquet parts: the digest of the parts' names and digests
-
-
 def open_aggregator(
     source: Path | str | None,
     engine: Engine | str = Engine.AUTO,
@@ -144,5 +140,5 @@ def open_aggregator(
             None if table else path, table=table, master=spark_master, **scanning
         )
         header = aggregator.header
-    sha256 = hashlib.sha256(f"spark table {table}".encode()).hexdigest() if table else _fingerprint(path)
+    sha256 = hashlib.sha256(f"spark table {table}".encode()).hexdigest() if table else sha256_source(path)
     return OpenedData(DatasetHandle(path, sha256, aggregator.count(), header), aggregator, choice)

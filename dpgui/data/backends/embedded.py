@@ -52,6 +52,7 @@ from dpgui.data.aggregate import (
 )
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, refuse_non_file
+from dpgui.data.fingerprint import folder_parts
 from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names, unreadable
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
@@ -216,8 +217,7 @@ def _stamp(path: Path) -> object:
     """What changes when a file (or a folder's part) is edited, replaced or deleted; None when it is gone."""
     try:
         if path.is_dir():
-            parts = sorted(part for part in path.rglob("*") if part.is_file())
-            return tuple((str(part.relative_to(path)), *_file_stamp(part)) for part in parts)
+            return tuple((str(part.relative_to(path)), *_file_stamp(part)) for part in folder_parts(path))
         return _file_stamp(path)
     except OSError:
         return None
