@@ -34,6 +34,11 @@ class Aggregator(Protocol):
         """The row count n (public)."""
         ...
 
+    def refuse_changed_source(self) -> None:
+        """Raise ``DataError`` when the data changed since it was opened and checked. A run asks before it
+        touches the data, so a run refused here is refunded."""
+        ...
+
     def head(self, rows: int) -> pd.DataFrame:
         """The table's first ``rows`` rows, for the custodian's preview only (never released)."""
         ...
@@ -181,6 +186,9 @@ class InMemoryAggregator:
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
 
+    def refuse_changed_source(self) -> None:
+        """Nothing to refuse: the rows are in memory, read once when the file was opened."""
+
     def count(self) -> int:
         return self._dataset.n_rows
 
@@ -291,6 +299,9 @@ class GridCountsAggregator:
     def _check(self, column: str, domain: NumericDomain) -> None:
         if column != self._column or domain != self._domain:
             raise DataError(f"only {self._column!r} on its own grid was counted here, not {column!r}")
+
+    def refuse_changed_source(self) -> None:
+        """Nothing to refuse: these counts do not change under the run."""
 
     def count(self) -> int:
         return int(self._counts.sum())

@@ -205,8 +205,10 @@ def run_algorithm(
     from dpgui.data.validation import require_columns
 
     require_columns(dataset.header, list(prepared.spec.columns), file_name=dataset.name)
+    engine = (aggregator or InMemoryAggregator)(dataset)
+    engine.refuse_changed_source()  # before the touch: a file changed since its check is refused, refunded
     on_touch()
-    run = prepared.algorithm.run(prepared.spec, (aggregator or InMemoryAggregator)(dataset), rng)
+    run = prepared.algorithm.run(prepared.spec, engine, rng)
     request: object = None  # what the caller sends in (FINISH_NOW), passed on to the algorithm
     while True:
         if cancelled():

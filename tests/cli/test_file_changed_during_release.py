@@ -1,5 +1,6 @@
 """The out-of-core engine reads the file again after the pre-charge check: a file changed in between is
-refused, never released as if it were the file that was checked, counted (n) and fingerprinted."""
+refused, never released as if it were the file that was checked, counted (n) and fingerprinted. A change
+found before the run touches the data is refunded: nothing was read, nothing released."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pandas as pd
 import pytest
 
 from dpgui.cli import main, release_cmd
+from dpgui.privacy.ledger import Ledger
 
 
 @pytest.mark.parametrize("change", ["append", "delete"])
@@ -35,3 +37,5 @@ def test_a_file_changed_after_the_check_is_not_released(tmp_path, capsys, monkey
     err = capsys.readouterr().err
     assert code == 2 and "changed on disk after it was opened" in err, err
     assert not out.exists()
+    (record,) = Ledger().datasets()
+    assert Ledger().state(record.id).spent.epsilon == 0  # refunded: refused before the run read a row

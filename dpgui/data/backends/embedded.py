@@ -265,7 +265,9 @@ class FileSource:
         object.__setattr__(self, "_format", suffix)
         object.__setattr__(self, "_stamp", _stamp(self.path))
 
-    def _refuse_if_changed(self) -> None:
+    def refuse_if_changed(self) -> None:
+        """Raise ``DataError`` when the file's size, modification time or inode differ from when it was
+        opened (a run asks before it touches the data; every scan asks before and after reading)."""
         if _stamp(self.path) != self._stamp:
             raise DataError(
                 f"{self.name} changed on disk after it was opened (edited, replaced or deleted), so its rows "
@@ -361,9 +363,9 @@ class FileSource:
         ``all_fields`` parses every field of delimited text (in smaller batches), so that a row with more
         fields than the header is refused as the in-memory loader refuses it; the row count's scan does."""
         require_columns(self.header, columns, file_name=self.name)
-        self._refuse_if_changed()
+        self.refuse_if_changed()
         yield from self._batches(columns, all_fields)
-        self._refuse_if_changed()  # changed while it was read: what was read is not one version of it
+        self.refuse_if_changed()  # changed while it was read: what was read is not one version of it
 
     def _batches(self, columns: Sequence[str], all_fields: bool) -> Iterator[_Batch]:
         wanted = list(dict.fromkeys(columns))
@@ -448,6 +450,9 @@ class EmbeddedAggregator:
     @property
     def source(self) -> FileSource:
         return self._source
+
+    def refuse_changed_source(self) -> None:
+        self._source.refuse_if_changed()
 
     def count(self) -> int:
         """The row count: Arrow metadata, or a pass over delimited text that reports progress and can be

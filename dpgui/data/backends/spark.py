@@ -233,6 +233,9 @@ class SparkAggregator:
         selected = self._frame.select(*[self._frame[column] for column in wanted])
         return self._job(lambda: selected.mapInPandas(per_partition, schema).toPandas())
 
+    def refuse_changed_source(self) -> None:
+        """Not checked: Spark reads the source itself, and a catalog table has no file to stamp."""
+
     def count(self) -> int:
         if self._count is None:
             self._count = int(self._job(lambda: pd.DataFrame({"n": [self._frame.count()]}))["n"].iloc[0])
