@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from dpgui.data import SUPPORTED_SUFFIXES, DataError, load_table
+from dpgui.data.backends import open_aggregator
 
 FRAME = pd.DataFrame(
     {
@@ -159,3 +160,5 @@ def test_a_columnar_file_with_a_repeated_column_name_names_it(tmp_path: Path, su
     (pq.write_table if suffix == ".parquet" else feather.write_feather)(table, path)
     with pytest.raises(DataError, match="names the column 'wage' twice"):
         load_table(path)
+    with pytest.raises(DataError, match="names the column 'wage' twice"):
+        open_aggregator(path, "embedded")  # from the schema it opens, without reading it again

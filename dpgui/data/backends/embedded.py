@@ -295,6 +295,7 @@ class FileSource:
                     "engine cannot scan; open it with the in-memory engine (--engine memory), or save it "
                     "again as Feather version 2 or Parquet"
                 ) from exc
+            refuse_duplicate_header(self.path)  # Arrow's datasets refuse a repeated name without naming it
             raise DataError(
                 f"{self.name}: could not be read as {self._format} ({type(exc).__name__}: {exc}); "
                 "check that the file is not damaged and that its suffix matches its format"
@@ -329,7 +330,8 @@ class FileSource:
             )
         if len(names) == 0:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
-        refuse_duplicate_header(self.path)
+        if self._format not in ARROW_FORMATS:  # pandas renames a repeated header name; check the file's
+            refuse_duplicate_header(self.path)
         refuse_duplicate_names(names, self.name)
         return tuple(str(name) for name in names)
 
