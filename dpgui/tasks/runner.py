@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.engines import Engine
+from dpgui.data.errors import DataError
 from dpgui.data.fingerprint import installation_key, keyed_fingerprint
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import PrivacyCurve
@@ -184,7 +185,14 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet).
 
     The installation key that fingerprints the export is read (or made) first: a key that cannot be read
-    fails here, before the charge, not in :func:`finish` after the commit."""
+    fails here, before the charge, not in :func:`finish` after the commit. A public sample with the private
+    file's bytes is the private data (its values and hash must not reach an export): refused here too."""
+    public = prepared.spec.public
+    if public is not None and public.sha256 == record.sha256:
+        raise DataError(
+            f"the public sample {public.path.name} has the same bytes as the private file {record.name}: a "
+            "public sample must be public data; give another file, or none"
+        )
     installation_key()
     return ledger.reserve(
         record.id, prepared.cost, describe(prepared), prepared.account, curve=prepared.curve
