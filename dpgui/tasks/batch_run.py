@@ -18,7 +18,15 @@ from dpgui.data.fingerprint import installation_key
 from dpgui.privacy.ledger import DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import Release
-from dpgui.tasks.runner import PreparedRun, describe, engine_name, finish, run_algorithm, settle_failed_run
+from dpgui.tasks.runner import (
+    PreparedRun,
+    describe,
+    engine_name,
+    finish,
+    refuse_private_inputs,
+    run_algorithm,
+    settle_failed_run,
+)
 
 if TYPE_CHECKING:
     from dpgui.data.aggregate import Aggregator
@@ -60,6 +68,8 @@ def reserve_plan(
         )
         for run in runs
     ]
+    for run in runs:
+        refuse_private_inputs(run.prepared, record)
     installation_key()
     return record, ledger.reserve_all(record.id, requests)
 

@@ -22,13 +22,14 @@ import uuid
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.engines import Engine
 from dpgui.data.errors import DataError
-from dpgui.data.fingerprint import installation_key, keyed_fingerprint
+from dpgui.data.fingerprint import installation_key, keyed_fingerprint, sha256_source
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
@@ -181,18 +182,34 @@ def describe(prepared: PreparedRun) -> str:
     return f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
 
 
-def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Reservation:
-    """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet).
-
-    The installation key that fingerprints the export is read (or made) first: a key that cannot be read
-    fails here, before the charge, not in :func:`finish` after the commit. A public sample with the private
-    file's bytes is the private data (its values and hash must not reach an export): refused here too."""
+def refuse_private_inputs(prepared: PreparedRun, record: DatasetRecord) -> None:
+    """Refuse (DataError, before any charge) a public sample, or a PUBLIC file named by a parameter (a
+    queries file), with the private file's bytes: it is the private data, whose values or hash would reach
+    an export."""
     public = prepared.spec.public
     if public is not None and public.sha256 == record.sha256:
         raise DataError(
             f"the public sample {public.path.name} has the same bytes as the private file {record.name}: a "
             "public sample must be public data; give another file, or none"
         )
+    for parameter in prepared.algorithm.parameters:  # a PUBLIC file named by a parameter (a queries file)
+        named = (
+            str(prepared.spec.parameter(parameter.name, parameter.default) or "") if parameter.path else ""
+        )
+        if named and Path(named).exists() and sha256_source(Path(named)) == record.sha256:
+            raise DataError(
+                f"the {parameter.name} file {Path(named).name} has the same bytes as the private file "
+                f"{record.name}: it must hold public data only; give another file"
+            )
+
+
+def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Reservation:
+    """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet).
+
+    The installation key that fingerprints the export is read (or made) first: a key that cannot be read
+    fails here, before the charge, not in :func:`finish` after the commit. Public inputs with the private
+    file's bytes are refused first (:func:`refuse_private_inputs`)."""
+    refuse_private_inputs(prepared, record)
     installation_key()
     return ledger.reserve(
         record.id, prepared.cost, describe(prepared), prepared.account, curve=prepared.curve
