@@ -18,7 +18,7 @@ from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.batch_export import NamedRelease, export_batch
-from dpgui.release.staging import OutFolderError
+from dpgui.release.staging import OutFolderError, discard, prepare_out
 from dpgui.tasks.batch_run import NamedRun, execute_batch
 from dpgui.tasks.preflight import check_limits, estimate
 
@@ -114,6 +114,8 @@ def check_before_charging(
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise OutFolderError(f"--out {out} exists and is not an empty folder; name a new folder for the plan")
+    needed = sum(estimate(release.spec, n).output_bytes for release in batch.releases)
+    discard(prepare_out(out, needed_bytes=needed))  # written and its free space checked, as for one release
 
 
 def run_release_batch(args: argparse.Namespace) -> int:
