@@ -18,6 +18,7 @@ from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.batch_export import NamedRelease, export_batch
+from dpgui.release.release import Release
 from dpgui.release.staging import OutFolderError, discard, prepare_out
 from dpgui.tasks.batch_run import NamedRun, execute_batch
 from dpgui.tasks.preflight import check_limits, estimate
@@ -118,6 +119,14 @@ def check_before_charging(
     discard(prepare_out(out, needed_bytes=needed))  # written and its free space checked, as for one release
 
 
+def _named(batch: BatchPlan, releases: list[Release]) -> list[NamedRelease]:
+    """The plan's first ``len(releases)`` releases with their names and predicted errors."""
+    return [
+        NamedRelease(r.name, release, f"{r.predicted_error:.4g} {r.error_unit}")
+        for r, release in zip(batch.releases, releases, strict=False)
+    ]
+
+
 def run_release_batch(args: argparse.Namespace) -> int:
     from dpgui.data.backends import open_aggregator  # pandas: only once a plan is released
 
@@ -134,21 +143,28 @@ def run_release_batch(args: argparse.Namespace) -> int:
     if any(review is None for review in reviews):
         return EXIT_USAGE  # the last step before the reservation: nothing is charged
     runs = [NamedRun(r.name, r.prepared) for r in batch.releases]
-    releases = run_to_end(
-        execute_batch(
-            runs,
-            dataset,
-            ledger,
-            SecureRandom(),
-            aggregator=opened.aggregator,
-            engine_choice=opened.engine_choice,
+    completed: list[Release] = []
+    try:
+        releases = run_to_end(
+            execute_batch(
+                runs,
+                dataset,
+                ledger,
+                SecureRandom(),
+                aggregator=opened.aggregator,
+                engine_choice=opened.engine_choice,
+                completed=completed,
+            )
         )
-    )
-    named = [
-        NamedRelease(r.name, release, f"{r.predicted_error:.4g} {r.error_unit}")
-        for r, release in zip(batch.releases, releases, strict=True)
-    ]
-    export_batch(named, args.out)
+    except BaseException:
+        if completed:  # committed, so charged: written before the error ends the command
+            export_batch(_named(batch, completed), args.out)
+            print(
+                f"dpgui: the plan stopped; its {len(completed)} committed release(s) are in {args.out}",
+                file=sys.stderr,
+            )
+        raise
+    export_batch(_named(batch, releases), args.out)
     print(f"released {len(releases)} releases into {args.out} (report.html, plan.json, one folder each)")
     print(format_state(dataset.name, releases[-1].budget_after), file=sys.stderr)
     return 0

@@ -83,14 +83,17 @@ def execute_batch(
     cancelled: Callable[[], bool] = lambda: False,
     aggregator: Aggregator | None = None,
     engine_choice: str | None = None,
+    completed: list[Release] | None = None,
 ) -> Generator[Progress, None, list[Release]]:
     """Reserve the whole plan, then run each release in order; returns the releases (module doc).
 
     ``engine_choice`` is the engine as the custodian chose it, recorded in each manifest (as ``execute``).
+    ``completed``, when given, receives each release as soon as it is committed, so a caller can still write
+    the committed (charged) releases when a later one fails or is cancelled.
     """
     factory = None if aggregator is None else lambda _: aggregator
     record, reservations = reserve_plan(runs, dataset, ledger)
-    releases: list[Release] = []
+    releases: list[Release] = [] if completed is None else completed
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
         budget_before = ledger.state(record.id, run.prepared.account)
         touch = _Touch(ledger, reservation)
