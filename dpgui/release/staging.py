@@ -155,8 +155,17 @@ def discard(out: OutFolder) -> None:
 def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
     """Move the staged files into ``out.target`` (the manifest last) after removing the earlier release.
 
-    Raises :class:`PublishFailed` naming the staging folder when a file cannot be moved.
+    Raises :class:`PublishFailed` naming the staging folder when a file cannot be moved, or when another
+    release was published into ``out.target`` since the pre-flight (two runs given the same ``--out``).
     """
+    appeared = sorted(set(earlier_release(out.target)) - set(out.earlier))
+    if appeared:
+        raise PublishFailed(
+            f"the release is committed, but {out.target} received another release meanwhile "
+            f"({', '.join(path.name for path in appeared)}), which is kept; this release's files are in "
+            f"{out.staging}",
+            out.staging,
+        )
     try:
         for stale in out.earlier:
             stale.unlink(missing_ok=True)
