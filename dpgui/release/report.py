@@ -18,7 +18,7 @@ from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import describe_columns
 from dpgui.numbers import readable
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState
+from dpgui.privacy.ledger import Account, BudgetState
 from dpgui.release.release import Release
 from dpgui.tasks.spec import Domain
 
@@ -67,9 +67,16 @@ def guarantee_sentence(release: Release) -> str:
         f"(the odds bound may fail with probability at most δ)"
     )
     relation = release.algorithm.neighbouring(release.spec)
+    bound = f"change by at most ×e^ε = ×{odds:.3g}"
+    promise = (
+        f"odds about any one person's label {bound}, whatever that label is; what the release says about "
+        "the features of a record is not limited"
+        if release.algorithm.account(release.spec) is Account.LABELS_ONLY
+        else f"odds about any one person {bound}, whatever that person's record is"
+    )
     return (
         f"This release satisfies {kind}. Neighbouring datasets: {relation}. In plain words: an observer's "
-        f"odds about any one person change by at most ×e^ε = ×{odds:.3g}, whatever that person's record is."
+        f"{promise}."
     )
 
 
