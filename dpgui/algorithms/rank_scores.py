@@ -92,7 +92,7 @@ def em_over_ranks(
     """The exponential mechanism over every grid point with a rank score; returns the chosen index."""
     yield Progress(0.1, "scoring the domain")
     pieces = rank_pieces(values, counts, size, score)
-    yield Progress(0.6, f"sampling among {pieces.starts.size} score pieces")
+    yield Progress(0.6, "sampling a grid point")  # the number of pieces counts distinct private values
     choice = sample_piecewise(pieces, epsilon, rng)
     yield Progress(1.0, "released")
     return choice.point
