@@ -1,4 +1,4 @@
-"""Red team: a synthetic table's rows count in the pre-charge memory check.
+"""A synthetic table's rows count in the pre-charge memory check.
 
 Rule checked: nothing is charged without a result (privacy rule 5; README: a run predicted to need more
 memory than ``--max-memory`` is refused before the ledger reserves anything). The prediction left a table's

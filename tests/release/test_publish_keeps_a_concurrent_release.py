@@ -1,4 +1,4 @@
-"""Red team: two releases into one ``--out`` at once must not replace each other's files silently.
+"""Two releases into one ``--out`` at once must not replace each other's files silently.
 
 Rules checked: nothing is charged without a result (privacy rule 5), and an earlier release is replaced
 only with ``--overwrite``. Two ``dpgui release`` processes given the same new ``--out`` both passed the

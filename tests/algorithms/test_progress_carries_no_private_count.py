@@ -1,4 +1,4 @@
-"""Red team: progress messages of the exponential mechanism over ranks carry no statistic of the data.
+"""Progress messages of the exponential mechanism over ranks carry no statistic of the data.
 
 Rule checked: live progress shows DP outputs and public facts only (docs/privacy.md: "Live plots during a
 run show only DP outputs"; ``dpgui release`` prints a long run's steps on stderr and the app shows them on

@@ -1,4 +1,4 @@
-"""Red team: a plan stopped part-way still writes the releases it committed.
+"""A plan stopped part-way still writes the releases it committed.
 
 Rule checked: nothing is charged without a result (privacy rule 5). ``dpgui release batch`` commits each
 release of the plan as it finishes, but exported them all only at the end: a Ctrl-C (or any failure) in a

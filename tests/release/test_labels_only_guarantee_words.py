@@ -1,4 +1,4 @@
-"""Red team: the report's plain words of a labels-only release must not promise record-level privacy.
+"""The report's plain words of a labels-only release must not promise record-level privacy.
 
 Rule checked: the neighbouring relation is stated in every export (privacy rule 4), and the export must
 not mislead about it. The label-private learner protects the labels only ("change one label; features

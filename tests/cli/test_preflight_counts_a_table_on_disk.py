@@ -1,4 +1,4 @@
-"""Red team: a synthetic table's rows count in the free-space check before the charge.
+"""A synthetic table's rows count in the free-space check before the charge.
 
 Rule checked: nothing is charged without a result (privacy rule 5; README: the output folder is "refused
 when it ... has too little free space", before the ledger reserves anything). The pre-flight predicted 64

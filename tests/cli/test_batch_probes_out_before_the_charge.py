@@ -1,4 +1,4 @@
-"""Red team: ``dpgui release batch`` checks that ``--out`` can be written before it charges the plan.
+"""``dpgui release batch`` checks that ``--out`` can be written before it charges the plan.
 
 Rule checked: nothing is charged without a result (privacy rule 5). ``dpgui release`` probes ``--out``
 (created, written, free space) before the reservation; the batch only checked that ``--out`` is absent or

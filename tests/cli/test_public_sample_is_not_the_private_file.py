@@ -1,4 +1,4 @@
-"""Red team: the private file itself given as the public sample.
+"""The private file itself given as the public sample.
 
 Rules checked: domains, cut points and previews come from public data only, never from the private data
 (privacy rule 3), and no export holds a hash of the private data (rule 6). A "public" sample whose bytes

@@ -1,4 +1,4 @@
-"""Red team: the private file itself given as the distance release's PUBLIC queries file.
+"""The private file itself given as the distance release's PUBLIC queries file.
 
 Rule checked: exports hold DP outputs and public facts only, never rows (privacy rule 6). ``release
 distance --queries FILE`` writes every query point into release.csv beside its answer. With the private

@@ -1,4 +1,4 @@
-"""Red team: a distance release's structure file counts in the free-space check before the charge.
+"""A distance release's structure file counts in the free-space check before the charge.
 
 Rule checked: nothing is charged without a result (privacy rule 5). The pre-flight predicted 64 KiB for a
 distance release, but distance_structure.json holds every support point of every coordinate: 6.4 MB for

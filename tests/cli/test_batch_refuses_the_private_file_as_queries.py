@@ -1,4 +1,4 @@
-"""Red team: a release plan cannot name the private file as a distance release's PUBLIC queries file.
+"""A release plan cannot name the private file as a distance release's PUBLIC queries file.
 
 Rule checked: no rows in exports (privacy rule 6). A plan's ``parameters = { queries = "..." }`` reaches
 the distance release like ``--queries``; the single release refuses a queries file with the private file's
