@@ -185,18 +185,16 @@ def describe(prepared: PreparedRun) -> str:
 def refuse_private_inputs(prepared: PreparedRun, record: DatasetRecord) -> None:
     """Refuse (DataError, before any charge) a public sample, or a PUBLIC file named by a parameter (a
     queries file), with the private file's bytes: it is the private data, whose values or hash would reach
-    an export."""
+    an export. A copy in another format or with a changed byte cannot be told apart from public data."""
     public = prepared.spec.public
     if public is not None and public.sha256 == record.sha256:
         raise DataError(
             f"the public sample {public.path.name} has the same bytes as the private file {record.name}: a "
             "public sample must be public data; give another file, or none"
         )
-    for parameter in prepared.algorithm.parameters:  # a PUBLIC file named by a parameter (a queries file)
-        named = (
-            str(prepared.spec.parameter(parameter.name, parameter.default) or "") if parameter.path else ""
-        )
-        if named and Path(named).exists() and sha256_source(Path(named)) == record.sha256:
+    for parameter in (p for p in prepared.algorithm.parameters if p.path):
+        named = str(prepared.spec.parameter(parameter.name, parameter.default) or "")
+        if named and Path(named).is_file() and sha256_source(Path(named)) == record.sha256:
             raise DataError(
                 f"the {parameter.name} file {Path(named).name} has the same bytes as the private file "
                 f"{record.name}: it must hold public data only; give another file"
