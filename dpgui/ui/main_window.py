@@ -349,7 +349,11 @@ class MainWindow(QMainWindow):
         request = self.data_page.request(str(path))
         if engine is not None:
             request = dataclasses.replace(request, engine=engine)
-        self._show_private(open_private(request, self.scan_monitor))
+        opened = open_private(request, self.scan_monitor)
+        refusal = self._public_twin(opened.dataset.sha256, opened.dataset.name)
+        if refusal:
+            raise DataError(refusal)
+        self._show_private(opened)
 
     def open_private(self, request: OpenRequest) -> None:
         """Open the private data in a worker (progress and Cancel on the Data page), then show it."""
@@ -357,7 +361,7 @@ class MainWindow(QMainWindow):
             return
         job = OpenJob(request, self.scan_monitor, parent=self)
         job.progress.connect(self.data_page.show_progress)
-        job.opened.connect(self._show_private)
+        job.opened.connect(self._show_opened)
         job.failed.connect(lambda error: self._open_failed(job, error))
         job.cancelled.connect(lambda: self._open_ended(f"Opening {request.name} was cancelled."))
         self.open_job = job
@@ -381,6 +385,27 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(status)
         self._close_if_asked()
 
+    def _public_twin(self, sha256: str, name: str) -> str:
+        """The refusal of a private file with the public sample's bytes ('' if it has other bytes): the
+        domains suggested from that sample would come from the private data."""
+        if self.public is None or self.public.sha256 != sha256:
+            return ""
+        return (
+            f"{name} has the same bytes as the public sample {self.public.path.name}, so it is not private "
+            "data, or the public sample is not public: open another public sample first, then this file"
+        )
+
+    def _show_opened(self, opened: OpenedData) -> None:
+        """Show the data a worker opened, unless it is the public sample's twin (:meth:`_public_twin`)."""
+        refusal = self._public_twin(opened.dataset.sha256, opened.dataset.name)
+        if not refusal:
+            self._show_private(opened)
+            return
+        self._open_ended(f"Did not open {opened.dataset.name}.")
+        self.show_failure(
+            "Cannot open the file", refusal, "Choose the private file and the public sample again."
+        )
+
     def _show_private(self, opened: OpenedData) -> None:
         """Register the opened data in the ledger and show its facts, columns and preview."""
         dataset = opened.dataset
@@ -400,6 +425,11 @@ class MainWindow(QMainWindow):
         """Open a public sample: it may suggest domains and feed public-data algorithms (raises DataError)."""
         path = Path(path)
         sample = PublicSample.from_file(path)
+        if self.dataset is not None and self.dataset.sha256 == sample.sha256:
+            raise DataError(
+                f"it has the same bytes as the private data {self.dataset.name}: a public sample must be "
+                "public data (the domains it suggests would come from the private data); choose another file"
+            )
         notes = {column: note for (name, column), note in PUBLIC_UNIT_NOTES.items() if name == path.name}
         self.public = sample
         self.task_page.set_public(sample, _numeric_columns(summarize_columns(sample.frame)), notes)
