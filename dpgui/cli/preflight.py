@@ -114,11 +114,10 @@ def report_data(check: DataCheck) -> None:
 
 @dataclass
 class Stager:
-    """The ``stage`` callback of ``dpgui.tasks.runner.finish``: writes every output into the staging folder,
-    with the ledger's chain head in the manifest, and says where for the commit line."""
+    """The ``stage`` callback of ``dpgui.tasks.runner.finish``: writes every output into the staging folder
+    and says where for the commit line."""
 
     out: OutFolder
-    ledger: Ledger
     plots: Callable[[Release], dict[str, bytes]] | None = None
     staged: ExportedFiles | None = field(default=None, init=False)
     started: bool = field(default=False, init=False)
@@ -129,8 +128,5 @@ class Stager:
 
         self.started = True
         plots = self.plots(release) if self.plots is not None else None
-        head = self.ledger.head()
-        self.staged = export_release(
-            release, self.out.staging, plots, ledger_head={"seq": head.seq, "hash": head.hash}
-        )
+        self.staged = export_release(release, self.out.staging, plots)
         return self.out.describe()

@@ -231,7 +231,7 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     if review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings) is None:
         discard(out)  # the last step before the reservation: nothing is charged, nothing left behind
         return EXIT_USAGE
-    stager = preflight.Stager(out, ledger)
+    stager = preflight.Stager(out)
     try:
         result = run_to_end(
             execute(

@@ -30,10 +30,13 @@ def cost_json(cost: PrivacyCost | None) -> dict[str, float] | None:
 
 
 def budget_json(state: BudgetState) -> dict[str, Any]:
+    """The budget as a manifest states it. ``pending`` is what runs booked but not yet settled add (the rest
+    of a plan, reserved as a whole before its first release), so remaining = total - spent - pending."""
     return {
         "total": cost_json(state.total),
         "spent": cost_json(state.spent),
         "spent_basic_composition": cost_json(state.spent_basic),
+        "pending": cost_json(state.pending),
         "remaining": cost_json(state.remaining),
     }
 

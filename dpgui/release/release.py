@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
+from dpgui.privacy.ledger_store import ChainHead
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo
 from dpgui.tasks.spec import TaskSpec
@@ -43,6 +44,10 @@ class Release:
     auto_reason: str | None = None
     aggregation_backend: str = "memory"
     """The engine that computed the aggregates (``Aggregator.name``): memory, embedded or spark."""
+    ledger_head: ChainHead | None = None
+    """The ledger's chain head just before this release's commit (the commit line's ``prev``, unless another
+    process appended in between): the manifest states it, so a ledger cut back to before this release is
+    evident from the manifest. None for a release that was never booked in a ledger."""
 
     def exported_parameters(self) -> list[tuple[str, object]]:
         """The chosen algorithm's parameters as exports state them: only those it takes (a value the spec

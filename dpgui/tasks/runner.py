@@ -266,6 +266,7 @@ def finish(
     fails, the run (which read the data) is committed all the same, its line saying no files were written.
     """
     release_id = uuid.uuid4().hex
+    head = ledger.head()  # the commit line's prev: the manifest ties the release to the ledger
 
     def release(budget_after: BudgetState) -> Release:
         return Release(
@@ -284,6 +285,7 @@ def finish(
             budget_after=budget_after,
             auto_reason=prepared.auto_reason,
             aggregation_backend=aggregation_backend,
+            ledger_head=head,
         )
 
     if stage is None:

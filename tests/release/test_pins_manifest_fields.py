@@ -44,9 +44,11 @@ def test_the_manifest_states_every_documented_field(wages_csv, tmp_path):
         "schema_version", "release_id", "created", "application", "private", "randomness", "dataset",
         "aggregation_backend", "neighbouring_relation", "task", "algorithm", "parameters", "epsilon", "delta",
         "accountant", "budget_account", "privacy_curve", "budget_before", "budget_after", "meaning", "notes",
-        "outputs",
+        "outputs", "ledger_head",
     }  # fmt: skip
     assert manifest["release_id"] == release.release_id
+    assert release.ledger_head is not None  # the app's exports tie to the ledger too, not only the CLI's
+    assert manifest["ledger_head"] == {"seq": release.ledger_head.seq, "hash": release.ledger_head.hash}
     assert manifest["aggregation_backend"] == release.aggregation_backend
     assert manifest["budget_account"] == algorithm.account(spec).value
     assert manifest["neighbouring_relation"] == algorithm.neighbouring(spec)
@@ -75,7 +77,7 @@ def test_the_manifest_states_every_documented_field(wages_csv, tmp_path):
     assert parameters["values_outside_bounds"] == "clipped to the declared bounds"
     assert "missing values" in parameters["missing_values"]
     for moment in ("budget_before", "budget_after"):
-        assert set(manifest[moment]) == {"total", "spent", "spent_basic_composition", "remaining"}
+        assert set(manifest[moment]) == {"total", "spent", "spent_basic_composition", "pending", "remaining"}
         assert manifest[moment]["total"] == {"epsilon": 3.0, "delta": 0.0}
     after = manifest["budget_after"]
     assert after["remaining"]["epsilon"] == pytest.approx(3.0 - after["spent"]["epsilon"])
