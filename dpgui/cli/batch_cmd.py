@@ -116,7 +116,7 @@ def check_before_charging(
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise OutFolderError(f"--out {out} exists and is not an empty folder; name a new folder for the plan")
     needed = sum(estimate(release.spec, n).output_bytes for release in batch.releases)
-    discard(prepare_out(out, needed_bytes=needed))  # written and its free space checked, as for one release
+    discard(prepare_out(out, needed_bytes=needed, private=opened.dataset.path))  # as for one release
 
 
 def _named(batch: BatchPlan, releases: list[Release]) -> list[NamedRelease]:

@@ -76,7 +76,10 @@ def before_charging(
     predicted = estimate(spec, n)
     check_limits(spec, predicted, limits(args))
     out = prepare_out(
-        args.out, overwrite=getattr(args, "overwrite", False), needed_bytes=predicted.output_bytes
+        args.out,
+        overwrite=getattr(args, "overwrite", False),
+        needed_bytes=predicted.output_bytes,
+        private=opened.dataset.path,
     )
     try:
         report_data(data_check(spec, opened))

@@ -88,11 +88,21 @@ def earlier_release(folder: Path) -> tuple[Path, ...]:
     return tuple(sorted(folder / name for name in names if (folder / name).is_file() and "/" not in name))
 
 
-def prepare_out(out: Path, *, overwrite: bool = False, needed_bytes: int = 0) -> OutFolder:
-    """Check ``out`` and make its staging folder (see the module docstring); raises OutFolderError."""
+def prepare_out(
+    out: Path, *, overwrite: bool = False, needed_bytes: int = 0, private: Path | None = None
+) -> OutFolder:
+    """Check ``out`` and make its staging folder (see the module docstring); raises OutFolderError.
+
+    ``private`` (the private data's file or folder) must not lie inside ``out``: a release folder is what
+    the custodian hands out, and ``--overwrite`` would remove a data file named like a release's."""
     out = Path(out).absolute()
     if out.exists() and not out.is_dir():
         raise OutFolderError(f"--out {out} is an existing file, not a folder; name a folder for the release")
+    if private is not None and private.exists() and private.resolve().is_relative_to(out.resolve()):
+        raise OutFolderError(
+            f"--out {out} holds the private data {private.name}; a release folder is handed out, so name a "
+            "folder that does not hold the data"
+        )
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -185,11 +195,17 @@ def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
 
 
 def export_staged(
-    release: Release, folder: Path, plots: Mapping[str, bytes] | None = None, *, overwrite: bool = False
+    release: Release,
+    folder: Path,
+    plots: Mapping[str, bytes] | None = None,
+    *,
+    overwrite: bool = False,
+    private: Path | None = None,
 ) -> ExportedFiles:
-    """Export an already committed release (the app's Export): check ``folder``, write every file into a
-    staging folder beside it, then move them in, so a failed export leaves no half-written release."""
-    out = prepare_out(folder, overwrite=overwrite)
+    """Export an already committed release (the app's Export): check ``folder`` (:func:`prepare_out`), write
+    every file into a staging folder beside it, then move them in, so a failed export leaves no
+    half-written release."""
+    out = prepare_out(folder, overwrite=overwrite, private=private)
     try:
         staged = export_release(release, out.staging, plots)
     except BaseException:

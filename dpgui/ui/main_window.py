@@ -941,13 +941,14 @@ class MainWindow(QMainWindow):
         if folder is None:
             return
         plots = self.review_page.plots()
+        private = None if self.dataset is None else self.dataset.path
         try:
             try:
-                exported = export_staged(self.release, folder, plots)
+                exported = export_staged(self.release, folder, plots, private=private)
             except EarlierRelease as earlier:
                 if not self._confirm_replace(str(earlier)):
                     return
-                exported = export_staged(self.release, folder, plots, overwrite=True)
+                exported = export_staged(self.release, folder, plots, overwrite=True, private=private)
         except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
