@@ -330,9 +330,9 @@ class LedgerFile:
         lines = data.split(b"\n")
         torn = lines.pop()  # b"" when the data ends with a newline; else a write cut short by a crash
         events = [self._accept(raw) for raw in lines]
+        self._check_head()  # first: a line the head file records was written whole; never cut it as torn
         if torn and not self.read_only:
             self._cut_torn_tail(torn)
-        self._check_head()
         return events
 
     def _accept(self, raw: bytes) -> StoredEvent:

@@ -364,6 +364,19 @@ def test_a_torn_last_line_is_cut_and_kept_aside(ledger_path: Path, keep: float) 
     assert_recovered(ledger_path, lines[:-1], last[:cut], refund_survived=False)
 
 
+def test_a_last_line_the_head_records_is_refused_as_truncated_and_not_cut(ledger_path: Path) -> None:
+    """A crash tears a line before its head is written, so a line without its newline that the head file
+    records was cut short by hand: the ledger refuses, and leaves the file as it found it (even for a
+    read-only command such as ``budget show``, which would otherwise move the line aside first)."""
+    lines = sample_ledger(ledger_path)
+    shortened = "".join(lines).encode()[:-1]  # the last line loses its newline only
+    ledger_path.write_bytes(shortened)
+    with pytest.raises(LedgerTampered, match="truncated"):
+        Ledger()
+    assert ledger_path.read_bytes() == shortened
+    assert not list(ledger_path.parent.glob("ledger.jsonl.torn-*"))
+
+
 def test_a_half_written_line_is_recovered_by_a_running_ledger(ledger_path: Path) -> None:
     lines = sample_ledger(ledger_path)
     running = Ledger()
