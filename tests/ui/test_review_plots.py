@@ -132,7 +132,7 @@ def test_the_review_plot_offers_no_right_click_export_of_its_custodian_only_laye
 
 
 def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
-    qtbot, window: MainWindow, monkeypatch, tmp_path: Path, wages_csv: Path
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path, wages_csv: Path, errors: list[str]
 ):
     window.load_private(wages_csv)  # holds the canary wage
     assert window.record is not None
@@ -146,8 +146,13 @@ def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
     assert page.custodian_items["true_cdf"] in page.plot.listDataItems()  # the screen keeps its overlay
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
+    window.export_action.trigger()  # tmp_path holds the private file: a release folder never does
+    assert len(errors) == 1 and "holds the private data wages.csv" in errors[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wages.csv"]
+    folder = tmp_path / "export"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(folder), ""))
     window.export_action.trigger()
-    report = (tmp_path / "report.html").read_text(encoding="utf-8")
+    report = (folder / "report.html").read_text(encoding="utf-8")
     assert not holds_canary(report) and holds_canary(wages_csv.read_text())
     assert CUSTODIAN_ONLY not in report and "true CDF" not in report
     ((caption, png),) = dp_only.items()
