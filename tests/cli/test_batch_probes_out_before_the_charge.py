@@ -9,36 +9,14 @@ empty. On a read-only mount the whole plan was reserved, run and committed, then
 from __future__ import annotations
 
 import errno
-import json
 from pathlib import Path
 
 import pytest
 
 from dpgui.cli import main
 from dpgui.release import export
-
-PLAN = """epsilon = 1.0
-
-[[release]]
-name = "wage CDF"
-task = "cdf"
-column = "wage"
-bounds = [0, 2000]
-granularity = 10
-
-[[release]]
-name = "wage median"
-task = "median"
-column = "wage"
-bounds = [0, 2000]
-"""
-
-
-def reservations(home: Path) -> int:
-    ledger = home / "ledger.jsonl"
-    if not ledger.exists():
-        return 0
-    return sum(json.loads(line)["type"] == "reserved" for line in ledger.read_text().splitlines())
+from tests.cli.test_batch_stopped_writes_its_committed_releases import PLAN
+from tests.cli.test_preflight import reservations
 
 
 @pytest.mark.parametrize(

@@ -13,22 +13,10 @@ from pathlib import Path
 from dpgui.cli import main
 from dpgui.cli.errors import EXIT_INTERRUPTED
 from dpgui.tasks import batch_run
+from tests.cli.test_batch import PLAN as PLAN_WITH_DELTA
 
-PLAN = """epsilon = 1.0
-
-[[release]]
-name = "wage CDF"
-task = "cdf"
-column = "wage"
-bounds = [0, 2000]
-granularity = 10
-
-[[release]]
-name = "wage median"
-task = "median"
-column = "wage"
-bounds = [0, 2000]
-"""
+PLAN = PLAN_WITH_DELTA.replace("delta = 1e-6\n", "")
+"""test_batch's plan of two releases, pure: these tests set a budget without δ."""
 
 
 def outcomes(home: Path) -> list[str]:

@@ -9,7 +9,6 @@ the charge, like a public sample with them.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -18,25 +17,35 @@ import pandas as pd
 import pytest
 
 from dpgui.cli import main
+from tests.cli.test_preflight import reservations
 from tests.conftest import CANARY, holds_canary
 
 
-def reservations(home: Path) -> int:
-    ledger = home / "ledger.jsonl"
-    if not ledger.exists():
-        return 0
-    return sum(json.loads(line)["type"] == "reserved" for line in ledger.read_text().splitlines())
-
-
-@pytest.mark.parametrize("how", ["same path", "copy"])
-def test_the_private_file_as_queries_file_is_refused_before_any_charge(how, tmp_path, isolated_home, capsys):
+def private_points(folder: Path) -> Path:
+    """300 private points (x, y) in [0, 100] x [0, 10], one x the canary, as ``folder/private.csv``."""
     rng = np.random.default_rng(4)
     frame = pd.DataFrame(
         {"x": np.round(rng.uniform(0, 100, 300), 2), "y": np.round(rng.uniform(0, 10, 300), 2)}
     )
     frame.loc[0, "x"] = CANARY
-    data = tmp_path / "private.csv"
-    frame.to_csv(data, index=False)
+    path = folder / "private.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def assert_refused_exporting_no_row(code: int, out: Path, home: Path, capsys) -> None:
+    """Refused with exit 2, naming the queries file, before any charge, and no private row in ``out``."""
+    err = capsys.readouterr().err
+    exported = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
+    assert not [p.name for p in exported if holds_canary(p.read_bytes())], "a private row was exported"
+    assert code == 2, err
+    assert "queries" in err
+    assert reservations(home) == 0
+
+
+@pytest.mark.parametrize("how", ["same path", "copy"])
+def test_the_private_file_as_queries_file_is_refused_before_any_charge(how, tmp_path, isolated_home, capsys):
+    data = private_points(tmp_path)
     queries = data
     if how == "copy":
         queries = tmp_path / "queries.csv"
@@ -50,9 +59,4 @@ def test_the_private_file_as_queries_file_is_refused_before_any_charge(how, tmp_
             "--accept-warnings",
         ]
     )  # fmt: skip
-    err = capsys.readouterr().err
-    exported = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
-    assert not [p.name for p in exported if holds_canary(p.read_bytes())], "a private row was exported"
-    assert code == 2, err
-    assert "queries" in err
-    assert reservations(isolated_home) == 0
+    assert_refused_exporting_no_row(code, out, isolated_home, capsys)

@@ -8,15 +8,13 @@ bins. On a 6 MiB tmpfs the l1 release was charged and then failed with "No space
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 
 from dpgui.cli import main
 from dpgui.release import staging
+from tests.cli.test_preflight import reservations
 
 
 class FourMiBFree:
@@ -24,13 +22,6 @@ class FourMiBFree:
 
     total = used = 1 << 40
     free = 4 << 20
-
-
-def reservations(home: Path) -> int:
-    ledger = home / "ledger.jsonl"
-    if not ledger.exists():
-        return 0
-    return sum(json.loads(line)["type"] == "reserved" for line in ledger.read_text().splitlines())
 
 
 @pytest.mark.parametrize(

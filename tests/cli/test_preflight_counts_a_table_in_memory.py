@@ -9,20 +9,13 @@ address-space limit: charged (committed) and then "out of memory", with no file.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpgui.cli import main
 from dpgui.tasks import runner
-
-
-def reservations(home: Path) -> int:
-    ledger = home / "ledger.jsonl"
-    if not ledger.exists():
-        return 0
-    return sum(json.loads(line)["type"] == "reserved" for line in ledger.read_text().splitlines())
+from tests.cli.test_preflight import reservations
 
 
 def test_a_table_whose_rows_exceed_max_memory_is_refused_before_any_charge(

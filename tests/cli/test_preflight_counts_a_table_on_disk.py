@@ -10,13 +10,13 @@ device", the commit line saying no files were written).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dpgui.cli import main
 from dpgui.release import staging
+from tests.cli.test_preflight import reservations
 
 
 class TwoMiBFree:
@@ -24,13 +24,6 @@ class TwoMiBFree:
 
     total = used = 1 << 40
     free = 2 << 20
-
-
-def reservations(home: Path) -> int:
-    ledger = home / "ledger.jsonl"
-    if not ledger.exists():
-        return 0
-    return sum(json.loads(line)["type"] == "reserved" for line in ledger.read_text().splitlines())
 
 
 def test_a_table_too_large_for_the_free_space_is_refused_before_any_charge(

@@ -10,20 +10,12 @@ file's raw SHA-256 into the manifest and the report as the public sample's.
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
-from pathlib import Path
 
 import pytest
 
 from dpgui.cli import main
-
-
-def reservations(home: Path) -> int:
-    ledger = home / "ledger.jsonl"
-    if not ledger.exists():
-        return 0
-    return sum(json.loads(line)["type"] == "reserved" for line in ledger.read_text().splitlines())
+from tests.cli.test_preflight import reservations
 
 
 @pytest.mark.parametrize("how", ["same path", "copy"])
