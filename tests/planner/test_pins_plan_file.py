@@ -79,6 +79,7 @@ def test_a_target_error_that_is_not_positive_is_refused(tmp_path: Path, target: 
     with pytest.raises(PlanError, match="target_error must be > 0"):
         planned_release("r", spec, target_error=float(target))
     assert planned_release("r", spec, target_error=1e-9).target_error == 1e-9
+    assert planned_release("r", spec).weight == 1.0
 
 
 def test_without_epsilon_a_plan_has_no_budget_and_keeps_its_targets(tmp_path: Path) -> None:
