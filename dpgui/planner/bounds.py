@@ -86,9 +86,31 @@ def non_private_upper_bound(vc: int, error: float, beta: float) -> int:
     return math.ceil(max((4 / error) * math.log2(2 / beta), (8 * vc / error) * math.log2(13 / error)))
 
 
+EHKV_MAX_ERROR = 1 / 8
+EHKV_MAX_BETA = 1 / 100
+"""Ehrenfeucht, Haussler, Kearns, Valiant 1989 state their bound for err <= 1/8 and beta <= 1/100 only."""
+
+
 def non_private_lower_bound(vc: int, error: float, beta: float) -> float:
     """EHKV'89 (err <= 1/8, beta <= 1/100): max((v - 1)/(32 err), ((1 - err)/err) ln(1/beta))."""
     return max((vc - 1) / (32 * error), ((1 - error) / error) * math.log(1 / beta))
+
+
+def two_target_lower_bound(error: float, beta: float) -> float:
+    """Records any learner of a class with two concepts differing on one point needs (error, beta < 1/2):
+    put mass 2 err on that point x0 and the rest where both agree. A sample that misses x0, probability
+    (1 - 2 err)^m, looks the same under both concepts, so under one of them the output errs on x0, an error
+    of 2 err > err, with probability at least (1 - 2 err)^m / 2; that is at most beta only if
+    m >= ln(1 / (2 beta)) / ln(1 / (1 - 2 err)). Valid where EHKV'89 is not stated."""
+    return max(0.0, math.log(1 / (2 * beta)) / math.log(1 / (1 - 2 * error)))
+
+
+def any_learner_lower_bound(vc: int, error: float, beta: float) -> float:
+    """A proven floor for every learner, private or not: EHKV'89 inside its range, else the two-target
+    argument (evaluating EHKV at a smaller error or beta would bound a harder problem, not this one)."""
+    if error <= EHKV_MAX_ERROR and beta <= EHKV_MAX_BETA:
+        return non_private_lower_bound(vc, error, beta)
+    return two_target_lower_bound(error, beta)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 
 from dpgui.planner.bounds import (
+    any_learner_lower_bound,
     log_star,
-    non_private_lower_bound,
     pure_learner_lower_bound,
     pure_sanitizer_lower_bound,
 )
@@ -61,9 +61,10 @@ def floors(spec: TaskSpec, target_error: float | None = None, show_shapes: bool 
         out.append(
             Floor(
                 "any learner, even non-private (VC = 1)",
-                non_private_lower_bound(1, min(alpha, 0.125), min(beta, 0.01)),
+                any_learner_lower_bound(1, alpha, beta),
                 Solidity.PROVEN,
-                "Ehrenfeucht et al. 1989 (not from the papers)",
+                "Ehrenfeucht et al. 1989 for error <= 1/8 and β <= 1/100, else two concepts that differ on "
+                "one point (not from the papers)",
             )
         )
     if spec.kind in SANITIZER_TASKS:
