@@ -52,12 +52,11 @@ def _fits(info: AlgorithmInfo, spec: TaskSpec, n: int, target: float | None) -> 
 def min_n(info: AlgorithmInfo, spec: TaskSpec, target: float | None) -> int | None:
     """Smallest n meeting the preconditions (and the target error, if given); None beyond 10^13."""
     spec = _concrete(spec, info)
-    high = 1
+    low, high = 0, 1  # low never fits (0 records meet nothing), high does once the doubling stops
     while not _fits(info, spec, high, target):
-        high *= 2
-        if high > MAX_N:
+        if high >= MAX_N:
             return None
-    low = high // 2
+        low, high = high, min(2 * high, MAX_N)
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (low, middle) if _fits(info, spec, middle, target) else (middle, high)

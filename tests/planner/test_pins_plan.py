@@ -49,6 +49,15 @@ def test_min_n_finds_n_near_the_cap_and_gives_up_beyond_it() -> None:
     assert min_n(em(), spec, 1.3e-12) is None
 
 
+def test_min_n_finds_an_answer_between_the_last_power_of_two_and_the_cap() -> None:
+    """2^43 = 8.8e12 < 10^13 < 2^44: an answer in between (a target of 2.2e-12 needs about 9e12 records)
+    was answered None, 'beyond 10^13', by a doubling that overshot the cap."""
+    spec = median_spec()
+    found = min_n(em(), spec, 2.2e-12)
+    assert found is not None and 2**43 < found <= MAX_N
+    assert predicted(spec, found) <= 2.2e-12 < predicted(spec, found - 1)
+
+
 def test_min_n_counts_from_one_and_a_target_met_exactly_counts_as_met() -> None:
     """A target every n meets gives min n = 1; a target equal to the prediction at n = 2000 (or 1000) gives
     2000 (1000), a whole number."""
