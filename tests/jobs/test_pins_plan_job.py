@@ -1,0 +1,122 @@
+"""Pins found by the mutation scan of the GUI's plan job (notes/mutscan_rel17.md): how a plan's releases are
+settled, and when, relative to the signals the window acts on.
+
+The existing tests cancel a plan only after its first release has read the data, and look at the ledger
+after the signal's wait has returned. A plan job that charged a release cancelled before its first read, or
+emitted ``cancelled``/``failed`` before settling, passed them. These tests read the ledger from a slot on
+the signal itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QThreadPool
+from pytestqt.qtbot import QtBot
+
+from dpgui.algorithms.progress import Progress
+from dpgui.data import open_dataset
+from dpgui.jobs import plan_job
+from dpgui.jobs.plan_job import PlanJob
+from dpgui.planner.batch import BatchPlan, split_plan
+from dpgui.planner.plan_file import load_plan
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Ledger, ReservationStatus
+from dpgui.privacy.random import SeededRandom
+from tests.cli.test_batch import PLAN
+from tests.jobs.test_release_job import statuses, with_total
+
+COMMITTED, REFUNDED, TOUCHED = (
+    ReservationStatus.COMMITTED,
+    ReservationStatus.REFUNDED,
+    ReservationStatus.TOUCHED,
+)
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> BatchPlan:
+    """The two-release plan of tests/cli/test_batch.py, pure (its costs add up as plain sums)."""
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN.replace("delta = 1e-6\n", ""))
+    return split_plan(load_plan(path), 2001)
+
+
+def test_a_plan_cancelled_before_its_first_read_is_refunded_whole_before_cancelled(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan
+) -> None:
+    """Rule: a release cancelled before it read the data is refunded, like the releases that never
+    started, and the refunds are in the ledger when ``cancelled`` arrives. Kills settle_failed_run(...,
+    True) in PlanJob._on_failed (a cancelled, untouched release charged) and the settle moved after the
+    emit."""
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    job.release_started.connect(lambda index: job.cancel())  # before the worker takes its first step
+    seen: list[list[ReservationStatus]] = []
+    job.cancelled.connect(lambda: seen.append(statuses(ledger, dataset_id)))
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        job.start(pool)
+    assert not job.touched and job.releases == []
+    assert seen == [[REFUNDED, REFUNDED]]
+    assert ledger.state(dataset_id).spent == PrivacyCost(0.0)
+
+
+def test_a_plan_whose_first_release_fails_before_its_read_is_refunded_before_failed(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: a release that fails before its first read is refunded with the rest of the plan, before the
+    window hears of the failure."""
+
+    def fails_before_reading(*args: object, **kwargs: object) -> Generator[Progress, object, None]:
+        yield Progress(0.0, "about to fail")
+        raise ValueError("the run broke before reading")
+
+    monkeypatch.setattr(plan_job, "run_algorithm", fails_before_reading)
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    seen: list[list[ReservationStatus]] = []
+    job.failed.connect(lambda message: seen.append(statuses(ledger, dataset_id)))
+    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
+        job.start(pool)
+    assert failed.args == ["wage CDF: the run broke before reading"]
+    assert seen == [[REFUNDED, REFUNDED]]
+
+
+def test_a_commit_that_fails_refunds_the_rest_of_the_plan_before_failed(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: when a release's commit fails, the releases that never started are refunded before ``failed``
+    is emitted; the failed one read the data and stays booked. Kills the refund moved after the emit."""
+
+    def commit_fails(*args: object, **kwargs: object) -> None:
+        raise OSError("the ledger's disk is full")
+
+    monkeypatch.setattr(plan_job, "finish", commit_fails)
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    seen: list[list[ReservationStatus]] = []
+    job.failed.connect(lambda message: seen.append(statuses(ledger, dataset_id)))
+    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
+        job.start(pool)
+    assert failed.args == ["Release 'wage CDF' could not be committed: the ledger's disk is full"]
+    assert seen == [[TOUCHED, REFUNDED]]
+
+
+def test_each_release_of_a_plan_states_the_budget_after_the_ones_before_it(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan
+) -> None:
+    """Figure: the second release's "budget before" (in its manifest and report) holds the first release's
+    commit. Kills the first release's state reused for every release of the plan."""
+    ledger = Ledger()
+    with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    with qtbot.waitSignal(job.finished, timeout=20_000) as finished:
+        job.start(pool)
+    first, second = finished.args[0]
+    assert first.budget_before.spent == PrivacyCost(0.0)
+    assert second.budget_before.spent == first.cost
+    assert second.budget_before == first.budget_after
