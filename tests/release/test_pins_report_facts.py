@@ -1,0 +1,95 @@
+"""Pins found by the mutation scan of report.html (notes/mutscan_rel17.md): each public fact the report
+states in plain words is there, with the release's own value.
+
+test_report.py checks a handful of phrases of one median release. A report that dropped its first
+released row, its notes, its not-private warning, a domain's unit or 'other' category, or stated the row
+count or grid size one off, passed it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from pathlib import Path
+
+from dpgui.algorithms.progress import run_to_end
+from dpgui.data.dataset import open_dataset
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.random import PrivateRandom, SecureRandom, SeededRandom
+from dpgui.release.release import Release
+from dpgui.release.report import build_report
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.registry import Guarantee
+from dpgui.tasks.runner import execute
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+WAGE = NumericDomain(0, 20000, 5, unit="USD")
+
+
+def _released(wages_csv: Path, rng: PrivateRandom | None = None) -> Release:
+    """A median of wage (declared in USD, steps of 5) released on a fresh ledger."""
+    dataset = open_dataset(wages_csv)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(3.0))
+    spec = TaskSpec(TaskKind.MEDIAN, ("wage",), WAGE, 1.0)
+    return run_to_end(execute(spec, dataset, ledger, rng or SecureRandom()))
+
+
+def _report(release: Release) -> str:
+    return build_report(release).decode("utf-8")
+
+
+def test_the_report_shows_every_released_row_and_every_note(wages_csv: Path) -> None:
+    """Figures: the released values table of report.html, first row included, and the table's notes (what a
+    reader needs to use the values). Kills the shown rows sliced from 1, and the notes replaced by
+    "none"."""
+    release = _released(wages_csv)
+    table = ReleaseTable(
+        ("value", "cdf"), ((100, 0.25), (200, 0.5), (300, 0.75)), notes=("noisy, then made monotone",)
+    )
+    text = _report(dataclasses.replace(release, table=table))
+    for value, share in table.rows:
+        assert f"<tr><td>{value}</td><td>{share}</td></tr>" in text
+    assert "<li>noisy, then made monotone</li>" in text
+    assert "<li>none</li>" not in text
+
+
+def test_a_seeded_release_is_marked_not_private_in_its_report(wages_csv: Path) -> None:
+    """Rule: a release drawn from seeded randomness (tests, demos) says so at the top of its report, as its
+    manifest does; a private one carries no warning. Kills the warning removed."""
+    seeded = _released(wages_csv, SeededRandom(4))
+    text = _report(seeded)
+    assert f'<p class="warning">{seeded.randomness}</p>' in text and "NOT PRIVATE" in seeded.randomness
+    assert 'class="warning"' not in _report(_released(wages_csv))
+
+
+def test_the_report_states_the_row_count_and_the_declared_domain(wages_csv: Path) -> None:
+    """Figures: the public row count and the declared domain, with its unit and grid size ((20000 - 0) / 5
+    + 1 = 4,001 points). Kills the row count or grid size one off and the unit dropped."""
+    text = _report(_released(wages_csv))
+    assert "<tr><th>rows (public)</th><td>2,001</td></tr>" in text
+    assert "[0, 20000] USD in steps of 5 (4,001 grid points; declared, not read from the data)" in text
+
+
+def test_the_report_names_a_categorical_domains_other_category(wages_csv: Path) -> None:
+    """Fact: a categorical column declared with an 'other' category says so: its values outside the list
+    are counted there, which changes what each released count means. Kills "plus 'other'" dropped."""
+    release = _released(wages_csv)
+    spec = dataclasses.replace(
+        release.spec, columns=("region",), domains=(CategoricalDomain(("north", "south"), other=True),)
+    )
+    text = _report(dataclasses.replace(release, spec=spec))
+    assert html.escape("categories north, south plus 'other'") in text
+
+
+def test_the_reports_guarantee_row_is_resolved_for_the_spec(wages_csv: Path) -> None:
+    """Fact: the guarantee row states the guarantee of this run, resolved for its spec ("pure ε-DP" for a
+    pure cost), not the algorithm's general "pure or zCDP" label. Kills algorithm.guarantee for
+    algorithm.guarantee_for(spec) in the report."""
+    release = _released(wages_csv)
+    either = dataclasses.replace(release.algorithm, guarantee=Guarantee.PURE_OR_ZCDP)
+    text = _report(dataclasses.replace(release, algorithm=either))
+    assert "<tr><th>guarantee</th><td>pure ε-DP</td></tr>" in text
