@@ -67,7 +67,8 @@ def test_a_plan_whose_first_release_fails_before_its_read_is_refunded_before_fai
     qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rule: a release that fails before its first read is refunded with the rest of the plan, before the
-    window hears of the failure."""
+    window hears of the failure; the traceback for "Show Details…" is stored by then too. Kills the
+    error_details assignment moved after the emit."""
 
     def fails_before_reading(*args: object, **kwargs: object) -> Generator[Progress, object, None]:
         yield Progress(0.0, "about to fail")
@@ -77,19 +78,22 @@ def test_a_plan_whose_first_release_fails_before_its_read_is_refunded_before_fai
     ledger = Ledger()
     dataset_id = with_total(ledger, wages_csv, 2.0)
     job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
-    seen: list[list[ReservationStatus]] = []
-    job.failed.connect(lambda message: seen.append(statuses(ledger, dataset_id)))
+    seen: list[tuple[list[ReservationStatus], str]] = []
+    job.failed.connect(lambda message: seen.append((statuses(ledger, dataset_id), job.error_details)))
     with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
         job.start(pool)
     assert failed.args == ["wage CDF: the run broke before reading"]
-    assert seen == [[REFUNDED, REFUNDED]]
+    ((settled, details),) = seen
+    assert settled == [REFUNDED, REFUNDED]
+    assert details.startswith("Traceback") and "ValueError: the run broke before reading" in details
 
 
 def test_a_commit_that_fails_refunds_the_rest_of_the_plan_before_failed(
     qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rule: when a release's commit fails, the releases that never started are refunded before ``failed``
-    is emitted; the failed one read the data and stays booked. Kills the refund moved after the emit."""
+    is emitted; the failed one read the data and stays booked. Kills the refund, or the error_details
+    assignment, moved after the emit."""
 
     def commit_fails(*args: object, **kwargs: object) -> None:
         raise OSError("the ledger's disk is full")
@@ -98,12 +102,14 @@ def test_a_commit_that_fails_refunds_the_rest_of_the_plan_before_failed(
     ledger = Ledger()
     dataset_id = with_total(ledger, wages_csv, 2.0)
     job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
-    seen: list[list[ReservationStatus]] = []
-    job.failed.connect(lambda message: seen.append(statuses(ledger, dataset_id)))
+    seen: list[tuple[list[ReservationStatus], str]] = []
+    job.failed.connect(lambda message: seen.append((statuses(ledger, dataset_id), job.error_details)))
     with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
         job.start(pool)
     assert failed.args == ["Release 'wage CDF' could not be committed: the ledger's disk is full"]
-    assert seen == [[TOUCHED, REFUNDED]]
+    ((settled, details),) = seen
+    assert settled == [TOUCHED, REFUNDED]
+    assert "OSError: the ledger's disk is full" in details
 
 
 def test_each_release_of_a_plan_states_the_budget_after_the_ones_before_it(
@@ -120,3 +126,38 @@ def test_each_release_of_a_plan_states_the_budget_after_the_ones_before_it(
     assert first.budget_before.spent == PrivacyCost(0.0)
     assert second.budget_before.spent == first.cost
     assert second.budget_before == first.budget_after
+
+
+def test_a_cancel_between_two_releases_refunds_the_second_before_cancelled(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan
+) -> None:
+    """Rule: a cancel asked while a release is being committed keeps that release and refunds the next one
+    before ``cancelled`` arrives. Kills the refund and the emit swapped in _on_finished."""
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    job.released.connect(lambda index, release: job.cancel())
+    seen: list[list[ReservationStatus]] = []
+    job.cancelled.connect(lambda: seen.append(statuses(ledger, dataset_id)))
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        job.start(pool)
+    assert seen == [[COMMITTED, REFUNDED]]
+
+
+def test_a_plan_touch_the_ledger_could_not_record_is_refunded_whole(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: the fsynced "touched" line comes first, then the flag; a release whose line could not be
+    written never read the data and is refunded with the rest. Kills the flag set first in _on_touch."""
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+
+    def ledger_cannot_write(reservation: object) -> None:
+        raise OSError("the ledger's disk is full")
+
+    monkeypatch.setattr(ledger, "mark_touched", ledger_cannot_write)
+    with qtbot.waitSignal(job.failed, timeout=20_000):
+        job.start(pool)
+    assert not job.touched
+    assert statuses(ledger, dataset_id) == [REFUNDED, REFUNDED]

@@ -120,3 +120,43 @@ def test_a_commit_that_fails_ends_the_job_with_failed_and_nothing_released(
         job.start(pool)
     assert failed.args == ["The release could not be committed: the ledger's disk is full"]
     assert released == []
+
+
+def test_the_failures_details_are_ready_when_failed_is_emitted(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, monkeypatch
+) -> None:
+    """Rule: the window's slot on ``failed`` reads ``error_details`` at once for its "Show Details…" button,
+    so the traceback is stored before the signal. Kills the two statements swapped in _on_failed."""
+    monkeypatch.setattr(
+        release_job, "check_data", lambda dataset, *args, **kwargs: DataCheck(dataset.name, ())
+    )
+    ledger = Ledger()
+    with_total(ledger, wages_csv, 2.0)
+    job = ReleaseJob(median_spec(column="no such column"), open_dataset(wages_csv), ledger, SeededRandom(1))
+    details: list[str] = []
+    job.failed.connect(lambda message: details.append(job.error_details))
+    with qtbot.waitSignal(job.failed, timeout=5000):
+        job.start(pool)
+    assert len(details) == 1
+    assert details[0].startswith("Traceback") and "no such column" in details[0]
+
+
+def test_a_touch_the_ledger_could_not_record_leaves_the_run_untouched_and_refunded(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, monkeypatch
+) -> None:
+    """Rule: the fsynced "touched" line comes first, then the flag. If the ledger cannot write the line,
+    the run stops before its first read, so it is refunded, not charged for data it never read. Kills the
+    flag set before the line in _on_touch."""
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = ReleaseJob(median_spec(), open_dataset(wages_csv), ledger, SeededRandom(1))
+
+    def ledger_cannot_write(reservation: Reservation) -> None:
+        raise OSError("the ledger's disk is full")
+
+    monkeypatch.setattr(ledger, "mark_touched", ledger_cannot_write)
+    with qtbot.waitSignal(job.failed, timeout=5000) as failed:
+        job.start(pool)
+    assert failed.args == ["the ledger's disk is full"]
+    assert not job.touched
+    assert statuses(ledger, dataset_id) == [REFUNDED]
