@@ -1,18 +1,21 @@
 """Pins found by the mutation scan of the generator worker (dpgui/jobs/worker.py, notes/mutscan_rel17.md).
 
 test_worker.py cancels a worker before it starts only, when there is no generator frame to close yet. A
-worker that abandoned a cancelled run without closing it passed.
+worker that abandoned a cancelled run without closing it passed, as did one that raised a host's shorter
+thread switch interval or let Qt delete it after its run.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator
 
+import pytest
 from PySide6.QtCore import QThreadPool
 from pytestqt.qtbot import QtBot
 
 from dpgui.algorithms.progress import Progress
-from dpgui.jobs.worker import Cancelled, GeneratorWorker
+from dpgui.jobs.worker import GUI_SWITCH_INTERVAL, Cancelled, GeneratorWorker
 
 
 def test_a_run_cancelled_between_steps_is_closed_before_failed_is_emitted(
@@ -42,3 +45,30 @@ def test_a_run_cancelled_between_steps_is_closed_before_failed_is_emitted(
         worker.start(pool)
     assert isinstance(failed.args[0], Cancelled)
     assert seen == [["closed"]]
+
+
+def test_starting_a_worker_never_raises_a_shorter_switch_interval(qtbot: QtBot, pool: QThreadPool) -> None:
+    """Rule: the worker lowers the interpreter's thread switch interval to GUI_SWITCH_INTERVAL and never
+    raises it: a host that set a shorter one keeps it. Kills the guard replaced by ``if True:``."""
+    original = sys.getswitchinterval()
+    shorter = GUI_SWITCH_INTERVAL / 5
+    sys.setswitchinterval(shorter)
+    try:
+        worker = GeneratorWorker(_one_step())
+        with qtbot.waitSignal(worker.signals.finished, timeout=5000):
+            worker.start(pool)
+        assert sys.getswitchinterval() == pytest.approx(shorter)
+    finally:
+        sys.setswitchinterval(original)
+
+
+def test_qt_never_deletes_a_worker_python_still_holds() -> None:
+    """Rule: a worker is not auto-deleted by the pool after its run: the job keeps the Python object (to
+    cancel it, to read its signals), and a C++ object deleted under it would crash the window. Kills
+    ``self.setAutoDelete(False)`` removed."""
+    assert GeneratorWorker(_one_step()).autoDelete() is False
+
+
+def _one_step() -> Generator[Progress, None, int]:
+    yield Progress(1.0, "done")
+    return 1
