@@ -113,3 +113,16 @@ def test_out_is_created_with_its_missing_parents_and_removed_only_if_made_for_th
     assert not kept.created
     staging.discard(kept)
     assert mine.is_dir()
+
+
+def test_a_garbled_earlier_manifest_is_read_for_what_it_names_and_never_crashes(tmp_path: Path) -> None:
+    """Rule: an earlier manifest whose outputs are not objects with a "file" is ignored entry by entry, so
+    the pre-flight still answers (an earlier release to replace) instead of failing with a TypeError.
+    Kills ``and`` -> ``or`` in the entry filter."""
+    out = tmp_path / "out"
+    out.mkdir()
+    outputs = ["profile.csv", 3, {"no": "file"}, {"file": "synthetic.csv"}]
+    (out / "manifest.json").write_text(json.dumps({"outputs": outputs}), encoding="utf-8")
+    for name in ("profile.csv", "synthetic.csv"):
+        (out / name).write_text("x", encoding="utf-8")
+    assert {path.name for path in earlier_release(out)} == {"manifest.json", "synthetic.csv"}
