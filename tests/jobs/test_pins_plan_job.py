@@ -17,7 +17,7 @@ from PySide6.QtCore import QThreadPool
 from pytestqt.qtbot import QtBot
 
 from dpgui.algorithms.progress import Progress
-from dpgui.data import open_dataset
+from dpgui.data import DataError, open_dataset
 from dpgui.jobs import plan_job
 from dpgui.jobs.plan_job import PlanJob
 from dpgui.planner.batch import BatchPlan, split_plan
@@ -161,3 +161,61 @@ def test_a_plan_touch_the_ledger_could_not_record_is_refunded_whole(
         job.start(pool)
     assert not job.touched
     assert statuses(ledger, dataset_id) == [REFUNDED, REFUNDED]
+
+
+def test_a_plan_over_data_in_memory_with_a_bad_value_is_refused_before_it_is_reserved(tmp_path: Path) -> None:
+    """Rule: for data in memory, every release's data check runs before the plan is reserved; a refusal
+    books nothing. Kills the check's ``if self.in_memory:`` made False or negated."""
+    path = tmp_path / "wages.csv"
+    path.write_text("wage\n" + "100\n" * 500 + "inf\n")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN.replace("delta = 1e-6\n", ""))
+    dataset = open_dataset(path)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(2.0))
+    with pytest.raises(DataError, match="'inf' is not a finite number"):
+        PlanJob(split_plan(load_plan(plan), dataset.n_rows), dataset, ledger, SeededRandom(1))
+    assert ledger.entries(record.id) == []
+
+
+def test_a_scanning_engines_plan_refuses_bad_data_in_the_worker_before_the_touch_and_refunds(
+    qtbot: QtBot, pool: QThreadPool, tmp_path: Path
+) -> None:
+    """Rule: with a scanning engine the data pass runs in the worker before each release touches the data;
+    a refusal there refunds the whole plan. Kills _checked_first skipped (``if not self.in_memory`` made
+    False) or its ``checked_data`` removed, and the given aggregator replaced by one in memory."""
+    from dpgui.data.backends import open_aggregator
+
+    path = tmp_path / "wages.csv"
+    path.write_text("wage\n" + "100\n" * 500 + "inf\n")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN.replace("delta = 1e-6\n", ""))
+    opened = open_aggregator(path, "embedded")
+    ledger = Ledger()
+    record = ledger.open_dataset(opened.dataset.path, opened.dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(2.0))
+    batch = split_plan(load_plan(plan), opened.dataset.n_rows)
+    job = PlanJob(batch, opened.dataset, ledger, SeededRandom(1), aggregator=opened.aggregator)
+    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
+        job.start(pool)
+    assert "row 501, column 'wage': 'inf' is not a finite number" in failed.args[0]
+    assert not job.touched
+    assert statuses(ledger, record.id) == [REFUNDED, REFUNDED]
+
+
+def test_a_second_release_cancelled_before_its_read_is_refunded_not_charged(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan
+) -> None:
+    """Rule: each release of a plan is charged only if it read the data itself. The first one's touch does
+    not carry over: a cancel as the second starts refunds it. Kills ``self._touched.clear()`` removed from
+    _next (the second release then counted as touched and charged)."""
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    job.release_started.connect(lambda index: job.cancel() if index == 1 else None)
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        job.start(pool)
+    assert len(job.releases) == 1 and not job.touched
+    assert statuses(ledger, dataset_id) == [COMMITTED, REFUNDED]
+    assert ledger.state(dataset_id).spent == batch.releases[0].cost
