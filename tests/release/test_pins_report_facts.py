@@ -93,3 +93,20 @@ def test_the_reports_guarantee_row_is_resolved_for_the_spec(wages_csv: Path) -> 
     either = dataclasses.replace(release.algorithm, guarantee=Guarantee.PURE_OR_ZCDP)
     text = _report(dataclasses.replace(release, algorithm=either))
     assert "<tr><th>guarantee</th><td>pure ε-DP</td></tr>" in text
+
+
+def test_the_reports_parameter_table_states_the_rules_and_the_algorithms_parameters(wages_csv: Path) -> None:
+    """Facts: the parameter table's out-of-bounds rule, its missing-values rule and each parameter the
+    algorithm took, with its value. Kills any of those rows dropped from build_report."""
+    release = _released(wages_csv)
+    assert "beta" in {parameter.name for parameter in release.algorithm.parameters}
+    release = dataclasses.replace(
+        release, spec=dataclasses.replace(release.spec, parameters=(("beta", 0.01),))
+    )
+    taken = release.exported_parameters()
+    assert taken == [("beta", 0.01)]
+    text = _report(release)
+    assert "<tr><th>values outside the bounds</th><td>clipped to the declared bounds</td></tr>" in text
+    assert "<tr><th>missing values</th><td>" in text
+    for name, value in taken:
+        assert f"<tr><th>{name}</th><td>{value}</td></tr>" in text
