@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
+
+import pytest
 
 from dpgui.algorithms.progress import run_to_end
 from dpgui.data.dataset import open_dataset
@@ -19,7 +22,7 @@ from dpgui.data.fingerprint import keyed_fingerprint, sha256_file
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
-from dpgui.release.project import FileRef, ReleaseRecord, load_project, save_project
+from dpgui.release.project import FileRef, Project, ProjectError, ReleaseRecord, load_project, save_project
 from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -70,3 +73,20 @@ def test_a_file_matches_only_on_its_whole_keyed_fingerprint(wages_csv: Path) -> 
     assert FileRef(wages_csv, keyed).matches(raw)
     tail_changed = keyed[:-1] + ("0" if keyed[-1] != "0" else "1")
     assert not FileRef(wages_csv, tail_changed).matches(raw)
+
+
+def test_a_project_is_saved_with_its_time_and_a_malformed_one_is_refused(tmp_path: Path) -> None:
+    """Rules: a project saved without a time gets the current one (a kept one stays); a project file of the
+    right schema with a missing key is refused with a ProjectError naming it, not read as nothing. Kills
+    ``or`` -> ``and`` for "saved" and the ProjectError's raise removed."""
+    path = tmp_path / "session.dpgui.json"
+    save_project(Project(None, None, None), path)
+    saved = json.loads(path.read_text(encoding="utf-8"))["saved"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", saved)
+    save_project(Project(None, None, None, saved="2025-01-01T00:00:00+00:00"), path)
+    assert json.loads(path.read_text(encoding="utf-8"))["saved"] == "2025-01-01T00:00:00+00:00"
+    node = json.loads(path.read_text(encoding="utf-8"))
+    del node["releases"]
+    path.write_text(json.dumps(node), encoding="utf-8")
+    with pytest.raises(ProjectError, match=re.escape("session.dpgui.json is malformed: 'releases'")):
+        load_project(path)

@@ -19,7 +19,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom, SeededRandom
 from dpgui.release.release import Release
-from dpgui.release.report import build_report
+from dpgui.release.report import MAX_REPORT_ROWS, build_report
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import Guarantee
 from dpgui.tasks.runner import execute
@@ -110,3 +110,27 @@ def test_the_reports_parameter_table_states_the_rules_and_the_algorithms_paramet
     assert "<tr><th>missing values</th><td>" in text
     for name, value in taken:
         assert f"<tr><th>{name}</th><td>{value}</td></tr>" in text
+
+
+def test_the_report_states_why_the_algorithm_was_chosen_and_no_rows_for_absent_inputs(
+    wages_csv: Path,
+) -> None:
+    """Facts: "chosen because" gives auto's reason when auto chose, "picked by the custodian" otherwise; a
+    spec without a label or a public sample has no such rows. Kills ``or`` -> ``and`` in the reason, and
+    the label row's condition forced or negated."""
+    release = _released(wages_csv)
+    assert release.spec.label is None and release.spec.public is None
+    picked = _report(dataclasses.replace(release, auto_reason=None))
+    assert "<tr><th>chosen because</th><td>picked by the custodian</td></tr>" in picked
+    assert "<tr><th>label</th>" not in picked and "<tr><th>public sample</th>" not in picked
+    chosen = _report(dataclasses.replace(release, auto_reason="the lowest predicted error"))
+    assert "<tr><th>chosen because</th><td>the lowest predicted error</td></tr>" in chosen
+
+
+def test_a_table_of_exactly_the_shown_rows_is_not_said_to_be_cut(wages_csv: Path) -> None:
+    """Figure: "Showing the first N of M rows" appears only when rows were left out (M > 200). Kills
+    ``>`` -> ``>=``."""
+    rows = tuple((float(i), i / 200) for i in range(MAX_REPORT_ROWS))
+    text = _report(dataclasses.replace(_released(wages_csv), table=ReleaseTable(("value", "cdf"), rows)))
+    assert "Showing the first" not in text
+    assert f"<tr><td>{MAX_REPORT_ROWS - 1}</td>" in text
