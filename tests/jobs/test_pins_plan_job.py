@@ -219,3 +219,25 @@ def test_a_second_release_cancelled_before_its_read_is_refunded_not_charged(
     assert len(job.releases) == 1 and not job.touched
     assert statuses(ledger, dataset_id) == [COMMITTED, REFUNDED]
     assert ledger.state(dataset_id).spent == batch.releases[0].cost
+
+
+def test_every_release_after_the_running_one_is_refunded_in_a_longer_plan(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, tmp_path: Path
+) -> None:
+    """Rule: when a plan stops in its first release, every release after it is refunded, not only the last
+    (the two-release plan of the other tests cannot tell). Kills the refund slice starting at
+    ``self.index - 1`` (for index 0, the last reservation only)."""
+    path = tmp_path / "plan.toml"
+    third = (
+        '\n[[release]]\nname = "wage median again"\ntask = "median"\ncolumn = "wage"\nbounds = [0, 2000]\n'
+    )
+    path.write_text(PLAN.replace("delta = 1e-6\n", "") + third)
+    batch = split_plan(load_plan(path), 2001)
+    assert len(batch.releases) == 3
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    job.release_started.connect(lambda index: job.cancel())
+    with qtbot.waitSignal(job.cancelled, timeout=20_000):
+        job.start(pool)
+    assert statuses(ledger, dataset_id) == [REFUNDED, REFUNDED, REFUNDED]
