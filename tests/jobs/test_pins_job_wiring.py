@@ -110,3 +110,52 @@ def test_a_scanning_engine_hears_the_jobs_cancel_and_reports_its_progress(qtbot:
     assert not monitor.cancelled()
     job.cancel()
     assert monitor.cancelled()
+
+
+def test_a_release_job_states_the_engine_and_the_randomness_it_was_given(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path
+) -> None:
+    """Fields: a GUI release's aggregation_backend (the engine as chosen, else the aggregator's name) and its
+    randomness, as its manifest states them. Kills ``engine_choice or aggregator.name`` -> ``and``."""
+    ledger = Ledger()
+    with_total(ledger, wages_csv, 3.0)
+    for choice, expected in ((None, "memory"), ("auto", "auto")):
+        job = ReleaseJob(
+            median_spec(), open_dataset(wages_csv), ledger, SeededRandom(1), engine_choice=choice
+        )
+        with qtbot.waitSignal(job.released, timeout=5000) as released:
+            job.start(pool)
+        release = released.args[0]
+        assert release.aggregation_backend == expected
+        assert release.private is False and "NOT PRIVATE" in release.randomness
+
+
+def test_a_plan_job_states_the_engine_and_the_randomness_it_was_given(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, tmp_path: Path
+) -> None:
+    """The same fields for every release of a plan. Kills ``rng if rng is not None else SecureRandom()``
+    negated (seeded randomness replaced, so a test or demo plan is stated private) and the engine's
+    ``or`` -> ``and``."""
+    path = tmp_path / "plan.toml"
+    path.write_text(PLAN.replace("delta = 1e-6\n", ""))
+    ledger = Ledger()
+    with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(split_plan(load_plan(path), 2001), open_dataset(wages_csv), ledger, SeededRandom(1))
+    with qtbot.waitSignal(job.finished, timeout=20_000) as finished:
+        job.start(pool)
+    releases = finished.args[0]
+    assert [release.aggregation_backend for release in releases] == ["memory", "memory"]
+    assert [release.private for release in releases] == [False, False]
+
+
+def test_checked_in_memory_checks_data_in_memory_and_leaves_a_scanned_file_to_the_worker(
+    wages_csv: Path, tmp_path: Path
+) -> None:
+    """Rule: the review's data check runs in the GUI thread for data in memory only; a scanning engine's
+    file is checked in the release's worker (None here). Kills the condition negated."""
+    from dpgui.data.backends import open_aggregator
+    from dpgui.data.checks import DataCheck
+    from dpgui.jobs.release_job import checked_in_memory
+
+    assert isinstance(checked_in_memory(median_spec(), open_dataset(wages_csv)), DataCheck)
+    assert checked_in_memory(median_spec(), open_aggregator(wages_csv, "embedded").dataset) is None

@@ -72,3 +72,19 @@ def test_qt_never_deletes_a_worker_python_still_holds() -> None:
 def _one_step() -> Generator[Progress, None, int]:
     yield Progress(1.0, "done")
     return 1
+
+
+def test_a_worker_runs_in_the_pool_it_is_given(qtbot: QtBot, pool: QThreadPool) -> None:
+    """Rule: ``start(pool)`` runs the generator in that pool (a job's tests, and the window's own pool,
+    drain it before the ledger goes away), not in the global one. Kills ``pool or global`` -> ``and``."""
+    seen: list[int] = []
+
+    def counting() -> Generator[Progress, None, int]:
+        seen.append(pool.activeThreadCount())
+        yield Progress(1.0, "done")
+        return 1
+
+    worker = GeneratorWorker(counting())
+    with qtbot.waitSignal(worker.signals.finished, timeout=5000):
+        worker.start(pool)
+    assert seen == [1]
