@@ -126,3 +126,14 @@ def test_a_garbled_earlier_manifest_is_read_for_what_it_names_and_never_crashes(
     for name in ("profile.csv", "synthetic.csv"):
         (out / name).write_text("x", encoding="utf-8")
     assert {path.name for path in earlier_release(out)} == {"manifest.json", "synthetic.csv"}
+
+
+def test_each_pre_flight_gets_its_own_staging_folder(tmp_path: Path) -> None:
+    """Rule: a staging folder is new for each run (a random suffix), so one left behind by a publish that
+    failed (PublishFailed keeps the files there) or held by another run does not refuse the next release
+    into the same --out. Kills a fixed suffix."""
+    out = tmp_path / "out"
+    first = prepare_out(out)
+    second = prepare_out(out)
+    assert first.staging != second.staging
+    assert first.staging.is_dir() and second.staging.is_dir()
