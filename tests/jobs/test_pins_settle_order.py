@@ -104,8 +104,9 @@ def test_a_commit_that_fails_ends_the_job_with_failed_and_nothing_released(
     qtbot: QtBot, pool: QThreadPool, wages_csv: Path, monkeypatch
 ) -> None:
     """Rule: values whose commit failed are never handed on. ``failed`` says so and ``released`` is not
-    emitted. Kills the removal of the ``return`` after that ``failed.emit``: the slot then goes on to emit
-    ``released`` with no release, and raises inside Qt's event loop, which pytest-qt reports."""
+    emitted, and the traceback is stored before the signal. Kills the removal of the ``return`` after that
+    ``failed.emit`` (the slot then goes on to emit ``released`` with no release, and raises inside Qt's event
+    loop, which pytest-qt reports) and the traceback stored after the emit."""
 
     def commit_fails(*args: object, **kwargs: object) -> None:
         raise OSError("the ledger's disk is full")
@@ -116,10 +117,13 @@ def test_a_commit_that_fails_ends_the_job_with_failed_and_nothing_released(
     job = ReleaseJob(median_spec(), open_dataset(wages_csv), ledger, SeededRandom(1))
     released: list[object] = []
     job.released.connect(released.append)
+    details: list[str] = []
+    job.failed.connect(lambda message: details.append(job.error_details))
     with qtbot.waitSignal(job.failed, timeout=5000) as failed:
         job.start(pool)
     assert failed.args == ["The release could not be committed: the ledger's disk is full"]
     assert released == []
+    assert len(details) == 1 and "OSError: the ledger's disk is full" in details[0]
 
 
 def test_the_failures_details_are_ready_when_failed_is_emitted(
