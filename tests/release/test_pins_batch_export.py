@@ -71,6 +71,7 @@ def _budget(state: BudgetState) -> dict[str, dict[str, float]]:
         "total": _cost(state.total),
         "spent": _cost(state.spent),
         "spent_basic_composition": _cost(state.spent_basic),
+        "pending": _cost(state.pending),
         "remaining": _cost(state.remaining),
     }
 

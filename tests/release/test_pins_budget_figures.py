@@ -20,6 +20,7 @@ from dpgui.data.domain import NumericDomain
 from dpgui.data.public import PublicSample
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState, Ledger
+from dpgui.privacy.ledger_store import ChainHead
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.export import export_release
 from dpgui.release.manifest import build_manifest
@@ -30,12 +31,17 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 
 TOTAL = PrivacyCost(4.0, 1e-6)
 BEFORE = BudgetState(
-    TOTAL, PrivacyCost(1.25, 2e-7), PrivacyCost(0.0), PrivacyCost(2.75, 8e-7), PrivacyCost(1.5, 2e-7)
+    TOTAL, PrivacyCost(1.25, 2e-7), PrivacyCost(0.0625, 1e-8), PrivacyCost(2.75, 8e-7), PrivacyCost(1.5, 2e-7)
 )
 AFTER = BudgetState(
-    TOTAL, PrivacyCost(2.125, 3e-7), PrivacyCost(0.0), PrivacyCost(1.875, 7e-7), PrivacyCost(2.5, 3e-7)
+    TOTAL,
+    PrivacyCost(2.125, 3e-7),
+    PrivacyCost(0.03125, 5e-9),
+    PrivacyCost(1.875, 7e-7),
+    PrivacyCost(2.5, 3e-7),
 )
-"""Distinct everywhere: total, spent (tight), basic, remaining, before and after never share a value."""
+"""Distinct everywhere: total, spent (tight), pending, basic, remaining, before and after never share a
+value."""
 
 
 def _released(wages_csv: Path, delta: float = 0.0) -> tuple[Release, Ledger, str]:
@@ -57,6 +63,7 @@ def _figures(state: BudgetState) -> dict[str, dict[str, float]]:
         "total": cost(state.total),
         "spent": cost(state.spent),
         "spent_basic_composition": cost(state.spent_basic),
+        "pending": cost(state.pending),
         "remaining": cost(state.remaining),
     }
 
@@ -150,11 +157,11 @@ def test_the_reports_guarantee_states_the_charged_cost_and_its_odds(wages_csv: P
     assert "×e^ε = ×2.12," in text  # e^0.75 = 2.117; e^1 would read ×2.72
 
 
-def test_the_manifest_records_the_ledger_head_it_was_given(wages_csv: Path, tmp_path: Path) -> None:
+def test_the_manifest_records_the_release_s_ledger_head(wages_csv: Path, tmp_path: Path) -> None:
     """Field: manifest.json's ledger_head, the chain head at the release's commit. It is what makes a ledger
     cut back to before this release evident from the manifest. Kills it written empty."""
     release, _, _ = _released(wages_csv)
-    head = {"seq": 7, "hash": "c0ffee" * 10 + "beef"}
-    export_release(release, tmp_path, ledger_head=head)
+    head = ChainHead(7, "c0ffee" * 10 + "beef")
+    export_release(dataclasses.replace(release, ledger_head=head), tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["ledger_head"] == head
+    assert manifest["ledger_head"] == {"seq": 7, "hash": head.hash}
