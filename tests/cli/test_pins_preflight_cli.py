@@ -72,9 +72,6 @@ class FakeLedger:
     read_only: bool
     path: Path = Path("/ledger/ledger.jsonl")
 
-    def head(self) -> SimpleNamespace:
-        return SimpleNamespace(seq=7, hash="h" * 8)
-
 
 def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
@@ -86,22 +83,22 @@ def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
     monkeypatch.setattr(preflight, "estimate", lambda spec, n: calls.append("estimate") or estimate)
     monkeypatch.setattr(preflight, "check_limits", lambda spec, p, limits: calls.append(f"limits {limits}"))
 
-    def prepare_out(target: Path, overwrite: bool, needed_bytes: int) -> OutFolder:
-        calls.append(f"out overwrite={overwrite} bytes={needed_bytes}")
+    def prepare_out(target: Path, overwrite: bool, needed_bytes: int, private: Path) -> OutFolder:
+        calls.append(f"out overwrite={overwrite} bytes={needed_bytes} private={private}")
         return out
 
     monkeypatch.setattr(preflight, "prepare_out", prepare_out)
     monkeypatch.setattr(preflight, "data_check", lambda spec, opened: calls.append("data") or "check")
     monkeypatch.setattr(preflight, "report_data", lambda check: calls.append(f"report {check}"))
     monkeypatch.setattr(preflight, "discard", lambda folder: calls.append(f"discard {folder is out}"))
-    opened = SimpleNamespace(dataset=SimpleNamespace(n_rows=2000))
+    opened = SimpleNamespace(dataset=SimpleNamespace(n_rows=2000, path=Path("/data/private.csv")))
     args = argparse.Namespace(out=tmp_path / "out")  # as release batch: no --overwrite, no limits
     assert preflight.before_charging(None, opened, args, FakeLedger(False)) is out  # type: ignore[arg-type]
     assert calls == [
         "prepare 2000",
         "estimate",
         f"limits {Limits()}",
-        "out overwrite=False bytes=123",
+        "out overwrite=False bytes=123 private=/data/private.csv",
         "data",
         "report check",
     ]
@@ -118,19 +115,19 @@ def test_the_stager_has_not_started_until_it_is_called(
 
     seen: list[tuple[object, ...]] = []
 
-    def export_release(release: object, staging: Path, plots: object, ledger_head: dict[str, object]) -> str:
-        seen.append((release, staging, plots, ledger_head))
+    def export_release(release: object, staging: Path, plots: object) -> str:
+        seen.append((release, staging, plots))
         return "files"
 
     monkeypatch.setattr(export, "export_release", export_release)
     out = OutFolder(tmp_path / "out", tmp_path / "staging")
-    stager = preflight.Stager(out, FakeLedger(False))  # type: ignore[arg-type]
+    stager = preflight.Stager(out)
     assert stager.started is False and stager.staged is None
     assert stager("release") == out.describe()  # type: ignore[arg-type]
     assert stager.started is True and stager.staged == "files"
-    assert seen == [("release", out.staging, None, {"seq": 7, "hash": "h" * 8})]
-    with_plots = preflight.Stager(out, FakeLedger(False), plots=lambda r: {"p.png": b"x"})  # type: ignore[arg-type]
+    assert seen == [("release", out.staging, None)]
+    with_plots = preflight.Stager(out, plots=lambda r: {"p.png": b"x"})
     with_plots("release")  # type: ignore[arg-type]
     assert seen[-1][2] == {"p.png": b"x"}
     with pytest.raises(TypeError):
-        preflight.Stager(out, FakeLedger(False), None, "files")  # type: ignore[arg-type,call-arg]
+        preflight.Stager(out, None, "files")  # type: ignore[call-arg]
