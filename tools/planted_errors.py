@@ -806,6 +806,31 @@ MUTATIONS: tuple[Mutation, ...] = (
         SURFACE_TEST_DIRS,
     ),
     Mutation(
+        "public-sample-twin-accepted",
+        "dpgui/tasks/runner.py",
+        "if public is not None and public.sha256 == record.sha256:",
+        "if False:",
+        "runner: the private file accepted as the public sample (its raw SHA-256 exported, PAP's cells "
+        "cut at private values)",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "queries-twin-accepted",
+        "dpgui/tasks/runner.py",
+        "if named and Path(named).is_file() and sha256_source(Path(named)) == record.sha256:",
+        "if False:",
+        "runner: the private file accepted as a distance release's public queries file (its rows exported)",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "out-holding-data-accepted",
+        "dpgui/release/staging.py",
+        "if private is not None and private.exists() and private.resolve().is_relative_to(out.resolve()):",
+        "if False:",
+        "staging: a release folder that holds the private file accepted (handed out with the data)",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
         "manifest-always-private",
         "dpgui/release/manifest.py",
         '"private": release.private,',
