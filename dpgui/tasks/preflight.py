@@ -48,22 +48,11 @@ OUTPUT_BYTES_PER_ROW = 80
 
 TABLE_CELL_BYTES = 16
 """One cell of a synthetic table's rows in synthetic.csv and synthetic.parquet, besides its label's text."""
-
-
-STRUCTURE_NUMBER_BYTES = 24
-"""One number of a distance release's structure file, as JSON text (measured: about 12 to 20)."""
-
 TABLE_CELL_MEMORY = 64
 """Peak memory per synthetic cell of a table release (sampled indices, the frame of values, its CSV and
 Parquet buffers): measured 43 bytes on 10^6 rows of 4 columns by independent marginals."""
-
-
-def _longest_label(domain: object) -> int:
-    """The longest category name of a categorical domain (its cells are written as that text), else 0."""
-    if isinstance(domain, CategoricalDomain):
-        return max((len(str(category).encode("utf-8")) for category in domain.categories), default=0)
-    return 0
-
+STRUCTURE_NUMBER_BYTES = 24
+"""One number of a distance release's structure file, as JSON text (measured: about 12 to 20)."""
 
 DENSE_TASKS = frozenset({TaskKind.CDF, TaskKind.HISTOGRAM, TaskKind.SYNTHETIC})
 
@@ -170,6 +159,13 @@ def _check_range(parameter: ParameterSpec, value: object) -> None:
     if (low is not None and value < low) or (high is not None and value > high):
         allowed = f"[{'-inf' if low is None else f'{low:g}'}, {'inf' if high is None else f'{high:g}'}]"
         raise PreflightError(f"{parameter.name} must be in {allowed}, got {value:g}")
+
+
+def _longest_label(domain: NumericDomain | CategoricalDomain) -> int:
+    """The longest category name of a categorical domain (its cells are written as that text), else 0."""
+    if isinstance(domain, CategoricalDomain):
+        return max((len(str(category).encode("utf-8")) for category in domain.categories), default=0)
+    return 0
 
 
 def estimate(spec: TaskSpec, n: int) -> Estimate:
