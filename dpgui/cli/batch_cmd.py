@@ -19,7 +19,7 @@ from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.batch_export import NamedRelease, export_batch
 from dpgui.release.release import Release
-from dpgui.release.staging import OutFolderError, discard, prepare_out
+from dpgui.release.staging import OutFolderError, claimed_plan_folder, discard, prepare_out
 from dpgui.tasks.batch_run import NamedRun, execute_batch
 from dpgui.tasks.preflight import check_limits, estimate
 
@@ -137,6 +137,15 @@ def run_release_batch(args: argparse.Namespace) -> int:
     print_plan(batch)
     ledger = Ledger()
     check_before_charging(batch, opened, args, ledger)
+    with claimed_plan_folder(Path(args.out)):  # until its last file: another plan into it is refused
+        return _review_run_and_export(batch, opened, args, ledger)
+
+
+def _review_run_and_export(
+    batch: BatchPlan, opened: OpenedData, args: argparse.Namespace, ledger: Ledger
+) -> int:
+    """The review, then the whole plan reserved, run and written into ``--out`` (its exit code)."""
+    dataset = opened.dataset
     reviews = [
         review_gate.review_or_refuse(r.spec, dataset, ledger, args.accept_warnings) for r in batch.releases
     ]

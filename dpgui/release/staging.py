@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +33,8 @@ from dpgui.release.report import REPORT_HTML
 RELEASE_FILES = (RELEASE_CSV, RELEASE_PARQUET, REPORT_HTML, MANIFEST_JSON)
 """The files every release may write (attachments are named in its manifest's outputs)."""
 _PROBE = ".dpgui-probe"
+PLAN_CLAIM = ".dpgui-plan-in-progress"
+"""The marker a plan holds in its ``--out`` while it runs (:func:`claimed_plan_folder`)."""
 _SPARE_BYTES = 1 << 20
 
 
@@ -212,3 +214,31 @@ def export_staged(
         discard(out)
         raise
     return publish(out, staged)
+
+
+@contextlib.contextmanager
+def claimed_plan_folder(out: Path) -> Iterator[None]:
+    """Hold ``out`` for one plan from before its charge to its last file: a marker created exclusively in
+    it, so a second plan given the same new ``--out`` at once is refused before its charge instead of
+    mixing its files with this one's. ``out`` must be empty but for the marker. The marker goes when the
+    plan ends (and ``out`` too if this made it and it is still empty); after a crash it stays, and the
+    folder, not empty, is refused: the custodian names another."""
+    out = Path(out)
+    created = not out.exists()
+    marker = out / PLAN_CLAIM
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise OutFolderError(f"--out {out}: another plan is writing into it; name another folder") from None
+    except OSError as error:
+        raise OutFolderError(f"--out {out}: cannot write there ({_reason(error)})") from error
+    try:
+        if any(path != marker for path in out.iterdir()):
+            raise OutFolderError(f"--out {out} got other files meanwhile; name a new folder for the plan")
+        yield
+    finally:
+        marker.unlink(missing_ok=True)
+        if created:
+            with contextlib.suppress(OSError):
+                out.rmdir()  # only if still empty: a plan that wrote nothing leaves nothing
