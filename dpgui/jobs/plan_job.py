@@ -104,13 +104,21 @@ class PlanJob(PoolJob):
         return self._touched.is_set()
 
     def start(self, pool: QThreadPool | None = None) -> None:
-        """Run the plan's releases in ``pool`` (default: the global thread pool), one after the other."""
+        """Run the plan's releases in ``pool`` (default: the global thread pool), one after the other; a
+        plan cancelled before it started runs nothing."""
+        if self._stopping:
+            return
         self._pool = pool
         self._next()
 
     def cancel(self) -> None:
-        """Stop the running release before its next step and start no other (safe from any thread)."""
+        """Stop the running release before its next step and start no other (safe from any thread). Before
+        the plan started nothing has read the data: every reservation is refunded, then ``cancelled``."""
         self._stopping = True
+        if self.index < 0:
+            self._refund_the_rest()
+            self.cancelled.emit()
+            return
         super().cancel()
 
     def _next(self) -> None:

@@ -85,6 +85,22 @@ def test_a_cancel_between_two_releases_keeps_the_first_and_refunds_the_second(
     assert ledger.state(dataset_id).spent == batch.releases[0].cost
 
 
+def test_a_plan_cancelled_before_it_starts_refunds_every_release_and_runs_none(
+    qtbot, pool: QThreadPool, ledger, wages_csv, batch
+):
+    """Cancel before start raised AttributeError (no worker yet), leaving the whole plan reserved."""
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    started: list[int] = []
+    job.release_started.connect(started.append)
+    with qtbot.waitSignal(job.cancelled, timeout=5_000):
+        job.cancel()
+    assert statuses(ledger, dataset_id) == [REFUNDED, REFUNDED]
+    job.start(pool)
+    pool.waitForDone()
+    assert started == [] and statuses(ledger, dataset_id) == [REFUNDED, REFUNDED]
+
+
 def test_a_plan_over_budget_is_refused_before_anything_is_booked(ledger, wages_csv, batch):
     dataset_id = with_total(ledger, wages_csv, 0.5)
     with pytest.raises(BudgetExceeded):
