@@ -20,6 +20,10 @@ from dpgui.cli import main
 MEDIAN = ["plan", "median", "--n", "1000", "--bounds", "0", "1000", "--epsilon", "1"]
 
 
+THRESHOLD_PLAN = ["plan", "threshold", "--n", "2000", "--bounds", "0", "1000", "--epsilon", "1"]
+"""A threshold task planned for 2,000 rows on [0, 1000] at epsilon 1."""
+
+
 def test_n_below_one_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["plan", "median", "--n", "0", "--bounds", "0", "1000", "--epsilon", "1"]) == 2
     assert "--n must be at least 1" in capsys.readouterr().err
@@ -65,27 +69,14 @@ def test_delta_defaults_to_zero(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_labelled_tasks_are_planned_with_a_label(capsys: pytest.CaptureFixture[str]) -> None:
     """Threshold learning plans rows for a labelled column: the exponential mechanism is feasible."""
-    argv = ["plan", "threshold", "--n", "2000", "--bounds", "0", "1000", "--epsilon", "1", "--json"]
+    argv = [*THRESHOLD_PLAN, "--json"]
     assert main(argv) == 0
     rows = {row["algorithm"]: row for row in json.loads(capsys.readouterr().out)["algorithms"]}
     assert rows["em-threshold"]["feasible"] is True and rows["em-threshold"]["reason"] == ""
 
 
 def test_the_table_lines(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [
-        "plan",
-        "threshold",
-        "--n",
-        "2000",
-        "--bounds",
-        "0",
-        "1000",
-        "--epsilon",
-        "1",
-        "--target-error",
-        "0.1",
-    ]
-    assert main(argv) == 0
+    assert main([*THRESHOLD_PLAN, "--target-error", "0.1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == [
         "algorithm",
@@ -124,20 +115,7 @@ def test_the_public_floor_counts_public_records(tmp_path: Path, capsys: pytest.C
 
 
 def test_json_has_the_rows_and_the_floors_with_their_solidity(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [
-        "plan",
-        "threshold",
-        "--n",
-        "2000",
-        "--bounds",
-        "0",
-        "1000",
-        "--epsilon",
-        "1",
-        "--json",
-        "--shapes",
-    ]
-    assert main(argv) == 0
+    assert main([*THRESHOLD_PLAN, "--json", "--shapes"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert {row["algorithm"] for row in document["algorithms"]} >= {"em-threshold", "recconcave"}
     solidity = {floor["name"]: floor["solidity"] for floor in document["floors"]}

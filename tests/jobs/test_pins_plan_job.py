@@ -43,6 +43,22 @@ def batch(tmp_path: Path) -> BatchPlan:
     return split_plan(load_plan(path), 2001)
 
 
+def failed_plan(
+    qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan
+) -> tuple[str, list[ReservationStatus], str]:
+    """Run the plan to its ``failed``: the message, and the ledger and the stored traceback as the window's
+    handler of ``failed`` sees them."""
+    ledger = Ledger()
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    seen: list[tuple[list[ReservationStatus], str]] = []
+    job.failed.connect(lambda message: seen.append((statuses(ledger, dataset_id), job.error_details)))
+    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
+        job.start(pool)
+    ((settled, details),) = seen
+    return failed.args[0], settled, details
+
+
 def test_a_plan_cancelled_before_its_first_read_is_refunded_whole_before_cancelled(
     qtbot: QtBot, pool: QThreadPool, wages_csv: Path, batch: BatchPlan
 ) -> None:
@@ -75,15 +91,8 @@ def test_a_plan_whose_first_release_fails_before_its_read_is_refunded_before_fai
         raise ValueError("the run broke before reading")
 
     monkeypatch.setattr(plan_job, "run_algorithm", fails_before_reading)
-    ledger = Ledger()
-    dataset_id = with_total(ledger, wages_csv, 2.0)
-    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
-    seen: list[tuple[list[ReservationStatus], str]] = []
-    job.failed.connect(lambda message: seen.append((statuses(ledger, dataset_id), job.error_details)))
-    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
-        job.start(pool)
-    assert failed.args == ["wage CDF: the run broke before reading"]
-    ((settled, details),) = seen
+    message, settled, details = failed_plan(qtbot, pool, wages_csv, batch)
+    assert message == "wage CDF: the run broke before reading"
     assert settled == [REFUNDED, REFUNDED]
     assert details.startswith("Traceback") and "ValueError: the run broke before reading" in details
 
@@ -99,15 +108,8 @@ def test_a_commit_that_fails_refunds_the_rest_of_the_plan_before_failed(
         raise OSError("the ledger's disk is full")
 
     monkeypatch.setattr(plan_job, "finish", commit_fails)
-    ledger = Ledger()
-    dataset_id = with_total(ledger, wages_csv, 2.0)
-    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
-    seen: list[tuple[list[ReservationStatus], str]] = []
-    job.failed.connect(lambda message: seen.append((statuses(ledger, dataset_id), job.error_details)))
-    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
-        job.start(pool)
-    assert failed.args == ["Release 'wage CDF' could not be committed: the ledger's disk is full"]
-    ((settled, details),) = seen
+    message, settled, details = failed_plan(qtbot, pool, wages_csv, batch)
+    assert message == "Release 'wage CDF' could not be committed: the ledger's disk is full"
     assert settled == [TOUCHED, REFUNDED]
     assert "OSError: the ledger's disk is full" in details
 

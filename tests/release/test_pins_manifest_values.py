@@ -11,25 +11,9 @@ import dataclasses
 from pathlib import Path
 
 from dpgui import APP_NAME, __version__
-from dpgui.algorithms.progress import run_to_end
-from dpgui.data.dataset import open_dataset
-from dpgui.data.domain import CategoricalDomain, NumericDomain
-from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Ledger
-from dpgui.privacy.random import SecureRandom
+from dpgui.data.domain import CategoricalDomain
 from dpgui.release.manifest import build_manifest
-from dpgui.release.release import Release
-from dpgui.tasks.runner import execute
-from dpgui.tasks.spec import TaskKind, TaskSpec
-
-
-def _released(wages_csv: Path) -> Release:
-    dataset = open_dataset(wages_csv)
-    ledger = Ledger()
-    record = ledger.open_dataset(dataset.path, dataset.sha256)
-    ledger.set_total(record.id, PrivacyCost(3.0))
-    spec = TaskSpec(TaskKind.MEDIAN, ("wage",), NumericDomain(0, 20000, 1), 1.0)
-    return run_to_end(execute(spec, dataset, ledger, SecureRandom()))
+from tests.release.test_pins_export_files import _released
 
 
 def test_a_categorical_columns_declared_domain_is_stated_whole(wages_csv: Path) -> None:
