@@ -66,7 +66,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | None = None) -> ExportedFiles:
     """Write the released values, any attachments, the report (with ``plots``: caption -> PNG bytes) and
-    the manifest fingerprinting them (and naming the release's ``ledger_head``) into ``folder``."""
+    the manifest fingerprinting them into ``folder``."""
     contents = {RELEASE_CSV: table_csv(release.table)}
     if len(release.table.rows) > 1:
         contents[RELEASE_PARQUET] = table_parquet(release.table)
@@ -78,8 +78,6 @@ def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | 
         written.append(folder / name)
     fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
     manifest = build_manifest(release, fingerprints)
-    if release.ledger_head is not None:
-        manifest["ledger_head"] = release.ledger_head.as_dict()
     manifest_path = folder / MANIFEST_JSON
     write_atomic(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return ExportedFiles(folder, (*written, manifest_path))

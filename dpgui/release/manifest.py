@@ -101,4 +101,10 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "meaning": release.table.meaning or None,
         "notes": list(release.table.notes),
         "outputs": [{"file": name, "sha256": digest} for name, digest in outputs.items()],
-    }
+    } | _ledger_head(release)
+
+
+def _ledger_head(release: Release) -> dict[str, Any]:
+    """The ledger's chain head before the release's commit, so a ledger cut back to before this release is
+    evident from its manifest (absent for a release that was never booked in a ledger)."""
+    return {} if release.ledger_head is None else {"ledger_head": release.ledger_head.as_dict()}
