@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -25,12 +26,49 @@ OTHER_SHEETS = "other_sheets"
 """``DataFrame.attrs`` key: the names of a workbook's sheets after the first, which dpgui does not read."""
 
 
+EXCEL_MISSING_ERRORS = frozenset({"#N/A"})
+"""Excel's error values that mean "no value" (a lookup that found nothing): ``read_csv`` counts the same
+text in a CSV export as missing, so the workbook's cell stays missing too."""
+
+
+def _restore_error_cells(frame: pd.DataFrame, sheet: Any, path: Path) -> None:
+    """Put Excel's error values (#DIV/0!, #VALUE!, #REF!) back into ``frame`` as the text a CSV export
+    holds, so a numeric column refuses a broken formula as it refuses that text in a CSV.
+
+    openpyxl reads an error cell as its text with type "e", and pandas turns it into a missing value: a
+    broken formula was imputed like an empty cell, or its row dropped as blank. The sheet is read a second
+    time, only when the frame has a missing cell. Its rows map to the frame's as ``read_excel`` maps them
+    (the sheet's first row is the header, each later row a record, blank ones too, cells by position); a
+    cell that does not map to a missing value of the frame is refused by its address.
+    """
+    if getattr(sheet, "read_only", False):
+        sheet.reset_dimensions()  # as read_excel does: a sheet's declared extent may be wrong
+    for row_number, cells in enumerate(sheet.rows, start=-1):
+        for position, cell in enumerate(cells):
+            if row_number < 0 or cell.data_type != "e" or cell.value in EXCEL_MISSING_ERRORS:
+                continue
+            if not (row_number < frame.shape[0] and position < frame.shape[1]) or not pd.isna(
+                frame.iat[row_number, position]
+            ):
+                raise DataError(
+                    f"{path.name}: cell {cell.coordinate} holds Excel's error {cell.value}; fix its formula "
+                    "or clear it, or save the sheet as .csv"
+                )
+            column = frame.columns[position]
+            if frame[column].dtype != object:
+                frame[column] = frame[column].astype(object)
+            frame.iat[row_number, position] = cell.value
+
+
 def _read_first_sheet(path: Path) -> pd.DataFrame:
     """The first sheet, without its blank rows: a spreadsheet's empty row (say, between the table and a
-    note below it) is a CSV's blank line, which ``read_csv`` skips, not a record with every cell missing."""
+    note below it) is a CSV's blank line, which ``read_csv`` skips, not a record with every cell missing.
+    Error cells are kept as their text (:func:`_restore_error_cells`)."""
     with pd.ExcelFile(path, engine="openpyxl") as workbook:
         frame = pd.read_excel(workbook, sheet_name=0)
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
+        if frame.shape[1] and frame.isna().to_numpy().any():
+            _restore_error_cells(frame, workbook.book.worksheets[0], path)
     return frame.dropna(how="all").reset_index(drop=True) if frame.shape[1] else frame
 
 

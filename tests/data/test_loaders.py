@@ -9,6 +9,9 @@ import pytest
 
 from dpgui.data import SUPPORTED_SUFFIXES, DataError, load_table
 from dpgui.data.backends import open_aggregator
+from dpgui.data.checks import check_frames
+from dpgui.data.domain import NumericDomain
+from dpgui.data.missing import MissingPolicy
 
 FRAME = pd.DataFrame(
     {
@@ -162,3 +165,25 @@ def test_a_columnar_file_with_a_repeated_column_name_names_it(tmp_path: Path, su
         load_table(path)
     with pytest.raises(DataError, match="names the column 'wage' twice"):
         open_aggregator(path, "embedded")  # from the schema it opens, without reading it again
+
+
+def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
+    """openpyxl hands pandas Excel's error cells (#DIV/0!, #VALUE!) as missing, so a broken formula was
+    imputed like an empty cell, or its row dropped as blank. They are kept as the text a CSV export holds:
+    a numeric column refuses them, and #N/A stays missing, as read_csv counts it."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(["x", "note"])
+    for row in ([1, "a"], ["#DIV/0!", "b"], [], [3, "#N/A"], [None, "#REF!"], ["#VALUE!", None]):
+        sheet.append(row)
+    path = tmp_path / "errors.xlsx"
+    workbook.save(path)
+    assert sheet["A3"].data_type == "e"  # openpyxl stores these strings as error cells
+    frame = load_table(path)
+    assert frame["x"].tolist()[:2] == [1, "#DIV/0!"] and frame["x"].tolist()[4] == "#VALUE!"
+    assert pd.isna(frame["x"].iloc[3]) and pd.isna(frame["note"].iloc[2]) and pd.isna(frame["note"].iloc[4])
+    assert frame["note"].tolist()[:2] == ["a", "b"] and frame["note"].iloc[3] == "#REF!"
+    verdict = check_frames("errors.xlsx", [(0, frame)], ("x",), (NumericDomain(0, 10, 1),), MissingPolicy())
+    assert verdict.columns[0].invalid == 2 and "'#DIV/0!' is not a finite number" in verdict.refusals[0]
