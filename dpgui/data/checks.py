@@ -35,6 +35,19 @@ warns: the list most likely does not match how the file writes the values (1/0 a
 
 _TRUTH = frozenset({"0", "1", "false", "true", "no", "yes"})
 
+_COMMA_NUMBER = re.compile(r"\s*[+-]?\d[\d.]*,\d+\s*")
+COMMA_NUMBER_HINT = (
+    "; this file's numbers are read with a decimal point (other cells write them like 12.5, or commas "
+    "separate the fields), so a comma in a number makes it text: write every number with one decimal mark "
+    "and no thousands separator"
+)
+"""Why 12,5 or 1,200 is refused: the decimal mark is one per file (``text_format.sniff_text``)."""
+
+
+def _not_a_number(value: object) -> str:
+    hint = COMMA_NUMBER_HINT if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value) else ""
+    return f"is not a finite number{hint}"
+
 
 @dataclass(frozen=True)
 class ColumnCheck:
@@ -134,7 +147,8 @@ def _value_column(
         outside = np.isfinite(numbers) & ((numbers < domain.lower) | (numbers > domain.upper))
     counter.add(invalid=int(invalid.sum()), out_of_bounds=int(outside.sum()))
     if invalid.any():
-        counter.problem(_first(name, offset, invalid, values, "is not a finite number"))
+        why = _not_a_number(values.iloc[first_position(invalid)])
+        counter.problem(_first(name, offset, invalid, values, why))
 
 
 def _label_column(counter: _Counter, values: pd.Series, positive: str | None, offset: int, name: str) -> None:

@@ -117,3 +117,16 @@ def test_the_check_counts_a_boolean_column_as_its_release_does(declared):
     values = frame([True, False, True])
     checked = check_frames("f.parquet", values, ("x",), (CategoricalDomain(declared),), MissingPolicy())
     assert not checked.refusals and not checked.warnings and checked.columns[0].unknown == 0
+
+
+@pytest.mark.parametrize("written", ["38,41", "1,200", "-1.047,5"])
+def test_a_number_with_a_comma_is_refused_with_the_files_decimal_mark(written: str) -> None:
+    """A semicolon file with 38,41 in one column and 1.5 in another is read with a decimal point; the
+    refusal says why the comma made the number text (fuzz report item 14)."""
+    check = check_frames("f.csv", frame([1, written]), ("x",), (DOMAIN,), MissingPolicy())
+    assert (
+        f"{written!r} is not a finite number; this file's numbers are read with a decimal point"
+        in (check.refusals[0])
+    )
+    plain = check_frames("f.csv", frame([1, "abc"]), ("x",), (DOMAIN,), MissingPolicy())
+    assert plain.refusals[0].endswith("'abc' is not a finite number")
