@@ -82,6 +82,7 @@ def _entry_json(entry: LedgerEntry) -> dict[str, object]:
         "description": entry.description,
         "cost": _cost_json(entry.cost),
         "curve": None if entry.curve is None else entry.curve.to_json(),
+        "files": entry.files,
     }
 
 
@@ -130,7 +131,23 @@ def run_show(args: argparse.Namespace) -> int:
         form = f"[{entry.curve.form}] " if entry.curve is not None else ""
         account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
         print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {form}{entry.description}{account}")
+        print_left_staged(entry)
     return 0
+
+
+def print_left_staged(entry: LedgerEntry) -> None:
+    """Under a committed release whose files are still in their staging folder, say where and what to do."""
+    if entry.files is None:
+        return
+    from dpgui.release.staging import left_staged  # pandas: only when a commit line names its files
+
+    left = left_staged(entry.files)
+    if left is not None:
+        staging, target = left
+        print(
+            f"      its files are still in {staging} (the run was charged; a crash or a failed move left "
+            f"them there): move them into {target}, the manifest last"
+        )
 
 
 def run_set(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ from dpgui.data.engines import Engine
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
-from dpgui.release.staging import discard, publish
+from dpgui.release.staging import PublishFailed, discard, publish
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec, default_missing
@@ -245,9 +245,12 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
             ),
             RunProgress(),
         )
-    except BaseException:
+        assert stager.staged is not None  # execute stages before it returns
+        exported = publish(out, stager.staged)
+    except BaseException as error:
         if stager.staged is not None:
-            print(f"dpgui: the run is charged; its files are in {out.staging}", file=sys.stderr)
+            if not isinstance(error, PublishFailed):  # which names the staging folder itself
+                print(f"dpgui: the run is charged; its files are in {out.staging}", file=sys.stderr)
             raise
         discard(out)
         if stager.started:
@@ -257,8 +260,6 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         raise
-    assert stager.staged is not None
-    exported = publish(out, stager.staged)
     for row in result.table.rows:
         print(",".join(str(value) for value in row))
     files = ", ".join(path.name for path in exported.files)

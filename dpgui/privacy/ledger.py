@@ -173,6 +173,8 @@ class LedgerEntry:
     release_id: str | None
     account: Account = Account.REPLACE_ONE
     curve: PrivacyCurve | None = None
+    files: str | None = None
+    """Where the commit line says the release's outputs went (``OutFolder.describe``), if it says."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,7 @@ class _Booking:
     touched: bool = False
     outcome: EventType | None = None
     release_id: str | None = None
+    files: str | None = None
 
 
 @dataclass
@@ -461,6 +464,7 @@ class Ledger:
                     b.release_id,
                     b.reservation.account,
                     b.reservation.curve,
+                    b.files,
                 )
                 for b in self._dataset(dataset_id).bookings
             ]
@@ -539,6 +543,7 @@ class Ledger:
                     else:
                         booking.outcome = event.type
                         booking.release_id = update.release_id
+                        booking.files = update.files
         except (KeyError, TypeError, ValueError) as exc:
             raise LedgerTampered(
                 f"{self.path}, line {event.seq + 1}: inconsistent event ({exc!r}). The ledger was edited "

@@ -65,8 +65,24 @@ class OutFolder:
     """Whether the pre-flight created ``target`` (a run that does not happen removes it again)."""
 
     def describe(self) -> str:
-        """Where the files are at commit time, for the ledger's commit line."""
-        return f"staged in {self.staging}, moved to {self.target}"
+        """Where the files are at commit time, for the ledger's commit line (read by :func:`left_staged`)."""
+        return f"{_STAGED_IN}{self.staging}{_MOVED_TO}{self.target}"
+
+
+_STAGED_IN, _MOVED_TO = "staged in ", ", moved to "
+
+
+def left_staged(files: str | None) -> tuple[Path, Path] | None:
+    """(staging folder, target) when a commit line's ``files`` names a staging folder that still holds
+    files: the release was charged and written, and a crash or a failed move left it there."""
+    if files is None or not files.startswith(_STAGED_IN) or _MOVED_TO not in files:
+        return None
+    staging, target = files[len(_STAGED_IN) :].rsplit(_MOVED_TO, 1)
+    folder = Path(staging)
+    try:
+        return (folder, Path(target)) if folder.is_dir() and any(folder.iterdir()) else None
+    except OSError:
+        return None
 
 
 def _move(source: Path, destination: Path) -> None:
