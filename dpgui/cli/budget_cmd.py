@@ -131,21 +131,26 @@ def run_show(args: argparse.Namespace) -> int:
         form = f"[{entry.curve.form}] " if entry.curve is not None else ""
         account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
         print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {form}{entry.description}{account}")
-        print_left_staged(entry)
+        print_files_left(entry)
     return 0
 
 
-def print_left_staged(entry: LedgerEntry) -> None:
-    """Under a committed release whose files are still in their staging folder, say where and what to do."""
+def print_files_left(entry: LedgerEntry) -> None:
+    """Under a committed release whose files are still where dpgui put them before the commit (a staging
+    folder, or the app's copy of a release not exported), say where and what to do."""
     if entry.files is None:
         return
-    from dpgui.release.staging import left_staged  # pandas: only when a commit line names its files
+    from dpgui.release.staging import files_left  # pandas: only when a commit line names its files
 
-    left = left_staged(entry.files)
-    if left is not None:
-        staging, target = left
+    left = files_left(entry.files)
+    if left is None:
+        return
+    folder, target = left
+    if target is None:
+        print(f"      its files are kept in {folder} until the app exports it; copy them where you need them")
+    else:
         print(
-            f"      its files are still in {staging} (the run was charged; a crash or a failed move left "
+            f"      its files are still in {folder} (the run was charged; a crash or a failed move left "
             f"them there): move them into {target}, the manifest last"
         )
 

@@ -32,6 +32,7 @@ from dpgui.planner.batch import BatchPlan
 from dpgui.privacy.cancellable import CancellableRandom
 from dpgui.privacy.ledger import BudgetState, Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
+from dpgui.release.kept import keep
 from dpgui.release.release import Release
 from dpgui.tasks.batch_run import NamedRun, reserve_plan
 from dpgui.tasks.outputs import ReleaseTable
@@ -190,6 +191,7 @@ class PlanJob(PoolJob):
                 budget_before=self._budget_before,
                 rng=self._rng,
                 aggregation_backend=self._engine_choice,
+                stage=keep,
             )
         except Exception as error:
             self._refund_the_rest()

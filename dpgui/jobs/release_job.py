@@ -10,8 +10,9 @@ The order is the one ``dpgui.tasks.runner`` requires for privacy:
    ``on_touch`` callback writes the fsynced "touched" line synchronously in that thread, before the
    algorithm's first read of the private data.
 3. Back in the GUI thread, a finished run is committed by ``finish`` before ``released`` carries the values
-   anywhere; a failed or cancelled run is settled (committed if it touched the data, refunded otherwise)
-   before ``failed`` or ``cancelled`` is emitted.
+   anywhere (its files are first kept in dpgui's folder until exported, ``dpgui.release.kept``); a
+   failed or cancelled run is settled (committed if it touched the data, refunded otherwise) before
+   ``failed`` or ``cancelled`` is emitted.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from dpgui.jobs.pool_job import PoolJob, stopped_by_user
 from dpgui.privacy.cancellable import CancellableRandom
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
+from dpgui.release.kept import keep
 from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.preflight import Limits, preflight
@@ -166,6 +168,7 @@ class ReleaseJob(PoolJob):
                 budget_before=self._budget_before,
                 rng=self._rng,
                 aggregation_backend=self._engine_choice,
+                stage=keep,
             )
         except Exception as error:
             self.error_details = "".join(traceback.format_exception(error))

@@ -65,22 +65,33 @@ class OutFolder:
     """Whether the pre-flight created ``target`` (a run that does not happen removes it again)."""
 
     def describe(self) -> str:
-        """Where the files are at commit time, for the ledger's commit line (read by :func:`left_staged`)."""
+        """Where the files are at commit time, for the ledger's commit line (read by :func:`files_left`)."""
         return f"{_STAGED_IN}{self.staging}{_MOVED_TO}{self.target}"
 
 
-_STAGED_IN, _MOVED_TO = "staged in ", ", moved to "
+_STAGED_IN, _MOVED_TO, _KEPT_IN = "staged in ", ", moved to ", "kept in "
 
 
-def left_staged(files: str | None) -> tuple[Path, Path] | None:
-    """(staging folder, target) when a commit line's ``files`` names a staging folder that still holds
-    files: the release was charged and written, and a crash or a failed move left it there."""
-    if files is None or not files.startswith(_STAGED_IN) or _MOVED_TO not in files:
+def kept_description(folder: Path) -> str:
+    """The commit line's ``files`` for a release the app keeps in ``folder`` until it is exported."""
+    return f"{_KEPT_IN}{folder}"
+
+
+def files_left(files: str | None) -> tuple[Path, Path | None] | None:
+    """(folder, target) when a commit line's ``files`` names a folder that still holds the release's files:
+    a staging folder a crash or a failed move left (target: the ``--out`` it was meant for), or the app's
+    copy of a release not exported yet (target None)."""
+    if files is None:
         return None
-    staging, target = files[len(_STAGED_IN) :].rsplit(_MOVED_TO, 1)
-    folder = Path(staging)
+    if files.startswith(_KEPT_IN):
+        folder, target = Path(files[len(_KEPT_IN) :]), None
+    elif files.startswith(_STAGED_IN) and _MOVED_TO in files:
+        staging, moved_to = files[len(_STAGED_IN) :].rsplit(_MOVED_TO, 1)
+        folder, target = Path(staging), Path(moved_to)
+    else:
+        return None
     try:
-        return (folder, Path(target)) if folder.is_dir() and any(folder.iterdir()) else None
+        return (folder, target) if folder.is_dir() and any(folder.iterdir()) else None
     except OSError:
         return None
 

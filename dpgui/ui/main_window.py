@@ -46,6 +46,7 @@ from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
 from dpgui.release.batch_export import NamedRelease, export_batch
+from dpgui.release.kept import forget, kept_folder
 from dpgui.release.project import (
     PROJECT_SUFFIX,
     FileRef,
@@ -828,6 +829,8 @@ class MainWindow(QMainWindow):
             self._show_error("Export failed", str(error))
             return
         folders = {item.release.release_id: files.folder for item, files in zip(named, exported, strict=True)}
+        for release_id in folders:
+            forget(release_id)
         self.releases = [
             ReleaseRecord.of(self.session_releases[r.release_id], folders[r.release_id])
             if r.release_id in folders
@@ -845,7 +848,11 @@ class MainWindow(QMainWindow):
         if release is None:
             record = next((r for r in self.releases if r.release_id == release_id), None)
             folder = record.export_folder if record is not None and record.export_folder else None
-            where = f"; its exported files are in {folder}" if folder else ""
+            where = ""
+            if folder:
+                where = f"; its exported files are in {folder}"
+            elif kept_folder(release_id).is_dir():
+                where = f"; it was not exported, and its files are kept in {kept_folder(release_id)}"
             self.statusBar().showMessage(
                 f"Release {release_id[:8]} was made in an earlier session and is not held in memory{where}."
             )
@@ -952,6 +959,7 @@ class MainWindow(QMainWindow):
         except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
+        forget(self.release.release_id)
         self.releases = [
             ReleaseRecord.of(self.release, exported.folder) if r.release_id == self.release.release_id else r
             for r in self.releases

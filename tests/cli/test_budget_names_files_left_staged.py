@@ -60,4 +60,4 @@ def test_budget_show_points_at_the_staging_folder_a_crash_left(
     ],
 )
 def test_no_pointer_without_a_staging_folder_holding_files(files: str | None) -> None:
-    assert staging.left_staged(files) is None
+    assert staging.files_left(files) is None

@@ -16,6 +16,7 @@ from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import ReservationStatus
 from dpgui.privacy.random import SeededRandom
+from dpgui.release.kept import kept_folder
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.main_window import RUN, MainWindow
@@ -153,6 +154,7 @@ def test_run_plan_reviews_reserves_runs_and_exports_every_release(qtbot, plan_wi
     summary = json.loads((out / "plan.json").read_text())
     assert [r["release_id"] for r in summary["releases"]] == [e.release_id for e in entries]
     assert all(r.export_folder for r in window.releases)
+    assert not any(kept_folder(e.release_id).exists() for e in entries)  # exported: dpgui's copies go
 
 
 def test_a_plan_cancelled_after_its_first_release_keeps_it_and_refunds_the_rest(qtbot, plan_window) -> None:
@@ -166,6 +168,7 @@ def test_a_plan_cancelled_after_its_first_release_keeps_it_and_refunds_the_rest(
     statuses = [e.status for e in window.ledger.entries(window.record.id)]
     assert statuses == [ReservationStatus.COMMITTED, ReservationStatus.REFUNDED]
     assert window.current_job is None and len(window.releases) == 1
+    assert (kept_folder(window.releases[0].release_id) / "manifest.json").is_file()  # kept, not exported
     assert "1 of the plan's 2 releases were committed" in window.statusBar().currentMessage()
 
 

@@ -1,0 +1,76 @@
+"""A release the app commits is kept in dpgui's folder until it is exported (``dpgui.release.kept``).
+
+The app commits a release when its run ends; the custodian exports it later, or not at all. Before this
+copy, closing the window or a crash before Export lost a result whose cost stays spent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dpgui.cli.main import main
+from dpgui.release import kept
+from dpgui.ui.main_window import MainWindow
+from tests.conftest import holds_canary
+from tests.ui.test_export_staging import export_into
+from tests.ui.test_main_window import run_and_wait, set_total
+
+
+def test_a_committed_release_is_kept_until_it_is_exported(
+    qtbot, window: MainWindow, errors: list[str], tmp_path: Path, monkeypatch, capsys
+):
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    assert errors == [] and window.release is not None and window.record is not None
+    folder = kept.kept_folder(window.release.release_id)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["release_id"] == window.release.release_id
+    assert {path.name for path in folder.iterdir()} >= {"release.csv", "report.html", "manifest.json"}
+    assert not any(holds_canary(path.read_bytes()) for path in folder.iterdir())
+    (entry,) = window.ledger.entries(window.record.id)
+    assert entry.files == f"kept in {folder}"  # the commit line says where, before the values are shown
+
+    assert window.dataset is not None
+    assert main(["budget", "show", "--data", str(window.dataset.path)]) == 0
+    assert f"its files are kept in {folder} until the app exports it" in capsys.readouterr().out
+
+    export_into(window, tmp_path / "exported", monkeypatch)
+    assert (tmp_path / "exported" / "manifest.json").is_file()
+    assert not folder.exists()  # exported: the copy goes, and budget show no longer points at it
+    assert main(["budget", "show", "--data", str(window.dataset.path)]) == 0
+    assert "kept in" not in capsys.readouterr().out
+
+
+def test_a_copy_that_cannot_be_written_does_not_cost_the_release(
+    qtbot, window: MainWindow, errors: list[str], monkeypatch: pytest.MonkeyPatch
+):
+    """The copy is a safeguard: a full disk under dpgui's folder leaves the release committed and shown,
+    and the commit line says no copy was kept."""
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(kept, "export_release", full_disk)
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    assert errors == [] and window.release is not None and window.record is not None
+    assert not kept.kept_folder(window.release.release_id).exists()
+    (entry,) = window.ledger.entries(window.record.id)
+    assert entry.files == "shown in the app; no copy kept ([Errno 28] No space left on device)"
+
+
+def test_a_release_of_an_earlier_session_names_its_kept_copy(
+    qtbot, window: MainWindow, errors: list[str]
+) -> None:
+    """Reopened from a project, a release not held in memory and never exported is pointed at its copy."""
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    assert window.release is not None
+    release_id = window.release.release_id
+    del window.session_releases[release_id]  # as after a restart: the project lists it, memory does not
+    window.choose_release(release_id)
+    message = window.statusBar().currentMessage()
+    assert f"it was not exported, and its files are kept in {kept.kept_folder(release_id)}" in message
