@@ -27,6 +27,7 @@ from dpgui.numbers import readable
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
+from dpgui.release.staging import files_left
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
@@ -88,6 +89,18 @@ def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
             item = QTableWidgetItem(text)
             item.setToolTip(text)
             table.setItem(r, c, item)
+
+
+def _where_files_are_left(entry: LedgerEntry) -> str:
+    """'; not exported: its files are kept in F' while a committed release's files are still where dpgui
+    put them before the commit (``staging.files_left``), else ''."""
+    left = files_left(entry.files)
+    if left is None:
+        return ""
+    folder, target = left
+    return (
+        f"; not exported: its files are kept in {folder}" if target is None else f"; files left in {folder}"
+    )
 
 
 def _total_row(event: BudgetEvent) -> tuple[str, ...]:
@@ -234,7 +247,7 @@ class BudgetPage(QWidget):
                     entry.description,
                     format_cost(entry.cost) + (f"  [{entry.curve.form}]" if entry.curve is not None else ""),
                     entry.account.value,
-                    entry.status.value,
+                    entry.status.value + _where_files_are_left(entry),
                 ),
             )
             for entry in entries

@@ -37,11 +37,18 @@ def test_a_committed_release_is_kept_until_it_is_exported(
     assert main(["budget", "show", "--data", str(window.dataset.path)]) == 0
     assert f"its files are kept in {folder} until the app exports it" in capsys.readouterr().out
 
+    window.refresh_budget()
+    table = window.budget_page.ledger_table  # the total set, then the release
+    status = table.item(table.rowCount() - 1, 4).text()
+    assert status == f"committed; not exported: its files are kept in {folder}"
+
     export_into(window, tmp_path / "exported", monkeypatch)
     assert (tmp_path / "exported" / "manifest.json").is_file()
     assert not folder.exists()  # exported: the copy goes, and budget show no longer points at it
     assert main(["budget", "show", "--data", str(window.dataset.path)]) == 0
     assert "kept in" not in capsys.readouterr().out
+    window.refresh_budget()
+    assert table.item(table.rowCount() - 1, 4).text() == "committed"
 
 
 def test_a_copy_that_cannot_be_written_does_not_cost_the_release(
