@@ -82,25 +82,31 @@ def _table(headers: tuple[str, ...], stretch: str) -> QTableWidget:
     return table
 
 
-def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+Cell = str | tuple[str, str]
+"""A table cell's text, or its (text, tooltip) when the tooltip says more."""
+
+
+def _fill(table: QTableWidget, rows: Sequence[tuple[Cell, ...]]) -> None:
     table.setRowCount(len(rows))
     for r, row in enumerate(rows):
-        for c, text in enumerate(row):
+        for c, cell in enumerate(row):
+            text, tip = (cell, cell) if isinstance(cell, str) else cell
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip(tip)
             table.setItem(r, c, item)
 
 
-def _where_files_are_left(entry: LedgerEntry) -> str:
-    """'; not exported: its files are kept in F' while a committed release's files are still where dpgui
-    put them before the commit (``staging.files_left``), else ''."""
+def _status(entry: LedgerEntry) -> tuple[str, str]:
+    """The ledger table's status of a release and its tooltip: a committed release whose files are still
+    where dpgui put them before the commit (``staging.files_left``: the app's copy of a release not
+    exported, or a staging folder a crash left) says so, and the tooltip where."""
     left = files_left(entry.files)
     if left is None:
-        return ""
+        return entry.status.value, entry.status.value
     folder, target = left
-    return (
-        f"; not exported: its files are kept in {folder}" if target is None else f"; files left in {folder}"
-    )
+    if target is None:
+        return f"{entry.status.value}, not exported", f"Not exported yet: its files are kept in {folder}"
+    return f"{entry.status.value}, files not moved", f"Its files were left in {folder}, not moved to {target}"
 
 
 def _total_row(event: BudgetEvent) -> tuple[str, ...]:
@@ -247,7 +253,7 @@ class BudgetPage(QWidget):
                     entry.description,
                     format_cost(entry.cost) + (f"  [{entry.curve.form}]" if entry.curve is not None else ""),
                     entry.account.value,
-                    entry.status.value + _where_files_are_left(entry),
+                    _status(entry),
                 ),
             )
             for entry in entries

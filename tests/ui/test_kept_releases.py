@@ -39,8 +39,9 @@ def test_a_committed_release_is_kept_until_it_is_exported(
 
     window.refresh_budget()
     table = window.budget_page.ledger_table  # the total set, then the release
-    status = table.item(table.rowCount() - 1, 4).text()
-    assert status == f"committed; not exported: its files are kept in {folder}"
+    status = table.item(table.rowCount() - 1, 4)
+    assert status.text() == "committed, not exported"
+    assert status.toolTip() == f"Not exported yet: its files are kept in {folder}"
 
     export_into(window, tmp_path / "exported", monkeypatch)
     assert (tmp_path / "exported" / "manifest.json").is_file()
