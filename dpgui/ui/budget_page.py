@@ -38,10 +38,17 @@ from dpgui.ui.simulation_view import SimulationView
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Error bound", "Simulated error", "Unit", "Min n", "Feasible", "Auto")
 PLAN_NOTE = (
-    "Error bound: what the algorithm guarantees with probability 1 − β at the declared domain and n. "
-    "Simulated error: its mean error on simulated data of the same shape (public facts only), which is "
-    "what auto ranks by where it is shown; elsewhere auto ranks by the bound."
+    "Auto (✓) ranks by the simulated error where there is one, else by the error bound; hover a column's "
+    "name for its meaning."
 )
+"""One line above the planner table (a two-line note was cut by the crowded page); the columns' header
+tooltips (``PLAN_HEADER_TIPS``) say the rest."""
+PLAN_HEADER_TIPS = {
+    "Error bound": "What the algorithm guarantees with probability 1 − β at the declared domain and n.",
+    "Simulated error": "Its mean error on simulated data of the same shape (public facts only).",
+    "Min n": "The fewest rows that meet the algorithm's preconditions (and the target error, if one is set).",
+    "Auto": "The algorithm auto picks: the least simulated error where there is one, else the least bound.",
+}
 PART_COLUMNS = ("Algorithm", "Part", "Predicted error", "Unit", "Assuming")
 """The planner's error part by part (a synthetic table: per marginal)."""
 LEDGER_COLUMNS = ("Time", "Release", "Cost", "Account", "Status")
@@ -141,6 +148,8 @@ class BudgetPage(QWidget):
         self.plan_status = QLabel()
         self.plan_status.setWordWrap(True)
         self.plan_table = _table(PLAN_COLUMNS, "Feasible")
+        for column, tip in PLAN_HEADER_TIPS.items():
+            self.plan_table.horizontalHeaderItem(PLAN_COLUMNS.index(column)).setToolTip(tip)
         self.parts_table = _table(PART_COLUMNS, "Assuming")
         self.ledger_table = _table(LEDGER_COLUMNS, "Release")
         self.curve = ErrorCurveView()

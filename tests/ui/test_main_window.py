@@ -176,7 +176,9 @@ def test_the_budget_page_explains_epsilon_and_plans(qtbot, window: MainWindow):
     assert table.rowCount() == 1 and table.item(0, 0).text() == "em" and table.item(0, 7).text() == "✓"
     headers = [table.horizontalHeaderItem(i).text() for i in range(table.columnCount())]
     assert headers[2:4] == ["Error bound", "Simulated error"]
-    assert "what auto ranks by" in window.budget_page.plan_status.text()
+    assert "Auto (✓) ranks by the simulated error" in window.budget_page.plan_status.text()
+    assert "probability 1 − β" in table.horizontalHeaderItem(2).toolTip()
+    assert "simulated data of the same shape" in table.horizontalHeaderItem(3).toolTip()
 
 
 def test_a_median_release_is_shown_and_charged(qtbot, window: MainWindow, errors):
