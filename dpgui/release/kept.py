@@ -29,14 +29,14 @@ def kept_folder(release_id: str) -> Path:
 def keep(release: Release) -> str:
     """Write ``release``'s files into its kept folder; the ledger's commit line says where.
 
-    The copy is a safeguard: when it cannot be written (a full disk), the release is still committed and
-    shown, and the commit line says no copy was kept."""
+    The copy is a safeguard: when it cannot be written (a full disk, or any error of a writer), the
+    release is still committed and shown, and the commit line says no copy was kept."""
     folder = kept_folder(release.release_id)
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=OWNER_ONLY_FOLDER)
         restrict_to_owner(folder.parent, OWNER_ONLY_FOLDER)
         export_release(release, folder)
-    except OSError as error:
+    except Exception as error:  # a failed safeguard must not cost the release it guards
         forget(release.release_id)
         return f"shown in the app; no copy kept ({error})"
     return kept_description(folder)

@@ -52,22 +52,34 @@ def test_a_committed_release_is_kept_until_it_is_exported(
     assert table.item(table.rowCount() - 1, 4).text() == "committed"
 
 
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (OSError(28, "No space left on device"), "[Errno 28] No space left on device"),
+        (ValueError("a writer failed"), "a writer failed"),
+    ],
+)
 def test_a_copy_that_cannot_be_written_does_not_cost_the_release(
-    qtbot, window: MainWindow, errors: list[str], monkeypatch: pytest.MonkeyPatch
+    qtbot,
+    window: MainWindow,
+    errors: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    error: Exception,
+    said: str,
 ):
-    """The copy is a safeguard: a full disk under dpgui's folder leaves the release committed and shown,
-    and the commit line says no copy was kept."""
+    """The copy is a safeguard: a full disk under dpgui's folder, or any writer's error, leaves the
+    release committed and shown, and the commit line says no copy was kept."""
 
-    def full_disk(*args: object, **kwargs: object) -> None:
-        raise OSError(28, "No space left on device")
+    def failing(*args: object, **kwargs: object) -> None:
+        raise error
 
-    monkeypatch.setattr(kept, "export_release", full_disk)
+    monkeypatch.setattr(kept, "export_release", failing)
     set_total(window, 5.0)
     run_and_wait(qtbot, window)
     assert errors == [] and window.release is not None and window.record is not None
     assert not kept.kept_folder(window.release.release_id).exists()
     (entry,) = window.ledger.entries(window.record.id)
-    assert entry.files == "shown in the app; no copy kept ([Errno 28] No space left on device)"
+    assert entry.files == f"shown in the app; no copy kept ({said})"
 
 
 def test_a_release_of_an_earlier_session_names_its_kept_copy(
