@@ -57,7 +57,7 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
-from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged
+from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged, files_left
 from dpgui.tasks.review import build_review
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
@@ -420,7 +420,22 @@ class MainWindow(QMainWindow):
         self.task_page.set_columns(_numeric_columns(columns), [str(c) for c in dataset.header.columns])
         self.refresh_budget()
         changed = " (its bytes changed since last time; the budget continues)" if self.record.changed else ""
-        self._open_ended(f"Opened {dataset.name} ({opened.aggregator.name} engine){changed}.")
+        self._open_ended(
+            f"Opened {dataset.name} ({opened.aggregator.name} engine){changed}{self._kept_note()}."
+        )
+
+    def _kept_note(self) -> str:
+        """'; N releases ... not exported' when the open dataset has charged releases whose files the app
+        still keeps (an earlier session closed, or crashed, before their Export), else ''."""
+        assert self.record is not None
+        lefts = [files_left(entry.files) for entry in self.ledger.entries(self.record.id)]
+        kept = sum(1 for left in lefts if left is not None and left[1] is None)
+        if not kept:
+            return ""
+        return (
+            f"; {kept} charged release{'s were' if kept > 1 else ' was'} never exported (the Budget page's "
+            "ledger says where the app keeps the files)"
+        )
 
     def load_public(self, path: Path) -> None:
         """Open a public sample: it may suggest domains and feed public-data algorithms (raises DataError)."""

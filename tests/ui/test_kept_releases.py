@@ -94,3 +94,13 @@ def test_a_release_of_an_earlier_session_names_its_kept_copy(
     window.choose_release(release_id)
     message = window.statusBar().currentMessage()
     assert f"it was not exported, and its files are kept in {kept.kept_folder(release_id)}" in message
+
+
+def test_reopening_the_data_says_how_many_charged_releases_were_never_exported(
+    qtbot, window: MainWindow, errors: list[str]
+) -> None:
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    assert window.dataset is not None and errors == []
+    window.load_private(window.dataset.path)  # as in the next session, after a close without Export
+    assert "1 charged release was never exported" in window.statusBar().currentMessage()
