@@ -7,8 +7,15 @@ marginals on that grid, averaged over all 1-, 2- and 3-way marginals. Each run i
 seconds (the algorithm, imports excluded) and peak memory (max RSS) are its own.
 
 SmartNoise Synth pins ``mbi<2`` and dpgui needs ``mbi`` 2, so it runs in its own environment
-(``--smartnoise-python``, e.g. a venv with smartnoise-synth 1.0.8 installed ``--no-deps`` next to
-mbi 1.1.0). It is given the same discretised codes as categorical columns (no preprocessing budget) and
+(``--smartnoise-python``). Its other pins pull in torch (opacus) for synthesizers not run here; the
+environment of the committed run was made with::
+
+    python3 -m venv snvenv
+    snvenv/bin/pip install --no-deps smartnoise-synth==1.0.8 smartnoise-sql==1.0.10
+    snvenv/bin/pip install mbi==1.1.0 "pandas<3" "opendp>=0.14.1,<0.15" scipy networkx Faker \
+        "disjoint-set<0.10" pyyaml sqlalchemy antlr4-python3-runtime==4.9.3
+
+It is given the same discretised codes as categorical columns (no preprocessing budget) and
 analyses add/remove-one neighbours: at the same nominal (ε, δ) its noise is 1/√2 of dpgui's
 replace-one noise.
 

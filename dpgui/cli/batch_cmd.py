@@ -17,7 +17,8 @@ from dpgui.planner.batch import BatchPlan, split_plan
 from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
-from dpgui.release.batch_export import NamedRelease, export_batch
+from dpgui.release.batch_export import NamedRelease, export_one, write_summary
+from dpgui.release.export import ExportedFiles
 from dpgui.release.release import Release
 from dpgui.release.staging import OutFolderError, claimed_plan_folder, discard, prepare_out
 from dpgui.tasks.batch_run import NamedRun, execute_batch
@@ -153,6 +154,13 @@ def _review_run_and_export(
         return EXIT_USAGE  # the last step before the reservation: nothing is charged
     runs = [NamedRun(r.name, r.prepared) for r in batch.releases]
     completed: list[Release] = []
+    written: list[ExportedFiles] = []
+
+    def stage(index: int, run: NamedRun, release: Release) -> str:
+        """Each release is written into its folder before its commit: a crash cannot lose a charged one."""
+        written.append(export_one(release, args.out, index + 1, run.name))
+        return f"written to {written[-1].folder}"
+
     try:
         releases = run_to_end(
             execute_batch(
@@ -163,17 +171,18 @@ def _review_run_and_export(
                 aggregator=opened.aggregator,
                 engine_choice=opened.engine_choice,
                 completed=completed,
+                stage=stage,
             )
         )
     except BaseException:
-        if completed:  # committed, so charged: written before the error ends the command
-            export_batch(_named(batch, completed), args.out)
+        if completed:  # committed, so charged: their folders are written; the summary names them
+            write_summary(_named(batch, completed), written[: len(completed)], args.out)
             print(
                 f"dpgui: the plan stopped; its {len(completed)} committed release(s) are in {args.out}",
                 file=sys.stderr,
             )
         raise
-    export_batch(_named(batch, releases), args.out)
+    write_summary(_named(batch, releases), written, args.out)
     print(f"released {len(releases)} releases into {args.out} (report.html, plan.json, one folder each)")
     print(format_state(dataset.name, releases[-1].budget_after), file=sys.stderr)
     return 0

@@ -36,9 +36,19 @@ def folder_name(index: int, name: str) -> str:
 
 def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[ExportedFiles]:
     """Export every release to ``folder/NN-name/`` and write the plan's report and summary beside them."""
-    exported = [
-        export_release(item.release, folder / folder_name(i, item.name)) for i, item in enumerate(releases, 1)
-    ]
+    exported = [export_one(item.release, folder, i, item.name) for i, item in enumerate(releases, 1)]
+    write_summary(releases, exported, folder)
+    return exported
+
+
+def export_one(release: Release, folder: Path, index: int, name: str) -> ExportedFiles:
+    """The plan's ``index``-th release (from 1) exported to ``folder/NN-name/``: the command line writes
+    each release there before its commit, the app all of them at Export."""
+    return export_release(release, folder / folder_name(index, name))
+
+
+def write_summary(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles], folder: Path) -> None:
+    """The plan's ``plan.json`` and ``report.html`` over its exported releases."""
     after = releases[-1].release.budget_after
     summary = {
         "releases": [
@@ -59,7 +69,6 @@ def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[Exporte
     }
     write_atomic(folder / PLAN_JSON, (json.dumps(summary, indent=2) + "\n").encode("utf-8"))
     write_atomic(folder / PLAN_REPORT, _report(releases, exported, after).encode("utf-8"))
-    return exported
 
 
 def _link(folder: str) -> str:

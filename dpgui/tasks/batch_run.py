@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import Progress
@@ -84,12 +85,14 @@ def execute_batch(
     aggregator: Aggregator | None = None,
     engine_choice: str | None = None,
     completed: list[Release] | None = None,
+    stage: Callable[[int, NamedRun, Release], str] | None = None,
 ) -> Generator[Progress, None, list[Release]]:
     """Reserve the whole plan, then run each release in order; returns the releases (module doc).
 
     ``engine_choice`` is the engine as the custodian chose it, recorded in each manifest (as ``execute``).
     ``completed``, when given, receives each release as soon as it is committed, so a caller can still write
-    the committed (charged) releases when a later one fails or is cancelled.
+    the committed (charged) releases when a later one fails or is cancelled. ``stage``, when given, writes
+    the ``index``-th release (from 0) before its commit and says where (``runner.finish``'s ``stage``).
     """
     factory = None if aggregator is None else lambda _: aggregator
     record, reservations = reserve_plan(runs, dataset, ledger)
@@ -115,6 +118,7 @@ def execute_batch(
                 budget_before=budget_before,
                 rng=rng,
                 aggregation_backend=engine_name(aggregator, engine_choice),
+                stage=None if stage is None else partial(stage, index, run),
             )
         )
     return releases
