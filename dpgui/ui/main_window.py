@@ -149,6 +149,8 @@ class MainWindow(QMainWindow):
         self.releases: list[ReleaseRecord] = []
         self.session_releases: dict[str, Release] = {}
         """This session's releases by id, so the Review page's list can show and export any of them."""
+        self._release_data: dict[str, Path] = {}
+        """The private file each of this session's releases read, so Export never writes into its folder."""
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
 
@@ -753,6 +755,8 @@ class MainWindow(QMainWindow):
         """A committed release joins the session: shown on the Review page, listed, exportable."""
         self.release = release
         self.session_releases[release.release_id] = release
+        if self.dataset is not None:
+            self._release_data[release.release_id] = Path(self.dataset.path)
         self.releases.append(ReleaseRecord.of(release))
         self.review_page.show_release(release)
         self.review_page.show_history(self.releases)
@@ -963,7 +967,7 @@ class MainWindow(QMainWindow):
         if folder is None:
             return
         plots = self.review_page.plots()
-        private = None if self.dataset is None else self.dataset.path
+        private = self._private_in(folder)
         try:
             try:
                 exported = export_staged(self.release, folder, plots, private=private)
@@ -986,6 +990,15 @@ class MainWindow(QMainWindow):
         report = next((path for path in exported.files if path.name == "report.html"), None)
         self.exported_offer = ExportedOffer(self, exported.folder, report)
         self.exported_offer.open()
+
+    def _private_in(self, folder: Path) -> Path | None:
+        """The private file the export must keep out of ``folder``: the shown release's own data if it lies
+        there (another file may have been opened since), else the one open now."""
+        assert self.release is not None
+        own = self._release_data.get(self.release.release_id)
+        if own is not None and own.exists() and own.resolve().is_relative_to(folder.absolute().resolve()):
+            return own
+        return None if self.dataset is None else Path(self.dataset.path)
 
     def _export_suggestion(self) -> Path:
         """A new folder named after the data and the task, beside the last export (else the home folder)."""
