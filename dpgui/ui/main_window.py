@@ -149,10 +149,12 @@ class MainWindow(QMainWindow):
         self.releases: list[ReleaseRecord] = []
         self.session_releases: dict[str, Release] = {}
         """This session's releases by id, so the Review page's list can show and export any of them."""
-        self._release_data: dict[str, Path] = {}
-        """The private file each of this session's releases read, so Export never writes into its folder."""
         """The session's releases (public facts only), saved in the project file."""
         self.error_box: QMessageBox | None = None
+        self._release_data: dict[str, Path] = {}
+        """The private file each of this session's releases read, so Export never writes into its folder."""
+        self._running_data: Path | None = None
+        """The private file the running job reads (another may be opened while it runs)."""
 
         self.declared = DeclaredDomains()
         """The declared domains, shared by the Data and Task pages."""
@@ -704,6 +706,7 @@ class MainWindow(QMainWindow):
         job.failed.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.current_job = job
+        self._running_data = Path(self.dataset.path)
         summary = f"Running {job.prepared.algorithm.title} on {', '.join(spec.columns)}…"
         if job.data_check is not None and job.data_check.warnings:
             summary += "\nData (custodian only): " + "; ".join(job.data_check.warnings)
@@ -755,8 +758,8 @@ class MainWindow(QMainWindow):
         """A committed release joins the session: shown on the Review page, listed, exportable."""
         self.release = release
         self.session_releases[release.release_id] = release
-        if self.dataset is not None:
-            self._release_data[release.release_id] = Path(self.dataset.path)
+        if self._running_data is not None:
+            self._release_data[release.release_id] = self._running_data
         self.releases.append(ReleaseRecord.of(release))
         self.review_page.show_release(release)
         self.review_page.show_history(self.releases)
@@ -807,6 +810,7 @@ class MainWindow(QMainWindow):
         job.failed.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         self.current_job = job
+        self._running_data = Path(self.dataset.path)
         self.run_page.prepare(f"Running a plan of {count} releases, reserved together…", ())
         self._set_running(True)
         self.refresh_budget()

@@ -49,3 +49,29 @@ def test_a_release_is_not_exported_into_its_data_folder_after_another_file_was_o
 
     assert sorted(path.name for path in first.parent.iterdir()) == ["private.csv"]
     assert len(errors) == 1 and "holds the private data private.csv" in errors[0]
+
+
+def test_the_guard_follows_the_file_the_run_read_when_another_was_opened_during_the_run(
+    qtbot, tmp_path: Path, errors, monkeypatch
+):
+    first = _private_file(tmp_path / "a", 1)
+    second = _private_file(tmp_path / "b", 2)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.load_private(first)
+    set_total(window, 3.0)
+    window.task_page.select_task(TaskKind.MEDIAN)
+    window.task_page.select_columns(["x"])
+    window.task_page.declare("x", NumericDomain(0, 100, 1))
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    window.load_private(second)  # Open project… or an opening begun earlier lands while the run runs
+    with qtbot.waitSignal(job.released, timeout=15_000):
+        pass
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(first.parent), ""))
+    window.export_action.trigger()
+
+    assert sorted(path.name for path in first.parent.iterdir()) == ["private.csv"]
+    assert len(errors) == 1 and "holds the private data private.csv" in errors[0]
