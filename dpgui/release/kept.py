@@ -21,9 +21,14 @@ from dpgui.release.staging import kept_description
 RELEASES_FOLDER = "releases"
 
 
+def kept_root() -> Path:
+    """The folder holding every kept release, one subfolder each."""
+    return dpgui_home() / RELEASES_FOLDER
+
+
 def kept_folder(release_id: str) -> Path:
     """Where the app keeps the release ``release_id`` until it is exported."""
-    return dpgui_home() / RELEASES_FOLDER / release_id
+    return kept_root() / release_id
 
 
 def keep(release: Release) -> str:

@@ -46,7 +46,7 @@ from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
 from dpgui.release.batch_export import NamedRelease, export_batch
-from dpgui.release.kept import forget, kept_folder
+from dpgui.release.kept import forget, kept_folder, kept_root
 from dpgui.release.project import (
     PROJECT_SUFFIX,
     FileRef,
@@ -127,6 +127,20 @@ def _dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
     return path if path.suffix.lower() in SUPPORTED_SUFFIXES or path.is_dir() else None
 
 
+def _unexported_question(release_ids: list[str]) -> str:
+    """The close question's text: how many releases were never exported, and whether dpgui kept their
+    files (``release.kept``) or closing loses their values (a copy that could not be written)."""
+    count = len(release_ids)
+    lost = sum(1 for release_id in release_ids if not kept_folder(release_id).is_dir())
+    said = f"{count} release(s) of this session were not exported; their cost is spent in the ledger."
+    if lost:
+        return f"{said} {lost} of them could not be kept on disk: closing drops their values. Close anyway?"
+    return (
+        f"{said} dpgui keeps their files in {kept_root()} until you export them (the Budget page's ledger "
+        "says where). Close anyway?"
+    )
+
+
 class MainWindow(QMainWindow):
     """One private dataset, an optional public sample, the page flow and the dataset's budget."""
 
@@ -164,6 +178,8 @@ class MainWindow(QMainWindow):
         self.open_job: OpenJob | None = None
         self._closing = False
         """The custodian closed the window while a job ran: close once it has settled."""
+        self._dropping_unexported = False
+        """The custodian agreed to close although some releases were never exported."""
         self.close_question: QMessageBox | None = None
         self.exported_offer: ExportedOffer | None = None
         self._last_export_parent: Path | None = None
@@ -941,6 +957,34 @@ class MainWindow(QMainWindow):
         self.close_question = box
         box.open()
 
+    def _unexported(self) -> list[str]:
+        """The ids of this session's releases that no Export has written yet (an opened project replaces
+        the listed records, so a release missing from them counts as not exported)."""
+        exported = {r.release_id for r in self.releases if r.export_folder}
+        return [release_id for release_id in self.session_releases if release_id not in exported]
+
+    def _ask_drop_unexported(self) -> None:
+        """Ask, without blocking the GUI thread, whether to close although charged releases were never
+        exported (the default keeps the window); the answer arrives in :meth:`_on_drop_answer`."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Releases not exported",
+            _unexported_question(self._unexported()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.finished.connect(self._on_drop_answer)
+        self.close_question = box
+        box.open()
+
+    def _on_drop_answer(self, answer: int) -> None:
+        self.close_question = None
+        if answer == QMessageBox.StandardButton.Yes:
+            self._dropping_unexported = True
+            QTimer.singleShot(0, self.close)
+
     def _on_close_answer(self, answer: int) -> None:
         self.close_question = None
         if answer == QMessageBox.StandardButton.Yes:
@@ -1127,6 +1171,11 @@ class MainWindow(QMainWindow):
                 self._cancel_and_close()
             else:
                 self._ask_cancel_on_close()
+            return
+        if self._unexported() and not self._dropping_unexported:
+            event.ignore()
+            if self.close_question is None:
+                self._ask_drop_unexported()
             return
         stored = settings()
         stored.setValue("geometry", self.saveGeometry())

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QMessageBox
 
 from dpgui.cli.main import main
 from dpgui.release import kept
@@ -104,3 +105,25 @@ def test_reopening_the_data_says_how_many_charged_releases_were_never_exported(
     assert window.dataset is not None and errors == []
     window.load_private(window.dataset.path)  # as in the next session, after a close without Export
     assert "1 charged release was never exported" in window.statusBar().currentMessage()
+
+
+def test_the_close_question_says_the_files_are_kept_or_lost(
+    qtbot, window: MainWindow, errors: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing with a release never exported asks (tests/ui/test_redteam_close_with_unexported_release.py);
+    the question says where dpgui keeps its files, or that its values are lost when no copy was kept."""
+    window.show()
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    window.close()
+    question = window.close_question
+    assert question is not None
+    assert f"dpgui keeps their files in {kept.kept_root()} until you export them" in question.text()
+    question.done(QMessageBox.StandardButton.No)
+    assert window.release is not None
+    kept.forget(window.release.release_id)  # as when the copy could not be written
+    window.close()
+    question = window.close_question
+    assert question is not None and "1 of them could not be kept on disk" in question.text()
+    question.done(QMessageBox.StandardButton.Yes)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=2_000)
