@@ -12,6 +12,9 @@ of the points asked, which can be copied.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import numpy as np
 import pandas as pd
 import pyqtgraph as pg
@@ -263,6 +266,21 @@ class DistanceExplorer(QWidget):
             spin.valueChanged.connect(lambda _value, j=j: self._typed(j))
             self.coordinates[column] = spin
             self.coordinate_form.addRow(f"{column}:", spin)
+
+    @contextlib.contextmanager
+    def as_reported(self) -> Iterator[None]:
+        """The plot as the report shows it: no marker, the unplotted columns at mid-range. A point the
+        custodian typed or clicked (perhaps one person's record) stays on screen only."""
+        typed = {name: spin.value() for name, spin in self.fixed.items()}
+        self.marker.setVisible(False)
+        try:
+            for spin in self.fixed.values():
+                spin.setValue((spin.minimum() + spin.maximum()) / 2)
+            yield
+        finally:
+            for name, value in typed.items():
+                self.coordinates[name].setValue(value)
+            self.marker.setVisible(True)
 
     def _typed(self, column: int) -> None:
         """A typed coordinate of a column that is not plotted moves the plot's slice."""

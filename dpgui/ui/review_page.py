@@ -304,7 +304,8 @@ class ReviewPage(QWidget):
 
         The release's plot is drawn anew on a never-shown plot holding the DP drawing only, so no
         custodian-only layer can reach the export whatever the check box says; the on-screen plot is left
-        as it is. A distance release adds the explorer's view (public points and released answers).
+        as it is. A distance release adds the explorer's view (public points and released answers) as
+        ``DistanceExplorer.as_reported`` draws it, without the points the custodian asked about.
         """
         if self.release is None:
             return {}
@@ -316,7 +317,8 @@ class ReviewPage(QWidget):
         if drawing is not None:
             plots[drawing.title or "Released values"] = plot_png(export)
         if self.distance_explorer.isVisibleTo(self):
-            plots["Average distance answered from the released structure"] = plot_png(
-                self.distance_explorer.plot
-            )
+            with self.distance_explorer.as_reported():
+                plots["Average distance answered from the released structure"] = plot_png(
+                    self.distance_explorer.plot
+                )
         return plots
