@@ -73,6 +73,11 @@ class PlanJob(PoolJob):
     ) -> None:
         super().__init__(parent)
         for release in batch.releases:
+            if release.prepared.n != dataset.n_rows:
+                raise ValueError(
+                    f"the plan was split at n = {release.prepared.n:,}, but {dataset.name} has "
+                    f"{dataset.n_rows:,} rows: split it again at this n"
+                )
             preflight(release.spec, dataset.n_rows, limits)
         if aggregator is None:
             assert isinstance(dataset, Dataset), "a DatasetHandle needs the aggregator that reads it"

@@ -614,7 +614,7 @@ class MainWindow(QMainWindow):
         except ValueError as problem:
             self.planner.drop()
             self.budget_page.show_plan(None, f"No plan yet: {problem}")
-            self.budget_page.show_spec(None, None)
+            self.budget_page.show_spec(None, None if self.dataset is None else self.dataset.n_rows)
             self.task_page.show_preconditions(None, None)
             self.refresh_budget()
             return
