@@ -556,7 +556,9 @@ class MainWindow(QMainWindow):
             self.task_page.restore(project.spec)
             self.budget_page.epsilon.setValue(project.spec.epsilon)
             self.budget_page.delta.setText(f"{project.spec.delta:g}")
-        self.releases = list(project.releases)
+        listed = {record.release_id for record in project.releases}
+        held = [r for r in self.releases if r.release_id in set(self.session_releases) - listed]
+        self.releases = [*project.releases, *held]  # this session's releases stay choosable and exportable
         self.review_page.show_history(self.releases)
         self.remember_recent(path)
         self._spec_changed()
