@@ -515,7 +515,7 @@ class MainWindow(QMainWindow):
         for name in self.recent_files():
             action = self.recent_menu.addAction(name)
             action.triggered.connect(lambda _=False, name=name: self.open_recent(Path(name)))
-        self.recent_menu.setEnabled(bool(self.recent_files()))
+        self.recent_menu.setEnabled(self.current_job is None and bool(self.recent_files()))
 
     def open_recent(self, path: Path) -> None:
         """Reopen a recent entry: a project file as a project, anything else as the private dataset."""
@@ -644,8 +644,12 @@ class MainWindow(QMainWindow):
         self.review_release()
 
     def _ready_to_release(self) -> bool:
-        """No release is running and a dataset is open (else say so)."""
+        """No release is running, no file is being opened (it would replace the data under the run) and a
+        dataset is open (else say so)."""
         if self.current_job is not None:
+            return False
+        if self.open_job is not None:
+            self._show_error("A file is being opened", "Wait until it is open (or cancel it), then run.")
             return False
         if self.dataset is None:
             self._show_error("No dataset", "Open a private dataset first.")
@@ -762,6 +766,8 @@ class MainWindow(QMainWindow):
         self.budget_page.setEnabled(not running)
         self.open_private_action.setEnabled(not running)
         self.open_table_action.setEnabled(not running)
+        self.open_project_action.setEnabled(not running)  # a project (or a recent file) opens data too
+        self.recent_menu.setEnabled(not running and bool(self.recent_files()))
 
     def _show_progress(self, fraction: float, message: str) -> None:
         self.run_page.show_progress(fraction, message)
