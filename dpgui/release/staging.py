@@ -117,6 +117,24 @@ def earlier_release(folder: Path) -> tuple[Path, ...]:
     return tuple(sorted(folder / name for name in names if (folder / name).is_file() and "/" not in name))
 
 
+def refuse_beside_data(out: Path, private: Path | None) -> None:
+    """Raise OutFolderError when the release folder ``out`` holds the private data (a release folder is
+    handed out) or lies inside it (a folder of Parquet parts would read the release's files as data)."""
+    if private is None or not private.exists():
+        return
+    data, folder = private.resolve(), Path(out).absolute().resolve()
+    if data.is_relative_to(folder):
+        raise OutFolderError(
+            f"--out {out} holds the private data {private.name}; a release folder is handed out, so name a "
+            "folder that does not hold the data"
+        )
+    if data.is_dir() and folder.is_relative_to(data):
+        raise OutFolderError(
+            f"--out {out} is inside the private data folder {private.name}, whose files are all read as "
+            "the data; name a folder outside it"
+        )
+
+
 def prepare_out(
     out: Path, *, overwrite: bool = False, needed_bytes: int = 0, private: Path | None = None
 ) -> OutFolder:
@@ -127,11 +145,7 @@ def prepare_out(
     out = Path(out).absolute()
     if out.exists() and not out.is_dir():
         raise OutFolderError(f"--out {out} is an existing file, not a folder; name a folder for the release")
-    if private is not None and private.exists() and private.resolve().is_relative_to(out.resolve()):
-        raise OutFolderError(
-            f"--out {out} holds the private data {private.name}; a release folder is handed out, so name a "
-            "folder that does not hold the data"
-        )
+    refuse_beside_data(out, private)
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)

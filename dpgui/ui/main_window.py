@@ -57,7 +57,13 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
-from dpgui.release.staging import EarlierRelease, OutFolderError, export_staged, files_left
+from dpgui.release.staging import (
+    EarlierRelease,
+    OutFolderError,
+    export_staged,
+    files_left,
+    refuse_beside_data,
+)
 from dpgui.tasks.review import build_review
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
@@ -871,8 +877,10 @@ class MainWindow(QMainWindow):
         if any(folder.iterdir()):
             folder = folder / f"release-plan-{named[0].release.created:%Y%m%d-%H%M%S}"
         try:
+            for item in named:
+                refuse_beside_data(folder, self._release_data.get(item.release.release_id))
             exported = export_batch(named, folder)
-        except OSError as error:
+        except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
         folders = {item.release.release_id: files.folder for item, files in zip(named, exported, strict=True)}

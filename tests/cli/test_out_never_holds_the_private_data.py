@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dpgui.release.staging import OutFolderError, prepare_out
+from dpgui.release.staging import OutFolderError, prepare_out, refuse_beside_data
 from tests.cli.test_preflight import budget, median, reservations
 
 
@@ -42,3 +42,16 @@ def test_a_data_file_named_like_an_output_is_never_overwritten(wages_csv: Path, 
         prepare_out(out, overwrite=True, private=data)
     assert data.read_bytes() == wages_csv.read_bytes()
     prepare_out(tmp_path / "elsewhere", overwrite=True, private=data)  # the check is about where, not what
+
+
+def test_a_folder_inside_a_data_folder_is_refused(tmp_path: Path) -> None:
+    """A folder of Parquet parts is read whole: a release written inside it would be read as data next
+    time (red team 18 L4, through the app's plan export)."""
+    data = tmp_path / "parts"
+    (data / "nested").mkdir(parents=True)
+    with pytest.raises(OutFolderError, match=r"inside the private data folder parts"):
+        prepare_out(data / "release", private=data)
+    with pytest.raises(OutFolderError, match=r"inside the private data folder parts"):
+        refuse_beside_data(data / "nested" / "release", data)
+    refuse_beside_data(tmp_path / "release", data)  # beside the folder is fine
+    refuse_beside_data(data / "release", tmp_path / "wages.csv")  # a data file that does not exist: no check
