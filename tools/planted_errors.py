@@ -825,9 +825,17 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "out-holding-data-accepted",
         "dpgui/release/staging.py",
-        "if private is not None and private.exists() and private.resolve().is_relative_to(out.resolve()):",
-        "if False:",
+        "    if data.is_relative_to(folder):",
+        "    if False:",
         "staging: a release folder that holds the private file accepted (handed out with the data)",
+        SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "out-inside-data-accepted",
+        "dpgui/release/staging.py",
+        "    if data.is_dir() and folder.is_relative_to(data):",
+        "    if False:",
+        "staging: a release folder inside a folder of private data accepted (its files read as data)",
         SURFACE_TEST_DIRS,
     ),
     Mutation(

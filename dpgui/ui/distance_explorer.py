@@ -269,18 +269,30 @@ class DistanceExplorer(QWidget):
 
     @contextlib.contextmanager
     def as_reported(self) -> Iterator[None]:
-        """The plot as the report shows it: no marker, the unplotted columns at mid-range. A point the
-        custodian typed or clicked (perhaps one person's record) stays on screen only."""
+        """The plot as the report shows it: no marker, the unplotted columns at mid-range, the plotted ones
+        over their declared ranges. A point the custodian typed or clicked (perhaps one person's record),
+        or a zoom around it, stays on screen only."""
         typed = {name: spin.value() for name, spin in self.fixed.items()}
+        x_range, y_range = self.plot.getViewBox().viewRange()
         self.marker.setVisible(False)
         try:
             for spin in self.fixed.values():
                 spin.setValue((spin.minimum() + spin.maximum()) / 2)
+            self._show_declared_ranges()
             yield
         finally:
             for name, value in typed.items():
                 self.coordinates[name].setValue(value)
+            self.plot.getViewBox().setRange(xRange=x_range, yRange=y_range, padding=0)
             self.marker.setVisible(True)
+
+    def _show_declared_ranges(self) -> None:
+        """The plotted columns over their declared ranges (the answer axis of a 1-D plot left free)."""
+        assert self.structure is not None
+        low, high = self.structure.lower, self.structure.upper
+        self.plot.setXRange(float(low[self.axes[0]]), float(high[self.axes[0]]), padding=0.02)
+        if len(self.axes) > 1:
+            self.plot.setYRange(float(low[self.axes[1]]), float(high[self.axes[1]]), padding=0.02)
 
     def _typed(self, column: int) -> None:
         """A typed coordinate of a column that is not plotted moves the plot's slice."""
@@ -299,10 +311,7 @@ class DistanceExplorer(QWidget):
         self.plot.setLabel("left", titles[1] if len(names) > 1 else f"average distance {self._unit_suffix()}")
         points = public_points(self.public, tuple(names)) if len(names) > 1 else np.zeros((0, 2))
         self.background.setData(pos=points)
-        low, high = self.structure.lower, self.structure.upper
-        self.plot.setXRange(float(low[self.axes[0]]), float(high[self.axes[0]]), padding=0.02)
-        if len(names) > 1:
-            self.plot.setYRange(float(low[self.axes[1]]), float(high[self.axes[1]]), padding=0.02)
+        self._show_declared_ranges()
         self.picked = None
         self.marker.clear()
         self._redraw()

@@ -67,3 +67,24 @@ def test_the_exported_explorer_does_not_follow_a_typed_coordinate_of_an_unplotte
     explorer.ask_typed()
 
     assert review.plots()[EXPLORER] == before
+
+
+def test_the_exported_explorer_does_not_follow_a_zoom(qtbot, demo_window: MainWindow, monkeypatch):
+    """Red team 18 L2: a zoom around a record the custodian looked at went into the report's picture;
+    the picture spans the declared ranges, and the zoom stays on screen."""
+    monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
+    window = demo_window
+    window.resize(1200, 800)
+    window.show()
+    build(window, TaskKind.DISTANCE)
+    set_total(window, 3.0)
+    window.task_page.select_algorithm("cdf-route")
+    run_and_wait(qtbot, window)
+    review = window.review_page
+    before = review.plots()[EXPLORER]
+
+    explorer = review.distance_explorer
+    explorer.plot.getViewBox().setRange(xRange=(15, 17), yRange=(30, 35), padding=0)  # around one record
+    zoomed = explorer.plot.getViewBox().viewRange()
+    assert review.plots()[EXPLORER] == before
+    assert explorer.plot.getViewBox().viewRange() == zoomed
