@@ -57,13 +57,16 @@ def test_stopping_point_runs_at_a_quarter_of_epsilon_with_threshold_k_over_2(mon
 
 def test_first_level_branch_spends_exactly_the_asked_epsilon(monkeypatch) -> None:
     """d_hat = 1: StoppingPoint eps/4 + the HeavyBin over S's elements eps/4 (two counts move under
-    replace-one, so twice its per-count epsilon) + the eps/2 booked for the LevelUps = eps, exactly."""
+    replace-one, so twice its per-count epsilon) + the eps/2 booked for the LevelUps = eps, exactly; the
+    HeavyBin's delta is the half of delta_rest the module doc gives it."""
     n = heavypaths_min_n(3.0, 1e-2, 0.05, 4)
     params = HeavyPathsParameters.build(3.0, 1e-2, 0.05, 4, n)
     eps_svt, seen = observed_epsilon(monkeypatch, params, np.repeat([3, 12], [n - n // 2, n // 2]))
-    [(heavy, _)] = seen.heavy
+    [(heavy, heavy_delta)] = seen.heavy
     assert eps_svt == pytest.approx(3.0 / 4, rel=1e-9)
     assert 2 * heavy == pytest.approx(3.0 / 4, rel=1e-9)
+    # its delta: half of the 3 delta / (4 e^{eps/4}) left after the SVT failure (REVIEW-000-002 s4f)
+    assert heavy_delta == pytest.approx(3 * 1e-2 / (4 * np.exp(3.0 / 4)) / 2, rel=1e-12)
     assert params.level_ups * 2 * params.eps_level_up == pytest.approx(3.0 / 2, rel=1e-12)
 
 

@@ -16,6 +16,8 @@ import pytest
 from dpgui.algorithms.interior_point import em_interior_point_min_n
 from dpgui.algorithms.learners.label_private import label_private_min_n, label_private_split
 from dpgui.algorithms.learners.public_assisted import public_em_excess
+from dpgui.algorithms.learners.thresholds import Direction, em_threshold_excess, em_threshold_min_n
+from dpgui.algorithms.san_points import spec_closed_form_epsilon
 
 
 @pytest.mark.parametrize(("domain", "epsilon", "expected"), [(2**32, 1.0, 103), (2**64, 1.0, 192)])
@@ -69,4 +71,33 @@ def test_public_em_excess_is_the_exponential_mechanism_bound(
     (2/eps) ln(|H|/beta) of the best candidate (sensitivity 1); the learning task quotes this excess."""
     assert public_em_excess(candidates, epsilon, beta) == pytest.approx(
         2 / epsilon * math.log(candidates / beta), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("direction", "epsilon", "alpha"), [(Direction.GE, 1.0, 0.05), (Direction.AUTO, 0.1, 0.1)]
+)
+def test_em_threshold_min_n_is_the_realizable_bound(
+    direction: Direction, epsilon: float, alpha: float
+) -> None:
+    """Spec 000 s3.3 [ours]: the EM over the |C| = (size + 1) x families thresholds has error_D <= alpha
+    w.p. >= 1 - beta once m >= max(8/alpha, 4/(alpha eps)) ln(2|C|/beta); its excess empirical error is
+    (2/eps) ln(|C|/beta) rows (Lemma 2.2)."""
+    size, beta = 2**32, 0.05
+    hypotheses = (size + 1) * len(direction.families)
+    expected = math.ceil(max(8 / alpha, 4 / (alpha * epsilon)) * math.log(2 * hypotheses / beta))
+    assert em_threshold_min_n(size, direction, epsilon, alpha, beta) == expected
+    assert em_threshold_excess(size, direction, epsilon, beta) == pytest.approx(
+        2 / epsilon * math.log(hypotheses / beta), rel=1e-12
+    )
+
+
+def test_san_points_spec_closed_form_is_the_specs() -> None:
+    """Spec 000 s5.1: eps_t = eps / sqrt(16 I ln(5/delta)); test_san_points.py checks the per-mechanism
+    epsilon the code uses is never below it, which a larger constant inside the log would weaken."""
+    assert spec_closed_form_epsilon(1.0, 1e-6, 40) == pytest.approx(
+        1 / math.sqrt(640 * math.log(5e6)), rel=1e-12
+    )
+    assert spec_closed_form_epsilon(0.5, 1e-3, 7) == pytest.approx(
+        0.5 / math.sqrt(112 * math.log(5e3)), rel=1e-12
     )
