@@ -19,6 +19,7 @@ from dpgui.algorithms.interior_point import em_interior_point_min_n
 from dpgui.algorithms.learners import ip_threshold as module
 from dpgui.algorithms.learners.ip_threshold import InteriorSolver, IPThresholdParameters, ip_threshold
 from dpgui.algorithms.progress import run_to_end
+from dpgui.algorithms.treelog import treelog_min_n
 from tests.recording import RecordingRandom, smallest_releasing_noise
 
 EPSILON, BETA, SIZE = 2.0, 0.05, 99
@@ -90,3 +91,14 @@ def test_the_interior_point_runs_at_three_eighths_of_eps(monkeypatch) -> None:
     monkeypatch.setattr(module, "em_interior_point", em)
     run(400, 400, 0)
     assert seen == [pytest.approx(3 * EPSILON / 8, rel=1e-12)]
+
+
+def test_treelog_solver_runs_at_the_group_privacy_split() -> None:
+    """With TreeLog, the solver's (eps2/2, delta/(1 + e^{eps2/2})) per substitution of S (module doc: two
+    substitutions per replaced record), its requirement at beta/2 over the cuts' bit-width."""
+    p = IPThresholdParameters(10**6, SIZE, EPSILON, 1e-6, BETA, InteriorSolver.TREELOG)
+    step = 3 * EPSILON / 8
+    assert p.step_delta == pytest.approx(1e-6 / (1 + math.exp(step)), rel=1e-12)
+    assert p.bits == 7  # cuts 0..99
+    assert p.solver_min_n == treelog_min_n(step, 1e-6 / (1 + math.exp(step)), BETA / 2, 7)
+    assert p.k == math.ceil(p.solver_min_n / 2)
