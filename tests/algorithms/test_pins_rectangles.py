@@ -47,6 +47,10 @@ def test_constants_are_the_module_formulas() -> None:
         )
         assert p.margin(size) == expected_k(size)
     assert p.count_error == pytest.approx(math.log(2 * m / BETA) / (EPSILON / m), rel=1e-12)
+    # the error rate: 2 (k + r) cut off per axis, or a missed box (min_positives + count error) records
+    per_axis = sum(2 * (expected_k(s) + p.rank_error(s)) for s in SIZES)
+    min_positives = 2 * max(expected_k(s) for s in SIZES) + p.count_error
+    assert p.error_rate == pytest.approx(max(per_axis, min_positives + p.count_error) / N, rel=1e-12)
 
 
 def test_quantiles_target_rank_k_from_each_end(monkeypatch) -> None:
