@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from dpgui.algorithms.public_assisted import cover_gap, dkw, noise_bound, predicted_error
+from dpgui.algorithms.public_assisted import PublicCells, cover_gap, dkw, noise_bound, predicted_error
 from dpgui.algorithms.san_points import ROUNDING_GUARD, SanPointsPlan
 from dpgui.algorithms.san_thresholds import SanThresholdsPlan
 from dpgui.privacy.cost import advanced_per_mechanism_epsilon
@@ -78,3 +79,10 @@ def test_public_cdf_predicted_error_splits_beta_in_thirds() -> None:
     assert dkw(n, 0.05) == pytest.approx(math.sqrt(math.log(40) / (2 * n)), rel=1e-12)
     expected = noise_bound(cells, n, epsilon, 0.02) + stride * cover_gap(m, 0.02) + 2 * dkw(n, 0.02)
     assert predicted_error(n, m, cells, stride, epsilon, beta) == pytest.approx(expected, rel=1e-12)
+
+
+def test_public_share_of_a_one_point_public_sample() -> None:
+    """The shift diagnostic compares the release with the public sample's own cell shares: a public sample
+    of one point puts all of its mass in that point's cell."""
+    cells = PublicCells.from_public(np.array([5], dtype=np.uint64), 10)
+    assert cells.public_share().tolist() == [1.0, 0.0]
