@@ -16,7 +16,13 @@ import pytest
 from dpgui.algorithms.interior_point import em_interior_point_min_n
 from dpgui.algorithms.learners.label_private import label_private_min_n, label_private_split
 from dpgui.algorithms.learners.public_assisted import public_em_excess
-from dpgui.algorithms.learners.thresholds import Direction, em_threshold_excess, em_threshold_min_n
+from dpgui.algorithms.learners.thresholds import (
+    Direction,
+    em_threshold_error_rate,
+    em_threshold_excess,
+    em_threshold_min_n,
+    finite_class_error_rate,
+)
 from dpgui.algorithms.san_points import spec_closed_form_epsilon
 
 
@@ -75,7 +81,8 @@ def test_public_em_excess_is_the_exponential_mechanism_bound(
 
 
 @pytest.mark.parametrize(
-    ("direction", "epsilon", "alpha"), [(Direction.GE, 1.0, 0.05), (Direction.AUTO, 0.1, 0.1)]
+    ("direction", "epsilon", "alpha"),
+    [(Direction.GE, 1.0, 0.05), (Direction.AUTO, 0.1, 0.1), (Direction.LE, 2.0, 0.1)],
 )
 def test_em_threshold_min_n_is_the_realizable_bound(
     direction: Direction, epsilon: float, alpha: float
@@ -90,6 +97,9 @@ def test_em_threshold_min_n_is_the_realizable_bound(
     assert em_threshold_excess(size, direction, epsilon, beta) == pytest.approx(
         2 / epsilon * math.log(hypotheses / beta), rel=1e-12
     )
+    rate = max(8, 4 / epsilon) * math.log(2 * hypotheses / beta) / 10**6
+    assert em_threshold_error_rate(size, direction, epsilon, beta, 10**6) == pytest.approx(rate, rel=1e-12)
+    assert finite_class_error_rate(hypotheses, epsilon, beta, 10**6) == pytest.approx(rate, rel=1e-12)
 
 
 def test_san_points_spec_closed_form_is_the_specs() -> None:

@@ -59,6 +59,9 @@ def test_constants_are_the_specs() -> None:
     assert p.step_epsilon == pytest.approx(3 * EPSILON / 8, rel=1e-12)
     assert p.count_margin == pytest.approx(math.log(1 / BETA) / (EPSILON / 4), rel=1e-12)
     assert p.error_rate == pytest.approx((2 * p.k + 2 * p.count_margin) / 800, rel=1e-12)
+    small = params_for(100)  # (2k + 2c)/n above 1/2 is reported as it is, above 1 capped at 1
+    assert small.error_rate == pytest.approx((2 * small.k + 2 * small.count_margin) / 100, rel=1e-12)
+    assert 0.5 < small.error_rate < 1 and params_for(50).error_rate == 1.0
 
 
 @pytest.mark.parametrize(("positives", "negatives"), [(400, 400), (90, 700)])
