@@ -15,6 +15,7 @@ import pytest
 from dpgui.algorithms import heavypaths as module
 from dpgui.algorithms.heavypaths import HeavyPathsParameters, heavypaths, heavypaths_min_n
 from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.cost import replace_one_from_add_remove
 from dpgui.privacy.sparse_vector import SparseVectorParameters
 from tests.algorithms.test_heavypaths import observed_epsilon
 from tests.recording import RecordingRandom
@@ -81,3 +82,18 @@ def test_one_random_path_branch_spends_exactly_the_asked_epsilon(monkeypatch) ->
     add_remove = path * (params.balanced_steps + 1) + sum(e for e, _ in seen.heavy) + max(seen.leaf_epsilons)
     assert eps_svt == pytest.approx(3.0 / 4, rel=1e-9)
     assert add_remove == pytest.approx(3.0 / 8, rel=1e-6)
+
+
+def test_booked_one_random_path_cost_is_an_eighth_then_a_quarter() -> None:
+    """The cost HeavyPaths books for OneRandomPath: eps_path (B + 4) = eps/8 under add/remove (path B + 1,
+    two HeavyBins, the EM), 2 eps/8 = eps/4 replace-one; its delta (n + 1) d + e^{eps_path (B + 1)} 2 d fits
+    half of delta_rest after the conversion (module doc; REVIEW-000-002 s4a, s4f)."""
+    n = heavypaths_min_n(3.0, 1e-2, 0.05, 8)
+    p = HeavyPathsParameters.build(3.0, 1e-2, 0.05, 8, n)
+    add_remove = p.one_random_path_cost
+    assert add_remove.epsilon == pytest.approx(3.0 / 8, rel=1e-12)
+    path = np.exp(p.eps_path * (p.balanced_steps + 1))
+    assert add_remove.delta == pytest.approx((n + 1) * p.delta_path + path * 2 * p.delta_path, rel=1e-12)
+    converted = replace_one_from_add_remove(add_remove)
+    assert converted.epsilon == pytest.approx(3.0 / 4, rel=1e-12)
+    assert converted.delta <= p.delta_rest / 2 * (1 + 1e-12)
