@@ -33,6 +33,21 @@ def test_san_points_splits_delta_as_the_spec(epsilon: float, delta: float, alpha
     assert plan.cost.delta == pytest.approx(3 * delta / 5, rel=1e-6)
 
 
+def test_san_points_choosing_and_error_terms_are_the_specs() -> None:
+    """The quality q_R has 1-bounded growth, so the choosing mechanism runs with k = 1 at min(eps_t, 2)
+    (REVIEW-000-002 s2b); the error terms split beta into beta/(2I) per choosing run and per Laplace draw,
+    and a Laplace draw exceeds ln(2/share)/eps_t w.p. <= share (module doc)."""
+    plan = SanPointsPlan.for_target(1.0, 1e-6, 0.05)
+    assert plan.choosing.k == 1
+    assert plan.choosing.epsilon == min(plan.mechanism_epsilon, 2.0)
+    assert plan.choosing.delta == plan.mechanism_delta
+    share = 0.05 / (2 * plan.iterations)
+    s1, s2, laplace = plan.error_terms(10**6, 0.05)
+    assert s1 == pytest.approx(plan.choosing.utility_error(10**6, share), rel=1e-12)
+    assert s2 == pytest.approx(plan.choosing.min_opt_for_output(share), rel=1e-12)
+    assert laplace == pytest.approx(math.log(2 / share) / plan.mechanism_epsilon, rel=1e-12)
+
+
 def san_thresholds_events(plan: SanThresholdsPlan, m: int, domain_size: int, beta: float) -> bool:
     """Events B1-B3 of san_thresholds' module doc, each of the 3c events failing w.p. beta/(3c)."""
     beta_m = beta / (3 * plan.cap)
@@ -76,6 +91,8 @@ def test_public_cdf_predicted_error_splits_beta_in_thirds() -> None:
     n, m, cells, stride, epsilon, beta = 20_000, 300, 50, 2, 1.0, 0.06
     assert cover_gap(100, 0.05) == pytest.approx(1 - (0.05 / 202) ** (1 / 100), rel=1e-12)
     assert cover_gap(100, 0.05) == pytest.approx(0.080, abs=5e-4)  # the spec's gamma(100) = 0.080
+    assert cover_gap(1, 0.05) == pytest.approx(1 - 0.05 / 4, rel=1e-12)
+    assert cover_gap(0, 0.05) == 1.0  # no public point: the whole mass may sit in one gap
     assert dkw(n, 0.05) == pytest.approx(math.sqrt(math.log(40) / (2 * n)), rel=1e-12)
     expected = noise_bound(cells, n, epsilon, 0.02) + stride * cover_gap(m, 0.02) + 2 * dkw(n, 0.02)
     assert predicted_error(n, m, cells, stride, epsilon, beta) == pytest.approx(expected, rel=1e-12)
