@@ -97,3 +97,21 @@ def test_booked_one_random_path_cost_is_an_eighth_then_a_quarter() -> None:
     converted = replace_one_from_add_remove(add_remove)
     assert converted.epsilon == pytest.approx(3.0 / 4, rel=1e-12)
     assert converted.delta <= p.delta_rest / 2 * (1 + 1e-12)
+
+
+@pytest.mark.parametrize(("epsilon", "delta", "n"), [(3.0, 1e-2, None), (0.1, 0.1, 1000)])
+def test_booked_cost_composes_stopping_point_branch_and_level_ups(
+    epsilon: float, delta: float, n: int | None
+) -> None:
+    """The replace-one cost HeavyPaths books (module doc; REVIEW-000-002 s4f): eps_SVT + the worse branch's
+    eps + the LevelUps' 2 eps_LU each, which is the asked eps exactly; delta_SVT + e^{eps_SVT} (the worse
+    branch's delta + the LevelUps' deltas). At eps = 0.1, delta = 0.1 OneRandomPath's delta is far below
+    the first-level HeavyBin's, so booking the better branch would under-charge."""
+    n = heavypaths_min_n(epsilon, delta, 0.05, 8) if n is None else n
+    p = HeavyPathsParameters.build(epsilon, delta, 0.05, 8, n)
+    orp = replace_one_from_add_remove(p.one_random_path_cost)
+    first = p.first_level_heavy_bin
+    branch_delta = max(orp.delta, first.delta) + p.level_ups * p.delta_level_up
+    assert p.cost.epsilon == pytest.approx(epsilon, rel=1e-12)
+    assert p.cost.delta == pytest.approx(delta / 4 + np.exp(epsilon / 4) * branch_delta, rel=1e-12)
+    assert p.cost.delta <= delta * (1 + 1e-12)

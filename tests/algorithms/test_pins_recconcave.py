@@ -51,3 +51,32 @@ def test_deeper_levels_get_promise_alpha_r_over_2_and_approximation_one_quarter(
         assert params.per_mechanism == per_mechanism
         expected_promise, expected_alpha = expected_alpha * expected_promise / 2, 0.25
         expected_top = ceil_log2(expected_top)
+
+
+@pytest.mark.parametrize("bound", [2, 3])
+def test_a_recursion_bound_of_n_runs_exactly_n_levels(monkeypatch: pytest.MonkeyPatch, bound: int) -> None:
+    """Spec 000 s4.3 (the optional recursion bound N): each deeper call gets N - 1, so a run stops after N
+    levels, the count the per-mechanism budget eps / (3(N - 1) + 1) was split for (REVIEW-000-002 s3)."""
+    top = 2**50
+    q = StepFunction(np.array([2**40, 2**41], dtype=np.uint64), np.array([0, 1000, 0]), top)
+    per_mechanism = per_mechanism_cost(PrivacyCost(1.0, 1e-6), top, bound)
+    seen = observed_levels(monkeypatch, q, RecConcaveParameters(1000.0, 0.1, per_mechanism, bound))
+    assert [(level, params.recursion_bound) for level, _, params in seen] == [
+        (level, bound - level + 1) for level in range(1, bound + 1)
+    ]
+
+
+@pytest.mark.parametrize(("top", "bound"), [(20, None), (2**50, None), (2**50, 2)])
+def test_lemma_3_14_promise_is_the_specs(top: int, bound: int | None) -> None:
+    """Spec 000 s4.3 with eps halved for A_dist_safe: r = 8^N (4/(alpha eps/2)) (log2(32/(beta delta)) +
+    log^{(N)}(T)); the base case (T <= 32) alone needs the EM's (2/(alpha eps)) log2(T/beta)."""
+    alpha, beta, cost = 0.1, 0.05, PrivacyCost(0.2, 1e-7)
+    depth = module.levels(top, bound)
+    if depth == 1:
+        expected = 2 / (alpha * 0.2) * np.log2(top / beta)
+    else:
+        iterated = top
+        for _ in range(depth):
+            iterated = ceil_log2(iterated)
+        expected = 8**depth * 4 / (alpha * 0.2 / 2) * (np.log2(32 / (beta * 1e-7)) + iterated)
+    assert module.lemma_3_14_promise(top, alpha, beta, cost, bound) == pytest.approx(expected, rel=1e-12)
