@@ -50,7 +50,12 @@ def expected_constants(epsilon: float, delta: float, beta: float, bits: int, n: 
 
 @pytest.mark.parametrize(
     ("epsilon", "delta", "beta", "bits", "n", "depth"),
-    [(1.0, 1e-6, 0.05, 32, 5000, 1), (2.0, 1e-3, 0.1, 8, 3000, 1), (1.0, 1e-6, 0.05, 64, 20_000, 2)],
+    [
+        (1.0, 1e-6, 0.05, 32, 5000, 1),
+        (2.0, 1e-3, 0.1, 8, 3000, 1),
+        (1.0, 1e-6, 0.05, 64, 20_000, 2),
+        (1.0, 1e-6, 0.05, 32, 100, 1),
+    ],
 )
 def test_constants_are_the_formulas(
     epsilon: float, delta: float, beta: float, bits: int, n: int, depth: int

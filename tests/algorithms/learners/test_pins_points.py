@@ -57,14 +57,18 @@ def test_no_positives_compares_grid_points_0_and_1_at_score_zero() -> None:
     assert released([3], [0], 8, 1000) == 0
 
 
-@pytest.mark.parametrize(("alpha", "beta"), [(0.05, 0.05), (0.2, 0.01)])
-def test_min_n_is_the_specs_bound(alpha: float, beta: float) -> None:
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "alpha", "beta"),
+    [(1.0, 1e-6, 0.05, 0.05), (1.0, 1e-6, 0.2, 0.01), (10.0, 0.1, 0.05, 0.05)],
+)
+def test_min_n_is_the_specs_bound(epsilon: float, delta: float, alpha: float, beta: float) -> None:
     """Spec 000 s4.1: m >= max{2 gap(beta/2)/alpha, (8/alpha) ln(2/beta)}, gap(b) = A_dist's gap for success
-    w.p. >= 1 - b (Chernoff takes the other beta/2); the error rate is its inverse in alpha."""
-    params = StableSelectionParameters(EPSILON, DELTA)
+    w.p. >= 1 - b (Chernoff takes the other beta/2); the error rate is its inverse in alpha. At eps = 10,
+    delta = 0.1 the Chernoff term is the larger one."""
+    params = StableSelectionParameters(epsilon, delta)
     gap = params.threshold + params.noise_scale * math.log(1 / beta)  # gap_for_success(beta / 2)
     expected = math.ceil(max(2 * gap / alpha, 8 / alpha * math.log(2 / beta)))
-    assert learn_points_min_n(EPSILON, DELTA, alpha, beta) == expected
-    assert learn_points_error_rate(EPSILON, DELTA, beta, 1000) == pytest.approx(
+    assert learn_points_min_n(epsilon, delta, alpha, beta) == expected
+    assert learn_points_error_rate(epsilon, delta, beta, 1000) == pytest.approx(
         max(2 * gap, 8 * math.log(2 / beta)) / 1000, rel=1e-12
     )
