@@ -55,6 +55,7 @@ def expected_constants(epsilon: float, delta: float, beta: float, bits: int, n: 
         (2.0, 1e-3, 0.1, 8, 3000, 1),
         (1.0, 1e-6, 0.05, 64, 20_000, 2),
         (1.0, 1e-6, 0.05, 32, 100, 1),
+        (1.0, 0.5, 0.05, 8, 1000, 1),  # delta0 = eps0 / (4 e^eps0 n), its second term
     ],
 )
 def test_constants_are_the_formulas(
