@@ -199,3 +199,12 @@ def test_cost_so_far_charges_each_opened_instance_one_m_th(delta: float) -> None
     assert session.cost_so_far().epsilon == pytest.approx(as_cost(3 * per_round), rel=1e-9)
     session._svt.above_count = cal.cap
     assert session.cost_so_far().epsilon == pytest.approx(session.cost.epsilon, rel=1e-9)
+
+
+@pytest.mark.parametrize("online", [False, True])
+def test_calibrated_alpha_stops_at_the_floor_of_a_thousandth_of_the_diameter(online: bool) -> None:
+    """Spec 004 s8 (module doc): alpha >= 1e-3 W, which keeps the offline grid (about 2W / alpha points per
+    coordinate) finite; at a huge budget the calibration returns exactly that floor."""
+    cal = hr.calibrate(10**6, DIMS, 1e9, 0.0, BETA, online=online, k_max=K)
+    assert cal.alpha == pytest.approx(hr.ALPHA_FLOOR * DIMS, rel=1e-12)
+    assert hr.ALPHA_FLOOR == 1e-3
