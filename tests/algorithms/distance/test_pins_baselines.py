@@ -48,7 +48,7 @@ def test_gaussian_sigma_spends_exactly_rho_over_the_k_queries(queries: int, rho:
 
 
 @pytest.mark.parametrize("gaussian", [False, True])
-@pytest.mark.parametrize(("n", "queries", "beta"), [(100, 1, 0.05), (5000, 30, 0.01)])
+@pytest.mark.parametrize(("n", "queries", "beta"), [(1, 1, 0.05), (100, 1, 0.05), (5000, 30, 0.01)])
 def test_predicted_max_error_is_the_union_bound_tail_plus_half_a_step(
     gaussian: bool, n: int, queries: int, beta: float
 ) -> None:
