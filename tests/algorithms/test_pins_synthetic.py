@@ -33,3 +33,10 @@ def test_cdf_of_counts_is_the_normalised_running_sum_ending_at_one() -> None:
     cdf = synthetic.cdf_of_counts(np.array([2.0, 0.0, 5.0, 1.0]))
     np.testing.assert_allclose(cdf, [0.25, 0.25, 0.875, 1.0], rtol=0, atol=1e-15)
     assert cdf[-1] == 1.0
+
+
+def test_a_released_histogram_whose_total_is_below_one_keeps_its_shape() -> None:
+    """Only an all-zero histogram (total <= 0) falls back to uniform; noisy released counts may add up to
+    less than one record and still give the distribution."""
+    cdf = synthetic.cdf_of_counts(np.array([0.0, 0.5, 0.25]))
+    np.testing.assert_allclose(cdf, [0.0, 2 / 3, 1.0], rtol=0, atol=1e-15)

@@ -208,3 +208,18 @@ def test_calibrated_alpha_stops_at_the_floor_of_a_thousandth_of_the_diameter(onl
     cal = hr.calibrate(10**6, DIMS, 1e9, 0.0, BETA, online=online, k_max=K)
     assert cal.alpha == pytest.approx(hr.ALPHA_FLOOR * DIMS, rel=1e-12)
     assert hr.ALPHA_FLOOR == 1e-3
+
+
+def test_the_oracle_counts_each_data_access_once() -> None:
+    """``calls`` is what the halting test watches (no data access after the cap M, spec 004 s3 "HARD CAP"):
+    it starts at 0 and every value or slope query adds exactly one, so a frozen count means no access."""
+    oracle = hr.SortedOracle(np.random.default_rng(4).random((9, 2)))
+    assert oracle.calls == 0
+    oracle.value_sums(0, hr.snap(np.array([0.2, 0.7])))
+    assert oracle.calls == 1
+    oracle.slope_counts(1, hr.snap(np.array([0.5])))
+    assert oracle.calls == 2
+    cal = hr._online_parameters(0.7, 9, 2, BETA, K, False)
+    session = hr.OnlineSession(oracle, cal, RecordingRandom(zero=True, noise=[0, 10**9]), 0.0)
+    session.answer(np.zeros(2))  # fires: 2 value sums for the test, then 2 x (value, slope) for the update
+    assert session.updates == 1 and oracle.calls == 2 + 2 + 4
