@@ -223,3 +223,19 @@ def test_the_oracle_counts_each_data_access_once() -> None:
     session = hr.OnlineSession(oracle, cal, RecordingRandom(zero=True, noise=[0, 10**9]), 0.0)
     session.answer(np.zeros(2))  # fires: 2 value sums for the test, then 2 x (value, slope) for the update
     assert session.updates == 1 and oracle.calls == 2 + 2 + 4
+
+
+def test_snap_clips_to_the_box_so_an_outside_record_moves_a_value_sum_by_at_most_r() -> None:
+    """Paper 004 / spec 004 s2.1 assume the data clipped to the box [0, 1]^l: a value outside it is snapped
+    to the nearest end, so replacing any record moves n G_j(v) by at most R (REVIEW s2a)."""
+    r = hr.RESOLUTION
+    assert hr.snap(np.array([-0.5, 0.0, 0.25, 1.0, 1.7])).tolist() == [0, 0, r // 4, r, r]
+    inside = np.array([[0.3], [0.6], [0.0]])
+    outside = inside.copy()
+    outside[2] = -3.0
+    far = inside.copy()
+    far[2] = 4.0
+    v = hr.snap(np.linspace(0, 1, 33))
+    a, b, c = (hr.SortedOracle(x) for x in (inside, outside, far))
+    assert np.array_equal(a.value_sums(0, v), b.value_sums(0, v))
+    assert np.abs(a.value_sums(0, v) - c.value_sums(0, v)).max() == hr.RESOLUTION
