@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from dpgui.algorithms.distance import huang_roth as hr
+from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.cost import PrivacyCost, ZCDPCost, zcdp_epsilon, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom
-from tests.algorithms.distance.test_huang_roth import _observed_online_loss
+from dpgui.privacy.sparse_vector import SparseVector
+from tests.algorithms.distance.test_huang_roth import _observed_online_loss, _recorders
 from tests.recording import RecordingRandom
 
 # n, dims, beta, k and alpha all differ from 1 and from each other, so a swapped symbol shows.
@@ -239,3 +241,55 @@ def test_snap_clips_to_the_box_so_an_outside_record_moves_a_value_sum_by_at_most
     a, b, c = (hr.SortedOracle(x) for x in (inside, outside, far))
     assert np.array_equal(a.value_sums(0, v), b.value_sums(0, v))
     assert np.abs(a.value_sums(0, v) - c.value_sums(0, v)).max() == hr.RESOLUTION
+
+
+def test_a_query_outside_the_box_adds_its_exact_distance_to_the_box() -> None:
+    """Spec 004 s3 per-query procedure: extra = ||y - clip(y)||_1 and F_hat is evaluated at clip(y) (the
+    box is [0, 1]^l in normalised units). A halted session with no tangent has F_hat = 0 inside the box."""
+    cal = hr._online_parameters(0.7, 9, 3, BETA, K, False)
+    session = hr.OnlineSession(hr.SortedOracle(np.full((9, 3), 0.5)), cal, SeededRandom(0), 0.0)
+    session._svt.above_count = session._svt.params.max_above  # halted: answers from the hypothesis only
+    assert session.halted
+    answer = session.answer(np.array([-0.5, 0.3, 1.25]))
+    assert answer.answer == pytest.approx(0.5 + 0.25, rel=1e-12)
+
+
+def test_the_sparse_vector_is_handed_the_hypothesis_error_in_units_of_its_sensitivity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spec 004 s3: the test quantity is |F_hat(y) - F(y)| / Delta. Before any tangent F_hat = 0, so it is
+    F(y) / Delta; after a noiseless update at y the hypothesis is exact there, so it is (about) 0."""
+    vectors, _ = _recorders(monkeypatch)
+    n, dims = 9, 2
+    data = np.random.default_rng(5).random((n, dims))
+    cal = hr._online_parameters(0.7, n, dims, BETA, K, False)
+    session = hr.OnlineSession(hr.SortedOracle(data), cal, RecordingRandom(zero=True, noise=[0, 10**9]), 0.0)
+    query = np.array([0.25, 0.75])
+    assert session.answer(query).updated
+    session.answer(query)
+    truth = float(np.abs(hr.snap(data) - hr.snap(query)).sum()) / (n * hr.RESOLUTION)
+    first, second = vectors[0].values
+    assert first == pytest.approx(truth / cal.test_sensitivity, rel=1e-9)
+    assert abs(second) < 1e-3
+
+
+def test_the_offline_grid_has_ceil_1_over_h_plus_one_points_per_coordinate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spec 004 s4: the grid {0, h, 2h, ..., 1} has ceil(1/h) + 1 points per coordinate, which is the k_q the
+    calibration's union bound counts; each is tested once when nothing fires (coarse to fine)."""
+    asked: list[int] = []
+
+    class NeverAbove(SparseVector):
+        def is_above(self, value: float) -> bool:
+            asked.append(len(asked))
+            return False
+
+    monkeypatch.setattr(hr, "SparseVector", NeverAbove)
+    cal = hr._offline_parameters(0.7, 20, 2, BETA, False)
+    data = np.random.default_rng(6).random((20, 2))
+    learners, fires = run_to_end(hr.offline_release(data, cal, SeededRandom(1)))
+    assert fires == 0 and len(learners) == 2
+    assert len(asked) == 2 * (math.ceil(1 / cal.grid_spacing) + 1)
+    order = hr._coarse_to_fine(9)
+    assert sorted(order.tolist()) == list(range(9)) and order[:3].tolist() == [0, 8, 4]
