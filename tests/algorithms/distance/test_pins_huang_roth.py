@@ -9,6 +9,7 @@ calibrated alpha as the smallest that fits.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from statistics import NormalDist
 
@@ -293,3 +294,29 @@ def test_the_offline_grid_has_ceil_1_over_h_plus_one_points_per_coordinate(
     assert len(asked) == 2 * (math.ceil(1 / cal.grid_spacing) + 1)
     order = hr._coarse_to_fine(9)
     assert sorted(order.tolist()) == list(range(9)) and order[:3].tolist() == [0, 8, 4]
+
+
+def test_the_offline_grid_is_0_h_2h_up_to_1_in_coarse_to_fine_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spec 004 s4: per coordinate the tests run over {0, h, ..., 1} (ceil(1/h) + 1 evenly spaced points on
+    the normalised axis), coarse to fine. A sparse vector that fires on every test records them in order."""
+    tested: list[float] = []
+    real_add = hr.TangentLearner.add_tangent
+
+    class AlwaysAbove(SparseVector):
+        def is_above(self, value: float) -> bool:
+            self.above_count += 1
+            return True
+
+    def recording_add(self: hr.TangentLearner, v: float, value: float, slope: float) -> None:
+        tested.append(v)
+        real_add(self, v, value, slope)
+
+    monkeypatch.setattr(hr, "SparseVector", AlwaysAbove)
+    monkeypatch.setattr(hr.TangentLearner, "add_tangent", recording_add)
+    cal = hr._offline_parameters(0.7, 20, 1, BETA, False)
+    points = math.ceil(1 / cal.grid_spacing) + 1
+    cal = dataclasses.replace(cal, per_coordinate_cap=points)
+    run_to_end(hr.offline_release(np.random.default_rng(7).random((20, 1)), cal, RecordingRandom(zero=True)))
+    want = hr.snap(np.linspace(0.0, 1.0, points))[hr._coarse_to_fine(points)] / hr.RESOLUTION
+    assert tested == want.tolist()
+    assert tested[:2] == [0.0, 1.0]
