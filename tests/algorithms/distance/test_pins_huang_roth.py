@@ -320,3 +320,43 @@ def test_the_offline_grid_is_0_h_2h_up_to_1_in_coarse_to_fine_order(monkeypatch:
     want = hr.snap(np.linspace(0.0, 1.0, points))[hr._coarse_to_fine(points)] / hr.RESOLUTION
     assert tested == want.tolist()
     assert tested[:2] == [0.0, 1.0]
+
+
+def test_offline_tests_the_hypothesis_error_at_each_grid_point_and_counts_its_fires(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spec 004 s4 procedure: at grid point v the test quantity is |G_hat_j(v) - G_j(v)| / Delta, and each
+    FIRE adds one tangent and one to the FIRE count. Two noiseless FIREs (at 0 and 1, coarse to fine), then
+    the third grid point's test is checked against the hypothesis those two tangents give there."""
+    values: list[float] = []
+
+    class FiresTwice(SparseVector):
+        def is_above(self, value: float) -> bool:
+            values.append(value)
+            if len(values) <= 2:
+                self.above_count += 1
+                return True
+            return False
+
+    monkeypatch.setattr(hr, "SparseVector", FiresTwice)
+    n = 20
+    data = np.random.default_rng(8).random((n, 1))
+    cal = hr._offline_parameters(0.7, n, 1, BETA, False)
+    learners, fires = run_to_end(hr.offline_release(data, cal, RecordingRandom(zero=True)))
+    assert fires == 2 and len(learners[0].slopes) == 3
+    oracle = hr.SortedOracle(data)
+    r = hr.RESOLUTION
+
+    def g(v: int) -> float:
+        return float(oracle.value_sums(0, np.array([v]))[0]) / (n * r)
+
+    def s(v: int) -> float:
+        return float(oracle.slope_counts(0, np.array([v]))[0]) / n
+
+    points = math.ceil(1 / cal.grid_spacing) + 1
+    third = int(hr.snap(np.linspace(0.0, 1.0, points))[hr._coarse_to_fine(points)][2])
+    u = third / r
+    hypothesis = max(0.0, g(0) + s(0) * u, g(r) + s(r) * (u - 1.0))
+    want = abs(hypothesis - g(third)) / cal.test_sensitivity
+    assert want > 1.0  # the hypothesis is off there, so a wrong sign or unit shows
+    assert values[2] == pytest.approx(want, rel=1e-9)
