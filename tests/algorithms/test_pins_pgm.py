@@ -18,3 +18,10 @@ def test_conditional_cdfs_normalise_each_row_and_a_zero_row_is_uniform() -> None
     np.testing.assert_allclose(cdf[0], [0.25, 0.5, 0.75, 1.0], rtol=0, atol=1e-15)
     np.testing.assert_allclose(cdf[1], [0.125, 0.5, 0.5, 1.0], rtol=0, atol=1e-15)
     assert np.all(cdf[:, -1] == 1.0)
+
+
+def test_a_row_of_small_positive_mass_is_normalised_not_uniform() -> None:
+    """A model's marginal is in probabilities, so a parent row's mass is often below 1: only a row of
+    zero mass falls back to uniform (``totals > 0``, not ``> 1``)."""
+    cdf = pgm.conditional_cdfs(np.array([[0.1, 0.0, 0.3]]))
+    np.testing.assert_allclose(cdf[0], [0.25, 0.25, 1.0], rtol=0, atol=1e-15)

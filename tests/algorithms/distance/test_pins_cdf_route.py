@@ -23,7 +23,7 @@ BUDGETS = [PrivacyBudget(1.0), PrivacyBudget(0.4), PrivacyBudget(1.0, 0.3), Priv
 
 
 @pytest.mark.parametrize("budget", BUDGETS)
-@pytest.mark.parametrize("size", [17, 128])
+@pytest.mark.parametrize("size", [2, 3, 17, 128])  # 2 and 3: tiny supports carry noise too
 def test_one_coordinate_prediction_is_the_tree_cdf_bound_over_its_prefixes(
     budget: PrivacyBudget, size: int
 ) -> None:
