@@ -957,19 +957,28 @@ class MainWindow(QMainWindow):
         self._close_if_asked()
 
     def _ask_cancel_on_close(self) -> None:
-        """Ask, without blocking the GUI thread, whether to cancel the running release and close (the
-        default keeps it running); the answer arrives in :meth:`_on_close_answer`."""
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        """Ask whether to cancel the running release and close (the default keeps it running); the answer
+        arrives in :meth:`_on_close_answer`."""
+        self._ask_before_closing(
             "A release is running",
             "Cancel the running release and close dpgui? If it has read the private data, its cost stays "
             "spent in the ledger.",
+            self._on_close_answer,
+        )
+
+    def _ask_before_closing(self, title: str, question: str, on_answer: Callable[[int], None]) -> None:
+        """A Yes/No question defaulting to No, shown without blocking the GUI thread (``close_question``
+        until ``on_answer`` receives the button)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            title,
+            question,
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.finished.connect(self._on_close_answer)
+        box.finished.connect(on_answer)
         self.close_question = box
         box.open()
 
@@ -980,20 +989,11 @@ class MainWindow(QMainWindow):
         return [release_id for release_id in self.session_releases if release_id not in exported]
 
     def _ask_drop_unexported(self) -> None:
-        """Ask, without blocking the GUI thread, whether to close although charged releases were never
-        exported (the default keeps the window); the answer arrives in :meth:`_on_drop_answer`."""
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Releases not exported",
-            _unexported_question(self._unexported()),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            self,
+        """Ask whether to close although charged releases were never exported (the default keeps the
+        window); the answer arrives in :meth:`_on_drop_answer`."""
+        self._ask_before_closing(
+            "Releases not exported", _unexported_question(self._unexported()), self._on_drop_answer
         )
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.finished.connect(self._on_drop_answer)
-        self.close_question = box
-        box.open()
 
     def _on_drop_answer(self, answer: int) -> None:
         self.close_question = None

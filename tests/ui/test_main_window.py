@@ -14,6 +14,7 @@ from dpgui.data import NumericDomain
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import ReservationStatus
+from dpgui.release.release import Release
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
@@ -297,9 +298,8 @@ def test_each_algorithm_says_whether_its_preconditions_hold_at_this_n(window: Ma
     assert "RecConcave needs a public direction" in refusal
 
 
-def test_the_review_list_chooses_which_release_is_shown_and_exported(
-    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
-):
+def two_releases(qtbot, window: MainWindow) -> tuple[Release, Release]:
+    """A median of wage, then a CDF of wage, both committed in the window's session (total ε = 10)."""
     set_total(window, 10.0)
     window.go_to(RUN)
     run_and_wait(qtbot, window)
@@ -309,6 +309,13 @@ def test_the_review_list_chooses_which_release_is_shown_and_exported(
     run_and_wait(qtbot, window)
     second = window.release
     assert first is not None and second is not None and first is not second
+    return first, second
+
+
+def test_the_review_list_chooses_which_release_is_shown_and_exported(
+    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
+):
+    first, _ = two_releases(qtbot, window)
     history = window.review_page.history
     assert history.count() == 2 and history.currentRow() == 0  # newest first, the shown one selected
     history.setCurrentRow(1)

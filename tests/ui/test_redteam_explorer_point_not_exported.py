@@ -19,15 +19,20 @@ from tests.ui.test_session import build
 EXPLORER = "Average distance answered from the released structure"
 
 
-def test_the_exported_explorer_is_the_same_before_and_after_a_point_is_asked(
-    qtbot, demo_window: MainWindow, monkeypatch
-):
+def _distance_window(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
+    """The demo window, shown, on the distance task with a total of ε = 3 and no dialog expected."""
     monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
-    window = demo_window
     window.resize(1200, 800)
     window.show()
     build(window, TaskKind.DISTANCE)
     set_total(window, 3.0)
+    return window
+
+
+def test_the_exported_explorer_is_the_same_before_and_after_a_point_is_asked(
+    qtbot, demo_window: MainWindow, monkeypatch
+):
+    window = _distance_window(demo_window, monkeypatch)
     window.task_page.select_algorithm("cdf-route")
     run_and_wait(qtbot, window)
     review = window.review_page
@@ -48,12 +53,7 @@ def test_the_exported_explorer_does_not_follow_a_typed_coordinate_of_an_unplotte
 ):
     """With three columns the heat map is a slice at the typed value of the third: a picture at a typed
     value would let a reader of the report find that value from the released structure."""
-    monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
-    window = demo_window
-    window.resize(1200, 800)
-    window.show()
-    build(window, TaskKind.DISTANCE)
-    set_total(window, 3.0)
+    window = _distance_window(demo_window, monkeypatch)
     window.task_page.select_columns(["education", "experience", "wage"])
     window.task_page.declare("wage", WAGE_DOMAIN)
     window.task_page.select_algorithm("cdf-route")
@@ -72,12 +72,7 @@ def test_the_exported_explorer_does_not_follow_a_typed_coordinate_of_an_unplotte
 def test_the_exported_explorer_does_not_follow_a_zoom(qtbot, demo_window: MainWindow, monkeypatch):
     """Red team 18 L2: a zoom around a record the custodian looked at went into the report's picture;
     the picture spans the declared ranges, and the zoom stays on screen."""
-    monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
-    window = demo_window
-    window.resize(1200, 800)
-    window.show()
-    build(window, TaskKind.DISTANCE)
-    set_total(window, 3.0)
+    window = _distance_window(demo_window, monkeypatch)
     window.task_page.select_algorithm("cdf-route")
     run_and_wait(qtbot, window)
     review = window.review_page

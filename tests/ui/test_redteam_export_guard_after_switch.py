@@ -28,9 +28,8 @@ def _private_file(folder: Path, seed: int) -> Path:
     return path
 
 
-def test_a_release_is_not_exported_into_its_data_folder_after_another_file_was_opened(
-    qtbot, tmp_path: Path, errors, monkeypatch
-):
+def _window_on_the_first_of_two_files(qtbot, tmp_path: Path) -> tuple[MainWindow, Path, Path]:
+    """A window on private file a/private.csv with a median of x declared; b/private.csv beside it."""
     first = _private_file(tmp_path / "a", 1)
     second = _private_file(tmp_path / "b", 2)
     window = MainWindow()
@@ -40,6 +39,13 @@ def test_a_release_is_not_exported_into_its_data_folder_after_another_file_was_o
     window.task_page.select_task(TaskKind.MEDIAN)
     window.task_page.select_columns(["x"])
     window.task_page.declare("x", NumericDomain(0, 100, 1))
+    return window, first, second
+
+
+def test_a_release_is_not_exported_into_its_data_folder_after_another_file_was_opened(
+    qtbot, tmp_path: Path, errors, monkeypatch
+):
+    window, first, second = _window_on_the_first_of_two_files(qtbot, tmp_path)
     window.go_to(RUN)
     run_and_wait(qtbot, window)
     window.load_private(second)  # the release shown is still the one of the first file
@@ -54,15 +60,7 @@ def test_a_release_is_not_exported_into_its_data_folder_after_another_file_was_o
 def test_the_guard_follows_the_file_the_run_read_when_another_was_opened_during_the_run(
     qtbot, tmp_path: Path, errors, monkeypatch
 ):
-    first = _private_file(tmp_path / "a", 1)
-    second = _private_file(tmp_path / "b", 2)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.load_private(first)
-    set_total(window, 3.0)
-    window.task_page.select_task(TaskKind.MEDIAN)
-    window.task_page.select_columns(["x"])
-    window.task_page.declare("x", NumericDomain(0, 100, 1))
+    window, first, second = _window_on_the_first_of_two_files(qtbot, tmp_path)
     window.start_release()
     job = window.current_job
     assert job is not None

@@ -13,21 +13,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from dpgui.release.project import PROJECT_SUFFIX, Project, save_project
-from dpgui.ui.main_window import RUN, MainWindow
-from tests.ui.test_main_window import pick_cdf, run_and_wait, set_total
+from dpgui.ui.main_window import MainWindow
+from tests.ui.test_main_window import two_releases
 
 
 def test_a_session_release_can_still_be_chosen_and_exported_after_a_project_is_opened(
     qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
 ):
-    set_total(window, 10.0)
-    window.go_to(RUN)
-    run_and_wait(qtbot, window)
-    first = window.release
-    pick_cdf(window)
-    window.go_to(RUN)
-    run_and_wait(qtbot, window)
-    assert first is not None and window.release is not first
+    first, _ = two_releases(qtbot, window)
     project = tmp_path / f"empty{PROJECT_SUFFIX}"
     save_project(Project(None, None, None, ()), project)
 
