@@ -145,13 +145,15 @@ def print_files_left(entry: LedgerEntry) -> None:
     left = files_left(entry.files)
     if left is None:
         return
-    folder, target = left
-    if target is None:
-        print(f"      its files are kept in {folder} until the app exports it; copy them where you need them")
+    if left.kept_by_app:
+        print(
+            f"      its files are kept in {left.folder} until the app exports it; copy them where you "
+            "need them"
+        )
     else:
         print(
-            f"      its files are still in {folder} (the run was charged; a crash or a failed move left "
-            f"them there): move them into {target}, the manifest last"
+            f"      its files are still in {left.folder} (the run was charged; a crash or a failed move left "
+            f"them there): move them into {left.target}, the manifest last"
         )
 
 

@@ -77,21 +77,33 @@ def kept_description(folder: Path) -> str:
     return f"{_KEPT_IN}{folder}"
 
 
-def files_left(files: str | None) -> tuple[Path, Path | None] | None:
-    """(folder, target) when a commit line's ``files`` names a folder that still holds the release's files:
-    a staging folder a crash or a failed move left (target: the ``--out`` it was meant for), or the app's
-    copy of a release not exported yet (target None)."""
+@dataclass(frozen=True)
+class FilesLeft:
+    """Where a committed release's files still are, as its commit line says and the disk confirms."""
+
+    folder: Path
+    target: Path | None
+    """The ``--out`` a staging folder was meant for; None for the app's copy of a release not exported."""
+
+    @property
+    def kept_by_app(self) -> bool:
+        return self.target is None
+
+
+def files_left(files: str | None) -> FilesLeft | None:
+    """The folder a commit line's ``files`` names when it still holds the release's files: a staging folder
+    a crash or a failed move left, or the app's copy of a release not exported yet; else None."""
     if files is None:
         return None
     if files.startswith(_KEPT_IN):
-        folder, target = Path(files[len(_KEPT_IN) :]), None
+        left = FilesLeft(Path(files[len(_KEPT_IN) :]), None)
     elif files.startswith(_STAGED_IN) and _MOVED_TO in files:
         staging, moved_to = files[len(_STAGED_IN) :].rsplit(_MOVED_TO, 1)
-        folder, target = Path(staging), Path(moved_to)
+        left = FilesLeft(Path(staging), Path(moved_to))
     else:
         return None
     try:
-        return (folder, target) if folder.is_dir() and any(folder.iterdir()) else None
+        return left if left.folder.is_dir() and any(left.folder.iterdir()) else None
     except OSError:
         return None
 

@@ -110,10 +110,12 @@ def _status(entry: LedgerEntry) -> tuple[str, str]:
     left = files_left(entry.files)
     if left is None:
         return entry.status.value, entry.status.value
-    folder, target = left
-    if target is None:
-        return f"{entry.status.value}, not exported", f"Not exported yet: its files are kept in {folder}"
-    return f"{entry.status.value}, files not moved", f"Its files were left in {folder}, not moved to {target}"
+    if left.kept_by_app:
+        return f"{entry.status.value}, not exported", f"Not exported yet: its files are kept in {left.folder}"
+    return (
+        f"{entry.status.value}, files not moved",
+        f"Its files were left in {left.folder}, not moved to {left.target}",
+    )
 
 
 def _total_row(event: BudgetEvent) -> tuple[str, ...]:

@@ -44,7 +44,7 @@ from dpgui.paths import dpgui_home
 from dpgui.planner.batch import BatchPlan
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetNotSet, DatasetRecord, Ledger, LedgerError
+from dpgui.privacy.ledger import Account, BudgetNotSet, BudgetState, DatasetRecord, Ledger, LedgerError
 from dpgui.release.batch_export import NamedRelease, export_batch
 from dpgui.release.kept import forget, kept_folder, kept_root
 from dpgui.release.project import (
@@ -455,7 +455,7 @@ class MainWindow(QMainWindow):
         still keeps (an earlier session closed, or crashed, before their Export), else ''."""
         assert self.record is not None
         lefts = [files_left(entry.files) for entry in self.ledger.entries(self.record.id)]
-        kept = sum(1 for left in lefts if left is not None and left[1] is None)
+        kept = sum(1 for left in lefts if left is not None and left.kept_by_app)
         if not kept:
             return ""
         return (
@@ -624,7 +624,7 @@ class MainWindow(QMainWindow):
             self.budget_page.show_plan(None, f"No plan yet: {problem}")
             self.budget_page.show_spec(None, None if self.dataset is None else self.dataset.n_rows)
             self.task_page.show_preconditions(None, None)
-            self.refresh_budget()
+            self._show_release_share()
             return
         n = self.dataset.n_rows if self.dataset is not None else None
         self.task_page.show_preconditions(spec, n)
@@ -641,7 +641,7 @@ class MainWindow(QMainWindow):
             f"{spec.kind.title} of {', '.join(spec.columns)} with {spec.algorithm} at "
             f"{format_cost(PrivacyCost(spec.epsilon, spec.delta))}"
         )
-        self.refresh_budget()
+        self._show_release_share()
 
     # -- releases ------------------------------------------------------------------------------------------
 
@@ -903,11 +903,11 @@ class MainWindow(QMainWindow):
         if release is None:
             record = next((r for r in self.releases if r.release_id == release_id), None)
             folder = record.export_folder if record is not None and record.export_folder else None
-            where = ""
+            copy, where = kept_folder(release_id), ""
             if folder:
                 where = f"; its exported files are in {folder}"
-            elif kept_folder(release_id).is_dir():
-                where = f"; it was not exported, and its files are kept in {kept_folder(release_id)}"
+            elif copy.is_dir():
+                where = f"; it was not exported, and its files are kept in {copy}"
             self.statusBar().showMessage(
                 f"Release {release_id[:8]} was made in an earlier session and is not held in memory{where}."
             )
@@ -1081,22 +1081,30 @@ class MainWindow(QMainWindow):
 
     def refresh_budget(self) -> None:
         """Re-read the open dataset's budget and ledger; the bar shows this release's share."""
-        if self.record is None:
-            self.budget_panel.show_state(None)
+        state = self._show_release_share()
+        if self.record is None or state is None:
             self.budget_page.show_ledger([])
             return
-        try:
-            release = self.budget_page.cost() if self.current_job is None else None
-        except ValueError:
-            release = None
-        state = self.ledger.state(self.record.id)
-        self.budget_panel.show_state(state, release)
         self.budget_page.show_ledger(
             self.ledger.entries(self.record.id),
             state.total,
             self.ledger.state(self.record.id, Account.LABELS_ONLY),
             self.ledger.budget_events(self.record.id),
         )
+
+    def _show_release_share(self) -> BudgetState | None:
+        """The budget bar: the dataset's spent and remaining budget (re-read) and this release's share. A
+        change of the spec needs only this, not the ledger's table (its entries and their folders)."""
+        if self.record is None:
+            self.budget_panel.show_state(None)
+            return None
+        try:
+            release = self.budget_page.cost() if self.current_job is None else None
+        except ValueError:
+            release = None
+        state = self.ledger.state(self.record.id)
+        self.budget_panel.show_state(state, release)
+        return state
 
     def _ask_total_budget(self) -> None:
         if self.record is None:

@@ -127,3 +127,18 @@ def test_the_close_question_says_the_files_are_kept_or_lost(
     assert question is not None and "1 of them could not be kept on disk" in question.text()
     question.done(QMessageBox.StandardButton.Yes)
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=2_000)
+
+
+def test_a_change_of_the_spec_redraws_the_budget_bar_not_the_ledger_table(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger table looks up each release's kept folder on disk; a change of ε (a keystroke) needs
+    only the bar's share of this release, so it does not rebuild the table in the GUI thread."""
+    tables: list[int] = []
+    monkeypatch.setattr(window.budget_page, "show_ledger", lambda entries, *args: tables.append(len(entries)))
+    shown: list[object] = []
+    monkeypatch.setattr(window.budget_panel, "show_state", lambda state, release=None: shown.append(release))
+    window.budget_page.epsilon.setValue(0.7)
+    assert tables == [] and shown and shown[-1] is not None and shown[-1].epsilon == 0.7
+    window.refresh_budget()
+    assert len(tables) == 1

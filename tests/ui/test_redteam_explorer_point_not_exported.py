@@ -19,24 +19,26 @@ from tests.ui.test_session import build
 EXPLORER = "Average distance answered from the released structure"
 
 
-def _distance_window(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    """The demo window, shown, on the distance task with a total of ε = 3 and no dialog expected."""
+def _released(qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, three_columns: bool = False):
+    """A cdf-route distance release on the demo window (education and experience, plus wage with
+    ``three_columns``), and the report's explorer picture right after it: (review page, picture)."""
     monkeypatch.setattr(QMessageBox, "critical", lambda *args: pytest.fail(f"unexpected dialog {args}"))
     window.resize(1200, 800)
     window.show()
     build(window, TaskKind.DISTANCE)
     set_total(window, 3.0)
-    return window
+    if three_columns:
+        window.task_page.select_columns(["education", "experience", "wage"])
+        window.task_page.declare("wage", WAGE_DOMAIN)
+    window.task_page.select_algorithm("cdf-route")
+    run_and_wait(qtbot, window)
+    return window.review_page, window.review_page.plots()[EXPLORER]
 
 
 def test_the_exported_explorer_is_the_same_before_and_after_a_point_is_asked(
     qtbot, demo_window: MainWindow, monkeypatch
 ):
-    window = _distance_window(demo_window, monkeypatch)
-    window.task_page.select_algorithm("cdf-route")
-    run_and_wait(qtbot, window)
-    review = window.review_page
-    before = review.plots()[EXPLORER]
+    review, before = _released(qtbot, demo_window, monkeypatch)
 
     explorer = review.distance_explorer
     for spin, value in zip(explorer.coordinates.values(), (16, 33), strict=True):
@@ -53,13 +55,7 @@ def test_the_exported_explorer_does_not_follow_a_typed_coordinate_of_an_unplotte
 ):
     """With three columns the heat map is a slice at the typed value of the third: a picture at a typed
     value would let a reader of the report find that value from the released structure."""
-    window = _distance_window(demo_window, monkeypatch)
-    window.task_page.select_columns(["education", "experience", "wage"])
-    window.task_page.declare("wage", WAGE_DOMAIN)
-    window.task_page.select_algorithm("cdf-route")
-    run_and_wait(qtbot, window)
-    review = window.review_page
-    before = review.plots()[EXPLORER]
+    review, before = _released(qtbot, demo_window, monkeypatch, three_columns=True)
 
     explorer = review.distance_explorer
     (spin,) = explorer.fixed.values()
@@ -72,11 +68,7 @@ def test_the_exported_explorer_does_not_follow_a_typed_coordinate_of_an_unplotte
 def test_the_exported_explorer_does_not_follow_a_zoom(qtbot, demo_window: MainWindow, monkeypatch):
     """Red team 18 L2: a zoom around a record the custodian looked at went into the report's picture;
     the picture spans the declared ranges, and the zoom stays on screen."""
-    window = _distance_window(demo_window, monkeypatch)
-    window.task_page.select_algorithm("cdf-route")
-    run_and_wait(qtbot, window)
-    review = window.review_page
-    before = review.plots()[EXPLORER]
+    review, before = _released(qtbot, demo_window, monkeypatch)
 
     explorer = review.distance_explorer
     explorer.plot.getViewBox().setRange(xRange=(15, 17), yRange=(30, 35), padding=0)  # around one record
