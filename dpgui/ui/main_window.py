@@ -45,7 +45,8 @@ from dpgui.planner.batch import BatchPlan
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetNotSet, BudgetState, DatasetRecord, Ledger, LedgerError
-from dpgui.release.batch_export import NamedRelease, export_batch
+from dpgui.release.batch_export import NamedRelease
+from dpgui.release.export import ExportedFiles
 from dpgui.release.kept import forget, kept_folder, kept_root
 from dpgui.release.project import (
     PROJECT_SUFFIX,
@@ -57,13 +58,7 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
-from dpgui.release.staging import (
-    EarlierRelease,
-    OutFolderError,
-    export_staged,
-    files_left,
-    refuse_beside_data,
-)
+from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
 from dpgui.tasks.review import build_review
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
@@ -73,6 +68,7 @@ from dpgui.ui.custodian_layers import CustodianSource
 from dpgui.ui.data_page import DataPage
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.export_dialogs import ExportedOffer, choose_export_folder
+from dpgui.ui.export_requests import ExportRequest, PlanExport, ReleaseExport
 from dpgui.ui.garbage import collect_garbage_in_the_gui_thread
 from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
@@ -187,9 +183,9 @@ class MainWindow(QMainWindow):
         self._dropping_unexported = False
         """The custodian agreed to close although some releases were never exported."""
         self.close_question: QMessageBox | None = None
+        """The open "cancel the running release and close?" question, if any."""
         self.exported_offer: ExportedOffer | None = None
         self._last_export_parent: Path | None = None
-        """The open "cancel the running release and close?" question, if any."""
         self.scan_monitor = ScanMonitor()
         """Reports a scanning engine's progress to the job using it (opening, then each release)."""
         self.task_page = TaskPage(self.declared)
@@ -206,6 +202,12 @@ class MainWindow(QMainWindow):
         """Runs the planner for the latest spec in the thread pool; older results are dropped."""
         self.planner.done.connect(self.budget_page.show_plan)
         self.planner.failed.connect(lambda error: self.budget_page.show_plan(None, f"No plan: {error}"))
+        self.exporter = LatestCall(self)
+        """Writes an export's files in the thread pool (:mod:`dpgui.ui.export_requests`), one at a time."""
+        self.exporter.done.connect(self._on_exported)
+        self.exporter.failed.connect(self._on_export_failed)
+        self._export_request: ExportRequest | None = None
+        """The export the exporter is writing."""
         self.setCentralWidget(self._build_central())
         self._build_actions()
 
@@ -793,7 +795,7 @@ class MainWindow(QMainWindow):
         self.releases.append(ReleaseRecord.of(release))
         self.review_page.show_release(release)
         self.review_page.show_history(self.releases)
-        self.export_action.setEnabled(True)
+        self._enable_export()
 
     # -- release plans -------------------------------------------------------------------------------------
 
@@ -866,7 +868,7 @@ class MainWindow(QMainWindow):
 
     def export_plan(self, named: list[NamedRelease]) -> None:
         """Write a plan's releases into one chosen folder (a new subfolder if it is not empty): one folder
-        per release and one report.html and plan.json for the whole plan."""
+        per release and one report.html and plan.json for the whole plan, in the thread pool."""
         chosen = QFileDialog.getExistingDirectory(self, "Export the plan's releases into a folder")
         if not chosen:
             self.statusBar().showMessage(
@@ -879,13 +881,22 @@ class MainWindow(QMainWindow):
         try:
             for item in named:
                 refuse_beside_data(folder, self._release_data.get(item.release.release_id))
-            exported = export_batch(named, folder)
         except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return
-        folders = {item.release.release_id: files.folder for item, files in zip(named, exported, strict=True)}
+        self._start_export(PlanExport(named, folder))
+
+    def _plan_exported(self, request: PlanExport, exported: list[ExportedFiles]) -> None:
+        folders = request.folders(exported)
         for release_id in folders:
             forget(release_id)
+        self._list_export_folders(folders)
+        self.statusBar().showMessage(
+            f"Exported the plan to {request.folder} (report.html, plan.json, one folder each)."
+        )
+
+    def _list_export_folders(self, folders: dict[str, Path]) -> None:
+        """The Review page's list names where each of these releases was exported."""
         self.releases = [
             ReleaseRecord.of(self.session_releases[r.release_id], folders[r.release_id])
             if r.release_id in folders
@@ -893,9 +904,6 @@ class MainWindow(QMainWindow):
             for r in self.releases
         ]
         self.review_page.show_history(self.releases)
-        self.statusBar().showMessage(
-            f"Exported the plan to {folder} (report.html, plan.json, one folder each)."
-        )
 
     def choose_release(self, release_id: str) -> None:
         """Show (and let Export write) a release picked in the Review page's list."""
@@ -914,7 +922,7 @@ class MainWindow(QMainWindow):
             return
         self.release = release
         self.review_page.show_release(release)
-        self.export_action.setEnabled(True)
+        self._enable_export()
 
     def _on_failed(self, message: str) -> None:
         details = self.current_job.error_details if self.current_job is not None else ""
@@ -1016,44 +1024,74 @@ class MainWindow(QMainWindow):
         self._close_if_asked()
 
     def _close_if_asked(self) -> None:
-        """After a job's end: close the window if the custodian asked to while it ran."""
-        if self._closing and self.current_job is None and self.open_job is None:
+        """After a job's or an export's end: close the window if the custodian asked to while it ran."""
+        if self._closing and self.current_job is None and self.open_job is None and not self.exporter.busy:
             QTimer.singleShot(0, self.close)
 
     def export(self) -> None:
         """Write the shown release (release.csv/.parquet, attachments, report.html with the plot and
-        manifest.json) into a chosen folder: staged beside it, then moved in; an earlier release there is
-        replaced only when the user agrees."""
+        manifest.json) into a chosen folder, in the thread pool: staged beside it, then moved in; an
+        earlier release there is replaced only when the user agrees."""
         if self.release is None:
             self._show_error("Nothing to export", "Run a release first.")
+            return
+        if self.exporter.busy:
+            self.statusBar().showMessage("An export is being written; export this one when it is done.")
             return
         folder = choose_export_folder(self, self._export_suggestion())
         if folder is None:
             return
         plots = self.review_page.plots()
-        private = self._private_in(folder)
-        try:
-            try:
-                exported = export_staged(self.release, folder, plots, private=private)
-            except EarlierRelease as earlier:
-                if not self._confirm_replace(str(earlier)):
-                    return
-                exported = export_staged(self.release, folder, plots, overwrite=True, private=private)
-        except (OSError, OutFolderError) as error:
+        self._start_export(ReleaseExport(self.release, folder, plots, self._private_in(folder)))
+
+    def _start_export(self, request: ExportRequest) -> None:
+        """Hand ``request`` to the exporter; Export waits until it reports back."""
+        self._export_request = request
+        self.exporter.submit(request.run)
+        self._enable_export()
+        self.statusBar().showMessage(f"Exporting to {request.folder}…")
+
+    def _enable_export(self) -> None:
+        """Export is offered while a release is shown and no export is being written."""
+        self.export_action.setEnabled(self.release is not None and not self.exporter.busy)
+
+    def _export_settled(self) -> ExportRequest | None:
+        request, self._export_request = self._export_request, None
+        self._enable_export()
+        return request
+
+    def _on_exported(self, exported: ExportedFiles | list[ExportedFiles]) -> None:
+        request = self._export_settled()
+        if isinstance(request, PlanExport):
+            assert isinstance(exported, list)
+            self._plan_exported(request, exported)
+        elif isinstance(request, ReleaseExport):
+            assert isinstance(exported, ExportedFiles)
+            self._release_exported(request.release, exported)
+        self._close_if_asked()
+
+    def _on_export_failed(self, error: Exception) -> None:
+        request = self._export_settled()
+        if isinstance(error, EarlierRelease) and isinstance(request, ReleaseExport) and not self._closing:
+            if self._confirm_replace(str(error)):
+                self._start_export(request.replacing())
+                return
+        elif isinstance(error, (OSError, OutFolderError)):
             self._show_error("Export failed", str(error))
-            return
-        forget(self.release.release_id)
-        self.releases = [
-            ReleaseRecord.of(self.release, exported.folder) if r.release_id == self.release.release_id else r
-            for r in self.releases
-        ]
-        self.review_page.show_history(self.releases)
+        else:  # a writer's own error: the staged files were discarded, nothing half-written is left
+            self._show_error("Export failed", f"{type(error).__name__}: {error}")
+        self._close_if_asked()
+
+    def _release_exported(self, release: Release, exported: ExportedFiles) -> None:
+        forget(release.release_id)
+        self._list_export_folders({release.release_id: exported.folder})
         names = ", ".join(path.name for path in exported.files)
         self.statusBar().showMessage(f"Exported {names} to {exported.folder}.")
         self._last_export_parent = exported.folder.parent
         report = next((path for path in exported.files if path.name == "report.html"), None)
-        self.exported_offer = ExportedOffer(self, exported.folder, report)
-        self.exported_offer.open()
+        if not self._closing:
+            self.exported_offer = ExportedOffer(self, exported.folder, report)
+            self.exported_offer.open()
 
     def _private_in(self, folder: Path) -> Path | None:
         """The private file the export must keep out of ``folder``: the shown release's own data if it lies
@@ -1196,8 +1234,14 @@ class MainWindow(QMainWindow):
             else:
                 self._ask_cancel_on_close()
             return
+        if self.exporter.busy:  # closes itself once the files are in place (:meth:`_close_if_asked`)
+            event.ignore()
+            self._closing = True
+            self.statusBar().showMessage("Closing once the export is written…")
+            return
         if self._unexported() and not self._dropping_unexported:
             event.ignore()
+            self._closing = False  # the question decides now: a later job's end must not close the window
             if self.close_question is None:
                 self._ask_drop_unexported()
             return

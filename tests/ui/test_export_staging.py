@@ -14,7 +14,7 @@ from dpgui.data import NumericDomain
 from dpgui.release import export
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import run_and_wait, set_total
+from tests.ui.test_main_window import export_and_wait, run_and_wait, set_total
 
 
 @pytest.fixture
@@ -25,9 +25,9 @@ def released(qtbot, window: MainWindow, errors: list[str]) -> MainWindow:
     return window
 
 
-def export_into(window: MainWindow, folder: Path, monkeypatch) -> None:
+def export_into(qtbot, window: MainWindow, folder: Path, monkeypatch) -> None:
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(folder), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
 
 
 def test_a_grid_over_the_limits_is_refused_before_the_reservation(window: MainWindow, errors: list[str]):
@@ -42,10 +42,10 @@ def test_a_grid_over_the_limits_is_refused_before_the_reservation(window: MainWi
 
 
 def test_an_earlier_release_is_replaced_only_when_the_user_agrees(
-    released: MainWindow, tmp_path, monkeypatch
+    qtbot, released: MainWindow, tmp_path, monkeypatch
 ):
     folder = tmp_path / "out"
-    export_into(released, folder, monkeypatch)
+    export_into(qtbot, released, folder, monkeypatch)
     first = (folder / "manifest.json").read_bytes()
     asked: list[str] = []
 
@@ -57,16 +57,17 @@ def test_an_earlier_release_is_replaced_only_when_the_user_agrees(
         return ask
 
     monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.No))
-    export_into(released, folder, monkeypatch)
+    export_into(qtbot, released, folder, monkeypatch)
     assert asked and "earlier release" in asked[0]
     assert (folder / "manifest.json").read_bytes() == first
     monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Yes))
-    export_into(released, folder, monkeypatch)
+    export_into(qtbot, released, folder, monkeypatch)
     assert json.loads((folder / "manifest.json").read_text())["release_id"] == released.release.release_id
     assert not list(tmp_path.glob(".out.staging-*"))
 
 
 def test_a_full_disk_shows_an_error_and_leaves_no_partial_export(
+    qtbot,
     released: MainWindow,
     tmp_path,
     monkeypatch,
@@ -77,20 +78,20 @@ def test_a_full_disk_shows_an_error_and_leaves_no_partial_export(
 
     monkeypatch.setattr(export, "write_atomic", full)
     folder = tmp_path / "out"
-    export_into(released, folder, monkeypatch)
+    export_into(qtbot, released, folder, monkeypatch)
     assert errors and "No space left on device" in errors[-1]
     assert not folder.exists() and not list(tmp_path.glob(".out.staging-*"))
 
 
 def test_the_export_creates_a_new_folder_and_offers_to_open_the_report(
-    released: MainWindow, tmp_path: Path, monkeypatch
+    qtbot, released: MainWindow, tmp_path: Path, monkeypatch
 ):
     from PySide6.QtGui import QDesktopServices
 
     opened: list[str] = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
     folder = tmp_path / "exports" / "wages-cdf"
-    export_into(released, folder, monkeypatch)
+    export_into(qtbot, released, folder, monkeypatch)
     assert (folder / "report.html").is_file() and (folder / "manifest.json").is_file()
     offer = released.exported_offer
     assert offer is not None and offer.isVisible()  # shown with open(): the window stays usable

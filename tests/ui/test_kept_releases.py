@@ -44,7 +44,7 @@ def test_a_committed_release_is_kept_until_it_is_exported(
     assert status.text() == "committed, not exported"
     assert status.toolTip() == f"Not exported yet: its files are kept in {folder}"
 
-    export_into(window, tmp_path / "exported", monkeypatch)
+    export_into(qtbot, window, tmp_path / "exported", monkeypatch)
     assert (tmp_path / "exported" / "manifest.json").is_file()
     assert not folder.exists()  # exported: the copy goes, and budget show no longer points at it
     assert main(["budget", "show", "--data", str(window.dataset.path)]) == 0

@@ -54,6 +54,12 @@ def run_and_wait(qtbot, window: MainWindow) -> None:
         pass
 
 
+def export_and_wait(qtbot, window: MainWindow) -> None:
+    """Export the shown release and wait until the thread pool has written it (or refused it)."""
+    window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.exporter.busy, timeout=15000)
+
+
 def pick_cdf(
     window: MainWindow, column: str = "wage", domain: NumericDomain = CDF_DOMAIN, algorithm: str | None = None
 ) -> None:
@@ -215,7 +221,7 @@ def test_a_cdf_release_plots_while_running_and_exports_with_the_ledgers_epsilon(
     assert entry.status is ReservationStatus.COMMITTED
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
     assert (tmp_path / "release.csv").exists()
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["epsilon"] == entry.cost.epsilon == 1.0
@@ -322,6 +328,6 @@ def test_the_review_list_chooses_which_release_is_shown_and_exported(
     assert window.release is first and window.review_page.release is first
     assert "median" in window.review_page.headline.text()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["release_id"] == first.release_id and errors == []

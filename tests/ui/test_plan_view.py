@@ -140,6 +140,7 @@ def test_run_plan_reviews_reserves_runs_and_exports_every_release(qtbot, plan_wi
     assert job is not None and window.pages.currentIndex() == RUN
     with qtbot.waitSignal(job.finished, timeout=60_000):
         pass
+    qtbot.waitUntil(lambda: not window.exporter.busy, timeout=15_000)  # the plan's files, written off the GUI
     entries = window.ledger.entries(window.record.id)
     assert [e.status for e in entries] == [ReservationStatus.COMMITTED] * 2
     assert [e.release_id for e in entries] == [r.release_id for r in window.releases]

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from dpgui.release.project import PROJECT_SUFFIX, Project, save_project
 from dpgui.ui.main_window import RUN, MainWindow
-from tests.ui.test_main_window import run_and_wait, set_total
+from tests.ui.test_main_window import export_and_wait, run_and_wait, set_total
 
 
 def _released(qtbot, window: MainWindow) -> None:
@@ -46,7 +46,7 @@ def test_closing_after_the_export_does_not_ask(
     _released(qtbot, window)
     out = tmp_path / "out"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(out), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
     assert (out / "manifest.json").exists() and errors == []
     window.close()
     assert window.close_question is None and not window.isVisible()

@@ -16,7 +16,7 @@ from dpgui.data import NumericDomain
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import RUN, MainWindow
 from tests.conftest import CANARY
-from tests.ui.test_main_window import run_and_wait, set_total
+from tests.ui.test_main_window import export_and_wait, run_and_wait, set_total
 
 
 def _private_file(folder: Path, seed: int) -> Path:
@@ -51,7 +51,7 @@ def test_a_release_is_not_exported_into_its_data_folder_after_another_file_was_o
     window.load_private(second)  # the release shown is still the one of the first file
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(first.parent), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
 
     assert sorted(path.name for path in first.parent.iterdir()) == ["private.csv"]
     assert len(errors) == 1 and "holds the private data private.csv" in errors[0]
@@ -69,7 +69,7 @@ def test_the_guard_follows_the_file_the_run_read_when_another_was_opened_during_
         pass
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(first.parent), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
 
     assert sorted(path.name for path in first.parent.iterdir()) == ["private.csv"]
     assert len(errors) == 1 and "holds the private data private.csv" in errors[0]

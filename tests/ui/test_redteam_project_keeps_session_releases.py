@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from dpgui.release.project import PROJECT_SUFFIX, Project, save_project
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import two_releases
+from tests.ui.test_main_window import export_and_wait, two_releases
 
 
 def test_a_session_release_can_still_be_chosen_and_exported_after_a_project_is_opened(
@@ -33,6 +33,6 @@ def test_a_session_release_can_still_be_chosen_and_exported_after_a_project_is_o
     assert window.release is first
     out = tmp_path / "out"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(out), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["release_id"] == first.release_id and errors == []

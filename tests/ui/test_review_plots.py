@@ -26,6 +26,7 @@ from dpgui.ui.review_page import EXPORT_WIDTH, ReviewPage
 from dpgui.ui.step_display import rising_range
 from dpgui.ui.theme import muted_colour
 from tests.conftest import holds_canary
+from tests.ui.test_main_window import export_and_wait
 from tests.ui.test_session import EDUCATION, build
 from tests.ui.test_theme import dark_palette
 
@@ -146,12 +147,12 @@ def test_the_export_holds_the_dp_plot_only_whatever_the_check_box_says(
     assert page.custodian_items["true_cdf"] in page.plot.listDataItems()  # the screen keeps its overlay
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path), ""))
-    window.export_action.trigger()  # tmp_path holds the private file: a release folder never does
+    export_and_wait(qtbot, window)  # tmp_path holds the private file: a release folder never does
     assert len(errors) == 1 and "holds the private data wages.csv" in errors[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["wages.csv"]
     folder = tmp_path / "export"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(folder), ""))
-    window.export_action.trigger()
+    export_and_wait(qtbot, window)
     report = (folder / "report.html").read_text(encoding="utf-8")
     assert not holds_canary(report) and holds_canary(wages_csv.read_text())
     assert CUSTODIAN_ONLY not in report and "true CDF" not in report
