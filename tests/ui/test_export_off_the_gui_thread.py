@@ -38,15 +38,23 @@ def start_export(window: MainWindow, folder: Path, monkeypatch) -> None:
     window.export_action.trigger()
 
 
-def test_the_export_is_written_off_the_gui_thread_and_export_waits_for_it(
-    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
-):
+def released_then_export_held(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+) -> tuple[HeldWriter, Path]:
+    """A committed release whose export into ``tmp_path/out`` has started and waits for ``writer.go``."""
     set_total(window, 3.0)
     window.go_to(RUN)
     run_and_wait(qtbot, window)
     writer = HeldWriter(monkeypatch)
     out = tmp_path / "out"
     start_export(window, out, monkeypatch)
+    return writer, out
+
+
+def test_the_export_is_written_off_the_gui_thread_and_export_waits_for_it(
+    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
+):
+    writer, out = released_then_export_held(qtbot, window, monkeypatch, tmp_path)
     assert window.exporter.busy and not window.export_action.isEnabled()  # one export at a time
     assert "Exporting to" in window.statusBar().currentMessage()
     writer.go.set()
@@ -60,12 +68,7 @@ def test_closing_during_an_export_closes_once_the_files_are_in_place(
     qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
 ):
     window.show()
-    set_total(window, 3.0)
-    window.go_to(RUN)
-    run_and_wait(qtbot, window)
-    writer = HeldWriter(monkeypatch)
-    out = tmp_path / "out"
-    start_export(window, out, monkeypatch)
+    writer, out = released_then_export_held(qtbot, window, monkeypatch, tmp_path)
     window.close()
     assert window.isVisible() and window.close_question is None  # the release is being exported
     assert "Closing once the export is written" in window.statusBar().currentMessage()
