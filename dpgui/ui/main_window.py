@@ -208,6 +208,8 @@ class MainWindow(QMainWindow):
         self.exporter.failed.connect(self._on_export_failed)
         self._export_request: ExportRequest | None = None
         """The export the exporter is writing."""
+        self._waiting_exports: list[ExportRequest] = []
+        """Exports asked for while another was written (a plan that ends meanwhile), in order."""
         self.setCentralWidget(self._build_central())
         self._build_actions()
 
@@ -1045,7 +1047,11 @@ class MainWindow(QMainWindow):
         self._start_export(ReleaseExport(self.release, folder, plots, self._private_in(folder)))
 
     def _start_export(self, request: ExportRequest) -> None:
-        """Hand ``request`` to the exporter; Export waits until it reports back."""
+        """Hand ``request`` to the exporter (after the export it is writing, if any); Export waits until it
+        reports back."""
+        if self.exporter.busy:  # a newer call would drop the running one's outcome: it waits its turn
+            self._waiting_exports.append(request)
+            return
         self._export_request = request
         self.exporter.submit(request.run)
         self._enable_export()
@@ -1068,7 +1074,7 @@ class MainWindow(QMainWindow):
         elif isinstance(request, ReleaseExport):
             assert isinstance(exported, ExportedFiles)
             self._release_exported(request.release, exported)
-        self._close_if_asked()
+        self._next_export()
 
     def _on_export_failed(self, error: Exception) -> None:
         request = self._export_settled()
@@ -1080,7 +1086,14 @@ class MainWindow(QMainWindow):
             self._show_error("Export failed", str(error))
         else:  # a writer's own error: the staged files were discarded, nothing half-written is left
             self._show_error("Export failed", f"{type(error).__name__}: {error}")
-        self._close_if_asked()
+        self._next_export()
+
+    def _next_export(self) -> None:
+        """After an export: start the next one waiting, else close the window if that was asked for."""
+        if self._waiting_exports:
+            self._start_export(self._waiting_exports.pop(0))
+        else:
+            self._close_if_asked()
 
     def _release_exported(self, release: Release, exported: ExportedFiles) -> None:
         forget(release.release_id)

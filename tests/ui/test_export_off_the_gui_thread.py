@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from dpgui.release import staging
+from dpgui.release.batch_export import NamedRelease
 from dpgui.ui.main_window import RUN, MainWindow
 from tests.ui.test_main_window import run_and_wait, set_total, two_releases
 
@@ -93,3 +94,19 @@ def test_a_declined_close_after_an_export_leaves_later_runs_alone(
     window.close_question.done(QMessageBox.StandardButton.No)
     run_and_wait(qtbot, window)  # a later run's end must not close the window, nor ask again
     assert window.isVisible() and window.close_question is None and errors == []
+
+
+def test_a_plan_exported_while_another_export_is_written_waits_its_turn(
+    qtbot, window: MainWindow, errors, monkeypatch, tmp_path: Path
+):
+    writer, out = released_then_export_held(qtbot, window, monkeypatch, tmp_path)
+    release = window.release
+    assert release is not None
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(tmp_path / "plan"))
+    (tmp_path / "plan").mkdir()
+    window.export_plan([NamedRelease("median of wage", release)])  # as a plan ending now would
+    writer.go.set()
+    qtbot.waitUntil(lambda: not window.exporter.busy, timeout=10_000)
+    assert (out / "manifest.json").is_file() and (tmp_path / "plan" / "plan.json").is_file()
+    assert window.releases[0].export_folder == str(tmp_path / "plan" / "01-median-of-wage")
+    assert window.exported_offer is not None and errors == []  # the first export finished too
