@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.data.text_format import thousands_point_columns
 from dpgui.data.validation import as_numbers, distinct_text, first_position, invalid_cells, require_columns
 
 IMPUTED_WARNING = 0.05
@@ -313,8 +315,10 @@ def check_data(
     checker = FrameChecker(dataset.name, columns, domains, missing, label=label, positive=positive)
     if isinstance(dataset, Dataset):
         checker.add(0, dataset.frame)
+        verdict = checker.result()
     elif isinstance(aggregator, EmbeddedAggregator):
         aggregator.scan(wanted, checker.add)  # with the engine's progress and cancel
+        verdict = checker.result()
     else:
         from dpgui.data.backends.spark import SparkAggregator
 
@@ -326,5 +330,25 @@ def check_data(
         summaries = aggregator.summarise_partitions(
             wanted, partial(_partition_summary, make_checker), SUMMARY_SCHEMA
         )
-        return checker.result(combine_summaries(summaries, checker.checks()))
-    return checker.result()
+        verdict = checker.result(combine_summaries(summaries, checker.checks()))
+    return _warn_of_thousands_points(verdict, dataset.path, columns, domains)
+
+
+def _warn_of_thousands_points(
+    verdict: DataCheck,
+    path: Path,
+    columns: tuple[str, ...],
+    domains: tuple[NumericDomain | CategoricalDomain, ...],
+) -> DataCheck:
+    """``verdict`` with a warning for each numeric column written like 1.047 and 999 (``text_format.
+    thousands_point_columns``): a release of values read 1,000 times too small would be charged in full."""
+    suspects = set(thousands_point_columns(Path(path)))
+    warnings = tuple(
+        f"column {column!r} is written like 1.047 and 999 (every number with a point has exactly three "
+        "digits after it): if the point separates thousands (1.047 meaning 1047, as German or Dutch "
+        "spreadsheets write), the values are read 1,000 times too small; remove the separators and open "
+        "the file again. Carry on only if the point is a decimal mark"
+        for column, domain in zip(columns, domains, strict=True)
+        if column in suspects and isinstance(domain, NumericDomain)
+    )
+    return replace(verdict, warnings=verdict.warnings + warnings) if warnings else verdict

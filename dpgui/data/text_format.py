@@ -254,6 +254,38 @@ def _decimal_of(text: str, delimiter: str) -> str:
     return "," if commas and not points else "."
 
 
+_THOUSANDS_POINT = re.compile(r"[+-]?\d{1,3}\.\d{3}")
+_SMALL_INTEGER = re.compile(r"[+-]?\d{1,3}")
+
+
+def thousands_point_columns(path: Path) -> tuple[str, ...]:
+    """The columns of a delimited file read with a decimal point whose sampled numbers all look like
+    integers written with a point between the thousands: 1.047 or 12.500 (one to three digits, the point,
+    exactly three digits), and plain integers below 1,000.
+
+    German and Dutch spreadsheets write 1047 as 1.047; the file cannot say whether the point is a
+    decimal mark or a thousands separator, and dpgui reads a decimal mark, 1,000 times too small if the
+    other was meant. The data check turns these columns into a warning before anything is charged."""
+    if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
+        return ()
+    text_format = sniff_text(path)
+    if text_format.decimal != ".":
+        return ()
+    text = _first_bytes(path).decode(text_format.encoding, errors="ignore")
+    try:
+        header, *rows = csv.reader(_complete_lines(text), delimiter=text_format.delimiter)
+    except (csv.Error, ValueError):
+        return ()
+    suspects = []
+    for position, name in enumerate(header):
+        fields = [row[position].strip() for row in rows if position < len(row) and row[position].strip()]
+        pointed = sum(1 for field in fields if _THOUSANDS_POINT.fullmatch(field))
+        plain = sum(1 for field in fields if _SMALL_INTEGER.fullmatch(field))
+        if pointed and pointed + plain == len(fields) >= 2:
+            suspects.append(name.strip())
+    return tuple(suspects)
+
+
 _SEPARATOR_LINE = re.compile(r"sep=(.)\s*$")
 
 

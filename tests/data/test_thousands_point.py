@@ -1,0 +1,70 @@
+"""A numeric column written like 1.047 and 999 is flagged before the charge: German and Dutch spreadsheets
+write 1047 as 1.047, and dpgui, reading a decimal point, would release values 1,000 times too small."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dpgui.data import NumericDomain
+from dpgui.data.backends import open_aggregator
+from dpgui.data.checks import check_data
+from dpgui.data.domain import CategoricalDomain
+from dpgui.data.missing import MissingPolicy
+from dpgui.data.text_format import thousands_point_columns
+
+WAGES = NumericDomain(0, 5000, 1)
+
+
+def write(tmp_path: Path, text: str, name: str = "data.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "suspects"),
+    [
+        ("wage;age\n1.047;31\n999;45\n2.310;28\n", ("wage",)),  # German export: the point between thousands
+        ("wage,age\n1.047,31\n2.310,45\n", ("wage",)),  # every wage above 1,000
+        ("wage,age\n1.047,31\n12.34,45\n", ()),  # 12.34 has two decimals: the point is a decimal mark
+        ("wage,age\n1.047,31\n1047,45\n", ()),  # 1047 is written without a separator
+        ("wage,age\n1.047,31\n", ()),  # one number says too little
+        ("wage,age\n-1.250,31\n+999,45\n", ("wage",)),  # signs allowed
+        ("wage;age\n1,5;31\n2,25;45\n", ()),  # decimal commas: the points question does not arise
+        ("wage,age\n1.047,31\n,45\n3.100,28\n", ("wage",)),  # a blank cell says nothing
+    ],
+)
+def test_columns_written_with_three_digits_after_every_point_are_suspects(
+    tmp_path: Path, text: str, suspects: tuple[str, ...]
+):
+    assert thousands_point_columns(write(tmp_path, text)) == suspects
+
+
+def test_binary_formats_are_not_sniffed(tmp_path: Path):
+    assert thousands_point_columns(write(tmp_path, "wage\n1.047\n999\n", "data.parquet")) == ()
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_the_data_check_warns_for_a_numeric_column_only(tmp_path: Path, engine: str):
+    path = write(tmp_path, "wage;code\n1.047;1.100\n999;2.200\n2.310;3.300\n")
+    opened = open_aggregator(path, engine)
+    check = check_data(
+        opened.dataset,
+        opened.aggregator,
+        ("wage", "code"),
+        (WAGES, CategoricalDomain(("1.1", "2.2", "3.3"))),  # a category written 1.100 is no number
+        MissingPolicy(),
+    )
+    (warning,) = check.warnings
+    assert warning.startswith("column 'wage' is written like 1.047 and 999")
+    assert "read 1,000 times too small" in warning and not check.refusals
+    assert "2.310" not in warning  # the example is the message's own, never a value of the file
+
+
+def test_a_file_with_ordinary_decimals_gets_no_warning(tmp_path: Path):
+    path = write(tmp_path, "wage\n1047.5\n999\n2310.25\n")
+    opened = open_aggregator(path, "memory")
+    check = check_data(opened.dataset, opened.aggregator, ("wage",), (WAGES,), MissingPolicy())
+    assert check.warnings == ()
