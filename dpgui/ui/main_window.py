@@ -1058,8 +1058,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Exporting to {request.folder}…")
 
     def _enable_export(self) -> None:
-        """Export is offered while a release is shown and no export is being written."""
-        self.export_action.setEnabled(self.release is not None and not self.exporter.busy)
+        """Export is offered (menu, toolbar and the Review page's button) while a release is shown and no
+        export is being written."""
+        offered = self.release is not None and not self.exporter.busy
+        self.export_action.setEnabled(offered)
+        self.review_page.export_button.setEnabled(offered)
 
     def _export_settled(self) -> ExportRequest | None:
         request, self._export_request = self._export_request, None

@@ -57,11 +57,13 @@ def test_the_export_is_written_off_the_gui_thread_and_export_waits_for_it(
 ):
     writer, out = released_then_export_held(qtbot, window, monkeypatch, tmp_path)
     assert window.exporter.busy and not window.export_action.isEnabled()  # one export at a time
+    assert not window.review_page.export_button.isEnabled()
     assert "Exporting to" in window.statusBar().currentMessage()
     writer.go.set()
     qtbot.waitUntil(lambda: not window.exporter.busy, timeout=10_000)
     assert writer.threads == [False] and errors == []
     assert (out / "manifest.json").is_file() and window.export_action.isEnabled()
+    assert window.review_page.export_button.isEnabled()
     assert window.releases[0].export_folder == str(out)
 
 
