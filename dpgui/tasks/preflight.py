@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from dpgui.algorithms.approximate_quantiles import parse_quantiles
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
+from dpgui.numbers import readable
 from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 
@@ -157,8 +158,13 @@ def _check_range(parameter: ParameterSpec, value: object) -> None:
         raise PreflightError(f"{parameter.name} must be a finite number, got {value!r}")
     low, high = parameter.minimum, parameter.maximum
     if (low is not None and value < low) or (high is not None and value > high):
-        allowed = f"[{'-inf' if low is None else f'{low:g}'}, {'inf' if high is None else f'{high:g}'}]"
-        raise PreflightError(f"{parameter.name} must be in {allowed}, got {value:g}")
+        allowed = f"[{'-inf' if low is None else _exact(low)}, {'inf' if high is None else _exact(high)}]"
+        raise PreflightError(f"{parameter.name} must be in {allowed}, got {_exact(value)}")
+
+
+def _exact(value: float) -> str:
+    """A limit or a refused value with all its digits (``:g`` showed 10000001 as 1e+07, inside the range)."""
+    return readable(value, digits=15)
 
 
 def _longest_label(domain: NumericDomain | CategoricalDomain) -> int:
