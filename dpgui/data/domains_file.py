@@ -66,12 +66,27 @@ def domain_entry(column: str, entry: Any) -> Domain:
         raise DataError(f"domain of {column!r}: {error}") from error
 
 
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct: ``json`` keeps the last of two equal keys, which silently
+    dropped a column's first declaration."""
+    keys = [key for key, _ in pairs]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise DataError(
+            f"{', '.join(map(repr, twice))} is declared twice; each column, and each key of its entry, may "
+            "appear once"
+        )
+    return dict(pairs)
+
+
 def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
     """Columns (in the file's key order) and their declared domains from DOMAINS.json."""
     try:
-        declared = json.loads(path.read_text(encoding="utf-8"))
+        declared = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_once_each)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DataError(f"{path}: cannot read the domains ({error})") from error
+    except DataError as error:
+        raise DataError(f"{path}: {error}") from None
     if not isinstance(declared, dict) or not declared:
         raise DataError(f"{path}: expected an object mapping each column to its domain")
     return tuple(declared), tuple(domain_entry(column, entry) for column, entry in declared.items())
