@@ -100,6 +100,11 @@ def check_parameters(spec: TaskSpec) -> None:
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if isinstance(domain, NumericDomain):
             _check_domain(column, domain)
+        elif spec.missing.fill_value is not None:  # the aggregation refuses it, but after the charge
+            raise PreflightError(
+                f"column {column!r} is categorical: a missing cell counts as 'other', not as a number; "
+                "give no fill value (--fill) for a task with a categorical column"
+            )
     declared = _parameter_specs(spec)
     for name, value in spec.parameters:
         if name == "beta":
