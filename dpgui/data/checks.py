@@ -261,6 +261,18 @@ def check_frames(
     return checker.result()
 
 
+def _imputed_without_other(
+    check: ColumnCheck, domain: NumericDomain | CategoricalDomain, missing: MissingPolicy
+) -> bool:
+    """Missing cells the aggregation cannot count: imputed as 'other' in a category list without one."""
+    return (
+        bool(check.missing)
+        and missing.kind is MissingKind.IMPUTE
+        and isinstance(domain, CategoricalDomain)
+        and not domain.other
+    )
+
+
 def _verdict(
     file_name: str,
     checks: tuple[ColumnCheck, ...],
@@ -282,6 +294,12 @@ def _verdict(
             refusals.append(
                 f"{file_name}: column {check.column!r} has {check.missing} missing cells and the policy "
                 "refuses missing values; fill them in or choose to replace missing values"
+            )
+        elif _imputed_without_other(check, domains[check.column], missing):
+            refusals.append(
+                f"{file_name}: column {check.column!r} has {check.missing} missing cells, which imputing "
+                "counts as 'other', but its categories declare no 'other': declare it (\"other\": true) or "
+                "keep missing values as a cell of their own (--missing keep, a table's default)"
             )
         elif check.missing_fraction > IMPUTED_WARNING and missing.kind is MissingKind.IMPUTE:
             domain = domains[check.column]
