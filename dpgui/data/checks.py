@@ -288,7 +288,8 @@ def _verdict(
             continue
         if check.rows and check.missing == check.rows:
             refusals.append(
-                f"{file_name}: every cell of column {check.column!r} is missing; nothing to release"
+                f"{file_name}: every cell of column {check.column!r} is missing; nothing to release: leave "
+                "it out (for a table, remove it from DOMAINS.json)"
             )
         elif check.missing and missing.kind is MissingKind.FAIL:
             refusals.append(
