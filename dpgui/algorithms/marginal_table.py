@@ -303,6 +303,12 @@ def _decompress(rows: np.ndarray, compressions: Sequence[Compression], rng: Priv
     return out
 
 
+def mst_one_way_rho(rho: float, d: int) -> float:
+    """rho of each of MST's d 1-way measurements: a third of rho split over them, or all of rho when one
+    column leaves no pair to choose or measure (the other two thirds would go unspent)."""
+    return rho / 3 / d if d > 1 else rho
+
+
 def mst_table(
     sizes: Sequence[int], marginals: Marginals, n: int, rho: float, rows: int, rng: PrivateRandom
 ) -> AlgorithmRun[TableRelease]:
@@ -318,7 +324,7 @@ def mst_table(
     true = dict(zip(ones + pairs, marginals(ones + pairs), strict=True))
     measurements, measured, compressions = [], [], []
     for clique in ones:
-        noisy, record = _measure_gaussian(true[clique], clique, rho / 3 / d, rng)
+        noisy, record = _measure_gaussian(true[clique], clique, mst_one_way_rho(rho, d), rng)
         c = compress(noisy.values, noisy.stddev)
         compressions.append(c)
         values = _compressed(noisy.values, clique, compressions)

@@ -32,6 +32,7 @@ from dpgui.algorithms.marginal_table import (
     coarse_candidates,
     coarse_offered,
     gaussian_sigma,
+    mst_one_way_rho,
     one_way_budgets,
     workload,
 )
@@ -140,7 +141,7 @@ def _rho(spec: TaskSpec) -> float:
 def mst_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
     sizes, d, rho = table_sizes(spec), len(spec.domains), _rho(spec)
     gauss = "discrete Gaussian"
-    plans = [_plan((j,), None, gauss, gaussian_sigma(rho / 3 / d), sizes, n) for j in range(d)]
+    plans = [_plan((j,), None, gauss, gaussian_sigma(mst_one_way_rho(rho, d)), sizes, n) for j in range(d)]
     if d > 1:
         chance = (d - 1) / math.comb(d, 2)
         sigma = gaussian_sigma(rho / 3 / (d - 1))
