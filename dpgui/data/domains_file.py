@@ -28,7 +28,10 @@ def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
         raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
     if not isinstance(other, bool):
         raise DataError(f'domain of {column!r}: "other" must be true or false')
-    named = tuple(str(c) for c in categories if not (other and str(c) == OTHER))
+    texts = [str(c).strip() for c in categories]  # as cells are compared (and the Task page reads them)
+    if "" in texts:
+        raise DataError(f"domain of {column!r}: a category cannot be blank (a blank cell is a missing value)")
+    named = tuple(text for text in texts if not (other and text == OTHER))
     if not named:
         raise DataError(f'domain of {column!r}: "categories" lists no category besides "{OTHER}"')
     try:
