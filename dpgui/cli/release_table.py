@@ -57,8 +57,9 @@ def run_table(args: argparse.Namespace) -> int:
 
 def _time_limit_from_max_seconds(args: argparse.Namespace) -> tuple[tuple[str, float], ...]:
     """AIM's time a table's work cannot predict (its rounds and model depend on what it measures): without
-    ``--time-limit``, AIM ends its rounds in time to finish about ``--max-seconds`` after the marginals are
-    counted (a 25-column, 100,000-row table ran for over 20 minutes). A given ``--time-limit`` wins."""
+    ``--time-limit``, AIM ends its rounds in time to finish about its default limit, or ``--max-seconds``
+    if lower, after the marginals are counted (a 25-column, 100,000-row table ran for over 20 minutes). A
+    given ``--time-limit`` wins."""
     if args.algorithm not in (AUTO, AIM.name) or getattr(args, DEST_PREFIX + TIME_LIMIT.name) is not None:
         return ()
-    return ((TIME_LIMIT.name, float(args.max_seconds)),)
+    return ((TIME_LIMIT.name, min(float(args.max_seconds), TIME_LIMIT.default)),)
