@@ -162,6 +162,13 @@ class TableRelease:
     """Whether AIM's time limit, not its budget or round cap, made its last round the last."""
     finished_on_request: bool = False
     """Whether the custodian's request (``progress.FINISH_NOW``) made AIM's last round the last."""
+    last_picks: int = 1
+    """How many marginals AIM's last round measured: more than one when it was cut short (``final_picks``)."""
+
+    @property
+    def last_round(self) -> int:
+        """The number of AIM's last round (its picks count as one round)."""
+        return len(self.selected) - self.last_picks + 1
 
     @property
     def total_cost(self) -> float:
@@ -451,7 +458,8 @@ def aim_table(
     sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not on
     the data beyond those outputs; so the choice of the last round is post-processing, as with
     ``max_rounds``. The limit counts from that point. A FINISH_NOW sent into the run (the custodian's
-    Finish now) makes the next round the last in the same way: a choice made outside the data.
+    Finish now) makes the next round the last in the same way: a choice made outside the data. A last
+    round cut short by either measures up to one marginal per column (``final_picks``) rather than one.
     """
     d = len(sizes)
     work = workload(d, way)
@@ -482,52 +490,84 @@ def aim_table(
     cliques = [(j,) for j in range(d)]
     t, last, longest, time_limited, finished_on_request = 0, False, 0.0, False, False
     while not last:
-        t += 1
         began = clock()
         remaining = rho - used
         measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
-        last = remaining <= 2 * (measure_rho + select_rho) or t >= rounds
+        last = remaining <= 2 * (measure_rho + select_rho) or t + 1 >= rounds
         finished_on_request = requested and not last
         last = last or requested
         if not last and time_limit is not None:
             time_limited = last = began - started + (1 + FINAL_FIT_FACTOR) * longest > time_limit
+        picks = 1
         if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
-            measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining
+            if time_limited or finished_on_request:
+                picks = final_picks(remaining, measure_rho + select_rho, d)
+            share = remaining / picks
+            measure_rho, select_rho = MEASURE_SHARE * share, (1 - MEASURE_SHARE) * share
             sigma, eps = gaussian_sigma(measure_rho), selection_epsilon(select_rho)
-        limit = max_model_mb * (used + measure_rho + select_rho) / rho
-        fits = {c: model.size_mb([*cliques, c]) <= limit for c in closure}
         estimates = {c: model.marginal(c) for c in closure}
         errors = np.array([_l1(true[c] - estimates[c], b) for c, b in candidates])
         offered = is_full | coarse_offered(sigma, full_cells, n)
-        feasible = np.array([fits[c] for c, _ in candidates]) & offered
-        scores = np.where(feasible, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
-        if not np.isfinite(scores).any():
-            scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
-        index = _select(scores, np.isfinite(scores), eps, sensitivity, rng)
-        chosen, bins = candidates[index]
-        selected.append(Selected(chosen, eps, select_rho, bins))
-        measure = true[chosen] if bins is None else coarsen(true[chosen], bins)
-        noisy, record = _measure_gaussian(measure, chosen, measure_rho, rng, bins)
-        measurements.append(noisy)
-        measured.append(record)
-        used += select_rho + record.cost
-        cliques.append(chosen)
+        this_round: list[tuple[int, NoisyMarginal]] = []
+        for _ in range(picks):  # several only in a last round cut short: one fit for all (see final_picks)
+            limit = max_model_mb * (used + measure_rho + select_rho) / rho
+            fits = {c: model.size_mb([*cliques, c]) <= limit for c in closure}
+            feasible = np.array([fits[c] for c, _ in candidates]) & offered
+            feasible[np.array([index for index, _ in this_round], dtype=np.intp)] = False
+            scores = np.where(feasible, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
+            if not np.isfinite(scores).any():
+                scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
+            index = _select(scores, np.isfinite(scores), eps, sensitivity, rng)
+            chosen, bins = candidates[index]
+            selected.append(Selected(chosen, eps, select_rho, bins))
+            measure = true[chosen] if bins is None else coarsen(true[chosen], bins)
+            noisy, record = _measure_gaussian(measure, chosen, measure_rho, rng, bins)
+            measurements.append(noisy)
+            measured.append(record)
+            used += select_rho + record.cost
+            cliques.append(chosen)
+            this_round.append((index, noisy))
         model = model.fit(measurements, n, FIT_ITERS)
-        fitted = model.marginal(chosen)
-        step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
-        if barely_moved(_l1(fitted - estimates[chosen], bins), sigma, cell_counts[index]):
-            sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
         longest = max(longest, clock() - began)
-        request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
-        requested = requested or request == FINISH_NOW
+        for index, noisy in this_round:
+            t += 1
+            chosen, bins = candidates[index]
+            fitted = model.marginal(chosen)
+            step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
+            if barely_moved(_l1(fitted - estimates[chosen], bins), sigma, cell_counts[index]):
+                sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
+            request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
+            requested = requested or request == FINISH_NOW
     model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
     return TableRelease(
-        table, tuple(measured), tuple(selected), fit, Accounting.ZCDP, time_limited, finished_on_request
+        table,
+        tuple(measured),
+        tuple(selected),
+        fit,
+        Accounting.ZCDP,
+        time_limited=time_limited,
+        finished_on_request=finished_on_request,
+        last_picks=picks,
     )
+
+
+def final_picks(remaining: float, round_rho: float, columns: int) -> int:
+    """How many marginals a last round cut short (by the time limit or Finish now) measures: as many
+    rounds as ``remaining`` would have paid for at the running round's budget, at most one per column.
+
+    AIM's last round spends what is left (Algorithm 1); cut short early, that is most of rho, and on one
+    marginal it buys a precision nothing else in the model shares (a 50k x 20 table measured 70% of rho
+    in one pair, 2-way TV 0.30 against MST's 0.20). Measured together, as the rounds it replaces would
+    have been, they need one model fit. Each pick is its own exponential mechanism and Gaussian
+    measurement at remaining / picks, so the total is still rho; the count depends only on the budget,
+    earlier DP outputs (the annealed round budget) and public sizes."""
+    if round_rho <= 0:
+        return 1
+    return max(1, min(columns, math.floor(remaining / round_rho)))
 
 
 def barely_moved(change: float, sigma: float, cells: float) -> bool:

@@ -104,7 +104,8 @@ TIME_LIMIT = ParameterSpec(
     float,
     AIM_SECONDS,
     "AIM: seconds, counted once the marginals are counted, after which it stops choosing marginals and "
-    "spends what is left of the budget in one last round, so it ends near then (0: no limit; on the command "
+    "spends what is left of the budget in one last round (on up to one marginal per column), so it ends "
+    "near then (0: no limit; on the command "
     "line at most --max-seconds). AIM's time cannot be predicted: its rounds and model depend on what it "
     "measures, and 25 columns of 100,000 rows ran for more than 15 minutes. Which round is last depends "
     "on this machine's speed, never on the data beyond what the rounds released.",
@@ -314,12 +315,13 @@ def _table(
         + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else "")
         + (
             f"; the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s) made round "
-            f"{len(release.selected)} the last, which spent what was left"
+            f"{release.last_round} the last, which spent what was left on {_marginals_word(release)}"
             if release.time_limited
             else ""
         )
         + (
-            f"; Finish now made round {len(release.selected)} the last, which spent what was left"
+            f"; Finish now made round {release.last_round} the last, which spent what was left on "
+            f"{_marginals_word(release)}"
             if release.finished_on_request
             else ""
         ),
@@ -363,6 +365,10 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
         return Progress(step.fraction, message, dataclasses.replace(partial, name=name))
 
     return map_steps(run, named)
+
+
+def _marginals_word(release: TableRelease) -> str:
+    return "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:

@@ -306,10 +306,28 @@ def test_aim_time_limit_ends_the_rounds_early_and_the_last_one_spends_exactly_wh
     # the start reads 5 s and round k begins at 10k s, after 10k - 5 s; its longest round took 5 s, so with
     # the final fit (4 rounds' worth) it expects 10k - 5 + 5 (1 + 4) s: over 40 s first at k = 3
     assert limited.time_limited and not unlimited.time_limited
-    assert len(limited.selected) == 3 < len(unlimited.selected)
+    # round 3, cut short, measures one marginal per column (final_picks): 2 + 4 selections
+    assert len(limited.selected) == 2 + len(sizes) < len(unlimited.selected)
+    _assert_one_last_batch(limited.selected[2:])
     spent = _zcdp(rng, selections[-len(limited.selected) :])
     assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)  # the last round took what was left
     assert limited.total_cost == pytest.approx(rho, rel=1e-6)
+
+
+def _assert_one_last_batch(batch) -> None:
+    """A last round cut short: distinct marginals, each at the same share of what was left."""
+    assert len({(s.clique, s.bins) for s in batch}) == len(batch) > 1
+    assert all(s.cost == pytest.approx(batch[0].cost) and s.epsilon == batch[0].epsilon for s in batch)
+
+
+@pytest.mark.parametrize(
+    ("remaining", "round_rho", "columns", "picks"),
+    [(1.0, 0.3, 10, 3), (1.0, 0.01, 4, 4), (0.1, 0.3, 4, 1), (1.0, 0.0, 4, 1), (0.9, 0.3, 10, 3)],
+)
+def test_a_last_round_cut_short_measures_what_the_rounds_left_would_have_at_most_one_per_column(
+    remaining, round_rho, columns, picks
+):
+    assert mt.final_picks(remaining, round_rho, columns) == picks
 
 
 def test_aim_time_limit_does_not_count_the_time_spent_reading_the_data():
@@ -330,7 +348,8 @@ def test_aim_time_limit_does_not_count_the_time_spent_reading_the_data():
 
 def test_finish_now_sent_after_a_round_makes_the_next_round_the_last_and_spends_what_is_left(selections):
     """The app's Finish now: FINISH_NOW sent into the run after round 2 makes round 3 the last, which spends
-    exactly what is left (the total stays rho); sent at the very start, round 1 is the last."""
+    exactly what is left over one marginal per column (the total stays rho); sent at the very start, round
+    1 is the last."""
     from dpgui.algorithms.marginal_table import AimRound
     from dpgui.algorithms.progress import FINISH_NOW
 
@@ -352,12 +371,13 @@ def test_finish_now_sent_after_a_round_makes_the_next_round_the_last_and_spends_
     rng = RecordingRandom(4)
     finished = finished_after(2, rng)
     assert finished.finished_on_request and not unlimited.finished_on_request
-    assert len(finished.selected) == 3 < len(unlimited.selected)
+    assert len(finished.selected) == 2 + len(sizes) < len(unlimited.selected)
+    _assert_one_last_batch(finished.selected[2:])
     spent = _zcdp(rng, selections[-len(finished.selected) :])
     assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)
     assert finished.total_cost == pytest.approx(rho, rel=1e-6)
     at_once = finished_after(0, SeededRandom(4))
-    assert len(at_once.selected) == 1 and at_once.finished_on_request
+    assert len(at_once.selected) == len(sizes) and at_once.finished_on_request
 
 
 def test_aim_follows_its_stated_schedule(selections):
