@@ -37,6 +37,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,23 @@ def _codes(domains_file: Path = DOMAINS, data: Path = DATA) -> tuple[np.ndarray,
     return codes, sizes, list(spec.columns)
 
 
+Marginals = Callable[[list[tuple[int, ...]]], list[np.ndarray]]
+
+
+def marginal_counter(codes: np.ndarray, sizes: list[int]) -> Marginals:
+    """The table algorithms' ``marginals``: the true counts of each clique of the (n, d) cell indices."""
+
+    def marginals(cliques: list[tuple[int, ...]]) -> list[np.ndarray]:
+        out = []
+        for clique in cliques:
+            shape = tuple(sizes[i] for i in clique)
+            flat = np.ravel_multi_index(tuple(codes[:, i] for i in clique), shape)
+            out.append(np.bincount(flat, minlength=math.prod(shape)).reshape(shape))
+        return out
+
+    return marginals
+
+
 def _ours(
     algorithm: str, epsilon: float, seed: int, domains_file: Path, data: Path
 ) -> tuple[np.ndarray, float]:
@@ -101,15 +119,7 @@ def _ours(
     codes, sizes, _ = _codes(domains_file, data)
     spec = _spec(domains_file, epsilon, 0.0 if algorithm == "independent" else DELTA)
     n = codes.shape[0]
-
-    def marginals(cliques: list[tuple[int, ...]]) -> list[np.ndarray]:
-        out = []
-        for clique in cliques:
-            shape = tuple(sizes[i] for i in clique)
-            flat = np.ravel_multi_index(tuple(codes[:, i] for i in clique), shape)
-            out.append(np.bincount(flat, minlength=math.prod(shape)).reshape(shape))
-        return out
-
+    marginals = marginal_counter(codes, sizes)
     rng = SeededRandom(seed)
     start = time.perf_counter()
     if algorithm == "independent":
