@@ -25,7 +25,7 @@ from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.text_format import thousands_point_columns
+from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_point_columns
 from dpgui.data.validation import as_numbers, distinct_text, first_position, invalid_cells, require_columns
 
 IMPUTED_WARNING = 0.05
@@ -350,24 +350,43 @@ def check_data(
             wanted, partial(_partition_summary, make_checker), SUMMARY_SCHEMA
         )
         verdict = checker.result(combine_summaries(summaries, checker.checks()))
-    return _warn_of_thousands_points(verdict, dataset.path, columns, domains)
+    warnings = _how_the_file_is_read(Path(dataset.path), columns, domains)
+    return replace(verdict, warnings=verdict.warnings + warnings) if warnings else verdict
 
 
-def _warn_of_thousands_points(
-    verdict: DataCheck,
-    path: Path,
-    columns: tuple[str, ...],
-    domains: tuple[NumericDomain | CategoricalDomain, ...],
-) -> DataCheck:
-    """``verdict`` with a warning for each numeric column written like 1.047 and 999 (``text_format.
-    thousands_point_columns``): a release of values read 1,000 times too small would be charged in full."""
-    suspects = set(thousands_point_columns(Path(path)))
-    warnings = tuple(
+MISSING_SPELLINGS = frozenset(
+    {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A"}
+    | {"NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
+)
+"""The cell texts pandas' CSV and Excel readers (every engine's) read as a missing value: the default
+``na_values`` of ``pandas.read_csv``'s documentation."""
+_READ_WITH_MISSING_SPELLINGS = frozenset({*DELIMITED_SUFFIXES, ".xlsx", ".xls"})
+
+
+def _how_the_file_is_read(
+    path: Path, columns: tuple[str, ...], domains: tuple[NumericDomain | CategoricalDomain, ...]
+) -> tuple[str, ...]:
+    """Warnings about what the readers make of this file's cells that a release would be charged for in
+    full: a numeric column written like 1.047 and 999 (``text_format.thousands_point_columns``), read
+    1,000 times too small if the point separates thousands; and a declared category spelt as a missing
+    value ("NA"), whose cells a text or Excel file delivers as missing."""
+    suspects = set(thousands_point_columns(path))
+    warnings = [
         f"column {column!r} is written like 1.047 and 999 (every number with a point has exactly three "
         "digits after it): if the point separates thousands (1.047 meaning 1047, as German or Dutch "
         "spreadsheets write), the values are read 1,000 times too small; remove the separators and open "
         "the file again. Carry on only if the point is a decimal mark"
         for column, domain in zip(columns, domains, strict=True)
         if column in suspects and isinstance(domain, NumericDomain)
-    )
-    return replace(verdict, warnings=verdict.warnings + warnings) if warnings else verdict
+    ]
+    if path.suffix.lower() in _READ_WITH_MISSING_SPELLINGS:
+        warnings += [
+            f"category {category!r} of column {column!r} is how files write a missing value: its cells are "
+            "read as missing, never as this category; rename it in the file (e.g. 'N.A.') or save the "
+            "table as Parquet"
+            for column, domain in zip(columns, domains, strict=True)
+            if isinstance(domain, CategoricalDomain)
+            for category in domain.categories
+            if category in MISSING_SPELLINGS
+        ]
+    return tuple(warnings)

@@ -1,5 +1,6 @@
-"""A numeric column written like 1.047 and 999 is flagged before the charge: German and Dutch spreadsheets
-write 1047 as 1.047, and dpgui, reading a decimal point, would release values 1,000 times too small."""
+"""Cells the readers make something else of are flagged before the charge: a numeric column written like
+1.047 and 999 (German and Dutch spreadsheets write 1047 as 1.047, and dpgui, reading a decimal point, would
+release values 1,000 times too small), and a declared category spelt like a missing value ("NA")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from dpgui.data import NumericDomain
 from dpgui.data.backends import open_aggregator
-from dpgui.data.checks import check_data
+from dpgui.data.checks import MISSING_SPELLINGS, check_data
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import MissingPolicy
 from dpgui.data.text_format import thousands_point_columns
@@ -68,3 +69,27 @@ def test_a_file_with_ordinary_decimals_gets_no_warning(tmp_path: Path):
     opened = open_aggregator(path, "memory")
     check = check_data(opened.dataset, opened.aggregator, ("wage",), (WAGES,), MissingPolicy())
     assert check.warnings == ()
+
+
+def test_the_missing_spellings_are_pandas_own():
+    from pandas._libs.parsers import STR_NA_VALUES
+
+    assert MISSING_SPELLINGS == STR_NA_VALUES
+
+
+@pytest.mark.parametrize(("suffix", "warned"), [(".csv", True), (".parquet", False)])
+def test_a_category_spelt_like_a_missing_value_is_flagged_where_the_readers_take_it_for_one(
+    tmp_path: Path, suffix: str, warned: bool
+):
+    """Pandas reads "NA" in a CSV (or a workbook) as missing, so a category "NA" never counts; a Parquet
+    file keeps the text."""
+    import pandas as pd
+
+    path = tmp_path / f"data{suffix}"
+    frame = pd.DataFrame({"region": ["NA", "EU", "NA", "EU"]})
+    frame.to_csv(path, index=False) if suffix == ".csv" else frame.to_parquet(path)
+    opened = open_aggregator(path, "memory")
+    domain = CategoricalDomain(("EU", "NA"), other=True)
+    check = check_data(opened.dataset, opened.aggregator, ("region",), (domain,), MissingPolicy())
+    flagged = [w for w in check.warnings if w.startswith("category 'NA' of column 'region'")]
+    assert bool(flagged) is warned
