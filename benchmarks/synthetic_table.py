@@ -93,15 +93,14 @@ Marginals = Callable[[list[tuple[int, ...]]], list[np.ndarray]]
 
 
 def marginal_counter(codes: np.ndarray, sizes: list[int]) -> Marginals:
-    """The table algorithms' ``marginals``: the true counts of each clique of the (n, d) cell indices."""
+    """The table algorithms' ``marginals``: the true counts of each clique of the (n, d) cell indices, by
+    the engines' own ``MarginalCounter``."""
+    from dpgui.data.aggregate import MarginalCounter
 
     def marginals(cliques: list[tuple[int, ...]]) -> list[np.ndarray]:
-        out = []
-        for clique in cliques:
-            shape = tuple(sizes[i] for i in clique)
-            flat = np.ravel_multi_index(tuple(codes[:, i] for i in clique), shape)
-            out.append(np.bincount(flat, minlength=math.prod(shape)).reshape(shape))
-        return out
+        counter = MarginalCounter(sizes, cliques)
+        counter.add([codes[:, j] for j in range(codes.shape[1])])
+        return counter.result()
 
     return marginals
 
