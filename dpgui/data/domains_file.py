@@ -28,7 +28,9 @@ def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
         raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
     if not isinstance(other, bool):
         raise DataError(f'domain of {column!r}: "other" must be true or false')
-    texts = [str(c).strip() for c in categories]  # as cells are compared (and the Task page reads them)
+    from dpgui.data.validation import cell_text  # pandas: loaded by a release, not by reading the file
+
+    texts = [cell_text(c) for c in categories]  # as cells are compared: a JSON 3.0 is the code 3
     if "" in texts:
         raise DataError(f"domain of {column!r}: a category cannot be blank (a blank cell is a missing value)")
     named = tuple(text for text in texts if not (other and text == OTHER))

@@ -76,7 +76,9 @@ def invalid_cells(raw: pd.Series, values: pd.Series) -> np.ndarray:
     return (np.isnan(parsed) & raw.notna().to_numpy()) | np.isinf(parsed)
 
 
-def _text(value: object) -> str:
+def cell_text(value: object) -> str:
+    """A cell's value as categories are compared: stripped text, whole floats as integers ("3", not
+    "3.0"), booleans as true and false."""
     if isinstance(value, bool | np.bool_):  # the file's own spelling is gone: a boolean reads true or false
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
@@ -100,7 +102,7 @@ def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
             f"column {values.name!r} holds nested values{example} (lists or records), not one text or number "
             "per cell; a category or label must be a single value: flatten the column, or choose another"
         ) from exc
-    return codes.astype(np.int64), [_text(value) for value in uniques]
+    return codes.astype(np.int64), [cell_text(value) for value in uniques]
 
 
 def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, file_name: str) -> np.ndarray:
