@@ -32,6 +32,7 @@ from dpgui.algorithms.recconcave import (
     StepFunction,
     exponential_mechanism_step,
     lemma_3_14_promise,
+    levels,
     log_mass,
     per_mechanism_cost,
     recconcave,
@@ -233,9 +234,13 @@ def learn_thresholds(
 
 def learn_thresholds_min_n(size: int, total: PrivacyCost, alpha: float, beta: float) -> int:
     """Thm 3.18 with Lemma 3.14 refined (spec 000 s4.4): m >= max{(200/alpha^2) ln(4/(alpha beta)),
-    the RecConcave promise at (alpha/2, beta/2)} for realizable data (promise r = m)."""
+    the RecConcave promise at (alpha/2, beta/2)} for realizable data (promise r = m).
+
+    RecConcave at beta/2 means failure <= beta/2; Lemma 3.14's promise at beta' fails w.p. <= 2 beta' N
+    over N levels, so it is taken at beta' = beta/(4N) (the spec's table is computed this way)."""
     generalisation = (200 / alpha**2) * math.log(4 / (alpha * beta))
-    recursion = lemma_3_14_promise(size, alpha / 2, beta / 2, per_mechanism_cost(total, size))
+    lemma_beta = beta / (4 * levels(size))
+    recursion = lemma_3_14_promise(size, alpha / 2, lemma_beta, per_mechanism_cost(total, size))
     return math.ceil(max(generalisation, recursion))
 
 

@@ -16,7 +16,7 @@ import pytest
 from dpgui.algorithms.learners import thresholds as module
 from dpgui.algorithms.learners.thresholds import Direction, learn_thresholds, learn_thresholds_min_n
 from dpgui.algorithms.progress import run_to_end
-from dpgui.algorithms.recconcave import RecConcaveParameters, lemma_3_14_promise, per_mechanism_cost
+from dpgui.algorithms.recconcave import RecConcaveParameters, lemma_3_14_promise, levels, per_mechanism_cost
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
 
@@ -56,3 +56,21 @@ def test_min_n_generalisation_term_is_thm_3_18s(alpha: float, beta: float) -> No
     assert learn_thresholds_min_n(16, total, alpha, beta) == math.ceil(generalisation)
     if alpha == beta == 0.05:
         assert learn_thresholds_min_n(16, total, alpha, beta) == pytest.approx(5.9e5, rel=0.01)
+
+
+@pytest.mark.parametrize(("bits", "spec_number"), [(16, 3.13e6), (32, 3.22e6), (64, 4.43e7)])
+def test_recconcave_term_fails_with_probability_at_most_beta_over_2(bits: int, spec_number: float) -> None:
+    """Spec 000 s4.4 (Thm 3.18): m is the larger of the generalisation term and "RecConcave at alpha/2,
+    beta/2", so RecConcave may fail w.p. <= beta/2. Lemma 3.14's promise fails w.p. <= 2 beta' N (spec 000
+    s4.3), so it is taken at beta' = beta/(4N). With the spec's delta/(3(N-1)+1) this reproduces the spec's
+    A_dist_safe column (3.13e6, 3.22e6, 4.43e7 at d = 16, 32, 64); the app splits delta by 2(N-1) instead
+    (REVIEW-000-002 s3), which changes only the delta inside the logarithm."""
+    size, alpha, beta, total = 2**bits, 0.05, 0.05, PrivacyCost(1.0, 1e-6)
+    depth = levels(size)
+    mechanisms = 3 * (depth - 1) + 1
+    spec_cost = PrivacyCost(1.0 / mechanisms, 1e-6 / mechanisms)
+    assert lemma_3_14_promise(size, alpha / 2, beta / (4 * depth), spec_cost) == pytest.approx(
+        spec_number, rel=5e-3
+    )
+    recursion = lemma_3_14_promise(size, alpha / 2, beta / (4 * depth), per_mechanism_cost(total, size))
+    assert learn_thresholds_min_n(size, total, alpha, beta) == math.ceil(recursion)
