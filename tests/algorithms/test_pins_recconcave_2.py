@@ -1,0 +1,26 @@
+"""Pins the base-case promise of Lemma 3.14 on the smallest ranges (mutation scan 19).
+
+Survivors this pins: the guard max(T, 2) of the base case's (2/(alpha eps)) log2(T/beta) written max(T, 1),
+max(T, 3) or max(T, 4); scan 18's pin checks T = 20 and larger only.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dpgui.algorithms import recconcave as module
+from dpgui.privacy.cost import PrivacyCost
+
+
+@pytest.mark.parametrize("top", [1, 2, 3, 4, 32])
+def test_base_case_promise_on_small_ranges(top: int) -> None:
+    """Spec 000 s4.3: the base case (T <= 32, one exponential mechanism over [0, T]) needs
+    r >= (2/(alpha eps)) log2(T/beta); for T = 1 the range still holds two candidates, so log2(2/beta)."""
+    alpha, beta, cost = 0.1, 0.05, PrivacyCost(0.2)
+    assert module.levels(top) == 1
+    expected = 2 / (alpha * 0.2) * math.log2(max(top, 2) / beta)
+    assert module.lemma_3_14_promise(top, alpha, beta, cost) == pytest.approx(expected, rel=1e-12)
+    if top == 1:
+        assert expected == pytest.approx(100 * math.log2(40), rel=1e-12)
