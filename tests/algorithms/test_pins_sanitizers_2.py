@@ -61,3 +61,28 @@ def test_dkw_of_one_record_and_of_none() -> None:
     cells = PublicCells.from_public(np.array([4], dtype=np.uint64), 10)
     diagnostic = shift_diagnostic(CellCDF(cells, np.array([0.0, 0.0, 1.0])), 0, 1.0, 0.06)
     assert math.isfinite(diagnostic.tolerance)
+
+
+WINDOW_CASES = [
+    # 64 points 16 apart on [0, 1023]: I(j) = ceil(2^j / 16)
+    (1.0, list(range(0, 1024, 16)), [1] * 64, [1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64]),
+    # 6 records at 0, then 58 points 16 apart: the 3 alpha m/32 - I(z - 1) term binds at z = 0
+    (0.5, list(range(0, 929, 16)), [6] + [1] * 58, [6, 6, 6, 6, 6, 7, 9, 13, 21, 37, 64]),
+]
+
+
+@pytest.mark.parametrize(("alpha", "values", "counts", "windows"), WINDOW_CASES)
+def test_san_thresholds_window_quality_is_fig_11s(
+    alpha: float, values: list[int], counts: list[int], windows: list[int]
+) -> None:
+    """Spec 000 s5.3 (paper 000 Fig. 11 step 4): the exponential mechanism picks the window level z with
+    quality min(I(z) - alpha m/32, 3 alpha m/32 - I(z - 1)), I(j) the largest count of a window of 2^j
+    grid points (I(-1) = 0), at the per-mechanism epsilon with sensitivity 1."""
+    plan = SanThresholdsPlan.for_target(1.0, 1e-6, alpha)
+    m = sum(counts)
+    rng = RecordingRandom(0, zero=True)
+    run_to_end(san_thresholds(np.array(values, dtype=np.uint64), np.array(counts), 1024, plan, rng))
+    largest = np.array(windows, dtype=float)
+    previous = np.concatenate([[0], largest[:-1]])
+    quality = np.minimum(largest - alpha * m / 32, 3 * alpha * m / 32 - previous)
+    assert rng.log_weights[0] == pytest.approx(plan.mechanism_epsilon * quality / 2, rel=1e-12)
