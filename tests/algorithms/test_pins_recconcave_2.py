@@ -24,3 +24,19 @@ def test_base_case_promise_on_small_ranges(top: int) -> None:
     assert module.lemma_3_14_promise(top, alpha, beta, cost) == pytest.approx(expected, rel=1e-12)
     if top == 1:
         assert expected == pytest.approx(100 * math.log2(40), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("profile", "promise", "alpha"),
+    [([10, 7, 3, 0], 10.5, 0.25), ([40, 40, 31, 12, 5], 41.7, 0.1), ([6, 2], 6.0, 0.5)],
+)
+def test_level_quality_rounds_the_promise_band_to_integers(
+    profile: list[int], promise: float, alpha: float
+) -> None:
+    """Spec 000 s4.3 (paper 000 Fig. 5 step 4, Claim 3.13): q(j) = min(L(j) - ceil((1 - alpha) r),
+    floor(r) - L(j + 1)), an integer score of sensitivity 1 even for a non-integer promise r."""
+    low, high = math.ceil((1 - alpha) * promise), math.floor(promise)
+    expected = [min(profile[j] - low, high - profile[j + 1]) for j in range(len(profile) - 1)]
+    quality = module.level_quality(profile, promise, alpha)
+    assert quality == expected
+    assert all(isinstance(q, int) for q in quality)
