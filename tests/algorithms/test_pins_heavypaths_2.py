@@ -81,6 +81,7 @@ CASES = [
     (3.0, 1e-2, 0.05, 4, 50),  # M = 2: one LevelUp slot booked
     (0.5, 1e-4, 0.2, 64, 10**9),  # large n: several balanced steps
     (2.0, 1e-3, 0.01, 8, 1),  # n below 2: the public count is taken as 2
+    (1.0, 1e-10, 0.5, 4, 1),  # the SVT margin 4 alpha_SV comes within 2x of the HeavyBin term
 ]
 
 
