@@ -82,6 +82,11 @@ CASES = [
     (0.5, 1e-4, 0.2, 64, 10**9),  # large n: several balanced steps
     (2.0, 1e-3, 0.01, 8, 1),  # n below 2: the public count is taken as 2
     (1.0, 1e-10, 0.5, 4, 1),  # the SVT margin 4 alpha_SV comes within 2x of the HeavyBin term
+    (0.05, 1e-3, 0.01, 4, 10**8),  # delta_path's second term eps_o/(4 e^{eps_o} n) binds
+    (0.5, 0.1, 0.3, 64, 10**5),  # g = ln(1/delta_path)/eps_o decides the balanced-step count B
+    (0.05, 1e-6, 0.01, 8, 10**8),
+    (10.0, 1e-12, 0.01, 4, 1),  # large eps: a slip in alpha_SV's 8/(eps/4) reaches k
+    (0.05, 0.9, 0.01, 4, 1),  # large delta: the first-level HeavyBin's delta_rest/2 must stay below 1
 ]
 
 
