@@ -6,17 +6,25 @@ the OneRandomPath fixed point, the requirements k, t and n_required) and the del
 mechanisms were not compared with anything: beta/(M + 2), beta/(M + 3), beta/(M + 5), beta/(M + 8), beta
 (M + 4), and delta_rest = 2 delta/(4 e^{eps/4}) all survived. The reference below restates the module
 doc's recipe (spec 002 s6 with REVIEW-000-002 s4a, s4d-s4f) term by term.
+
+A steered StoppingPoint then takes each branch to pin what the run does with these constants: the
+database sizes |S_d| - 3t (guarded at 0), the LevelUp's level min(y, L_d), and the statistic the sparse
+vector is asked about (the largest multiplicity, 0 for an empty database).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from dpgui.algorithms.heavypaths import HeavyPathsParameters, heavypaths_min_n
+from dpgui.algorithms import heavypaths as module
+from dpgui.algorithms.heavypaths import HeavyPathsParameters, heavypaths, heavypaths_min_n
+from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.treelog import bit_chain
 from dpgui.privacy.heavy_bin import HeavyBinParameters
+from tests.recording import RecordingRandom
 
 
 def reference(epsilon: float, delta: float, beta: float, bits: int, n: int) -> dict[str, float]:
@@ -108,3 +116,79 @@ def test_min_n_is_the_least_fixed_point_of_the_requirement(epsilon: float, delta
     n = heavypaths_min_n(epsilon, delta, 0.05, bits)
     assert math.ceil(reference(epsilon, delta, 0.05, bits, n)["required"]) <= n
     assert math.ceil(reference(epsilon, delta, 0.05, bits, n - 1)["required"]) > n - 1
+
+
+class StopAt:
+    """A StoppingPoint stand-in answering "above" first at database ``d`` (the branch taken is then
+    d_hat = d; what follows is post-processing of that answer and the mechanisms' own draws)."""
+
+    def __init__(self, d: int) -> None:
+        self.d, self.asked = d, 0
+        self.values: list[float] = []
+
+    def __call__(self, params: object, rng: object) -> StopAt:
+        return self
+
+    def is_above(self, value: float) -> bool:
+        self.values.append(value)
+        self.asked += 1
+        return self.asked == self.d
+
+
+def steered_run(
+    monkeypatch: pytest.MonkeyPatch, stop: int, n: int
+) -> tuple[list, list, HeavyPathsParameters]:
+    """Run HeavyPaths on 8-bit data (M = 3) with d_hat = ``stop``, recording next_database and lift calls."""
+    databases: list[tuple[int, int, int]] = []
+    lifts: list[tuple[int, int, int | None]] = []
+    real_next, real_lift = module.next_database, module.lift
+
+    def next_database(trimmed, bits, path_length, path, size):
+        out = real_next(trimmed, bits, path_length, path, size)
+        databases.append((trimmed.size, size, out.size))
+        return out
+
+    def lift(points, trimmed, bits, level, heavy, epsilon, rng):
+        out = real_lift(points, trimmed, bits, level, heavy, epsilon, rng)
+        lifts.append((bits, level, out))
+        return out
+
+    stopper = StopAt(stop)
+    monkeypatch.setattr(module, "SparseVector", stopper)
+    monkeypatch.setattr(module, "next_database", next_database)
+    monkeypatch.setattr(module, "lift", lift)
+    params = HeavyPathsParameters.build(3.0, 1e-2, 0.05, 8, n)
+    values, counts = np.unique(np.random.default_rng(8).integers(0, 256, n), return_counts=True)
+    rng = RecordingRandom(5, zero=True)
+    run_to_end(heavypaths(values.astype(np.uint64), counts, params, rng, allow_below_requirement=True))
+    return databases, lifts, params, stopper, counts
+
+
+@pytest.mark.parametrize(("stop", "small"), [(2, False), (3, False), (2, True)])
+def test_each_database_keeps_size_minus_3t_fall_off_levels(monkeypatch, stop: int, small: bool) -> None:
+    """ConstructPaths and OneRandomPath (spec 002 s6.1, s6.3): S_{d+1} (and OneRandomPath's D) is the
+    |S_d| - 3t smallest fall-off levels of the trimmed S_d (|trimmed| = |S_d| - 2t), none when
+    |S_d| <= 3t; the LevelUp lifts at level min(y, L_d) of the level y found one database down."""
+    n = 1000 if small else heavypaths_min_n(3.0, 1e-2, 0.05, 8)  # small: |S_1| < 2t, S_2 = S_3 = {}
+    databases, lifts, params, _, _ = steered_run(monkeypatch, stop, n)
+    t = params.t
+    if small:
+        assert 2 * t > 1000 and all(trimmed == 0 for trimmed, _, _ in databases)
+    assert databases and all(size == max(trimmed - t, 0) for trimmed, size, _ in databases)
+    assert all(out == min(size, trimmed) for trimmed, size, out in databases)
+    if stop == 3:
+        (_, _, y), (bits, level, _) = lifts
+        assert y is not None and y < bits  # the case where min(y, bits) and max(y, bits) differ
+        assert level == min(y, bits)
+
+
+@pytest.mark.parametrize("small", [False, True])
+def test_stopping_point_asks_about_each_databases_largest_multiplicity(monkeypatch, small: bool) -> None:
+    """Alg. 3 (spec 002 s6.2): f_d = the largest multiplicity in S_d (sensitivity 1), 0 for an empty S_d."""
+    n = 1000 if small else heavypaths_min_n(3.0, 1e-2, 0.05, 8)
+    _, _, _, stopper, counts = steered_run(monkeypatch, 3, n)
+    assert stopper.values[0] == counts.max()
+    if small:
+        assert stopper.values[1:] == [0, 0]
+    else:
+        assert all(value > 0 for value in stopper.values)
