@@ -1,0 +1,42 @@
+"""Pins the learners' and TreeLog's 2^64-grid edges (mutation scan 19).
+
+Survivors this pins: the IP reduction's cut cap MAX_CUTS = 2^64 written 2 << 64 or 1 << 128 (a 2^64 grid
+then has 2^64 + 1 cuts, a 65-bit solver domain); TreeLog's MAX_BITS = 64 written 128 (a 65-bit domain is
+then accepted, beyond the uint64 grid); the "ge" hypothesis' never-positive test cut < size written
+cut <= size (at cut = size = 2^64 the comparison then builds np.uint64(2^64), which overflows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms.learners.ip_threshold import InteriorSolver, IPThresholdParameters
+from dpgui.algorithms.learners.thresholds import Direction, ThresholdHypothesis
+from dpgui.algorithms.treelog import TreeLogParameters
+
+
+@pytest.mark.parametrize("solver", [InteriorSolver.EM, InteriorSolver.TREELOG])
+def test_ip_reduction_caps_the_cuts_at_2_to_the_64(solver: InteriorSolver) -> None:
+    """Module doc: cuts live in uint64, so on a 2^64-point grid the top cut (always positive) is left out
+    of the solver: 2^64 cuts on 64 bits; a smaller grid keeps all size + 1 cuts."""
+    top = IPThresholdParameters(10**6, 2**64, 1.0, 1e-6, 0.05, solver)
+    assert top.cut_count == 2**64 and top.bits == 64
+    small = IPThresholdParameters(10**6, 2**64 - 2, 1.0, 1e-6, 0.05, solver)
+    assert small.cut_count == 2**64 - 1 and small.bits == 64
+
+
+def test_treelog_takes_at_most_64_bit_domains() -> None:
+    """Spec 002 s4: prefixes of uint64 grid indices, so 1..64-bit domains."""
+    assert TreeLogParameters.build(1.0, 1e-6, 0.05, 64, 10**5).bits == 64
+    with pytest.raises(ValueError, match=r"1\.\.64-bit"):
+        TreeLogParameters.build(1.0, 1e-6, 0.05, 65, 10**5)
+
+
+def test_never_positive_ge_hypothesis_on_a_2_to_the_64_grid() -> None:
+    """Cut = size is the never-positive "ge" hypothesis; on the full uint64 grid it predicts 0 everywhere
+    without forming the cut 2^64 as a uint64."""
+    grid = np.array([0, 2**63, 2**64 - 1], dtype=np.uint64)
+    never = ThresholdHypothesis(Direction.GE, 2**64, 2**64)
+    assert never.never_positive and not never.predict(grid).any()
+    assert ThresholdHypothesis(Direction.GE, 2**64 - 1, 2**64).predict(grid).tolist() == [False, False, True]
