@@ -3,7 +3,8 @@
 Survivors this pins: SanThresholds releasing a range whose noisy count is <= alpha m/8 (not < alpha m/8),
 or comparing with alpha/(8m); the shift diagnostic's tolerance with beta/2, beta/4 or beta/6 per term
 instead of beta/3; DKW's guard max(n, 1) written max(n, 0) (an empty private sample divides by zero) or
-max(n, 2) (a one-point public sample gets a tolerance for two).
+max(n, 2) (a one-point public sample gets a tolerance for two); the histogram/tree switch at 1,500 cells
+(1,499, 1,501, 750 or 3,000 survived); smallest_n starting its doubling at 2 (m = 1 is then never found).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import pytest
 
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.public_assisted import CellCDF, PublicCells, dkw, noise_bound, shift_diagnostic
+from dpgui.algorithms.san_points import smallest_n
 from dpgui.algorithms.san_thresholds import SanThresholdsPlan, san_thresholds
+from dpgui.algorithms.tree_cdf import cdf_error_bound
 from tests.recording import RecordingRandom, smallest_releasing_noise
 
 
@@ -86,3 +89,27 @@ def test_san_thresholds_window_quality_is_fig_11s(
     previous = np.concatenate([[0], largest[:-1]])
     quality = np.minimum(largest - alpha * m / 32, 3 * alpha * m / 32 - previous)
     assert rng.log_weights[0] == pytest.approx(plan.mechanism_epsilon * quality / 2, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("n_cells", "engine"), [(1500, "histogram"), (1501, "tree"), (800, "histogram"), (2000, "tree")]
+)
+def test_public_cdf_switches_to_the_tree_engine_above_1500_cells(n_cells: int, engine: str) -> None:
+    """REVIEW-001-003-004 s4c (module doc): the Laplace histogram's prefix error grows like sqrt(K) and
+    the tree engine's polylogarithmically; they cross near K = 1,500, so up to 1,500 cells the histogram
+    bound (Chan-Shi-Song Cor. 2.9) applies and above it the tree engine's own."""
+    n, epsilon, beta = 10**5, 1.0, 0.05
+    tree = cdf_error_bound(n_cells, n, epsilon, beta)
+    log_term = math.log(2 * n_cells / beta)
+    b = 2 / epsilon
+    histogram = max(b * math.sqrt(n_cells), b * math.sqrt(log_term)) * math.sqrt(8 * log_term) / n
+    expected = histogram if engine == "histogram" else tree
+    assert noise_bound(n_cells, n, epsilon, beta) == pytest.approx(expected, rel=1e-12)
+    assert not math.isclose(histogram, tree, rel_tol=1e-3)
+
+
+def test_smallest_n_is_the_first_m_that_holds() -> None:
+    """The sanitizers' sample sizes: the least m >= 1 for a condition monotone in m (doubling, then
+    bisection), including m = 1."""
+    assert smallest_n(lambda m: True) == 1
+    assert [smallest_n(lambda m, k=k: m >= k) for k in (2, 3, 5, 1000, 1025)] == [2, 3, 5, 1000, 1025]

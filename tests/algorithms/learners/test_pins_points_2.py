@@ -2,16 +2,21 @@
 
 The existing tests check spec 003 A5's worked number 2032, where the first term (16/(alpha eps)) L binds,
 so slips in the other two terms survived: 4, 7, 9 or 16 for the 8 of (8/eps) L, 8 eps for 8/eps, a
-division by L, and 20, 39 or 41 for the 40 of (40/eps) ln(4/delta).
+division by L, and 20, 39 or 41 for the 40 of (40/eps) ln(4/delta). Also LearnPoints' edges: its error
+rate at n = 0 (inf) and n = 1, and a one-point domain (no absent-point representative to add).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from dpgui.algorithms.learners.points import hashing_min_n
+from dpgui.algorithms.learners.points import hashing_min_n, learn_points, learn_points_error_rate
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.stability import StableSelectionParameters
+from tests.recording import RecordingRandom
 
 
 def n_rep(bits: int, privacy: float, error: float, failure: float) -> tuple[float, float, float]:
@@ -42,3 +47,21 @@ def test_hashing_min_n_is_spec_003_a4(
     terms = n_rep(bits, privacy, error, failure)
     assert max(terms) == terms[binding]
     assert hashing_min_n(bits, privacy, error, failure) == math.ceil(max(terms))
+
+
+def test_error_rate_of_no_record_and_of_one() -> None:
+    """learn_points_error_rate: no records guarantee nothing (inf); from one record on it is
+    max(2 gap(beta/2), 8 ln(2/beta))/n, finite (the inverse of learn_points_min_n)."""
+    assert learn_points_error_rate(1.0, 1e-6, 0.05, 0) == math.inf
+    gap = StableSelectionParameters(1.0, 1e-6).gap_for_success(0.025)
+    expected = max(2 * gap, 8 * math.log(40))
+    assert learn_points_error_rate(1.0, 1e-6, 0.05, 1) == pytest.approx(expected, rel=1e-12)
+    assert learn_points_error_rate(1.0, 1e-6, 0.05, 4) == pytest.approx(expected / 4, rel=1e-12)
+
+
+def test_a_one_point_domain_releases_its_point_without_noise() -> None:
+    """A_dist_safe over a single candidate returns it (data-independent); with every grid point present
+    there is no absent point to represent, so LearnPoints adds no score-0 candidate."""
+    rng = RecordingRandom(zero=True)
+    release = run_to_end(learn_points(np.array([0], dtype=np.uint64), np.array([3]), 1, 1.0, 1e-6, rng))
+    assert release.point == 0 and rng.requests == []
