@@ -3,7 +3,8 @@
 The existing tests check spec 003 A5's worked number 2032, where the first term (16/(alpha eps)) L binds,
 so slips in the other two terms survived: 4, 7, 9 or 16 for the 8 of (8/eps) L, 8 eps for 8/eps, a
 division by L, and 20, 39 or 41 for the 40 of (40/eps) ln(4/delta). Also LearnPoints' edges: its error
-rate at n = 0 (inf) and n = 1, and a one-point domain (no absent-point representative to add).
+rate at n = 0 (inf) and n = 1, a one-point domain (no absent-point representative to add), and the
+hash width k = ceil(log2(16/(err fail))) (16 as 15 survived).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from dpgui.algorithms.learners.points import hashing_min_n, learn_points, learn_points_error_rate
+from dpgui.algorithms.learners.points import hash_bits, hashing_min_n, learn_points, learn_points_error_rate
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.stability import StableSelectionParameters
 from tests.recording import RecordingRandom
@@ -65,3 +66,12 @@ def test_a_one_point_domain_releases_its_point_without_noise() -> None:
     rng = RecordingRandom(zero=True)
     release = run_to_end(learn_points(np.array([0], dtype=np.uint64), np.array([3]), 1, 1.0, 1e-6, rng))
     assert release.point == 0 and rng.requests == []
+
+
+def test_hash_bits_is_spec_003_a5s() -> None:
+    """Spec 003 A5: k = ceil(log2(16/(err fail))), so the collision rate 2^-k <= (err/4)(fail/4); 12 bits
+    at the worked example, and 12 / 11 bits just above / below 16/(err fail) = 2^11."""
+    assert hash_bits(0.1, 0.05) == 12
+    assert hash_bits(0.1, 0.0758) == 12  # 16/(err fail) = 2110.8
+    assert hash_bits(0.1, 0.08054) == 11  # 1986.6
+    assert 2.0 ** -hash_bits(0.1, 0.05) <= (0.1 / 4) * (0.05 / 4)
