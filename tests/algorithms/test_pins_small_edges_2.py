@@ -50,9 +50,9 @@ def test_an_empty_samples_step_cdf_is_zero() -> None:
     assert two.tolist() == [0.25, 1.0]
 
 
-@pytest.mark.parametrize(("size", "bits"), [(1, 1), (2, 2), (4, 3), (7, 3), (8, 4), (99, 7)])
+@pytest.mark.parametrize(("size", "bits"), [(0, 1), (1, 1), (2, 2), (4, 3), (7, 3), (8, 4), (99, 7)])
 def test_ip_reduction_solver_width_holds_every_cut(size: int, bits: int) -> None:
-    """The solver's domain is the cuts 0..size: bit_length(size) bits, at least 1."""
+    """The solver's domain is the cuts 0..size: bit_length(size) bits, at least 1 (a one-point grid too)."""
     params = IPThresholdParameters(10**4, size, 1.0, 1e-6, 0.05, InteriorSolver.TREELOG)
     assert params.cut_count == size + 1
     assert params.bits == bits
