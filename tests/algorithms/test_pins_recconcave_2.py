@@ -1,13 +1,16 @@
-"""Pins the base-case promise of Lemma 3.14 on the smallest ranges (mutation scan 19).
+"""Pins the base-case promise of Lemma 3.14 on the smallest ranges, the level quality and the step
+function's piece lengths (mutation scan 19).
 
 Survivors this pins: the guard max(T, 2) of the base case's (2/(alpha eps)) log2(T/beta) written max(T, 1),
-max(T, 3) or max(T, 4); scan 18's pin checks T = 20 and larger only.
+max(T, 3) or max(T, 4) (scan 18's pin checks T = 20 and larger only); the level quality with the ceil of
+(1 - alpha) r dropped; a single piece's length top + 1 written top - 1.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from dpgui.algorithms import recconcave as module
@@ -40,3 +43,14 @@ def test_level_quality_rounds_the_promise_band_to_integers(
     quality = module.level_quality(profile, promise, alpha)
     assert quality == expected
     assert all(isinstance(q, int) for q in quality)
+
+
+@pytest.mark.parametrize(("cuts", "top"), [([], 0), ([], 9), ([], 2**64 + 5), ([3], 9), ([0, 4, 7], 8)])
+def test_step_function_pieces_tile_0_to_top(cuts: list[int], top: int) -> None:
+    """Spec 000 s4.3 (step-function RecConcave, [ours]): the pieces of Q tile [0, T], so their lengths sum
+    to T + 1 (a single piece is all of it); the exponential mechanism weighs each piece by its length."""
+    q = module.StepFunction(np.array(cuts, dtype=np.uint64), np.arange(len(cuts) + 1), top)
+    lengths = q.lengths()
+    assert sum(lengths) == top + 1
+    starts, ends = q.piece_bounds()
+    assert lengths == [e - s + 1 for s, e in zip(starts, ends, strict=True)]
