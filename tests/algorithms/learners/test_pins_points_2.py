@@ -4,7 +4,8 @@ The existing tests check spec 003 A5's worked number 2032, where the first term 
 so slips in the other two terms survived: 4, 7, 9 or 16 for the 8 of (8/eps) L, 8 eps for 8/eps, a
 division by L, and 20, 39 or 41 for the 40 of (40/eps) ln(4/delta). Also LearnPoints' edges: its error
 rate at n = 0 (inf) and n = 1, a one-point domain (no absent-point representative to add), and the
-hash width k = ceil(log2(16/(err fail))) (16 as 15 survived).
+hash width k = ceil(log2(16/(err fail))) (16 as 15 survived); the EM learners' finite-class error
+rate at n = 0.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 from dpgui.algorithms.learners.points import hash_bits, hashing_min_n, learn_points, learn_points_error_rate
+from dpgui.algorithms.learners.thresholds import finite_class_error_rate
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.stability import StableSelectionParameters
 from tests.recording import RecordingRandom
@@ -75,3 +77,9 @@ def test_hash_bits_is_spec_003_a5s() -> None:
     assert hash_bits(0.1, 0.0758) == 12  # 16/(err fail) = 2110.8
     assert hash_bits(0.1, 0.08054) == 11  # 1986.6
     assert 2.0 ** -hash_bits(0.1, 0.05) <= (0.1 / 4) * (0.05 / 4)
+
+
+def test_finite_class_error_rate_of_no_record() -> None:
+    """The EM learners' alpha = max(8, 4/eps) ln(2|H|/beta)/n guarantees nothing without records (inf)."""
+    assert finite_class_error_rate(100, 1.0, 0.05, 0) == math.inf
+    assert finite_class_error_rate(100, 1.0, 0.05, 1) == pytest.approx(8 * math.log(4000), rel=1e-12)
