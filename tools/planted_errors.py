@@ -542,8 +542,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "mst-one-way-split",
         "dpgui/algorithms/marginal_table.py",
-        "_measure_gaussian(true[clique], clique, rho / 3 / d, rng)",
-        "_measure_gaussian(true[clique], clique, rho / 3, rng)",
+        "return rho / 3 / d if d > 1 else rho",
+        "return rho / 3 if d > 1 else rho",
         "MST: every 1-way marginal at rho/3 (not split over the d columns)",
     ),
     Mutation(
@@ -783,8 +783,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "aim-last-round-spends-rho",
         "dpgui/algorithms/marginal_table.py",
-        "measure_rho, select_rho = MEASURE_SHARE * remaining, (1 - MEASURE_SHARE) * remaining",
-        "measure_rho, select_rho = MEASURE_SHARE * rho, (1 - MEASURE_SHARE) * rho",
+        "share = remaining / picks",
+        "share = rho / picks",
         "AIM: the last round (capped or ended by the time limit) spends the whole rho, not what is left",
     ),
     Mutation(
@@ -900,8 +900,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "aim-time-limit-default-none",
         "dpgui/tasks/table.py",
-        "    DEFAULT_MAX_SECONDS,  # the pre-flight's bound",
-        "    0.0,  # the pre-flight's bound",
+        "    AIM_SECONDS,",
+        "    0.0,",
         "AIM without a time_limit parameter (the app, batch plans) runs unbounded: a 25-column table ran for "
         "over 15 minutes",
     ),
