@@ -68,6 +68,16 @@ selection scores the model as fitted, so an underfitted model makes it re-measur
 the change looking small, anneal too early): at 150 iterations AIM ran 5-11 rounds and its 2-way error at
 epsilon 3 was 0.036; at 500, 17 rounds and 0.025 (benchmarks/synthetic_table.md; mbi's own AIM uses 1000)."""
 
+BATCH_MODEL_MB = 8.0
+"""A last round cut short measures one marginal per column only while the model is at most this large:
+on a larger one each pick's size check, marginal and the larger final fit take seconds to a minute (the
+demo at epsilon 10, cut at round 21 with 34 MB, ran 100 s past its limit), so the round measures one
+marginal, as the paper's does, and ends near the time limit."""
+
+BATCH_MAX_MB = 16.0
+"""The model a last round's picks may build: twice ``BATCH_MODEL_MB``, so the final fit stays quick (a
+bound relative to the model before the picks kept an early cut's picks off the fine pairs it needs)."""
+
 FINAL_FIT_FACTOR = 4
 
 COARSE_FROM_TV = 0.1
@@ -501,7 +511,7 @@ def aim_table(
         picks = 1
         if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
-            if time_limited or finished_on_request:
+            if (time_limited or finished_on_request) and model.size_mb(cliques) <= BATCH_MODEL_MB:
                 picks = final_picks(remaining, measure_rho + select_rho, d)
             share = remaining / picks
             measure_rho, select_rho = MEASURE_SHARE * share, (1 - MEASURE_SHARE) * share
@@ -509,12 +519,13 @@ def aim_table(
         estimates = {c: model.marginal(c) for c in closure}
         errors = np.array([_l1(true[c] - estimates[c], b) for c, b in candidates])
         offered = is_full | coarse_offered(sigma, full_cells, n)
-        this_round: list[tuple[int, NoisyMarginal]] = []
-        for _ in range(picks):  # several only in a last round cut short: one fit for all (see final_picks)
-            limit = max_model_mb * (used + measure_rho + select_rho) / rho
+        this_round: list[tuple[int, NoisyMarginal, float]] = []
+        grown = BATCH_MAX_MB if picks > 1 else math.inf
+        while len(this_round) < picks:  # several only in a last round cut short (see final_picks)
+            limit = min(max_model_mb * (used + measure_rho + select_rho) / rho, grown)
             fits = {c: model.size_mb([*cliques, c]) <= limit for c in closure}
             feasible = np.array([fits[c] for c, _ in candidates]) & offered
-            feasible[np.array([index for index, _ in this_round], dtype=np.intp)] = False
+            feasible[np.array([index for index, _, _ in this_round], dtype=np.intp)] = False
             scores = np.where(feasible, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
             if not np.isfinite(scores).any():
                 scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
@@ -527,14 +538,14 @@ def aim_table(
             measured.append(record)
             used += select_rho + record.cost
             cliques.append(chosen)
-            this_round.append((index, noisy))
+            this_round.append((index, noisy, sigma))
         model = model.fit(measurements, n, FIT_ITERS)
         longest = max(longest, clock() - began)
-        for index, noisy in this_round:
+        for index, noisy, pick_sigma in this_round:
             t += 1
             chosen, bins = candidates[index]
             fitted = model.marginal(chosen)
-            step = AimRound(t, chosen, bins, sigma, _fit_to_noisy(fitted, noisy))
+            step = AimRound(t, chosen, bins, pick_sigma, _fit_to_noisy(fitted, noisy))
             if barely_moved(_l1(fitted - estimates[chosen], bins), sigma, cell_counts[index]):
                 sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
             request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
@@ -564,7 +575,9 @@ def final_picks(remaining: float, round_rho: float, columns: int) -> int:
     in one pair, 2-way TV 0.30 against MST's 0.20). Measured together, as the rounds it replaces would
     have been, they need one model fit. Each pick is its own exponential mechanism and Gaussian
     measurement at remaining / picks, so the total is still rho; the count depends only on the budget,
-    earlier DP outputs (the annealed round budget) and public sizes."""
+    earlier DP outputs (the annealed round budget) and public sizes. On a model over ``BATCH_MODEL_MB``
+    the picks' size checks, marginals and larger final fit would run far past the time limit, so the
+    round measures one marginal there."""
     if round_rho <= 0:
         return 1
     return max(1, min(columns, math.floor(remaining / round_rho)))

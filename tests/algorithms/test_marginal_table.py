@@ -432,3 +432,23 @@ def test_aim_anneals_when_the_estimate_moved_less_than_the_expected_noise():
     assert mt.barely_moved(0.7 * threshold, sigma, cells)
     assert mt.barely_moved(threshold, sigma, cells)
     assert not mt.barely_moved(1.4 * threshold, sigma, cells)
+
+
+def test_a_last_round_cut_short_on_a_large_model_measures_one_marginal(monkeypatch):
+    """Over BATCH_MODEL_MB the batch's size checks, marginals and final fit would run far past the time
+    limit: Finish now at the start then measures one marginal with all that is left, as Algorithm 1."""
+    from dpgui.algorithms.progress import FINISH_NOW
+
+    monkeypatch.setattr(mt, "BATCH_MODEL_MB", 0.0)
+    rows, sizes = _data()
+    counts = _marginals(rows, sizes)
+    run = mt.aim_table(sizes, counts, len(rows), 0.2, 500, SeededRandom(4), clock=lambda: 0.0)
+    next(run)
+    try:
+        while True:
+            run.send(FINISH_NOW)
+    except StopIteration as stop:
+        release = stop.value
+    assert release.finished_on_request
+    assert len(release.selected) == 1 and release.last_picks == 1
+    assert release.total_cost == pytest.approx(0.2, rel=1e-6)
