@@ -68,15 +68,15 @@ selection scores the model as fitted, so an underfitted model makes it re-measur
 the change looking small, anneal too early): at 150 iterations AIM ran 5-11 rounds and its 2-way error at
 epsilon 3 was 0.036; at 500, 17 rounds and 0.025 (benchmarks/synthetic_table.md; mbi's own AIM uses 1000)."""
 
-BATCH_MODEL_MB = 8.0
-"""A last round cut short measures one marginal per column only while the model is at most this large:
-on a larger one each pick's size check, marginal and the larger final fit take seconds to a minute (the
-demo at epsilon 10, cut at round 21 with 34 MB, ran 100 s past its limit), so the round measures one
-marginal, as the paper's does, and ends near the time limit."""
+BATCH_MODEL_MB = 1.0
+"""A last round cut short measures one marginal per column only while the model is at most this large.
+The picks' model is larger, and its final fit, sampling and marginals (JAX compiles per structure) cost
+more with its size: on the demo at epsilon 10 with a 60 s limit the run took 180 s with a batch from an
+8 MB model to at most 16 MB, 95 s with one pick, 77 s with these bounds (1 MB, at most 4 MB)."""
 
-BATCH_MAX_MB = 16.0
-"""The model a last round's picks may build: twice ``BATCH_MODEL_MB``, so the final fit stays quick (a
-bound relative to the model before the picks kept an early cut's picks off the fine pairs it needs)."""
+BATCH_MAX_MB = 4.0
+"""The model a last round's picks may build, so the final fit stays quick (a bound relative to the model
+before the picks, at most double it, kept an early cut's picks off the fine pairs it needs)."""
 
 FINAL_FIT_FACTOR = 4
 
