@@ -268,10 +268,9 @@ def thousands_point_columns(path: Path) -> tuple[str, ...]:
     other was meant. The data check turns these columns into a warning before anything is charged."""
     if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
         return ()
-    text_format = sniff_text(path)
+    text_format, text = _sniffed(path)
     if text_format.decimal != ".":
         return ()
-    text = _first_bytes(path).decode(text_format.encoding, errors="ignore")
     try:
         header, *rows = csv.reader(_complete_lines(text), delimiter=text_format.delimiter)
     except (csv.Error, ValueError):
@@ -305,12 +304,17 @@ def _refuse_separator_line(text: str, path: Path) -> None:
 def sniff_text(path: Path) -> TextFormat:
     """The encoding, delimiter (its suffix's unless another fits) and decimal mark of a delimited text
     file."""
+    return _sniffed(path)[0]
+
+
+def _sniffed(path: Path) -> tuple[TextFormat, str]:
+    """The file's format and its first bytes decoded with it (the sample the format was read from)."""
     head = _first_bytes(path)
     encoding = _encoding_of(head, path)
     text = head.decode(encoding, errors="ignore")
     _refuse_separator_line(text, path)
     delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
-    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter))
+    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter)), text
 
 
 _BINARY_FORMATS = {

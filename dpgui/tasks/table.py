@@ -94,10 +94,10 @@ MAX_ROUNDS = ParameterSpec(
 
 
 AIM_SECONDS = 100.0
-"""AIM's default time limit: a table is sanitized in about two minutes (issue 16), the marginals' count and
-the rows' draw included. At epsilon = 1 the demo's seven columns finish their rounds well before it; wide
-tables and large epsilons, whose rounds would run for ten minutes and more, end them here at a small cost
-in accuracy (28k rows x 7 columns at epsilon 10: 2-way TV 0.047 against 0.044 after 569 s)."""
+"""AIM's default time limit, toward issue 16's two minutes a table: at epsilon <= 3 the demo's seven columns
+end their rounds well before it (22-40 s in all); wide tables and large epsilons, whose rounds ran for ten
+minutes (569 s at epsilon 10 on the demo), end them here. The final fit and the rows' draw come on top:
+about a minute more for a large model (benchmarks/aim_time_limit.md)."""
 
 TIME_LIMIT = ParameterSpec(
     "time_limit",
@@ -105,10 +105,10 @@ TIME_LIMIT = ParameterSpec(
     AIM_SECONDS,
     "AIM: seconds, counted once the marginals are counted, after which it stops choosing marginals and "
     "spends what is left of the budget in one last round (on up to one marginal per column), so it ends "
-    "near then (0: no limit; on the command "
-    "line at most --max-seconds). AIM's time cannot be predicted: its rounds and model depend on what it "
-    "measures, and 25 columns of 100,000 rows ran for more than 15 minutes. Which round is last depends "
-    "on this machine's speed, never on the data beyond what the rounds released.",
+    "near then (0: no limit; on the command line at most --max-seconds). AIM's time cannot be predicted: "
+    "its rounds and model depend on what it measures, and 25 columns of 100,000 rows ran for more than 15 "
+    "minutes. Which round is last depends on this machine's speed, never on the data beyond what the "
+    "rounds released.",
     0.0,
     86400.0,
     advanced=True,
@@ -324,18 +324,7 @@ def _table(
         f"{algorithm}: {len(release.measured)} marginals measured, {len(release.selected)} chosen by the "
         f"exponential mechanism; shares are of the total {unit} = {total:.6g}"
         + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else "")
-        + (
-            f"; the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s) made round "
-            f"{release.last_round} the last, which spent what was left on {_marginals_word(release)}"
-            if release.time_limited
-            else ""
-        )
-        + (
-            f"; Finish now made round {release.last_round} the last, which spent what was left on "
-            f"{_marginals_word(release)}"
-            if release.finished_on_request
-            else ""
-        ),
+        + _cut_short(spec, release),
         "neighbouring relation: replace one record, row count public (marginals move by L1 = 2, L2 = √2)",
         "TV vs noisy: total-variation distance between the synthetic table's marginal and the noisy "
         "measurement (clipped at 0, normalised); never compared with the true data",
@@ -378,8 +367,16 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
     return map_steps(run, named)
 
 
-def _marginals_word(release: TableRelease) -> str:
-    return "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
+def _cut_short(spec: TaskSpec, release: TableRelease) -> str:
+    """The note's words on what ended AIM's rounds early (the time limit or Finish now), if anything."""
+    if release.time_limited:
+        cause = f"the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s)"
+    elif release.finished_on_request:
+        cause = "Finish now"
+    else:
+        return ""
+    marginals = "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
+    return f"; {cause} made round {release.last_round} the last, which spent what was left on {marginals}"
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
