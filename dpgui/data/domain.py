@@ -204,15 +204,29 @@ class NumericDomain:
             raise ValueError(f"grid index {index} is outside [0, {self.size - 1}]")
         if _integral(self.lower) and _integral(self.granularity):
             return int(self.lower) + index * int(self.granularity)
-        return float(self.lower) + index * float(self.granularity)
+        return float(self.plain_values(np.array([index], dtype=np.uint64))[0])
 
     def values_of(self, indices: np.ndarray | Iterable[int]) -> list[float | int]:
-        """Grid values of many indices (for tables): exact ints on whole-number grids, floats otherwise."""
+        """Grid values of many indices (for tables): exact ints on whole-number grids, floats written
+        plainly otherwise (``plain_values``)."""
         if _integral(self.lower) and _integral(self.granularity):
             return [self.value_of(int(i)) for i in indices]
-        return self.from_grid(
+        return self.plain_values(
             np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.uint64)
         ).tolist()
+
+    def plain_values(self, indices: np.ndarray) -> np.ndarray:
+        """float64 grid points as a person writes them, for released tables: lower + k * step gives
+        0.30000000000000004 for 0.3 and 0.35000000000000003 for 0.35. Each point is rounded to ten decimal
+        places finer than the step, kept only where that stays within 1e-9 steps of the point, inside the
+        bounds and in the same cell (``to_grid`` gives its index back); otherwise the point is left as is."""
+        checked = self._checked_indices(indices)
+        grid = self.from_grid(checked)
+        step = float(self.granularity)
+        decimals = min(17, max(0, 10 - math.floor(math.log10(step))))
+        plain = np.clip(np.round(grid, decimals), float(self.lower), float(self.upper))
+        same = (np.abs(plain - grid) <= 1e-9 * step) & (self.to_grid(plain) == checked)
+        return np.where(same, plain, grid)
 
 
 def _nice(target: float, *, at_least: bool) -> float:

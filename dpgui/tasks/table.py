@@ -38,7 +38,7 @@ from dpgui.algorithms.marginal_table import (
 )
 from dpgui.algorithms.pgm import Clique
 from dpgui.algorithms.progress import AlgorithmRun, Progress, map_steps
-from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import MissingPolicy
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
@@ -217,23 +217,12 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
         labels = np.array(domain.labels, dtype=object)
         values = pd.Series(labels[present], dtype=object)
     else:
-        grid = domain.from_grid(present.astype(np.uint64))
+        grid = domain.plain_values(present.astype(np.uint64))
         whole = float(domain.lower).is_integer() and float(domain.granularity).is_integer()
-        values = pd.Series(grid.astype(np.int64) if whole else _written_plainly(grid, present, domain))
+        values = pd.Series(grid.astype(np.int64) if whole else grid)
     if blank is None or not blank.any():
         return values
     return (values.astype("Int64") if values.dtype.kind == "i" else values).mask(blank)
-
-
-def _written_plainly(grid: np.ndarray, indices: np.ndarray, domain: NumericDomain) -> np.ndarray:
-    """Grid points without binary rounding noise (lower + k * step gives 0.30000000000000004 for 0.3):
-    rounded to ten decimal places finer than the step, kept only where that stays within 1e-9 steps of
-    the point, inside the bounds and in the same cell (``to_grid`` gives its index back)."""
-    step = float(domain.granularity)
-    decimals = min(17, max(0, 10 - math.floor(math.log10(step))))
-    plain = np.clip(np.round(grid, decimals), float(domain.lower), float(domain.upper))
-    same = (np.abs(plain - grid) <= 1e-9 * step) & (domain.to_grid(plain) == indices)
-    return np.where(same, plain, grid)
 
 
 def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
