@@ -49,6 +49,14 @@ def _mbi() -> Any:
     return mbi
 
 
+def _jax() -> Any:
+    """JAX, as ``_mbi`` configured it."""
+    _mbi()
+    import jax
+
+    return jax
+
+
 def _name(i: int) -> str:
     return f"c{i}"
 
@@ -173,6 +181,8 @@ class GraphicalModel:
         model = mbi.estimation.MirrorDescent().estimate(
             self._domain(), linear, known_total=float(total), iters=iters, warm_start=self._model
         )
+        jax = _jax()
+        jax.block_until_ready((model.potentials, model.marginals))  # JAX is asynchronous: wait for the fit
         release_compiled_programs_near_the_map_cap()
         return GraphicalModel(self.sizes, model, total)
 
