@@ -179,6 +179,9 @@ class TableRelease:
     """Whether the custodian's request (``progress.FINISH_NOW``) made AIM's last round the last."""
     last_picks: int = 1
     """How many marginals AIM's last round measured: more than one when it was cut short (``final_picks``)."""
+    final_refits: int = FINAL_FIT_FACTOR
+    """How many of AIM's final refits ran: fewer than FINAL_FIT_FACTOR past the time limit or after Finish
+    now."""
 
     @property
     def last_round(self) -> int:
@@ -557,13 +560,15 @@ def aim_table(
                 sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
             request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
             requested = requested or request == FINISH_NOW
-    for part in range(FINAL_FIT_FACTOR):  # the final estimate, in refits of FIT_ITERS as the rounds'
-        request = yield Progress(0.9 + 0.09 * part / FINAL_FIT_FACTOR, f"final fit, part {part + 1}")
+    refits = 0
+    while refits < FINAL_FIT_FACTOR:  # the final estimate, in refits of FIT_ITERS as the rounds'
+        request = yield Progress(0.9 + 0.09 * refits / FINAL_FIT_FACTOR, f"final fit, part {refits + 1}")
         requested = requested or request == FINISH_NOW
         past_limit = time_limit is not None and clock() - started > time_limit
-        if part and (requested or past_limit):
+        if refits and (requested or past_limit):
             break
         model = model.fit(measurements, n, FIT_ITERS)
+        refits += 1
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
@@ -576,6 +581,7 @@ def aim_table(
         time_limited=time_limited,
         finished_on_request=finished_on_request,
         last_picks=picks,
+        final_refits=refits,
     )
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dpgui.algorithms.marginal_table import (
+    FINAL_FIT_FACTOR,
     L1_SENSITIVITY,
     MAX_MODEL_MB,
     Accounting,
@@ -357,15 +358,18 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
 
 
 def _cut_short(spec: TaskSpec, release: TableRelease) -> str:
-    """The note's words on what ended AIM's rounds early (the time limit or Finish now), if anything."""
-    if release.time_limited:
-        cause = f"the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s)"
-    elif release.finished_on_request:
-        cause = "Finish now"
-    else:
-        return ""
-    marginals = "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
-    return f"; {cause} made round {release.last_round} the last, which spent what was left on {marginals}"
+    """The note's words on what ended AIM's rounds early (the time limit or Finish now), and on a final fit
+    cut short by either, if anything."""
+    words = ""
+    if release.time_limited or release.finished_on_request:
+        limit = f"the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s)"
+        cause = limit if release.time_limited else "Finish now"
+        marginals = "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
+        words = f"; {cause} made round {release.last_round} the last, which spent what was left on "
+        words += marginals
+    if release.final_refits < FINAL_FIT_FACTOR:
+        words += f"; the final fit stopped after {release.final_refits} of its {FINAL_FIT_FACTOR} refits"
+    return words
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
