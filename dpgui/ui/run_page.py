@@ -42,8 +42,8 @@ class RunPage(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.finish_button = QPushButton("Finish now")
         self.finish_button.setToolTip(
-            "AIM: stop choosing marginals, spend what is left of the budget in one last round and release "
-            "the table. Cancel ends the run without a result and keeps the charge."
+            "AIM: stop choosing marginals, spend what is left of the budget in one last round, cut the final "
+            "fit short and release the table. Cancel ends the run without a result and keeps the charge."
         )
         self.progress = QProgressBar()
         self.progress.setRange(0, PROGRESS_STEPS)
