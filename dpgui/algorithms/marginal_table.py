@@ -83,7 +83,7 @@ FINAL_FIT_FACTOR = 4
 FIT_ITERS, each warm-started from the one before (as its rounds' refits), and skips the rest after the
 first once the time limit has passed or Finish now was asked: a last round cut short with a batch of
 picks grows the model, and on a 50k x 20 table its final 2,000 iterations in one fit took 70 s past a
-100 s limit."""
+100 s limit (2 cores under a load of 5; the run took 176 s, and 120 s with this rule)."""
 
 COARSE_FROM_TV = 0.1
 """A coarsened candidate is offered only while the same marginal at its declared cells would carry at least
