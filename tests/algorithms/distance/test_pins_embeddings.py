@@ -164,3 +164,32 @@ def test_bourgain_embeds_in_row_blocks_of_at_most_2_to_the_23_distance_terms(mon
     rows = (1 << 23) // (k * dims)
     assert blocks == [rows, rows, n - 2 * rows]
     assert rows * k * dims <= 1 << 23
+
+
+def test_debias_is_one_when_no_query_pair_has_a_positive_distance() -> None:
+    """Spec 004 s5.3 [beyond]: the debias factor is a median over query pairs of positive distance; with none
+    (one query, or all queries equal) there is nothing to measure and the factor stays 1 (not 0, which would
+    answer 0 to every query)."""
+    for queries in (np.array([[0.3, 0.4]]), np.full((5, 2), 0.5)):
+        embedding = BourgainEmbedding.draw(Metric.L1, queries, 3, public_seed=2, debias=True)
+        assert embedding.debias == 1.0
+
+
+def test_distortion_is_measured_before_debiasing_over_the_first_20000_distinct_pairs() -> None:
+    """Spec 004 s5.3 / REVIEW s3b: the reported distortion is ||pi(y) - pi(y')||_1 / dbar(y, y') of the
+    embedding itself (before the heuristic debias scaling), over the pairs (i < j) of the public queries,
+    the first 20,000 of them in row-major order."""
+    g = np.random.default_rng(9)
+    small = g.random((12, 2))
+    plain = BourgainEmbedding.draw(Metric.LINF, small, 4, public_seed=6)
+    debiased = BourgainEmbedding.draw(Metric.LINF, small, 4, public_seed=6, debias=True)
+    assert debiased.debias != 1.0
+    np.testing.assert_allclose(
+        emb.query_pair_ratios(debiased, small, Metric.LINF),
+        emb.query_pair_ratios(plain, small, Metric.LINF),
+        rtol=1e-15,
+    )
+    assert emb.measured_distortion(plain, small, Metric.LINF).pairs == 12 * 11 // 2
+    large = g.random((201, 2))  # 20,100 distinct pairs
+    wide = BourgainEmbedding.draw(Metric.LINF, large, 1, public_seed=6)
+    assert emb.measured_distortion(wide, large, Metric.LINF).pairs == 20_000
