@@ -193,3 +193,42 @@ def test_distortion_is_measured_before_debiasing_over_the_first_20000_distinct_p
     large = g.random((201, 2))  # 20,100 distinct pairs
     wide = BourgainEmbedding.draw(Metric.LINF, large, 1, public_seed=6)
     assert emb.measured_distortion(wide, large, Metric.LINF).pairs == 20_000
+
+
+def test_pair_ratios_are_embedded_l1_over_true_distance_in_cube_units() -> None:
+    """The distortion diagnostic (spec 004 s5.1 weak distortion, on public pairs): for the random projection
+    ||pi(y) - pi(y')||_1 / ||y - y'||_2 (answer factor 1), for Bourgain ||pi(y) - pi(y')||_1 / dbar(y, y')
+    (dbar = d / diameter)."""
+    g = np.random.default_rng(4)
+    queries = g.random((9, 3))
+    first, second = np.triu_indices(9, 1)
+    projection = emb.RandomProjection.draw(3, 32, public_seed=8)
+    z = projection.embed(queries)
+    expected = np.abs(z[first] - z[second]).sum(axis=1) / np.linalg.norm(
+        queries[first] - queries[second], axis=1
+    )
+    np.testing.assert_allclose(emb.query_pair_ratios(projection, queries, Metric.L2), expected, rtol=1e-12)
+    bourgain = BourgainEmbedding.draw(Metric.L1, queries, 3, public_seed=8)
+    z = bourgain.embed(queries)
+    dbar = np.abs(queries[first] - queries[second]).sum(axis=1) / 3.0
+    expected = np.abs(z[first] - z[second]).sum(axis=1) / dbar
+    np.testing.assert_allclose(emb.query_pair_ratios(bourgain, queries, Metric.L1), expected, rtol=1e-12)
+    d = emb.measured_distortion(bourgain, queries, Metric.L1)
+    assert (d.minimum, d.median, d.maximum, d.pairs) == (
+        pytest.approx(expected.min()),
+        pytest.approx(np.median(expected)),
+        pytest.approx(expected.max()),
+        36,
+    )
+
+
+def test_distortion_of_a_single_pair_is_its_ratio_and_of_no_pair_is_one() -> None:
+    """With one measurable pair the distortion is that pair's ratio; with none it is reported as (1, 1, 1)
+    over 0 pairs (nothing measured), never 0 or a made-up spread."""
+    two = np.array([[0.0, 0.0], [1.0, 0.5]])
+    projection = emb.RandomProjection.draw(2, 16, public_seed=1)
+    ratio = emb.query_pair_ratios(projection, two, Metric.L2)
+    assert ratio.size == 1
+    d = emb.measured_distortion(projection, two, Metric.L2)
+    assert (d.minimum, d.median, d.maximum, d.pairs) == (ratio[0], ratio[0], ratio[0], 1)
+    assert emb.measured_distortion(projection, two[:1], Metric.L2) == emb.Distortion(1.0, 1.0, 1.0, 0)
