@@ -1,0 +1,108 @@
+"""More pins of the CDF route (spec 004 s7; REVIEW-001-003-004 s1.2 and s6.2), from the session-20 scan.
+
+The certified bound (``certified_max_error``) was checked as "it holds in every run" and "it never grows
+with epsilon or n"; a coordinate whose noise is left out, or a noise reading taken after the isotonic
+regression acted, keeps both. These tests pin which coordinates are simulated, the exactness check on the
+reference release, and the budget's per-coordinate split and progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms.distance import cdf_route
+from dpgui.algorithms.distance.cdf_route import PrivacyBudget, certified_max_error, discretisation_error
+from dpgui.algorithms.progress import Progress
+from dpgui.privacy.random import SeededRandom
+
+REF = float(cdf_route._REFERENCE_COUNT)
+
+
+def _fake_tree(prefix: np.ndarray) -> Callable[..., Iterator[Progress]]:
+    """A tree_cdf stand-in whose release has the given prefix counts (cdf = prefix / n)."""
+
+    def release(histogram: np.ndarray, n: int, *args: object, **kwargs: object) -> Iterator[Progress]:
+        yield Progress(1.0, "released")
+        return SimpleNamespace(cdf=np.asarray(prefix, dtype=np.float64) / n)
+
+    return release
+
+
+def test_noise_mass_is_the_l1_distance_of_the_reference_release_from_the_true_prefix_counts(
+    monkeypatch,
+) -> None:
+    """REVIEW s6.2 item 2: on the public reference histogram (2^30 counts per point) the released prefix
+    counts minus the true ones are exactly the noise, read as sum_b |N_b| when the release is strictly
+    increasing and positive (so the isotonic regression and the clipping did nothing)."""
+    noise = np.array([5.0, -7.0, 0.0, 3.0])
+    truth = np.arange(1, 5) * REF
+    monkeypatch.setattr(cdf_route, "tree_cdf", _fake_tree(truth + noise))
+    mass = cdf_route._noise_mass(4, PrivacyBudget(1.0), SeededRandom(0))
+    assert mass == pytest.approx(15.0, abs=0.05)
+    tiny = np.array([0.5, 1.0, 1.5, 2.0])  # strictly increasing and positive, if only by half a count
+    monkeypatch.setattr(cdf_route, "tree_cdf", _fake_tree(tiny))
+    assert cdf_route._noise_mass(4, PrivacyBudget(1.0), SeededRandom(0)) == pytest.approx(
+        float(np.abs(tiny - truth).sum()), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        [1 * REF, 1 * REF, 3 * REF],  # a flat step: the isotonic regression pooled
+        [2 * REF, 1.5 * REF, 3 * REF],  # decreasing: not a released CDF's shape
+        [0.0, 2 * REF, 3 * REF],  # the first point clipped to zero
+        [-1.0, 2 * REF, 3 * REF],
+    ],
+)
+def test_noise_mass_certifies_nothing_when_the_reference_release_was_pooled_or_clipped(
+    monkeypatch, prefix: list[float]
+) -> None:
+    """A reference release that is not strictly increasing and positive is not "truth plus noise" (the
+    isotonic regression or the clipping acted, a vanishing budget): the draw is inf, never a smaller
+    reading that would under-certify."""
+    monkeypatch.setattr(cdf_route, "tree_cdf", _fake_tree(np.array(prefix)))
+    assert cdf_route._noise_mass(3, PrivacyBudget(1.0), SeededRandom(0)) == float("inf")
+
+
+def test_a_two_point_support_carries_noise_in_the_certified_bound() -> None:
+    """A binary column (two support points) is released by a noisy tree like any other: its noise is part
+    of the certified bound (REVIEW s1.2 (*)), so the bound exceeds the binning term alone; a one-point
+    support releases nothing to be noisy."""
+    binary = np.array([0.0, 1.0])
+    budget = PrivacyBudget(1.0)
+    bound = certified_max_error([binary], np.array([1.0]), 1_000, budget, 0.05)
+    noise = cdf_route._certified_noise(((2, 1.0),), cdf_route._rounded_down(budget), 0.05)
+    assert noise > 0
+    assert bound == pytest.approx(noise / 1_000 + discretisation_error(binary), rel=1e-12)
+    single = np.array([0.5])
+    assert certified_max_error([single], np.array([1.0]), 1_000, budget, 0.05) == pytest.approx(0.5)
+
+
+def test_coordinate_cdfs_split_the_budget_evenly_and_report_each_coordinate_done() -> None:
+    """Spec 004 s7 / module doc: no parallel composition, so each of the c trees gets eps/c (rho/c); the
+    progress after coordinate j is j/c, ending at exactly 1."""
+    indices = np.array([[0, 1, 2], [1, 1, 0], [2, 0, 1]])
+    run = cdf_route.coordinate_cdfs(indices, [3, 2, 3], 3, PrivacyBudget(3.0, 1.5), SeededRandom(1))
+    fractions = []
+    while True:
+        try:
+            fractions.append(next(run).fraction)
+        except StopIteration as stop:
+            cdfs = stop.value
+            break
+    assert fractions == pytest.approx([1 / 3, 2 / 3, 1.0], rel=1e-15)
+    assert [c.size for c in cdfs] == [3, 2, 3]
+    assert PrivacyBudget(3.0, 1.5).split(3) == PrivacyBudget(1.0, 0.5)
+    assert PrivacyBudget(3.0).split(4) == PrivacyBudget(0.75, None)
+
+
+def test_upper_rank_is_one_when_the_smallest_draw_already_bounds_the_quantile() -> None:
+    """REVIEW s6.2 item 2: k = 1 qualifies when P(Bin(draws, 1 - beta) <= 0) = beta^draws >= 0.99, i.e. a
+    quantile so low that even the smallest of the draws is above it."""
+    assert cdf_route._upper_rank(2, 0.999) == 1
+    assert cdf_route._upper_rank(2, 0.99) == 2
