@@ -106,3 +106,43 @@ def test_upper_rank_is_one_when_the_smallest_draw_already_bounds_the_quantile() 
     quantile so low that even the smallest of the draws is above it."""
     assert cdf_route._upper_rank(2, 0.999) == 1
     assert cdf_route._upper_rank(2, 0.99) == 2
+
+
+def test_the_structure_file_is_format_version_1_and_other_versions_are_refused() -> None:
+    """Spec 004 s7 released object: ``distance_structure.json`` is "dpgui-distance-structure" version 1. A
+    hand-written version-1 file (as earlier releases wrote it) loads; a writer's version is 1; another
+    version is refused rather than misread."""
+    data = {
+        "format": "dpgui-distance-structure",
+        "version": 1,
+        "columns": ["a"],
+        "lower": [0.0],
+        "upper": [2.0],
+        "metric": "l1",
+        "answer_scale": cdf_route.ANSWER_SCALE,
+        "embedding": {"kind": "identity", "dims": 1},
+        "knots": [[0.0, 0.5, 1.0]],
+        "values": [[0.5, 0.25, 0.5]],
+        "metadata": {"n": 10},
+    }
+    structure = cdf_route.DistanceStructure.from_json(data)
+    assert structure.answer(np.array([[1.0]]))[0] == pytest.approx(0.25)
+    assert structure.to_json()["version"] == 1
+    with pytest.raises(ValueError, match="version-1"):
+        cdf_route.DistanceStructure.from_json({**data, "version": 2})
+
+
+def test_the_default_support_is_256_bin_centres() -> None:
+    """Spec 004 s7: B = 2^h bins, default 256; without a declared grid the support is the bin centres."""
+    assert cdf_route.DEFAULT_BINS == 256
+    support = cdf_route.support_points(None, cdf_route.DEFAULT_BINS)
+    np.testing.assert_allclose(support, (np.arange(256) + 0.5) / 256, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize(("metric", "scale"), [("l2", 5.0), ("linf", 5.0), ("l1", 5.0), ("hamming", None)])
+def test_one_column_has_a_uniform_scale_its_own_range(metric: str, scale: float | None) -> None:
+    """A single column trivially has one common range: its l1/l2/l-inf answers go back to data units by
+    that range (Hamming counts columns, no range changes it)."""
+    assert cdf_route.uniform_scale(np.array([1.0]), np.array([6.0]), metric) == scale
+    assert cdf_route.uniform_scale(np.array([0.0, 1.0]), np.array([3.0, 4.0]), "l2") == 3.0
+    assert cdf_route.uniform_scale(np.array([0.0, 1.0]), np.array([3.0, 5.0]), "l2") is None
