@@ -146,3 +146,15 @@ def test_one_column_has_a_uniform_scale_its_own_range(metric: str, scale: float 
     assert cdf_route.uniform_scale(np.array([1.0]), np.array([6.0]), metric) == scale
     assert cdf_route.uniform_scale(np.array([0.0, 1.0]), np.array([3.0, 4.0]), "l2") == 3.0
     assert cdf_route.uniform_scale(np.array([0.0, 1.0]), np.array([3.0, 5.0]), "l2") is None
+
+
+def test_certified_noise_is_the_upper_rank_order_statistic_of_the_public_simulation() -> None:
+    """REVIEW s6.2 item 2: the certified quantile is the k-th smallest of CERTIFY_DRAWS noise-only draws
+    from the public seed, k = _upper_rank(draws, beta) (one rank lower under-certifies), each draw scaled by
+    the coordinate's coefficient w_j g_j."""
+    budget, beta, coefficient = PrivacyBudget(0.5), 0.05, 0.25
+    rng = SeededRandom(cdf_route.CERTIFY_SEED)
+    draws = np.array([cdf_route._noise_mass(5, budget, rng) for _ in range(cdf_route.CERTIFY_DRAWS)])
+    rank = cdf_route._upper_rank(cdf_route.CERTIFY_DRAWS, beta)
+    expected = np.sort(coefficient * draws)[rank - 1]
+    assert cdf_route._certified_noise(((5, coefficient),), budget, beta) == pytest.approx(expected, rel=1e-12)
