@@ -158,3 +158,12 @@ def test_certified_noise_is_the_upper_rank_order_statistic_of_the_public_simulat
     rank = cdf_route._upper_rank(cdf_route.CERTIFY_DRAWS, beta)
     expected = np.sort(coefficient * draws)[rank - 1]
     assert cdf_route._certified_noise(((5, coefficient),), budget, beta) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_declared_grid_of_exactly_bins_points_is_the_support() -> None:
+    """Spec 004 s7 (module doc): the support is the declared grid when it has AT MOST ``bins`` points (so
+    grid data are represented exactly), else the ``bins`` bin centres."""
+    grid = np.array([0.0, 0.2, 0.7, 1.0])
+    np.testing.assert_array_equal(cdf_route.support_points(grid, 4), grid)
+    np.testing.assert_array_equal(cdf_route.support_points(grid, 5), grid)
+    np.testing.assert_allclose(cdf_route.support_points(grid, 3), [1 / 6, 1 / 2, 5 / 6], rtol=1e-15)
