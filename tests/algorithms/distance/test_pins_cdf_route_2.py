@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from scipy.stats import binom
 
 from dpgui.algorithms.distance import cdf_route
 from dpgui.algorithms.distance.cdf_route import PrivacyBudget, certified_max_error, discretisation_error
@@ -167,3 +168,15 @@ def test_a_declared_grid_of_exactly_bins_points_is_the_support() -> None:
     np.testing.assert_array_equal(cdf_route.support_points(grid, 4), grid)
     np.testing.assert_array_equal(cdf_route.support_points(grid, 5), grid)
     np.testing.assert_allclose(cdf_route.support_points(grid, 3), [1 / 6, 1 / 2, 5 / 6], rtol=1e-15)
+
+
+@pytest.mark.parametrize("beta", [0.05, 0.1])
+def test_the_certified_order_statistic_overshoots_the_quantile_with_probability_99_percent(
+    beta: float,
+) -> None:
+    """certified_max_error's contract: the simulated order statistic is >= the true (1 - beta)-quantile with
+    probability >= 0.99 (CERTIFY_CONFIDENCE = 0.01), the smallest rank that does so among 100 draws."""
+    draws = cdf_route.CERTIFY_DRAWS
+    k = cdf_route._upper_rank(draws, beta)
+    assert binom.cdf(k - 1, draws, 1 - beta) >= 0.99
+    assert binom.cdf(k - 2, draws, 1 - beta) < 0.99
