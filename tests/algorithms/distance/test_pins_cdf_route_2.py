@@ -17,7 +17,8 @@ from scipy.stats import binom
 
 from dpgui.algorithms.distance import cdf_route
 from dpgui.algorithms.distance.cdf_route import PrivacyBudget, certified_max_error, discretisation_error
-from dpgui.algorithms.progress import Progress
+from dpgui.algorithms.distance.embeddings import BourgainEmbedding, Metric
+from dpgui.algorithms.progress import Progress, run_to_end
 from dpgui.privacy.random import SeededRandom
 
 REF = float(cdf_route._REFERENCE_COUNT)
@@ -180,3 +181,24 @@ def test_the_certified_order_statistic_overshoots_the_quantile_with_probability_
     k = cdf_route._upper_rank(draws, beta)
     assert binom.cdf(k - 1, draws, 1 - beta) >= 0.99
     assert binom.cdf(k - 2, draws, 1 - beta) < 0.99
+
+
+def test_a_bourgain_structure_answers_in_the_embeddings_answer_factor() -> None:
+    """Spec 004 s5.1/s5.3: the answer at pi(y) is the l1 mechanism's answer times the embedding's answer
+    factor (diameter x debias for Bourgain), so at a huge budget it is the factor times the average embedded
+    l1 distance (up to the binning of 1/1024 per coordinate's box)."""
+    g = np.random.default_rng(12)
+    points, queries = g.random((200, 2)), g.random((10, 2))
+    embedding = BourgainEmbedding.draw(Metric.L1, queries, 2, public_seed=3, debias=True)
+    assert embedding.answer_factor > 4.0
+    supports = [cdf_route.support_points(None, 512)] * embedding.dimension
+    knots, values = run_to_end(
+        cdf_route.cdf_route(points, embedding, supports, PrivacyBudget(1e9), SeededRandom(0))
+    )
+    structure = cdf_route.DistanceStructure(
+        ("a", "b"), np.zeros(2), np.ones(2), "l1", embedding, knots, values
+    )
+    spread = np.abs(embedding.embed(queries)[:, None, :] - embedding.embed(points)[None, :, :]).sum(axis=2)
+    np.testing.assert_allclose(
+        structure.answer(queries), embedding.answer_factor * spread.mean(axis=1), rtol=0.02
+    )
