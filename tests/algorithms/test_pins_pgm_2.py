@@ -36,3 +36,13 @@ def test_a_model_before_any_fit_is_uniform_with_total_one_unless_told() -> None:
     (total 1) by default; a given total spreads evenly over the clique's cells."""
     np.testing.assert_allclose(pgm.GraphicalModel((2, 3, 4)).marginal((0, 2)), np.full((2, 4), 1 / 8))
     np.testing.assert_allclose(pgm.GraphicalModel((2, 3), total=60.0).marginal((1,)), np.full(3, 20.0))
+
+
+def test_a_weighted_measurement_is_fitted_as_weights_times_counts() -> None:
+    """NoisyMarginal with ``weights``: cell i was measured with standard deviation stddev / weights[i], and
+    the fit compares weights * counts to weights * values, so a consistent weighted measurement is fitted
+    back exactly (not values / weights)."""
+    counts = np.array([10.0, 30.0, 60.0])
+    measured = pgm.NoisyMarginal((0,), counts, 1.0, weights=np.array([2.0, 1.0, 0.5]))
+    model = pgm.GraphicalModel((3,)).fit([measured], 100.0, 300)
+    np.testing.assert_allclose(model.marginal((0,)), counts, rtol=0.02)
