@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from dpgui.algorithms import pgm
+from dpgui.privacy.random import SeededRandom
 
 
 @pytest.mark.parametrize(
@@ -46,3 +47,16 @@ def test_a_weighted_measurement_is_fitted_as_weights_times_counts() -> None:
     measured = pgm.NoisyMarginal((0,), counts, 1.0, weights=np.array([2.0, 1.0, 0.5]))
     model = pgm.GraphicalModel((3,)).fit([measured], 100.0, 300)
     np.testing.assert_allclose(model.marginal((0,)), counts, rtol=0.02)
+
+
+def test_sampled_rows_follow_cells_of_less_than_one_count() -> None:
+    """Sampling draws each cell with the model's probability, however small its count: the only clamp on the
+    model's marginal is at 0 (rounding), so a cell of 0.3 of 100 counts is drawn 0.3% of the time, not as if
+    it held one count. One column, one key group: the stratified draw puts each cell within 1 of rows x p."""
+    measured = pgm.NoisyMarginal((0,), np.array([0.3, 0.5, 99.2]), 0.05)
+    model = pgm.GraphicalModel((3,)).fit([measured], 100.0, 300)
+    probabilities = model.marginal((0,)) / 100.0
+    assert probabilities[0] < 0.006 and probabilities[1] < 0.008
+    rows = model.sample(10_000, SeededRandom(4))
+    counts = np.bincount(rows[:, 0], minlength=3)
+    assert np.all(np.abs(counts - 10_000 * probabilities) < 1 + 1e-9)
