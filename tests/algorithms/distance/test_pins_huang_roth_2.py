@@ -30,11 +30,11 @@ def test_a_tangent_is_clipped_to_slope_in_minus_one_one_and_value_in_zero_one() 
 def test_the_exported_envelope_is_the_hypothesis_on_zero_one() -> None:
     """The structure export (post-processing) stores the upper envelope on [0, 1] as knots 0 = t_0 < ... <
     t_m = 1 (spec 004 s4 released object); np.interp over them equals the max of the lines everywhere in
-    [0, 1], also when two lines cross left of 0."""
+    [0, 1], also when two lines cross left of 0 or right of 1."""
     learner = hr.TangentLearner()
     learner.add_tangent(0.0, 0.5, -1.0)  # 0.5 - v
     learner.add_tangent(0.0, 0.8, 0.5)  # 0.8 + v/2: above the first from v = -0.2 on
-    learner.add_tangent(0.9, 0.7, 1.0)  # v - 0.2: above the second from v = 2 on (outside [0, 1])
+    learner.add_tangent(0.9, 0.95, 1.0)  # v + 0.05: above the second from v = 1.5 on (right of 1)
     knots, values = learner.envelope()
     assert knots[0] == 0.0 and knots[-1] == 1.0
     v = np.linspace(0.0, 1.0, 101)
