@@ -20,6 +20,7 @@ import pytest
 from dpgui.algorithms import san_points as points_module
 from dpgui.algorithms import san_thresholds as thresholds_module
 from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.random import SeededRandom
 
 
 class Noise:
@@ -149,3 +150,15 @@ def test_san_thresholds_ranges_and_releases(monkeypatch: pytest.MonkeyPatch) -> 
     assert out.points == (3, 7, 11, 12, 15)
     assert out.weights == (2.0, 20.0, 0.0, 10.0, 2.0)
     assert out.m == m
+
+
+def test_san_points_never_offers_a_zero_count_value() -> None:
+    """Fig. 9 over G(S): only values present in the data are candidates (the choosing mechanism takes the
+    positive scores only; every other domain value has score 0 and is never chosen), so a listed value with
+    count 0 is skipped rather than scored."""
+    values = np.array([1, 2, 3], dtype=np.uint64)
+    counts = np.array([400, 0, 300])
+    plan = points_module.SanPointsPlan.for_target(8.0, 1e-3, 0.5)
+    for seed in range(3):
+        out = run_to_end(points_module.san_points(values, counts, plan, SeededRandom(seed)))
+        assert 2 not in out.values
