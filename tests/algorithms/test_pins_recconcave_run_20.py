@@ -1,0 +1,149 @@
+"""Pins one level of RecConcave's run and its mechanism accountant (mutation scan 20).
+
+RecConcave (paper 000 Fig. 5; spec 000 s4.3; REVIEW-000-002 s3, s5) at a level with range [0, T], T > 32:
+pad to 2^ceil(log2 T) with min(0, Q(T)) (step 2), the window profile L(j) (step 3) with L(J + 1) =
+min(0, L(J)), the level quality (step 4), recurse on it, then A_dist_safe over the best two blocks of
+8 * 2^k points at offsets 0 and 4 * 2^k (steps 6-7), and the exponential mechanism over the union of the
+chosen windows (step 8). Privacy counts exactly 3 mechanisms per level and 1 at the base, each at the
+per-mechanism (eps, delta); the accountant refuses anything else (spec 000 s10 item 3).
+
+These pins steer the mechanisms (recording their inputs) and compare every input with the figure's steps
+computed by brute force. Survivors this pins (non-keyword lines of recconcave.py): slips in the padding,
+the profile's extra level, the deeper call, the block offsets and size, the window arithmetic and merge,
+and the accountant's limits.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms import recconcave as module
+from dpgui.algorithms.progress import run_to_end
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.stability import StableSelectionParameters
+
+
+def profile_brute(values: list[int], max_exponent: int) -> list[int]:
+    return [
+        max(min(values[i : i + 2**j]) for i in range(len(values) - 2**j + 1)) for j in range(max_exponent + 1)
+    ]
+
+
+def block_maxima(values: list[int], offset: int, size: int) -> list[tuple[int, int]]:
+    """Best two (block, max) of blocks [offset + b size, offset + (b + 1) size - 1], ties to smaller b."""
+    maxima = [max(values[s : s + size]) for s in range(offset, len(values), size)]
+    order = sorted(range(len(maxima)), key=lambda b: (-maxima[b], b))[:2]
+    return [(b, maxima[b]) for b in order]
+
+
+def run_level(
+    monkeypatch: pytest.MonkeyPatch, dense: list[int], k: int, picks: tuple[int | None, int | None]
+) -> tuple[dict, int]:
+    log: dict = {"em": [], "stable": []}
+    chosen_k = iter([k, 11])
+
+    def em(q, eps, rng, windows=None):
+        log["em"].append((q.to_dense().tolist(), eps, windows))
+        return next(chosen_k)
+
+    stable_picks = iter(picks)
+
+    def stable(scores, params, rng):
+        log["stable"].append((np.asarray(scores).tolist(), params))
+        return next(stable_picks)
+
+    monkeypatch.setattr(module, "exponential_mechanism_step", em)
+    monkeypatch.setattr(module, "stable_select", stable)
+    params = module.RecConcaveParameters(40.0, 0.5, PrivacyCost(0.3, 1e-7))
+    accountant = module.MechanismAccountant(2)
+    out = run_to_end(module.recconcave(module.StepFunction.dense(np.array(dense)), params, None, accountant))  # type: ignore[arg-type]
+    log["accountant"] = accountant
+    return log, out
+
+
+def quality(top: int) -> list[int]:
+    """A quasi-concave integer quality on [0, top] ending above 0 (so the padding value min(0, Q(T)) = 0
+    differs from Q(T))."""
+    return [int(40 - abs(x - 61) // 2) for x in range(top + 1)]
+
+
+@pytest.mark.parametrize(
+    ("top", "k", "picks"), [(100, 2, (0, 1)), (100, 1, (1, None)), (70, 0, (1, 0)), (100, 3, (None, None))]
+)
+def test_one_level_feeds_each_mechanism_the_figures_inputs(
+    monkeypatch: pytest.MonkeyPatch, top: int, k: int, picks: tuple[int | None, int | None]
+) -> None:
+    """Steps 2-8 of Fig. 5 at one level over [0, T], T = 100 or 70 (padded to 128)."""
+    dense = quality(top)
+    log, out = run_level(monkeypatch, dense, k, picks)
+    exponent = math.ceil(math.log2(top))
+    padded = dense + [min(0, dense[-1])] * (2**exponent - top)
+    profile = profile_brute(padded, exponent)
+    profile.append(min(0, profile[-1]))
+    low, high = math.ceil((1 - 0.5) * 40.0), math.floor(40.0)
+    level_q = [min(profile[j] - low, high - profile[j + 1]) for j in range(len(profile) - 1)]
+    (deep_q, deep_eps, deep_windows), (final_q, final_eps, final_windows) = log["em"]
+    assert (deep_q, deep_eps, deep_windows) == (level_q, 0.3, None)
+    width = 2**k
+    windows = []
+    expected_stable = []
+    for offset, pick in zip((0, 4 * width), picks, strict=True):
+        best = block_maxima(padded, offset, 8 * width)
+        expected_stable.append(([v for _, v in best], StableSelectionParameters(0.3, 1e-7)))
+        if pick is not None:
+            lo = offset + best[pick][0] * 8 * width
+            if lo <= top:
+                windows.append((lo, min(top, lo + 8 * width - 1)))
+    assert log["stable"] == expected_stable
+    windows.sort()
+    if len(windows) == 2 and windows[1][0] <= windows[0][1] + 1:
+        windows = [(windows[0][0], max(windows[0][1], windows[1][1]))]
+    assert final_q == dense and final_eps == 0.3
+    assert final_windows == (tuple(windows) or None)
+    assert out == 11
+    assert log["accountant"].used == [["a_dist", "a_dist", "exponential"], ["exponential"]]
+
+
+def test_overlapping_windows_merge_and_disjoint_ones_stay_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 8: the EM ranges over the union of the chosen windows; windows that touch or overlap are one
+    range (so no point is counted twice), disjoint windows stay two."""
+    dense = quality(100)
+    log, _ = run_level(monkeypatch, dense, 0, (0, 0))
+    (_, _, windows) = log["em"][1]
+    best0 = block_maxima(dense + [0] * 28, 0, 8)[0][0]
+    best1 = block_maxima(dense + [0] * 28, 4, 8)[0][0]
+    a, b = (best0 * 8, best0 * 8 + 7), (4 + best1 * 8, 4 + best1 * 8 + 7)
+    first, second = sorted([a, b])
+    if second[0] <= first[1] + 1:
+        assert windows == ((first[0], max(first[1], second[1])),)
+    else:
+        assert windows == (first, second)
+    assert windows[0][0] >= 48 and windows[-1][1] <= 75  # around the peak at 61
+
+
+def test_accountant_allows_three_mechanisms_per_level_and_one_at_the_base() -> None:
+    """spec 000 s10 item 3: 3 per level above the base, 1 at the base, at most 3(N - 1) + 1 in all, and no
+    level beyond N."""
+    accountant = module.MechanismAccountant(3)
+    assert accountant.declared == 7
+    for level in (1, 1, 1, 2, 2, 2):
+        accountant.charge(level, "m")
+    accountant.charge(3, "exponential")
+    assert accountant.total == 7
+    with pytest.raises(RuntimeError):
+        accountant.charge(3, "exponential")
+    with pytest.raises(RuntimeError):
+        accountant.charge(1, "m")
+    with pytest.raises(RuntimeError):
+        accountant.charge(4, "m")
+    single = module.MechanismAccountant(1)
+    assert single.declared == 1
+    single.charge(1, "exponential")
+    with pytest.raises(RuntimeError):
+        single.charge(1, "exponential")
+    skipping = module.MechanismAccountant(3)
+    skipping.charge(2, "m")
+    assert skipping.used == [[], ["m"]]
