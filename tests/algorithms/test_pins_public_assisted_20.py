@@ -179,3 +179,30 @@ def test_shift_diagnostic_compares_with_the_public_cdf_at_the_cell_ends() -> Non
     assert diag.mass_above_public == pytest.approx(0.4, abs=1e-15)
     assert module.ShiftDiagnostic(0.2, 0.1, 0.0).shift_suspected
     assert not module.ShiftDiagnostic(0.05, 0.1, 0.0).shift_suspected
+
+
+def test_pap_cdf_keeps_the_histogram_at_exactly_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """REVIEW-001-003-004 s4c: the histogram serves up to HISTOGRAM_MAX_CELLS cells inclusive, the same
+    switch ``noise_bound`` states its error for (so the stated bound is the released mechanism's)."""
+
+    def no_tree(*args: object) -> None:
+        raise AssertionError("the tree engine must not run at the limit")
+
+    monkeypatch.setattr(module, "tree_cdf", no_tree)
+    public = np.arange(0, 2 * (module.HISTOGRAM_MAX_CELLS - 1), 2, dtype=np.uint64)
+    cells = module.PublicCells.from_public(public, 4 * module.HISTOGRAM_MAX_CELLS)
+    assert cells.n_cells == module.HISTOGRAM_MAX_CELLS
+    rng = FixedNoise([0] * cells.n_cells)
+    release = run_to_end(module.pap_cdf(np.array([1, 8], dtype=np.uint64), np.array([3, 4]), cells, 0.5, rng))
+    assert rng.scales == [4.0]
+    assert release.boundary_cdf[-1] == 1.0
+
+
+def test_noise_bound_divides_by_the_actual_n_even_for_one_record() -> None:
+    """The bound is in CDF units: the count-noise bound over n, also at n = 1 (only n = 0 is guarded);
+    at eps = 100 it is below 1, so halving it would understate the stated error."""
+    log_term = math.log(2 / 0.05)
+    expected = 0.02 * math.sqrt(log_term) * math.sqrt(8 * log_term)
+    assert expected < 1
+    assert module.noise_bound(1, 1, 100.0, 0.05) == pytest.approx(expected, rel=1e-12)
+    assert module.noise_bound(1, 0, 100.0, 0.05) == pytest.approx(expected, rel=1e-12)
