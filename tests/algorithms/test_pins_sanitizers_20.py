@@ -162,3 +162,15 @@ def test_san_points_never_offers_a_zero_count_value() -> None:
     for seed in range(3):
         out = run_to_end(points_module.san_points(values, counts, plan, SeededRandom(seed)))
         assert 2 not in out.values
+
+
+def test_san_points_frequency_is_over_the_actual_m_even_for_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frequencies are noisy counts over the public m (spec 000 s5.1), m = 1 included (only m = 0 is
+    guarded, where no value is ever chosen)."""
+    monkeypatch.setattr(
+        points_module, "choosing_mechanism", lambda scores, params, rng: 0 if len(scores) else None
+    )
+    monkeypatch.setattr(points_module, "BatchedLaplace", Noise([0, 0]))
+    plan = points_module.SanPointsPlan.for_target(1.0, 1e-6, 1.0)
+    out = run_to_end(points_module.san_points(np.array([4], dtype=np.uint64), np.array([1]), plan, None))  # type: ignore[arg-type]
+    assert out.values == (4,) and out.frequencies == (1.0,)
