@@ -206,3 +206,16 @@ def test_noise_bound_divides_by_the_actual_n_even_for_one_record() -> None:
     assert expected < 1
     assert module.noise_bound(1, 1, 100.0, 0.05) == pytest.approx(expected, rel=1e-12)
     assert module.noise_bound(1, 0, 100.0, 0.05) == pytest.approx(expected, rel=1e-12)
+
+
+def test_pap_cdf_prefix_sums_are_over_the_actual_n_for_one_or_no_record() -> None:
+    """F at the cell ends is the noisy prefix count over n (spec 001 s3.3), n = 1 included; an empty
+    private column (n = 0) still releases a finite CDF from the noise alone (only n = 0 is guarded)."""
+    cells = module.PublicCells.from_public(np.array([3, 6], dtype=np.uint64), 10)
+    one = run_to_end(
+        module.pap_cdf(np.array([1], dtype=np.uint64), np.array([1]), cells, 1.0, FixedNoise([0, 0, 0]))
+    )
+    assert one.boundary_cdf.tolist() == [0.0, 1.0, 1.0, 1.0]
+    empty = np.array([], dtype=np.uint64)
+    none = run_to_end(module.pap_cdf(empty, np.array([], dtype=np.int64), cells, 1.0, FixedNoise([0, 1, 0])))
+    assert none.boundary_cdf.tolist() == [0.0, 0.0, 1.0, 1.0]
