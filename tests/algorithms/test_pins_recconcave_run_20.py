@@ -147,3 +147,17 @@ def test_accountant_allows_three_mechanisms_per_level_and_one_at_the_base() -> N
     skipping = module.MechanismAccountant(3)
     skipping.charge(2, "m")
     assert skipping.used == [[], ["m"]]
+
+
+def test_accountant_refuses_a_second_base_mechanism_within_the_total() -> None:
+    """The base level runs one exponential mechanism: a second one is refused even while the total is
+    still below 3(N - 1) + 1 (spec 000 s10 item 3), so a per-level slip cannot hide behind the total."""
+    accountant = module.MechanismAccountant(2)
+    accountant.charge(2, "exponential")
+    with pytest.raises(RuntimeError):
+        accountant.charge(2, "exponential")
+    upper = module.MechanismAccountant(3)
+    for _ in range(3):
+        upper.charge(1, "m")
+    with pytest.raises(RuntimeError):
+        upper.charge(1, "m")
