@@ -77,7 +77,21 @@ def test_one_level_feeds_each_mechanism_the_figures_inputs(
     monkeypatch: pytest.MonkeyPatch, top: int, k: int, picks: tuple[int | None, int | None]
 ) -> None:
     """Steps 2-8 of Fig. 5 at one level over [0, T], T = 100 or 70 (padded to 128)."""
-    dense = quality(top)
+    check_level(monkeypatch, quality(top), k, picks)
+
+
+@pytest.mark.parametrize("k", [0, 2])
+def test_padding_repeats_min_0_q_t(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
+    """Step 2 pads [T + 1, 2^ceil(log2 T)] with min(0, Q(T)) (sensitivity 1). With a rising negative Q
+    (Q(0) = -30, Q(T - 1) = -6, Q(T) = -5) the pad is -5, and the short windows inside the pad make
+    L(j) = -5 for 2^j <= 27: padding with Q(0) or Q(T - 1) would change the deeper quality."""
+    check_level(monkeypatch, [-30 + x // 4 for x in range(101)], k, (0, 0))
+
+
+def check_level(
+    monkeypatch: pytest.MonkeyPatch, dense: list[int], k: int, picks: tuple[int | None, int | None]
+) -> None:
+    top = len(dense) - 1
     log, out = run_level(monkeypatch, dense, k, picks)
     exponent = math.ceil(math.log2(top))
     padded = dense + [min(0, dense[-1])] * (2**exponent - top)
