@@ -88,6 +88,14 @@ def test_padding_repeats_min_0_q_t(monkeypatch: pytest.MonkeyPatch, k: int) -> N
     check_level(monkeypatch, [-30 + x // 4 for x in range(101)], k, (0, 0))
 
 
+def test_the_level_past_the_last_is_min_0_l_j(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 3 extends the profile by L(J + 1) = min(0, L(J)) so that q(J) = min(L(J) - ceil((1 - alpha) r),
+    floor(r) - L(J + 1)) is defined (Claim 3.13's quasi-concavity needs a non-increasing L). It matters when
+    T = 2^J (no padding) and even the whole range scores high: here L(6) = 65 over [0, 64], so
+    q(6) = min(45, 40 - 0) = 40."""
+    check_level(monkeypatch, [65 + x % 11 for x in range(65)], 1, (0, 1))
+
+
 def check_level(
     monkeypatch: pytest.MonkeyPatch, dense: list[int], k: int, picks: tuple[int | None, int | None]
 ) -> None:
