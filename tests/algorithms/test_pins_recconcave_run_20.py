@@ -71,12 +71,23 @@ def quality(top: int) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    ("top", "k", "picks"), [(100, 2, (0, 1)), (100, 1, (1, None)), (70, 0, (1, 0)), (100, 3, (None, None))]
+    ("top", "k", "picks"),
+    [
+        (100, 2, (0, 1)),
+        (100, 1, (1, None)),
+        (70, 0, (1, 0)),
+        (100, 3, (None, None)),
+        (100, 4, (0, 0)),
+        (100, 5, (0, 0)),
+        (100, 6, (0,)),
+    ],
 )
 def test_one_level_feeds_each_mechanism_the_figures_inputs(
     monkeypatch: pytest.MonkeyPatch, top: int, k: int, picks: tuple[int | None, int | None]
 ) -> None:
-    """Steps 2-8 of Fig. 5 at one level over [0, T], T = 100 or 70 (padded to 128)."""
+    """Steps 2-8 of Fig. 5 at one level over [0, T], T = 100 or 70 (padded to 128). At k = 4 each offset
+    has a single block (A_dist_safe still runs on it); at k = 5 the second offset's only block is the pad
+    point 128 (no window past T); at k = 6 the second offset 256 lies past the padded range."""
     check_level(monkeypatch, quality(top), k, picks)
 
 
@@ -112,7 +123,8 @@ def check_level(
     width = 2**k
     windows = []
     expected_stable = []
-    for offset, pick in zip((0, 4 * width), picks, strict=True):
+    offsets = [o for o in (0, 4 * width) if o <= 2**exponent]  # no block of the padded range: no A_dist
+    for offset, pick in zip(offsets, picks, strict=False):
         best = block_maxima(padded, offset, 8 * width)
         expected_stable.append(([v for _, v in best], StableSelectionParameters(0.3, 1e-7)))
         if pick is not None:
@@ -127,6 +139,7 @@ def check_level(
     assert final_windows == (tuple(windows) or None)
     assert out == 11
     assert log["accountant"].used == [["a_dist", "a_dist", "exponential"], ["exponential"]]
+    assert len(log["stable"]) == len(offsets)
 
 
 def test_overlapping_windows_merge_and_disjoint_ones_stay_apart(monkeypatch: pytest.MonkeyPatch) -> None:
