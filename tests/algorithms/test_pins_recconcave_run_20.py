@@ -107,6 +107,12 @@ def test_the_level_past_the_last_is_min_0_l_j(monkeypatch: pytest.MonkeyPatch) -
     check_level(monkeypatch, [65 + x % 11 for x in range(65)], 1, (0, 1))
 
 
+def test_a_block_starting_at_t_gives_the_one_point_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 7: a chosen block that starts at T itself still gives the window [T, T] (only blocks starting
+    past T give none). On [0, 96] rising to Q(96), k = 2: the best block of 32 at offset 0 is [96, 127]."""
+    check_level(monkeypatch, [x // 2 for x in range(97)], 2, (0, None))
+
+
 def check_level(
     monkeypatch: pytest.MonkeyPatch, dense: list[int], k: int, picks: tuple[int | None, int | None]
 ) -> None:
