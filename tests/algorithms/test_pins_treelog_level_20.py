@@ -20,7 +20,9 @@ from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.treelog import TreeLogParameters
 
 
-def steered(monkeypatch: pytest.MonkeyPatch, n: int) -> tuple[dict, TreeLogParameters, np.ndarray]:
+def steered(
+    monkeypatch: pytest.MonkeyPatch, n: int, missing: int = 0
+) -> tuple[dict, TreeLogParameters, np.ndarray]:
     log: dict[str, list] = {"em": [], "path": [], "lift": []}
 
     def em(values, counts, domain, eps, rng):
@@ -45,7 +47,7 @@ def steered(monkeypatch: pytest.MonkeyPatch, n: int) -> tuple[dict, TreeLogParam
     monkeypatch.setattr(module, "lift", lift)
     params = TreeLogParameters.build(1.0, 1e-3, 0.3, 16, n, 1)
     rng = np.random.default_rng(n)
-    values, counts = np.unique(rng.integers(0, 2**16, size=n).astype(np.uint64), return_counts=True)
+    values, counts = np.unique(rng.integers(0, 2**16, size=n - missing).astype(np.uint64), return_counts=True)
     points = np.repeat(values, counts)
     out = run_to_end(module.treelog(values, counts, params, None, allow_below_requirement=True))  # type: ignore[arg-type]
     log["out"] = [out.index]
@@ -73,3 +75,15 @@ def test_public_size_above_3t_recurses_on_the_trimmed_points(monkeypatch: pytest
     assert log["em"] == [(database.tolist(), 1 << module.next_bits(16), params.eps0)]
     assert log["lift"] == [(points.tolist(), trimmed.tolist(), 16, 1)]
     assert log["out"] == [77]
+
+
+@pytest.mark.parametrize("missing", [1, 3])
+def test_a_smaller_database_than_the_public_n_gives_no_negative_size(
+    monkeypatch: pytest.MonkeyPatch, missing: int
+) -> None:
+    """The branch follows the public n = 3t + 1, the sizes follow len(S) (REVIEW-000-002 s4a runs TreeLog
+    on n - 1 points): with 3t or fewer points D keeps max(len(S) - 3t, 0) = 0 levels, never a negative
+    count, so the base EM sees an empty database (uniform over the level domain)."""
+    log, params, points = steered(monkeypatch, 1375, missing)
+    assert points.size == 3 * params.t + 1 - missing
+    assert log["em"] == [([], 1 << module.next_bits(16), params.eps0)]
