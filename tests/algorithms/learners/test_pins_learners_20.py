@@ -120,3 +120,12 @@ def test_smallest_alpha_inverts_a_decreasing_bound(n: int) -> None:
         assert need(alpha) <= n
         assert alpha == pytest.approx(exact, rel=1e-12)  # 60 halvings of the log-range
     assert thresholds_module.smallest_alpha(need, 0) == math.inf
+
+
+def test_cut_candidates_cut_at_each_point_or_just_after_it() -> None:
+    """spec 000 s7.1 "efficient instantiations" (spec 001 s6 cover): "ge" hypotheses 1[x >= j] realise
+    every labelling of the points with cuts at the points, "le" hypotheses 1[x < j] with cuts just after
+    them; both add the constant hypotheses (cuts 0 and size)."""
+    points = np.array([3, 0, 7, 3], dtype=np.uint64)
+    assert thresholds_module.cut_candidates(points, 10, thresholds_module.Direction.GE) == [0, 3, 7, 10]
+    assert thresholds_module.cut_candidates(points, 10, thresholds_module.Direction.LE) == [0, 1, 4, 8, 10]
