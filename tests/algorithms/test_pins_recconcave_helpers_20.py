@@ -250,10 +250,13 @@ def test_levels_counts_ranges_down_to_the_base_case(top: int, bound: int | None,
 
 def test_window_at_the_last_uint64_point_of_a_2_to_the_64_range() -> None:
     """On the 2^64 + 1 thresholds of a 64-bit grid a piece may end at 2^64 - 1 (the last uint64): the
-    window [2^64 - 1, 2^64] then meets that piece (one point) and the last piece [2^64, 2^64]."""
+    window [2^64 - 1, 2^64] then meets that piece (one point) and the last piece [2^64, 2^64], and a window
+    ending at 2^64 - 1 stops inside that piece."""
     top = 2**64
     q = module.StepFunction(np.array([5, 2**64 - 1], dtype=np.uint64), np.array([1, 2, 3]), top)
     first, lengths, values = module._window(q, 2**64 - 1, top)
     assert (first, lengths.tolist(), values.tolist()) == (1, [1.0, 1.0], [2, 3])
     first, lengths, values = module._window(q, top, top)
     assert (first, lengths.tolist(), values.tolist()) == (2, [1.0], [3])
+    first, lengths, values = module._window(q, 6, 2**64 - 1)  # ends with the piece ending at 2^64 - 1
+    assert (first, lengths.tolist(), values.tolist()) == (1, [float(2**64 - 6)], [2])
