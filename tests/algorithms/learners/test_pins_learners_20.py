@@ -129,3 +129,15 @@ def test_cut_candidates_cut_at_each_point_or_just_after_it() -> None:
     points = np.array([3, 0, 7, 3], dtype=np.uint64)
     assert thresholds_module.cut_candidates(points, 10, thresholds_module.Direction.GE) == [0, 3, 7, 10]
     assert thresholds_module.cut_candidates(points, 10, thresholds_module.Direction.LE) == [0, 1, 4, 8, 10]
+
+
+def test_smallest_alpha_accepts_a_bound_met_exactly_at_0_999() -> None:
+    """A bound of exactly n records at alpha = 0.999 is met (min_n <= n), so the answer is finite: here
+    ceil(40/alpha^2) <= 41 from alpha = sqrt(40/41) on."""
+
+    def need(alpha: float) -> float:
+        return math.ceil(40 / alpha**2)
+
+    assert need(0.999) == 41
+    assert thresholds_module.smallest_alpha(need, 41) == pytest.approx(math.sqrt(40 / 41), rel=1e-9)
+    assert thresholds_module.smallest_alpha(need, 40) == math.inf
