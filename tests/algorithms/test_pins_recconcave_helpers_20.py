@@ -260,3 +260,15 @@ def test_window_at_the_last_uint64_point_of_a_2_to_the_64_range() -> None:
     assert (first, lengths.tolist(), values.tolist()) == (2, [1.0], [3])
     first, lengths, values = module._window(q, 6, 2**64 - 1)  # ends with the piece ending at 2^64 - 1
     assert (first, lengths.tolist(), values.tolist()) == (1, [float(2**64 - 6)], [2])
+
+
+@pytest.mark.parametrize(
+    ("values", "lengths", "max_exponent", "expected"),
+    [([5], [4], 2, [5, 5, 5]), ([3, 7], [4, 4], 3, [7, 7, 7, 3]), ([2, 9, 2], [1, 2, 1], 2, [9, 9, 2])],
+)
+def test_window_minimum_profile_on_exact_powers_of_two(
+    values: list[int], lengths: list[int], max_exponent: int, expected: list[int]
+) -> None:
+    """A run starting at the first point and spanning exactly 2^j points reaches level j: the run lengths
+    are prefix-sum differences from prefix[0] = 0."""
+    assert module.window_minimum_profile(values, lengths, max_exponent) == expected
