@@ -272,3 +272,11 @@ def test_window_minimum_profile_on_exact_powers_of_two(
     """A run starting at the first point and spanning exactly 2^j points reaches level j: the run lengths
     are prefix-sum differences from prefix[0] = 0."""
     assert module.window_minimum_profile(values, lengths, max_exponent) == expected
+
+
+@pytest.mark.parametrize("shift", [62, 65])
+def test_top_two_blocks_at_offset_2_to_the_64(shift: int) -> None:
+    """On a 64-bit grid (T = 2^64) the second A_dist offset 4 * 2^k is 2^64 itself at k = 62: its only
+    block is {2^64}, in the last piece; no uint64 can hold the offset, so the piece ends are not scanned."""
+    q = module.StepFunction(np.array([5, 2**64 - 1], dtype=np.uint64), np.array([1, 2, 3]), 2**64)
+    assert module.top_two_blocks(q, 2**64, shift) == (1, [(0, 3)])
