@@ -280,3 +280,19 @@ def test_top_two_blocks_at_offset_2_to_the_64(shift: int) -> None:
     block is {2^64}, in the last piece; no uint64 can hold the offset, so the piece ends are not scanned."""
     q = module.StepFunction(np.array([5, 2**64 - 1], dtype=np.uint64), np.array([1, 2, 3]), 2**64)
     assert module.top_two_blocks(q, 2**64, shift) == (1, [(0, 3)])
+
+
+@pytest.mark.parametrize(
+    ("cuts", "top", "offset", "shift", "expected"),
+    [
+        ([5, 2**40], 2**41, 2**33, 33, (256, [(0, 5), (1, 5)])),
+        ([5, 2**64 - 1], 2**64, 2**63, 62, (3, [(0, 5), (1, 5)])),
+    ],
+)
+def test_top_two_blocks_scan_every_piece_at_large_offsets(
+    cuts: list[int], top: int, offset: int, shift: int, expected: tuple[int, list[tuple[int, int]]]
+) -> None:
+    """Offsets above 2^32 or 2^63 (4 * 2^k on 40- and 64-bit grids) still scan the middle pieces: the best
+    blocks here lie in the middle piece (value 5), not the last one (value 3)."""
+    q = module.StepFunction(np.array(cuts, dtype=np.uint64), np.array([1, 5, 3]), top)
+    assert module.top_two_blocks(q, offset, shift) == expected
