@@ -287,12 +287,14 @@ def test_top_two_blocks_at_offset_2_to_the_64(shift: int) -> None:
     [
         ([5, 2**40], 2**41, 2**33, 33, (256, [(0, 5), (1, 5)])),
         ([5, 2**64 - 1], 2**64, 2**63, 62, (3, [(0, 5), (1, 5)])),
+        ([5, 2**64 - 1], 2**64, 0, 63, (3, [(0, 5), (1, 5)])),
     ],
 )
 def test_top_two_blocks_scan_every_piece_at_large_offsets(
     cuts: list[int], top: int, offset: int, shift: int, expected: tuple[int, list[tuple[int, int]]]
 ) -> None:
-    """Offsets above 2^32 or 2^63 (4 * 2^k on 40- and 64-bit grids) still scan the middle pieces: the best
-    blocks here lie in the middle piece (value 5), not the last one (value 3)."""
+    """Offsets above 2^32 or 2^63 (4 * 2^k on 40- and 64-bit grids) still scan the middle pieces, and
+    blocks of 2^63 points split a 64-bit range in two: the best blocks here lie in the middle piece
+    (value 5), not the last one (value 3)."""
     q = module.StepFunction(np.array(cuts, dtype=np.uint64), np.array([1, 5, 3]), top)
     assert module.top_two_blocks(q, offset, shift) == expected
