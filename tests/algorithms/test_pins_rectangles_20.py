@@ -82,3 +82,11 @@ def test_each_axis_gets_the_two_sentinel_encodings(monkeypatch: pytest.MonkeyPat
         ([0, 1, 8], [30, 50, 20], 10),
     ]
     assert release.box == ((2, 5), (1, 7))
+
+
+def test_a_single_negative_still_gets_its_sentinel_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One negative record is one sentinel entry per encoding, so each axis input keeps exactly n entries
+    (spec 000 s4.5: replacing a record replaces one entry of every axis input)."""
+    axes = [AxisPositives(np.array([2, 5], dtype=np.uint64), np.array([60, 39]), 8)]
+    _, seen = steered(monkeypatch, [2, 6], axes, 100)
+    assert seen == [([2, 5, 8], [60, 39, 1], 9), ([0, 3, 6], [1, 60, 39], 9)]
