@@ -298,3 +298,10 @@ def test_top_two_blocks_scan_every_piece_at_large_offsets(
     (value 5), not the last one (value 3)."""
     q = module.StepFunction(np.array(cuts, dtype=np.uint64), np.array([1, 5, 3]), top)
     assert module.top_two_blocks(q, offset, shift) == expected
+
+
+def test_point_queries_at_the_top_of_a_2_to_the_64_range() -> None:
+    """Q(2^64 - 1) lies in the piece ending there, Q(2^64) in the last piece (no uint64 holds 2^64)."""
+    q = module.StepFunction(np.array([5, 2**64 - 1], dtype=np.uint64), np.array([1, 2, 3]), 2**64)
+    assert [q.value_at(p) for p in (5, 6, 2**64 - 1, 2**64)] == [1, 2, 2, 3]
+    assert q.values_at([5, 6, 2**64 - 1, 2**64]).tolist() == [1, 2, 2, 3]
