@@ -174,3 +174,12 @@ def test_san_points_frequency_is_over_the_actual_m_even_for_one_row(monkeypatch:
     plan = points_module.SanPointsPlan.for_target(1.0, 1e-6, 1.0)
     out = run_to_end(points_module.san_points(np.array([4], dtype=np.uint64), np.array([1]), plan, None))  # type: ignore[arg-type]
     assert out.values == (4,) and out.frequencies == (1.0,)
+
+
+def test_san_thresholds_blocks_of_2_to_the_63_split_a_64_bit_range() -> None:
+    """At z = 62 on the 2^64-point grid the blocks are 2^63 wide: the A-blocks are the two halves, the
+    B-blocks start at 2^62 (Fig. 11 step 10); only for z + 1 >= 64 does everything fall in block 0."""
+    data = thresholds_module._Data(np.array([5, 2**63 + 5], dtype=np.uint64), np.array([2, 3]))
+    scores, intervals = data.blocks(0, 2**64 - 1, 62)
+    assert scores.tolist() == [2, 3, 3]
+    assert intervals == [(0, 2**63 - 1), (2**63, 2**64 - 1), (2**62, 2**62 + 2**63 - 1)]
