@@ -49,9 +49,18 @@ class NoiseScaleTooLarge(ValueError):
     """A noise scale so large that a draw could reach the integer bound; raised before any draw."""
 
 
+_BELOW_ONE = math.nextafter(1.0, 0.0)
+"""The largest float below 1."""
+
+
 def _uniform_from_uint64(words: np.ndarray) -> np.ndarray:
-    """Map uint64 words to floats in the open interval (0, 1) using their top 53 bits."""
-    return ((words >> np.uint64(11)).astype(np.float64) + 0.5) / _TWO53
+    """Map uint64 words to floats in the open interval (0, 1) using their top 53 bits.
+
+    (k + 1/2) / 2^53 for the top 53 bits k, rounded to a float. For k = 2^53 - 1 that rounds to 1 itself
+    (2^53 - 1/2 needs 54 bits), which is capped just below 1: a uniform of 1 would make the Gumbel noise
+    -ln(-ln U) infinite.
+    """
+    return np.minimum(((words >> np.uint64(11)).astype(np.float64) + 0.5) / _TWO53, _BELOW_ONE)
 
 
 class PrivateRandom(ABC):
