@@ -13,7 +13,7 @@ import pytest
 
 from dpgui.privacy import accountant
 from dpgui.privacy.accountant import BookedRelease, Composition, compose
-from dpgui.privacy.cost import PrivacyCost, round_up
+from dpgui.privacy.cost import PrivacyCost, round_up, zcdp_epsilon
 from dpgui.privacy.curve import DpSteps, NoiseKind, NoiseRounds, PrivacyCurve
 
 DELTA = 1e-6
@@ -71,3 +71,18 @@ def test_the_accountant_replaces_basic_composition_only_for_a_saving_of_one_perc
 def test_no_release_composes_to_nothing() -> None:
     """Guards the empty composition (accountant.py:133/134): zero spent and an accountant's figure of 0."""
     assert compose([], DELTA) == Composition(DELTA, PrivacyCost(0.0, 0.0), 0.0, None)
+
+
+def test_a_pld_release_and_a_zcdp_only_release_take_the_best_delta_split() -> None:
+    """Guards _pld_epsilon's minimum over DELTA_SPLITS (accountant.py:154-157): any split is valid, so the
+    charge is no more than the PLD part at the smallest share (at most 0.37 for a pure Laplace release) plus
+    the zCDP part at the rest of delta. A max over the splits is +inf and falls back to basic composition."""
+    accountant._compose.cache_clear()
+    laplace = BookedRelease(
+        PrivacyCost(0.37), PrivacyCurve((NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 1 / 0.37),))
+    )
+    rho_only = BookedRelease(PrivacyCost(2.0, 1e-7), PrivacyCurve(rho=0.0123))
+    composed = compose([laplace, rho_only], DELTA)
+    bound = 0.37 + zcdp_epsilon(0.0123, (1 - accountant.DELTA_SPLITS[-1]) * DELTA)
+    assert composed.tight_epsilon <= bound * (1 + 1e-9)
+    assert composed.spent == PrivacyCost(composed.tight_epsilon, DELTA)

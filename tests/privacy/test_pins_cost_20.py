@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from dpgui.privacy.cost import PrivacyCost, basic_composition, zcdp_delta, zcdp_epsilon
+from dpgui.privacy.cost import PrivacyCost, basic_composition, round_up, zcdp_delta, zcdp_epsilon
 
 
 def test_two_costs_compose_to_no_less_than_their_exact_sum() -> None:
@@ -41,3 +41,19 @@ def test_zero_rho_converts_to_zero_epsilon() -> None:
     delta (so a release with no Gaussian noise adds nothing to the all-zCDP figure)."""
     assert zcdp_epsilon(0.0, 1e-6) == 0.0
     assert zcdp_epsilon(0.0, 0.5) == 0.0
+
+
+def test_rho_one_converts_to_the_cks_epsilon() -> None:
+    """Guards the rho = 0 test of zcdp_epsilon (cost.py:217) at rho = 1: the CKS 2020 (Cor. 13) conversion of
+    1-zCDP at delta = 1e-6 is epsilon = 7.7662 (notes/mutscan.md), and its delta is at most 1e-6. A mutant
+    that short-cuts rho == 1 to epsilon 0 would book a 1-zCDP release as free."""
+    epsilon = zcdp_epsilon(1.0, 1e-6)
+    assert 7.766 < epsilon < 7.767
+    assert zcdp_delta(1.0, epsilon) <= 1e-6
+
+
+def test_round_up_moves_every_positive_value_up_by_one_float() -> None:
+    """Guards round_up (cost.py:24): the next float above x for every x > 0 (also below 1), x itself at 0."""
+    for x in (1e-7, 0.5, 1.0, 3.0):
+        assert round_up(x) == math.nextafter(x, math.inf)
+    assert round_up(0.0) == 0.0

@@ -7,6 +7,8 @@ only when every step is pure).
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from dpgui.privacy import accountant
@@ -43,3 +45,14 @@ def test_one_step_is_the_default_count(curve: PrivacyCurve) -> None:
     accountant._compose.cache_clear()
     composed = compose([BookedRelease(PrivacyCost(0.5), curve)], 1e-6)
     assert composed.tight_epsilon <= 0.5 + 1e-3
+
+
+@pytest.mark.parametrize(("sensitivity", "rho"), [(1, 1 / 9), (3, 1.0), (5, 25 / 9)])
+def test_gaussian_rounds_state_count_times_sensitivity_squared_over_two_sigma_squared(
+    sensitivity: int, rho: float
+) -> None:
+    """Guards NoiseRounds.rho (curve.py:73): k Delta^2 / (2 sigma^2) (Bun and Steinke 2016, Prop. 1.6). The
+    existing test uses Delta = 2, where Delta * 2 = Delta^2; at Delta = 3 the mutant under-states rho."""
+    rounds = NoiseRounds(NoiseKind.DISCRETE_GAUSSIAN, 3.0, sensitivity, 2)
+    assert math.isclose(rounds.rho, rho, rel_tol=1e-15)
+    assert rounds.rho >= rho

@@ -110,3 +110,9 @@ def test_gaussian_variance_is_rounded_up_on_the_grid_of_2_to_the_minus_k(sigma: 
     exact = Fraction(sigma) ** 2
     assert exact * 2**k >= 2**20 or k == 0
     assert exact_vector.gaussian_variance(sigma) == Fraction(math.ceil(exact * 2**k), 2**k)
+
+
+def test_the_vector_gaussian_sampler_covers_its_whole_closed_range() -> None:
+    """Guards gaussian_supported (exact_vector.py:190): sigma in the closed range [1, 2048] runs in int64."""
+    assert exact_vector.gaussian_supported(1.0) and exact_vector.gaussian_supported(2048.0)
+    assert not exact_vector.gaussian_supported(2048.5)
