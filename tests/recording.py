@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
+from dpgui.privacy.random import PrivateRandom, SeededRandom, discrete_laplace_tail
 
 
 class NoiseRequest(NamedTuple):
@@ -227,3 +227,23 @@ def noisy_count_law(run: Callable[[SteeredRandom], object], reach: int = 10**4) 
 def at_least(k: int, scale: float) -> float:
     """P(Z >= k) for Z discrete Laplace of ``scale`` and any integer k."""
     return discrete_laplace_tail(k, scale) if k >= 0 else 1 - discrete_laplace_tail(1 - k, scale)
+
+
+class ScriptedRandom(PrivateRandom):
+    """A generator for pins that script the draws they steer: each sampler a pin does not override fails the
+    test, so the code under test cannot draw something the pin did not expect."""
+
+    is_private = False
+    description = "scripted"
+
+    def uniform01(self, size: int) -> np.ndarray:
+        raise AssertionError("not used")
+
+    def randbelow(self, n: int) -> int:
+        raise AssertionError("not used")
+
+    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
+        raise AssertionError("not used")
+
+    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
+        raise AssertionError("not used")

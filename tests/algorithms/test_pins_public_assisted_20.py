@@ -20,7 +20,7 @@ import pytest
 
 from dpgui.algorithms import public_assisted as module
 from dpgui.algorithms.progress import run_to_end
-from dpgui.privacy.random import PrivateRandom
+from tests.recording import ScriptedRandom
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,7 @@ def test_cell_cdf_interpolates_inside_cells_by_the_public_sample(max_cells: int)
     assert release.step_points().tolist() == sorted({*public.tolist(), 24})
 
 
-class FixedNoise(PrivateRandom):
+class FixedNoise(ScriptedRandom):
     """discrete_laplace returns a preset vector; records the scale."""
 
     is_private = False
@@ -93,15 +93,6 @@ class FixedNoise(PrivateRandom):
         self.scales.append(scale)
         assert size == self.noise.size
         return self.noise
-
-    def uniform01(self, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def randbelow(self, n: int) -> int:
-        raise AssertionError("not used")
-
-    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
 
 
 def test_pap_cdf_histogram_prefix_sums_over_the_public_n() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from dpgui.algorithms import recconcave as module
-from dpgui.privacy.random import PrivateRandom
+from tests.recording import ScriptedRandom
 
 
 def random_step(rng: np.random.Generator, top: int, pieces: int) -> module.StepFunction:
@@ -87,7 +87,7 @@ def test_window_clips_pieces_exactly(q: module.StepFunction) -> None:
         assert values.tolist() == [int(truth[lo : hi + 1][ids == i][0]) for i in expected_ids]
 
 
-class Steered(PrivateRandom):
+class Steered(ScriptedRandom):
     """Returns preset choices: the exponential mechanism's piece index and the uniform offset in it."""
 
     is_private = False
@@ -105,15 +105,6 @@ class Steered(PrivateRandom):
     def randbelow(self, n: int) -> int:
         self.ranges.append(n)
         return min(self.offset, n - 1)
-
-    def uniform01(self, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
 
 
 @pytest.mark.parametrize("q", STEPS[:12] + STEPS[-6:])

@@ -17,24 +17,15 @@ import pytest
 from dpgui.algorithms import rectangles as module
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.rectangles import AxisPositives, BoxParameters
-from dpgui.privacy.random import PrivateRandom
+from tests.recording import ScriptedRandom
 
 
-class ZeroNoise(PrivateRandom):
+class ZeroNoise(ScriptedRandom):
     is_private = False
     description = "zero noise"
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         return np.zeros(size, dtype=np.int64)
-
-    def uniform01(self, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def randbelow(self, n: int) -> int:
-        raise AssertionError("not used")
-
-    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
 
 
 def steered(monkeypatch: pytest.MonkeyPatch, answers: list[int], axes: list[AxisPositives], n: int) -> tuple:

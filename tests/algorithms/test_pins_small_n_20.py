@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -21,30 +19,10 @@ from dpgui.algorithms import recconcave
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.treelog import TreeLogParameters, bit_chain
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.heavy_bin import HeavyBinParameters
 from dpgui.privacy.random import SeededRandom
+from tests.algorithms.test_pins_treelog import expected_constants
 
 CASES = [(1.0, 1e-6, 0.05, 16), (0.5, 1e-3, 0.1, 64), (4.0, 0.1, 0.3, 8)]
-
-
-def delta0_formula(
-    epsilon: float, delta: float, beta: float, bits: int, n: int, depth: int
-) -> tuple[float, int]:
-    """(delta0, t) of the module doc's recipe at the public n (spec 002 s5.4; REVIEW s4a-s4c)."""
-    eps_ar = epsilon / 2
-    delta_ar = delta / (1 + math.exp(eps_ar))
-    beta1 = beta / (2 * depth + 1)
-    steps = 1
-    while True:
-        eps0 = eps_ar / (depth * (steps + 3) + 1)
-        delta0 = min(delta_ar / (math.exp(eps_ar) * depth * (n + 2)), eps0 / (4 * math.exp(eps0) * n))
-        g = math.log(1 / delta0) / eps0
-        heavy = HeavyBinParameters(eps0, delta0).required_count(n, beta1)
-        t = math.ceil(max(2 * g, heavy - 1 + (2 / eps0) * math.log(4 / beta1)))
-        needed = max(1, math.floor(1 + math.log2(max(n - g, t - g) / (t - g))))
-        if needed <= steps:
-            return delta0, t
-        steps = needed
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -56,9 +34,9 @@ def test_treelog_constants_at_the_smallest_n_use_the_floor_of_2(
     booked replace-one cost then stays within the requested (eps, delta)."""
     depth = len(bit_chain(bits)) - 1
     p = TreeLogParameters.build(epsilon, delta, beta, bits, n, depth)
-    delta0, t = delta0_formula(epsilon, delta, beta, bits, max(n, 2), depth)
-    assert p.delta0 == pytest.approx(delta0, rel=1e-12)
-    assert p.t == t
+    expected = expected_constants(epsilon, delta, beta, bits, max(n, 2), depth)
+    assert p.delta0 == pytest.approx(expected["delta0"], rel=1e-12)
+    assert p.t == expected["t"]
     assert p.cost.epsilon <= epsilon * (1 + 1e-12)
     assert p.cost.delta <= delta
 

@@ -21,7 +21,7 @@ import pytest
 
 from dpgui.algorithms import treelog as module
 from dpgui.privacy.heavy_bin import HeavyBinParameters
-from dpgui.privacy.random import PrivateRandom
+from tests.recording import ScriptedRandom
 
 
 def sorted_points(seed: int, bits: int, size: int) -> np.ndarray:
@@ -97,7 +97,7 @@ def test_right_step_probability_saturates_without_overflow() -> None:
     assert 0 < module.right_step_probability(10**6, 1, 1.0) < 1e-300
 
 
-class FixedUniform(PrivateRandom):
+class FixedUniform(ScriptedRandom):
     """uniform01 always returns u (so the walk steps right iff u < P(right))."""
 
     is_private = False
@@ -110,15 +110,6 @@ class FixedUniform(PrivateRandom):
     def uniform01(self, size: int) -> np.ndarray:
         self.draws += size
         return np.full(size, self.u)
-
-    def randbelow(self, n: int) -> int:
-        raise AssertionError("not used")
-
-    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
 
 
 def walk(points: list[int], bits: int, t: int, eps0: float, u: float) -> tuple[int, int, int]:

@@ -23,10 +23,10 @@ from dpgui.algorithms.learners import ip_threshold as ip_module
 from dpgui.algorithms.learners import points as points_module
 from dpgui.algorithms.learners import thresholds as thresholds_module
 from dpgui.algorithms.progress import run_to_end
-from dpgui.privacy.random import PrivateRandom
+from tests.recording import ScriptedRandom
 
 
-class Recorder(PrivateRandom):
+class Recorder(ScriptedRandom):
     """randbelow records n and returns 0; the exponential mechanism picks index 0."""
 
     is_private = False
@@ -41,15 +41,6 @@ class Recorder(PrivateRandom):
 
     def choose_index(self, log_weights: np.ndarray) -> int:
         return 0
-
-    def uniform01(self, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
-
-    def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
-        raise AssertionError("not used")
 
 
 @pytest.mark.parametrize(("size", "width"), [(3, 2), (4, 2), (5, 3), (8, 3), (9, 4), (2**20 + 1, 21)])
