@@ -25,7 +25,7 @@ from reading import kept_reading
 from synthetic_table import DATA, DELTA, DOMAINS, HERE, _codes, _spec, marginal_counter, tv_errors
 
 from dpgui.algorithms import marginal_table as mt
-from dpgui.algorithms.progress import FINISH_NOW
+from dpgui.algorithms.progress import FINISH_NOW, Progress, run_to_end
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.table import without_noise_catch_alls
@@ -51,15 +51,14 @@ def cut_run(epsilon: float, cut: int | None, seed: int) -> tuple[dict[int, float
         ordered=ordered_columns(spec),
         levels=(int(COARSE_BINS.default),),
     )
-    start, request, rounds = time.perf_counter(), None, 0
-    while True:
-        try:
-            step = run.send(request)
-        except StopIteration as stop:
-            release = stop.value
-            break
+    start, rounds = time.perf_counter(), 0
+
+    def finish_after_the_cut(step: Progress) -> str | None:
+        nonlocal rounds
         rounds += isinstance(step.partial, mt.AimRound)
-        request = FINISH_NOW if cut is not None and rounds == cut else None
+        return FINISH_NOW if cut is not None and rounds == cut else None
+
+    release = run_to_end(run, finish_after_the_cut)
     seconds = time.perf_counter() - start
     rows = without_noise_catch_alls(spec, release, n, rng)
     return tv_errors(codes, rows, sizes), len(release.selected), seconds

@@ -45,13 +45,14 @@ def map_steps(run: AlgorithmRun[T], transform: Callable[[Progress], Progress]) -
         run.close()
 
 
-def run_to_end(run: AlgorithmRun[T], report: Callable[[Progress], None] | None = None) -> T:
+def run_to_end(run: AlgorithmRun[T], report: Callable[[Progress], object] | None = None) -> T:
     """Drive an algorithm generator to its end, handing each step to ``report`` (default: dropping the
-    progress), and return its result."""
+    progress), and return its result. What ``report`` returns is sent into the run: FINISH_NOW asks it to
+    end early (AIM after the step it was shown), None lets it go on."""
+    request: object = None
     while True:
         try:
-            step = next(run)
+            step = run.send(request)
         except StopIteration as stop:
             return stop.value
-        if report is not None:
-            report(step)
+        request = None if report is None else report(step)

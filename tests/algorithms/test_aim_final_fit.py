@@ -8,7 +8,7 @@ import pytest
 
 from dpgui.algorithms import marginal_table as mt
 from dpgui.algorithms import pgm
-from dpgui.algorithms.progress import FINISH_NOW
+from dpgui.algorithms.progress import FINISH_NOW, Progress, run_to_end
 from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_marginal_table import TickingClock, _data, _marginals
 
@@ -25,15 +25,16 @@ def _final_refits(monkeypatch, finish_now: bool = False, **limits) -> list[int]:
     monkeypatch.setattr(pgm.GraphicalModel, "fit", counted)
     rows, sizes = _data()
     run = mt.aim_table(sizes, _marginals(rows, sizes), len(rows), 0.2, 500, SeededRandom(4), **limits)
-    request, after_rounds = None, 0
-    while True:
-        try:
-            step = run.send(request)
-        except StopIteration:
-            return fits[after_rounds:]
+    after_rounds = 0
+
+    def count_rounds(step: Progress) -> str | None:
+        nonlocal after_rounds
         if isinstance(step.partial, mt.AimRound):
             after_rounds = len(fits)
-        request = FINISH_NOW if finish_now and step.partial is not None else None
+        return FINISH_NOW if finish_now and step.partial is not None else None
+
+    run_to_end(run, count_rounds)
+    return fits[after_rounds:]
 
 
 def test_without_a_limit_the_final_estimate_takes_all_its_refits(monkeypatch):

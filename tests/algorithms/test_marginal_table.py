@@ -357,15 +357,15 @@ def test_finish_now_sent_after_a_round_makes_the_next_round_the_last_and_spends_
     rho = 0.2
 
     def finished_after(rounds: int, rng) -> mt.TableRelease:
-        run = mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, rng)
-        request, seen = None, 0
-        while True:
-            try:
-                step = run.send(request)
-            except StopIteration as stop:
-                return stop.value
+        seen = 0
+
+        def finish_after_the_rounds(step) -> str | None:
+            nonlocal seen
             seen += isinstance(step.partial, AimRound)
-            request = FINISH_NOW if seen == rounds else None
+            return FINISH_NOW if seen == rounds else None
+
+        run = mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, rng)
+        return run_to_end(run, finish_after_the_rounds)
 
     unlimited = run_to_end(mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 500, SeededRandom(4)))
     rng = RecordingRandom(4)
@@ -443,12 +443,7 @@ def test_a_last_round_cut_short_on_a_large_model_measures_one_marginal(monkeypat
     rows, sizes = _data()
     counts = _marginals(rows, sizes)
     run = mt.aim_table(sizes, counts, len(rows), 0.2, 500, SeededRandom(4), clock=lambda: 0.0)
-    next(run)
-    try:
-        while True:
-            run.send(FINISH_NOW)
-    except StopIteration as stop:
-        release = stop.value
+    release = run_to_end(run, lambda step: FINISH_NOW)
     assert release.finished_on_request
     assert len(release.selected) == 1 and release.last_picks == 1
     assert release.total_cost == pytest.approx(0.2, rel=1e-6)

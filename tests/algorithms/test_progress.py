@@ -1,10 +1,11 @@
-"""``map_steps``: the wrapper every layer that renames a run's steps uses, so a request reaches the run."""
+"""``map_steps`` (the wrapper every layer that renames a run's steps uses) and ``run_to_end``: a request
+reaches the run."""
 
 from __future__ import annotations
 
 import pytest
 
-from dpgui.algorithms.progress import FINISH_NOW, AlgorithmRun, Progress, map_steps
+from dpgui.algorithms.progress import FINISH_NOW, AlgorithmRun, Progress, map_steps, run_to_end
 
 
 def test_steps_are_transformed_sent_values_reach_the_run_and_its_result_comes_back():
@@ -43,3 +44,23 @@ def test_closing_the_wrapper_closes_the_run():
     next(mapped)
     mapped.close()
     assert closed == [True]
+
+
+def test_run_to_end_sends_what_report_returns_into_the_run():
+    """A report returning FINISH_NOW after the second step asks the run to end early (as the app's Finish
+    now); one returning None, or no report, lets it go on."""
+
+    def run():
+        received = []
+        for k in range(4):
+            received.append((yield Progress(k / 4, f"step {k}")))
+        return received
+
+    assert run_to_end(run(), lambda step: FINISH_NOW if step.message == "step 1" else None) == [
+        None,
+        FINISH_NOW,
+        None,
+        None,
+    ]
+    assert run_to_end(run(), lambda step: None) == [None] * 4
+    assert run_to_end(run()) == [None] * 4

@@ -246,15 +246,14 @@ def test_finish_now_sent_through_the_runner_ends_aim_and_the_release_says_so(tmp
     grid = declared_grid(0, 9, granularity=1)
     spec = TaskSpec(TaskKind.TABLE, ("a", "b", "c", "d"), (grid,) * 4, 1.0, 1e-6, algorithm="aim")
     run = run_algorithm(prepare(spec, 2000), open_dataset(path), SeededRandom(2), lambda: None)
-    request, rounds = None, 0
-    while True:
-        try:
-            step = run.send(request)
-        except StopIteration as stop:
-            table = stop.value
-            break
+    rounds = 0
+
+    def finish_after_round_one(step) -> str | None:
+        nonlocal rounds
         rounds += isinstance(step.partial, AimRound)
-        request = FINISH_NOW if rounds == 1 else None
+        return FINISH_NOW if rounds == 1 else None
+
+    table = run_to_end(run, finish_after_round_one)
     selected = [row for row in table.rows if row[1] == "selected"]
     assert len(selected) == 1 + 4  # the last round, cut short, measures one marginal per column
     assert any(
