@@ -95,6 +95,14 @@ coarse candidates) and 0.020 at epsilon 3 (0.025) (benchmarks/synthetic_table.md
 ONE_WAY_SHARE = 0.25
 """AIM's share of rho for the initial 1-way measurements (the paper: one round's of T = 16 d)."""
 
+RARE_SIGMAS = 3.0
+"""A cell whose noisy 1-way count is below this many standard deviations of its noise is rare (MST's
+domain compression, McKenna et al. 2021 s4): merged with its column's other rare cells for everything
+measured after the 1-way marginals. MST merges them on every column. AIM merges them on a categorical
+column, where many categories otherwise make every pair with them too large to measure, and merges each
+run of adjacent rare cells on a numeric column, so that its order, which the coarse candidates use, stays
+(the empty tails and gaps of a declared grid)."""
+
 
 Marginals = Callable[[Sequence[Clique]], list[np.ndarray]]
 """The true marginals over the given cliques (one aggregator pass); the only door to the private data."""
@@ -182,6 +190,10 @@ class TableRelease:
     final_refits: int = FINAL_FIT_FACTOR
     """How many of AIM's final refits ran: fewer than FINAL_FIT_FACTOR past the time limit or after Finish
     now."""
+    kept_cells: tuple[int, ...] = ()
+    """The cells per column that were measured and modelled after the 1-way measurements, once a column's
+    rare cells were merged into one (``compress``: MST's every column, AIM's categorical ones); empty for
+    independent marginals."""
 
     @property
     def last_round(self) -> int:
@@ -277,28 +289,67 @@ def independent_table(
 
 @dataclass(frozen=True)
 class Compression:
-    """MST's domain compression (McKenna et al. 2021, s4): the cells of a column whose noisy 1-way count is
-    below 3 sigma merge into one rare cell. Post-processing of the 1-way measurement."""
+    """A column's cells once its rare ones (noisy 1-way count below RARE_SIGMAS sigma) are merged: MST's
+    domain compression (McKenna et al. 2021, s4), every rare cell into one (``compress``), or, keeping a
+    numeric column's order, each run of adjacent rare cells into one (``compress_runs``). Post-processing
+    of the 1-way measurement."""
 
     mapping: np.ndarray
     """Compressed index of every original cell."""
     size: int
-    rare: np.ndarray
-    """The original cells merged into the rare (last) cell; empty when nothing merged."""
-    rare_weights: np.ndarray
-    """How a rare cell is spread back over its original cells (the clipped noisy counts, or uniform)."""
+    spread: np.ndarray
+    """Per original cell, its share of its compressed cell when a row is spread back: the clipped noisy
+    counts normalised within the group, or uniform where they are all 0."""
+
+    @property
+    def merges(self) -> bool:
+        """Whether any cell moved (MST's one rare cell, even alone, goes last)."""
+        return not np.array_equal(self.mapping, np.arange(self.mapping.size))
+
+    def group_sizes(self) -> np.ndarray:
+        return np.bincount(self.mapping, minlength=self.size)
+
+
+def _no_compression(size: int) -> Compression:
+    return Compression(np.arange(size), size, np.ones(size))
+
+
+def _merged(noisy: np.ndarray, mapping: np.ndarray) -> Compression:
+    size = int(mapping.max()) + 1
+    clipped = np.maximum(noisy, 0).astype(np.float64)
+    totals = np.bincount(mapping, clipped, size)[mapping]
+    members = np.bincount(mapping, minlength=size)[mapping]
+    spread = np.where(totals > 0, clipped / np.where(totals > 0, totals, 1), 1 / members)
+    return Compression(mapping, size, spread)
 
 
 def compress(noisy: np.ndarray, sigma: float) -> Compression:
-    keep = noisy >= 3 * sigma
+    """MST's compression: the kept cells in order, then one rare cell holding every rare one."""
+    keep = noisy >= RARE_SIGMAS * sigma
     if keep.all():
-        return Compression(np.arange(noisy.size), noisy.size, np.zeros(0, np.int64), np.zeros(0))
+        return _no_compression(noisy.size)
     mapping = np.full(noisy.size, int(keep.sum()))
     mapping[keep] = np.arange(int(keep.sum()))
-    rare = np.flatnonzero(~keep)
-    weights = np.maximum(noisy[rare], 0).astype(np.float64)
-    weights = weights / weights.sum() if weights.sum() > 0 else np.full(rare.size, 1 / rare.size)
-    return Compression(mapping, int(keep.sum()) + 1, rare, weights)
+    return _merged(noisy, mapping)
+
+
+def compress_runs(noisy: np.ndarray, sigma: float) -> Compression:
+    """Each maximal run of adjacent rare cells merged into one, in place: the cells keep their order."""
+    rare = noisy < RARE_SIGMAS * sigma
+    starts = np.ones(noisy.size, dtype=bool)
+    starts[1:] = ~(rare[1:] & rare[:-1])
+    mapping = np.cumsum(starts) - 1
+    return _merged(noisy, mapping)
+
+
+def _compressed_one_way(noisy: NoisyMarginal, compression: Compression) -> NoisyMarginal:
+    """A 1-way measurement over its column's compressed cells: a cell merging k cells adds up their noise
+    (standard deviation sqrt(k) sigma), so it is weighted 1 / sqrt(k) in the fit."""
+    if not compression.merges:
+        return noisy
+    values = np.bincount(compression.mapping, noisy.values, compression.size)
+    weights = 1 / np.sqrt(compression.group_sizes())
+    return NoisyMarginal(noisy.clique, values, noisy.stddev, weights)
 
 
 def _compressed(counts: np.ndarray, clique: Clique, compressions: Sequence[Compression]) -> np.ndarray:
@@ -306,6 +357,8 @@ def _compressed(counts: np.ndarray, clique: Clique, compressions: Sequence[Compr
     out = counts
     for axis, j in enumerate(clique):
         c = compressions[j]
+        if not c.merges:
+            continue
         moved = np.moveaxis(out, axis, 0)
         summed = np.zeros((c.size, *moved.shape[1:]), dtype=np.float64)
         np.add.at(summed, c.mapping, moved)
@@ -314,17 +367,21 @@ def _compressed(counts: np.ndarray, clique: Clique, compressions: Sequence[Compr
 
 
 def _decompress(rows: np.ndarray, compressions: Sequence[Compression], rng: PrivateRandom) -> np.ndarray:
-    """Original cells of compressed rows: a kept cell is itself, a rare one is drawn from ``rare_weights``."""
+    """Original cells of compressed rows: a cell that merged nothing is itself, a merged one is drawn from
+    its members by ``spread``."""
     out = np.empty_like(rows)
     for j, c in enumerate(compressions):
-        if not c.rare.size:
+        if not c.merges:
             out[:, j] = rows[:, j]
             continue
-        kept = np.append(np.flatnonzero(c.mapping < c.size - 1), -1)
-        out[:, j] = kept[rows[:, j]]
-        in_rare = np.flatnonzero(rows[:, j] == c.size - 1)
-        cdf = conditional_cdfs(c.rare_weights[None, :])
-        out[in_rare, j] = c.rare[stratified_draw(cdf, np.zeros(in_rare.size, np.intp), rng)]
+        first = np.full(c.size, -1)
+        first[c.mapping[::-1]] = np.arange(c.mapping.size)[::-1]
+        out[:, j] = first[rows[:, j]]
+        for group in np.flatnonzero(c.group_sizes() > 1):
+            members = np.flatnonzero(c.mapping == group)
+            inside = np.flatnonzero(rows[:, j] == group)
+            cdf = conditional_cdfs(c.spread[members][None, :])
+            out[inside, j] = members[stratified_draw(cdf, np.zeros(inside.size, np.intp), rng)]
     return out
 
 
@@ -350,13 +407,8 @@ def mst_table(
     measurements, measured, compressions = [], [], []
     for clique in ones:
         noisy, record = _measure_gaussian(true[clique], clique, mst_one_way_rho(rho, d), rng)
-        c = compress(noisy.values, noisy.stddev)
-        compressions.append(c)
-        values = _compressed(noisy.values, clique, compressions)
-        weights = np.ones(c.size)
-        if c.rare.size:
-            weights[-1] = 1 / math.sqrt(c.rare.size)
-        measurements.append(NoisyMarginal(clique, values, noisy.stddev, weights))
+        compressions.append(compress(noisy.values, noisy.stddev))
+        measurements.append(_compressed_one_way(noisy, compressions[-1]))
         measured.append(record)
     small = [c.size for c in compressions]
     model = GraphicalModel(small).fit(measurements, n, FIT_ITERS)
@@ -393,7 +445,9 @@ def mst_table(
     fit = _tv_fit(table, small, [NoisyMarginal(m.clique, m.values, m.stddev) for m in measurements])
     yield Progress(1.0, "rows drawn")
     rows_out = _decompress(table, compressions, rng)
-    return TableRelease(rows_out, tuple(measured), tuple(selected), fit, Accounting.ZCDP)
+    return TableRelease(
+        rows_out, tuple(measured), tuple(selected), fit, Accounting.ZCDP, kept_cells=tuple(small)
+    )
 
 
 # --- AIM ---------------------------------------------------------------------------------------------
@@ -468,6 +522,12 @@ def aim_table(
     the paper's one round each: on fine grids their noise is a floor under every marginal's error.
     ``max_rounds`` caps the adaptive rounds (public; the last round spends whatever is left).
 
+    After the 1-way measurements, rare cells are merged (MST's domain compression at RARE_SIGMAS): all of a
+    categorical column's (not ``ordered``) into one (``compress``), each run of adjacent ones of an ordered
+    column into one (``compress_runs``). A function of DP outputs, so public. The rounds then measure and
+    model the merged cells; a record still sits in one cell of every marginal, so the sensitivities above
+    stand. Drawn rows in a merged cell are spread back over its cells.
+
     ``time_limit`` (seconds, public) ends the rounds early enough for the run to finish near it: a round is
     the last once the time spent plus that of the longest round so far and of the final fit (about
     ``FINAL_FIT_FACTOR`` rounds) would pass the limit, and like a capped round it spends whatever is left,
@@ -484,13 +544,8 @@ def aim_table(
     d = len(sizes)
     work = workload(d, way)
     closure = downward_closure(work)
-    candidates = coarse_candidates(closure, sizes, ordered or [True] * d, levels)
-    weights = aim_weights([c for c, _ in candidates], work)
-    sensitivity = L1_SENSITIVITY * float(weights.max())
-    cell_counts = np.array([cells(sizes, c) if b is None else math.prod(b) for c, b in candidates], float)
-    full_cells = np.array([cells(sizes, c) for c, _ in candidates], float)
-    is_full = np.array([b is None for _, b in candidates])
-    request = yield Progress(0.02, f"counting {len(closure)} marginals ({len(candidates)} candidates)")
+    ordered = list(ordered or [True] * d)
+    request = yield Progress(0.02, f"counting {len(closure)} marginals")
     requested = request == FINISH_NOW
     true = dict(zip(closure, marginals(closure), strict=True))
     started = clock()  # after the data is read: see the docstring
@@ -506,6 +561,19 @@ def aim_table(
         measurements.append(noisy)
         measured.append(record)
         used += record.cost
+    compressions = [
+        (compress_runs if is_ordered else compress)(m.values, m.stddev)
+        for is_ordered, m in zip(ordered, measurements, strict=True)
+    ]
+    sizes = [c.size for c in compressions]
+    true = {c: _compressed(true[c], c, compressions) for c in closure}
+    measurements = [_compressed_one_way(m, compressions[j]) for j, m in enumerate(measurements)]
+    candidates = coarse_candidates(closure, sizes, ordered, levels)
+    weights = aim_weights([c for c, _ in candidates], work)
+    sensitivity = L1_SENSITIVITY * float(weights.max())
+    cell_counts = np.array([cells(sizes, c) if b is None else math.prod(b) for c, b in candidates], float)
+    full_cells = np.array([cells(sizes, c) for c, _ in candidates], float)
+    is_full = np.array([b is None for _, b in candidates])
     model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
     cliques = [(j,) for j in range(d)]
     t, last, longest, time_limited, finished_on_request = 0, False, 0.0, False, False
@@ -573,11 +641,12 @@ def aim_table(
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
     return TableRelease(
-        table,
+        _decompress(table, compressions, rng),
         tuple(measured),
         tuple(selected),
         fit,
         Accounting.ZCDP,
+        kept_cells=tuple(sizes),
         time_limited=time_limited,
         finished_on_request=finished_on_request,
         last_picks=picks,

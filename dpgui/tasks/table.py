@@ -25,6 +25,7 @@ from dpgui.algorithms.marginal_table import (
     FINAL_FIT_FACTOR,
     L1_SENSITIVITY,
     MAX_MODEL_MB,
+    RARE_SIGMAS,
     Accounting,
     AimRound,
     Bins,
@@ -323,6 +324,7 @@ def _table(
         "their grid points (inside the declared bounds; whole numbers on whole-number grids)"
         + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
         + catch_all_note(spec),
+        *_merged_note(spec, release),
         *(
             f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
             f"{100 * m.cost / total:.2f}% of the budget"
@@ -356,6 +358,24 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
         return Progress(step.fraction, message, dataclasses.replace(partial, name=name))
 
     return map_steps(run, named)
+
+
+def _merged_note(spec: TaskSpec, release: TableRelease) -> tuple[str, ...]:
+    """The note's line on the columns whose rare cells were merged after the 1-way measurements, if any."""
+    merged = [
+        f"{column} {declared} → {kept}"
+        for column, declared, kept in zip(spec.columns, table_sizes(spec), release.kept_cells, strict=False)
+        if kept < declared
+    ]
+    if not merged:
+        return ()
+    return (
+        f"cells merged after the 1-way measurements ({', '.join(merged)} cells): cells whose noisy 1-way "
+        f"count is below {RARE_SIGMAS:g} standard deviations of their noise are one cell for the later "
+        "measurements and the model (MST's domain compression; post-processing): all of a categorical "
+        "column's (every column's in MST), a numeric column's where they are adjacent; a synthetic row in "
+        "a merged cell takes one of its cells in proportion to their noisy counts",
+    )
 
 
 def _cut_short(spec: TaskSpec, release: TableRelease) -> str:
@@ -435,7 +455,8 @@ AIM = register(
         paper="McKenna, Mullins, Sheldon, Miklau 2022 (PVLDB 15(11)), Algorithm 1; spec 005",
         section="spec 005 s2, s4",
         guarantee=Guarantee.APPROXIMATE,
-        summary="Measures every 1-way marginal (a quarter of ρ), then round by round picks the workload "
+        summary="Measures every 1-way marginal (a quarter of ρ) and merges the cells whose noisy counts are "
+        "rare, then round by round picks the workload "
         "marginal (and, while a pair is too noisy cell by cell, that pair merged to coarse_bins bins) the "
         "model gets most wrong "
         "(exponential mechanism, score sensitivity 2·w under replace-one), measures it with "
