@@ -13,12 +13,12 @@ All inputs are sorted distinct grid indices with counts (n = their sum is public
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from dpgui.algorithms.progress import AlgorithmRun, Progress
-from dpgui.algorithms.quantiles import em_quantile, em_quantile_rank_error
+from dpgui.algorithms.progress import AlgorithmRun, Progress, map_steps
+from dpgui.algorithms.quantiles import QuantileRelease, em_quantile, em_quantile_rank_error
 from dpgui.privacy.random import PrivateRandom
 
 
@@ -63,6 +63,12 @@ def quantiles_from_cdf(cdf: np.ndarray, qs: tuple[float, ...]) -> tuple[int, ...
     return tuple(int(i) for i in np.minimum(positions, len(cdf) - 1))
 
 
+def _one_of(run: AlgorithmRun[QuantileRelease], done: int, total: int) -> AlgorithmRun[QuantileRelease]:
+    """A quantile's mechanism as the (done + 1)-th of ``total``: its own fractions scaled into that share, so
+    the progress bar never moves back."""
+    return map_steps(run, lambda step: replace(step, fraction=(done + step.fraction) / total))
+
+
 def em_each_quantiles(
     values: np.ndarray,
     counts: np.ndarray,
@@ -79,7 +85,7 @@ def em_each_quantiles(
     each = epsilon / len(qs)
     indices: list[int] = []
     for i, q in enumerate(qs):
-        release = yield from em_quantile(values, counts, domain_size, q, each, rng)
+        release = yield from _one_of(em_quantile(values, counts, domain_size, q, each, rng), i, len(qs))
         indices.append(release.index)
         yield Progress(
             (i + 1) / len(qs), f"quantile {q:g} released", QuantilesSoFar(qs[: i + 1], tuple(indices))
@@ -186,7 +192,8 @@ def approximate_quantiles(
         p = local[middle]
         eps = plan[originals[middle]][0]
         sub_values = values[start:end] - np.uint64(lo)
-        release = yield from em_quantile(sub_values, counts[start:end], hi - lo + 1, p, eps, rng)
+        quantile = em_quantile(sub_values, counts[start:end], hi - lo + 1, p, eps, rng)
+        release = yield from _one_of(quantile, len(found), len(targets))
         v = lo + release.index
         found[originals[middle]] = v
         yield Progress(
