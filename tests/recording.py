@@ -247,3 +247,29 @@ class ScriptedRandom(PrivateRandom):
 
     def discrete_gaussian(self, sigma: float, size: int) -> np.ndarray:
         raise AssertionError("not used")
+
+
+class Captured(Exception):
+    """Raised by :func:`captured_call`'s stand-in to stop a run once it has recorded its call."""
+
+
+def captured_call(monkeypatch, module: object, name: str, run: Callable[[], object]) -> tuple[tuple, dict]:
+    """The positional and keyword arguments the code passes to ``module.name`` (replaced, via
+    ``monkeypatch``, by a stand-in that records them and stops the run): what an algorithm is asked for."""
+    seen: list[tuple[tuple, dict]] = []
+
+    def stand_in(*args: object, **kwargs: object) -> object:
+        seen.append((args, kwargs))
+        raise Captured
+
+    monkeypatch.setattr(module, name, stand_in)
+    try:
+        outcome = run()
+        if hasattr(outcome, "send"):  # an algorithm run: drive it until the stand-in stops it
+            while True:
+                outcome.send(None)
+    except (Captured, StopIteration):
+        pass
+    if not seen:
+        raise AssertionError(f"{name} was never called")
+    return seen[0]
