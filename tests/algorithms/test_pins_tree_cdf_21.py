@@ -24,29 +24,20 @@ import pytest
 
 from dpgui.algorithms import tree_cdf
 from dpgui.algorithms.progress import Progress, run_to_end
-from dpgui.algorithms.tree_cdf import (
-    CdfSoFar,
-    TreeNoise,
-    TreeShape,
-    best_branching,
-    cdf_error_bound,
-    isotonic_increasing,
-    noise_scale,
-)
 from tests.recording import RecordingRandom, ScriptedRandom
 
 
 def test_a_one_leaf_grid_is_a_tree_of_height_one_and_zero_leaves_are_refused() -> None:
-    assert TreeShape.for_grid(1, 2) == TreeShape(1, 2, 1, 1)
-    assert TreeShape.for_grid(2, 2) == TreeShape(2, 2, 1, 2)
+    assert tree_cdf.TreeShape.for_grid(1, 2) == tree_cdf.TreeShape(1, 2, 1, 1)
+    assert tree_cdf.TreeShape.for_grid(2, 2) == tree_cdf.TreeShape(2, 2, 1, 2)
     with pytest.raises(ValueError, match="at least one leaf"):
-        TreeShape.for_grid(0, 2)
+        tree_cdf.TreeShape.for_grid(0, 2)
 
 
 def test_branching_is_refused_above_64() -> None:
-    assert TreeShape.for_grid(10, 64).root_children == 10
+    assert tree_cdf.TreeShape.for_grid(10, 64).root_children == 10
     with pytest.raises(ValueError, match=r"branching must be in \[2, 64\]"):
-        TreeShape.for_grid(10, 65)
+        tree_cdf.TreeShape.for_grid(10, 65)
 
 
 def test_the_largest_grid_is_two_to_the_26() -> None:
@@ -59,49 +50,49 @@ def test_the_largest_grid_is_two_to_the_26() -> None:
 )
 def test_the_decomposition_size_is_the_module_docs_formula(leaves: int, branching: int, nodes: int) -> None:
     """1025 leaves, b = 16: h = 3, r = 5, (15 * 2 + 5) // 2 = 17; 100 leaves, b = 4: h = 4, r = 2, 11 // 2."""
-    assert TreeShape.for_grid(leaves, branching).decomposition_nodes == nodes
+    assert tree_cdf.TreeShape.for_grid(leaves, branching).decomposition_nodes == nodes
 
 
 @pytest.mark.parametrize("rho", [None, 0.0, -1.0])
 def test_the_gaussian_tree_needs_a_positive_rho(rho: float | None) -> None:
     with pytest.raises(ValueError, match="needs rho > 0"):
-        noise_scale(TreeNoise.GAUSSIAN, 3, 1.0, rho)
+        tree_cdf.noise_scale(tree_cdf.TreeNoise.GAUSSIAN, 3, 1.0, rho)
 
 
 def test_the_error_bound_of_a_one_point_grid_is_zero() -> None:
-    assert cdf_error_bound(1, 10, 1.0, 0.1) == 0.0
+    assert tree_cdf.cdf_error_bound(1, 10, 1.0, 0.1) == 0.0
 
 
 @pytest.mark.parametrize("beta", [0.0, 1.0])
 def test_the_error_bound_refuses_beta_at_the_ends_of_the_unit_interval(beta: float) -> None:
     with pytest.raises(ValueError, match="beta must lie"):
-        cdf_error_bound(100, 10, 1.0, beta)
+        tree_cdf.cdf_error_bound(100, 10, 1.0, beta)
 
 
-@pytest.mark.parametrize("noise", list(TreeNoise))
-def test_best_branching_breaks_ties_towards_the_smaller_b(noise: TreeNoise) -> None:
-    assert best_branching(2, noise) == 2
-    assert best_branching(3, noise) == 3
+@pytest.mark.parametrize("noise", list(tree_cdf.TreeNoise))
+def test_best_branching_breaks_ties_towards_the_smaller_b(noise: tree_cdf.TreeNoise) -> None:
+    assert tree_cdf.best_branching(2, noise) == 2
+    assert tree_cdf.best_branching(3, noise) == 3
 
 
 def test_the_error_bound_divides_by_n_at_least_one() -> None:
-    records = cdf_error_bound(100, 1, 1.0, 0.1, branching=4)
-    assert cdf_error_bound(100, 0, 1.0, 0.1, branching=4) == records
-    assert cdf_error_bound(100, 2, 1.0, 0.1, branching=4) == pytest.approx(records / 2, rel=1e-15)
+    records = tree_cdf.cdf_error_bound(100, 1, 1.0, 0.1, branching=4)
+    assert tree_cdf.cdf_error_bound(100, 0, 1.0, 0.1, branching=4) == records
+    assert tree_cdf.cdf_error_bound(100, 2, 1.0, 0.1, branching=4) == pytest.approx(records / 2, rel=1e-15)
 
 
 def test_isotonic_regression_takes_lists_and_integers() -> None:
     for given in ([3, 1, 2, 5], np.array([3, 1, 2, 5])):
-        fitted = isotonic_increasing(given)
+        fitted = tree_cdf.isotonic_increasing(given)
         assert fitted.dtype == np.float64
         np.testing.assert_array_equal(fitted, [2.0, 2.0, 2.0, 5.0])
-    np.testing.assert_array_equal(isotonic_increasing([7]), [7.0])
+    np.testing.assert_array_equal(tree_cdf.isotonic_increasing([7]), [7.0])
 
 
 def test_a_one_point_grid_is_released_without_noise() -> None:
     release = run_to_end(tree_cdf.tree_cdf(np.array([7]), 7, 1.0, ScriptedRandom()))
     np.testing.assert_array_equal(release.cdf, [1.0])
-    assert release.shape == TreeShape(1, 2, 0, 1) and release.scale == 0.0
+    assert release.shape == tree_cdf.TreeShape(1, 2, 0, 1) and release.scale == 0.0
 
 
 def test_the_grid_limit_takes_exactly_max_tree_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,7 +113,7 @@ def test_the_partials_are_the_exact_cdf_at_each_levels_node_ends() -> None:
     steps: list[Progress] = []
     counts = np.array([1, 2, 3, 4, 0])
     run_to_end(tree_cdf.tree_cdf(counts, 10, 1.0, RecordingRandom(zero=True), branching=2), steps.append)
-    partials = [step.partial for step in steps if isinstance(step.partial, CdfSoFar)]
+    partials = [step.partial for step in steps if isinstance(step.partial, tree_cdf.CdfSoFar)]
     assert [p.level for p in partials] == [1, 2, 3]
     assert [p.indices.tolist() for p in partials] == [[3, 4], [1, 3, 4], [0, 1, 2, 3, 4]]
     expected = [[1.0, 1.0], [0.3, 1.0, 1.0], [0.1, 0.3, 0.6, 1.0, 1.0]]
