@@ -96,8 +96,9 @@ MAX_ROUNDS = ParameterSpec(
 
 
 AIM_SECONDS = 100.0
-"""AIM's default time limit, toward issue 16's two minutes a table: at epsilon <= 3 the demo's seven columns
-end their rounds well before it (22-40 s in all); wide tables and large epsilons, whose rounds ran for ten
+"""AIM's default time limit, toward issue 16's two minutes a table: at epsilon <= 1 the demo's seven columns
+end their rounds before it (28-65 s in all; at epsilon 3 they ran for 4-9 minutes once rare cells were
+merged, benchmarks/synthetic_table.md); wide tables and large epsilons, whose rounds ran for ten
 minutes (569 s at epsilon 10 on the demo), end them here. Past it the final fit stops after its first
 refit (marginal_table.FINAL_FIT_FACTOR); that refit and the rows' draw come on top (20 s on a 50k x 20
 table under load)."""
