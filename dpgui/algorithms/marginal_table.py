@@ -191,9 +191,8 @@ class TableRelease:
     """How many of AIM's final refits ran: fewer than FINAL_FIT_FACTOR past the time limit or after Finish
     now."""
     kept_cells: tuple[int, ...] = ()
-    """The cells per column that were measured and modelled after the 1-way measurements, once a column's
-    rare cells were merged into one (``compress``: MST's every column, AIM's categorical ones); empty for
-    independent marginals."""
+    """The cells per column that were measured and modelled after the 1-way measurements, once rare cells
+    were merged (``compress``, ``compress_runs``); empty for independent marginals."""
 
     @property
     def last_round(self) -> int:
@@ -374,8 +373,8 @@ def _decompress(rows: np.ndarray, compressions: Sequence[Compression], rng: Priv
         if not c.merges:
             out[:, j] = rows[:, j]
             continue
-        first = np.full(c.size, -1)
-        first[c.mapping[::-1]] = np.arange(c.mapping.size)[::-1]
+        order = np.argsort(c.mapping, kind="stable")
+        first = order[np.searchsorted(c.mapping[order], np.arange(c.size))]  # each cell's first member
         out[:, j] = first[rows[:, j]]
         for group in np.flatnonzero(c.group_sizes() > 1):
             members = np.flatnonzero(c.mapping == group)
