@@ -363,9 +363,11 @@ def _named_rounds(spec: TaskSpec, run: AlgorithmRun[TableRelease]) -> AlgorithmR
 
 def _merged_note(spec: TaskSpec, release: TableRelease) -> tuple[str, ...]:
     """The note's line on the columns whose rare cells were merged after the 1-way measurements, if any."""
+    if not release.kept_cells:  # independent marginals merge nothing
+        return ()
     merged = [
         f"{column} {declared} → {kept}"
-        for column, declared, kept in zip(spec.columns, table_sizes(spec), release.kept_cells, strict=False)
+        for column, declared, kept in zip(spec.columns, table_sizes(spec), release.kept_cells, strict=True)
         if kept < declared
     ]
     if not merged:
