@@ -4,6 +4,8 @@
 - joint_exp_fits takes m K^2 up to and including MAX_WORK, with K = min(n, N) + 1 pieces.
 - JointExp refuses an epsilon that is 0, infinite or NaN.
 - A huge epsilon (log-weights thousands apart) still samples: the best pieces win.
+- Log-weights far below exp's range (every tuple thousands of nats from the target) still sample the best
+  tuple: the log-sum-exp shifts by each row's largest finite value.
 - Several outputs in one piece are a sorted multiset: Floyd's r-subset of L + r - 1 points, sorted, minus
   their ranks (scripted: subset {9, 2} of 13 points in a 12-point piece gives grid points 2 and 8).
 """
@@ -47,3 +49,14 @@ def test_outputs_sharing_a_piece_are_a_sorted_multiset() -> None:
     release = run_to_end(joint_exp_quantiles(*no_data, 12, (0.3, 0.6), 1.0, rng))
     assert [what for kind, what, _ in rng.trace if kind == "below"] == [12, 13]
     assert release.indices == (2, 8)
+
+
+def test_log_weights_beyond_exp_range_still_pick_the_best_split() -> None:
+    """20,000 records at grid point 100: every pair of quartiles misses its three gap targets by at least
+    20,000 ranks in all (log-weights below -5,000 at epsilon 1), and the best pairs, by 2,500 nats, have
+    the first at or below 100 and the second above it. Shifting a row by its smallest value instead of its largest
+    underflows the masked rows to -inf and releases both at or below 100."""
+    values, counts = np.array([100], dtype=np.uint64), np.array([20_000])
+    for seed in range(3):
+        release = run_to_end(joint_exp_quantiles(values, counts, 200, (0.25, 0.75), 1.0, SeededRandom(seed)))
+        assert release.indices[0] <= 100 < release.indices[1]
