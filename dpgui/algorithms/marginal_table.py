@@ -63,7 +63,7 @@ MEASURE_SHARE = 0.9
 """AIM's alpha: the share of each round's budget spent measuring (the rest selects)."""
 
 FIT_ITERS = 500
-"""Mirror-descent iterations per refit (warm-started) and, times ``FINAL_FIT_FACTOR``, at the end. AIM's
+"""Mirror-descent iterations per refit (warm-started), after every round and once more at the end. AIM's
 selection scores the model as fitted, so an underfitted model makes it re-measure a marginal it has (and,
 the change looking small, anneal too early): at 150 iterations AIM ran 5-11 rounds and its 2-way error at
 epsilon 3 was 0.036; at 500, 17 rounds and 0.025 (benchmarks/synthetic_table.md; mbi's own AIM uses 1000)."""
@@ -78,12 +78,15 @@ BATCH_MAX_MB = 4.0
 """The model a last round's picks may build, so the final fit stays quick (a bound relative to the model
 before the picks, at most double it, kept an early cut's picks off the fine pairs it needs)."""
 
-FINAL_FIT_FACTOR = 4
-"""The final estimate: MST's one fit has FIT_ITERS times this many iterations; AIM's takes this many refits of
-FIT_ITERS, each warm-started from the one before (as its rounds' refits), and skips the rest after the
-first once the time limit has passed or Finish now was asked: a last round cut short with a batch of
-picks grows the model, and on a 50k x 20 table its final 2,000 iterations in one fit took 70 s past a
-100 s limit (2 cores under a load of 5; the run took 176 s, and 120 s with this rule)."""
+MST_FIT_ITERS = 2000
+"""MST's one fit of all its measurements, cold-started (four times a warm-started refit)."""
+
+FINAL_REFITS = 1
+"""AIM's final estimate: one more warm-started refit of FIT_ITERS after its last round (which took the
+last measurements and its own refit). Four (2,000 iterations, the earlier choice) changed the demo's
+2-way TV by at most 0.0003 (0.0296 with one, 0.0297 with four at epsilon 1; 0.0190 and 0.0191 at
+epsilon 3; 3 seeds each) and the messy table's by 0.0004 at epsilon 1 (0.0752, 0.0756), and took about
+45 s of a 180 s run at epsilon 3. The time limit keeps room for it as for one more round (``aim_table``)."""
 
 COARSE_FROM_TV = 0.1
 """A coarsened candidate is offered only while the same marginal at its declared cells would carry at least
@@ -187,9 +190,6 @@ class TableRelease:
     """Whether the custodian's request (``progress.FINISH_NOW``) made AIM's last round the last."""
     last_picks: int = 1
     """How many marginals AIM's last round measured: more than one when it was cut short (``final_picks``)."""
-    final_refits: int = FINAL_FIT_FACTOR
-    """How many of AIM's final refits ran: fewer than FINAL_FIT_FACTOR past the time limit or after Finish
-    now."""
     kept_cells: tuple[int, ...] = ()
     """The cells per column that were measured and modelled after the 1-way measurements, once rare cells
     were merged (``compress``, ``compress_runs``); empty for independent marginals."""
@@ -439,7 +439,7 @@ def mst_table(
             measurements.append(noisy)
             measured.append(record)
         yield Progress(0.6, "spanning tree chosen and measured; fitting the model")
-        model = model.fit(measurements, n, FIT_ITERS * FINAL_FIT_FACTOR)
+        model = model.fit(measurements, n, MST_FIT_ITERS)
     table = model.sample(rows, rng)
     fit = _tv_fit(table, small, [NoisyMarginal(m.clique, m.values, m.stddev) for m in measurements])
     yield Progress(1.0, "rows drawn")
@@ -528,17 +528,15 @@ def aim_table(
     stand. Drawn rows in a merged cell are spread back over its cells.
 
     ``time_limit`` (seconds, public) ends the rounds early enough for the run to finish near it: a round is
-    the last once the time spent plus that of the longest round so far and of the final fit (about
-    ``FINAL_FIT_FACTOR`` rounds) would pass the limit, and like a capped round it spends whatever is left,
-    so the total stays rho. Privacy is unchanged: the clock starts once the marginals are counted (reading a
-    file takes a time that depends on its bytes), and from there the time a round takes depends on public
-    sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not on
-    the data beyond those outputs; so the choice of the last round is post-processing, as with
-    ``max_rounds``. The limit counts from that point. A FINISH_NOW sent into the run (the custodian's
-    Finish now) makes the next round the last in the same way: a choice made outside the data. A last
-    round cut short by either measures up to one marginal per column (``final_picks``) rather than one.
-    Past the limit, or after Finish now, the final estimate stops after its first refit (FINAL_FIT_FACTOR):
-    post-processing, so it changes the model's precision, not the privacy.
+    the last once the time spent plus that of the longest round so far and of the final refits
+    (``FINAL_REFITS``, each about a round's) would pass the limit, and like a capped round it spends whatever
+    is left, so the total stays rho. Privacy is unchanged: the clock starts once the marginals are counted
+    (reading a file takes a time that depends on its bytes), and from there the time a round takes depends on
+    public sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not
+    on the data beyond those outputs; so the choice of the last round is post-processing, as with
+    ``max_rounds``. The limit counts from that point. A FINISH_NOW sent into the run (the custodian's Finish
+    now) makes the next round the last in the same way: a choice made outside the data. A last round cut short
+    by either measures up to one marginal per column (``final_picks``) rather than one.
     """
     d = len(sizes)
     work = workload(d, way)
@@ -584,7 +582,7 @@ def aim_table(
         finished_on_request = requested and not last
         last = last or requested
         if not last and time_limit is not None:
-            time_limited = last = began - started + (1 + FINAL_FIT_FACTOR) * longest > time_limit
+            time_limited = last = began - started + (1 + FINAL_REFITS) * longest > time_limit
         picks = 1
         if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
@@ -627,15 +625,9 @@ def aim_table(
                 sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
             request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
             requested = requested or request == FINISH_NOW
-    refits = 0
-    while refits < FINAL_FIT_FACTOR:  # the final estimate, in refits of FIT_ITERS as the rounds'
-        request = yield Progress(0.9 + 0.09 * refits / FINAL_FIT_FACTOR, f"final fit, part {refits + 1}")
-        requested = requested or request == FINISH_NOW
-        past_limit = time_limit is not None and clock() - started > time_limit
-        if refits and (requested or past_limit):
-            break
+    for refit in range(FINAL_REFITS):  # the final estimate, warm-started as the rounds' refits
+        yield Progress(0.9 + 0.09 * refit / FINAL_REFITS, "final fit")
         model = model.fit(measurements, n, FIT_ITERS)
-        refits += 1
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)
@@ -649,7 +641,6 @@ def aim_table(
         time_limited=time_limited,
         finished_on_request=finished_on_request,
         last_picks=picks,
-        final_refits=refits,
     )
 
 

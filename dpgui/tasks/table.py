@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dpgui.algorithms.marginal_table import (
-    FINAL_FIT_FACTOR,
     L1_SENSITIVITY,
     MAX_MODEL_MB,
     RARE_SIGMAS,
@@ -99,9 +98,8 @@ AIM_SECONDS = 100.0
 """AIM's default time limit, toward issue 16's two minutes a table: at epsilon <= 1 the demo's seven columns
 end their rounds before it (28-65 s in all; at epsilon 3 they ran for 4-9 minutes once rare cells were
 merged, benchmarks/synthetic_table.md); wide tables and large epsilons, whose rounds ran for ten
-minutes (569 s at epsilon 10 on the demo), end them here. Past it the final fit stops after its first
-refit (marginal_table.FINAL_FIT_FACTOR); that refit and the rows' draw come on top (20 s on a 50k x 20
-table under load)."""
+minutes (569 s at epsilon 10 on the demo), end them here. The final refit
+(marginal_table.FINAL_REFITS) and the rows' draw come on top (20 s on a 50k x 20 table under load)."""
 
 TIME_LIMIT = ParameterSpec(
     "time_limit",
@@ -382,18 +380,13 @@ def _merged_note(spec: TaskSpec, release: TableRelease) -> tuple[str, ...]:
 
 
 def _cut_short(spec: TaskSpec, release: TableRelease) -> str:
-    """The note's words on what ended AIM's rounds early (the time limit or Finish now), and on a final fit
-    cut short by either, if anything."""
-    words = ""
-    if release.time_limited or release.finished_on_request:
-        limit = f"the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s)"
-        cause = limit if release.time_limited else "Finish now"
-        marginals = "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
-        words = f"; {cause} made round {release.last_round} the last, which spent what was left on "
-        words += marginals
-    if release.final_refits < FINAL_FIT_FACTOR:
-        words += f"; the final fit stopped after {release.final_refits} of its {FINAL_FIT_FACTOR} refits"
-    return words
+    """The note's words on what ended AIM's rounds early (the time limit or Finish now), if anything."""
+    if not (release.time_limited or release.finished_on_request):
+        return ""
+    limit = f"the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s)"
+    cause = limit if release.time_limited else "Finish now"
+    marginals = "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
+    return f"; {cause} made round {release.last_round} the last, which spent what was left on {marginals}"
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:

@@ -303,11 +303,11 @@ def test_aim_time_limit_ends_the_rounds_early_and_the_last_one_spends_exactly_wh
     rng = RecordingRandom(4)
     limited = run_to_end(
         mt.aim_table(
-            sizes, _marginals(rows, sizes), len(rows), rho, 500, rng, time_limit=40.0, clock=TickingClock(5)
+            sizes, _marginals(rows, sizes), len(rows), rho, 500, rng, time_limit=30.0, clock=TickingClock(5)
         )
     )
     # the start reads 5 s and round k begins at 10k s, after 10k - 5 s; its longest round took 5 s, so with
-    # the final fit (4 rounds' worth) it expects 10k - 5 + 5 (1 + 4) s: over 40 s first at k = 3
+    # the final refit (a round's worth) it expects 10k - 5 + 5 (1 + 1) s: over 30 s first at k = 3
     assert limited.time_limited and not unlimited.time_limited
     # round 3, cut short, measures one marginal per column (final_picks): 2 + 4 selections
     assert len(limited.selected) == 2 + len(sizes) < len(unlimited.selected)

@@ -54,8 +54,8 @@ def test_outputs_sharing_a_piece_are_a_sorted_multiset() -> None:
 def test_log_weights_beyond_exp_range_still_pick_the_best_split() -> None:
     """20,000 records at grid point 100: every pair of quartiles misses its three gap targets by at least
     20,000 ranks in all (log-weights below -5,000 at epsilon 1), and the best pairs, by 2,500 nats, have
-    the first at or below 100 and the second above it. Shifting a row by its smallest value instead of its largest
-    underflows the masked rows to -inf and releases both at or below 100."""
+    the first at or below 100 and the second above it. Shifting a row by its smallest value instead of
+    its largest underflows the masked rows to -inf and releases both at or below 100."""
     values, counts = np.array([100], dtype=np.uint64), np.array([20_000])
     for seed in range(3):
         release = run_to_end(joint_exp_quantiles(values, counts, 200, (0.25, 0.75), 1.0, SeededRandom(seed)))

@@ -172,8 +172,9 @@ def test_a_time_limit_ends_aims_rounds_at_once_and_the_manifest_says_so(demo, tm
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
     assert manifest["parameters"]["algorithm_parameters"]["time_limit"] == 0.001
     assert any(
-        "the time limit (0.001 s) made round 1 the last, which spent what was left on 4 marginals; the final "
-        "fit stopped after 1 of its 4 refits" in note
+        note.endswith(
+            "the time limit (0.001 s) made round 1 the last, which spent what was left on 4 marginals"
+        )
         for note in manifest["notes"]
     )
     measured = pd.read_csv(tmp_path / "a" / "release.csv")
