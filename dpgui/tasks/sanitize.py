@@ -60,7 +60,7 @@ BRANCHING = ParameterSpec(
     "branching",
     int,
     0,
-    "How many children each node of the tree of noisy counts has (0: "
+    "How many children each node of the tree of noisy counts has, 2 to 64 (0: "
     "the number with the smallest expected error).",
     0,
     64,
