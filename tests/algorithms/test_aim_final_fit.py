@@ -13,8 +13,8 @@ from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_marginal_table import TickingClock, _data, _marginals
 
 
-def _final_refits(monkeypatch, finish_now: bool = False, **limits) -> list[int]:
-    """Iterations of each fit made after AIM's last round (the final estimate)."""
+def _counted_fits(monkeypatch) -> list[int]:
+    """The iterations of every model fit from now on, in order (the list fills as the fits run)."""
     fits: list[int] = []
     real = pgm.GraphicalModel.fit
 
@@ -23,6 +23,12 @@ def _final_refits(monkeypatch, finish_now: bool = False, **limits) -> list[int]:
         return real(self, measurements, total, iters)
 
     monkeypatch.setattr(pgm.GraphicalModel, "fit", counted)
+    return fits
+
+
+def _final_refits(monkeypatch, finish_now: bool = False, **limits) -> list[int]:
+    """Iterations of each fit made after AIM's last round (the final estimate)."""
+    fits = _counted_fits(monkeypatch)
     rows, sizes = _data()
     run = mt.aim_table(sizes, _marginals(rows, sizes), len(rows), 0.2, 500, SeededRandom(4), **limits)
     after_rounds = 0
@@ -53,14 +59,7 @@ def test_the_final_estimate_is_one_refit_whatever_ended_the_rounds(monkeypatch, 
 
 
 def test_mst_fits_once_with_its_own_iterations(monkeypatch):
-    fits: list[int] = []
-    real = pgm.GraphicalModel.fit
-
-    def counted(self, measurements, total, iters):
-        fits.append(iters)
-        return real(self, measurements, total, iters)
-
-    monkeypatch.setattr(pgm.GraphicalModel, "fit", counted)
+    fits = _counted_fits(monkeypatch)
     rows, sizes = _data()
     run_to_end(mt.mst_table(sizes, _marginals(rows, sizes), len(rows), 0.2, 500, SeededRandom(4)))
     assert fits[-1] == mt.MST_FIT_ITERS == 2000

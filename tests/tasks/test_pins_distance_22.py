@@ -8,6 +8,8 @@ per-query baseline draws."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -19,31 +21,22 @@ from dpgui.algorithms.progress import run_to_end
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
-from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.preflight import PreflightError, check_parameters
 from dpgui.tasks.registry import ParameterSpec, get_algorithm
-from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.tasks.spec import TaskSpec
 from tests.recording import RecordingRandom, captured_call
+from tests.tasks.test_pins_distance_21 import DELTA, EPSILON, RHO, queries_file, release
 
-EPSILON, DELTA = 0.7, 3e-7
-RHO = zcdp_rho_for(PrivacyCost(EPSILON, DELTA))
-GRIDS = (NumericDomain(0, 5000, 10), NumericDomain(0, 18, 1))
 STRUCTURE_NOTE = f"structure: {distance.STRUCTURE_FILE} (answers any query with 'dpgui query distance')"
 TRIVIAL = "warning: alpha >= W/2, no better than the trivial answer; prefer cdf-route"
+BOX = (NumericDomain(1000, 5000, 10), NumericDomain(2, 18, 1))
+"""A declared box whose lower bounds are not 0 (every earlier test's were)."""
 
 
-def release(name: str, **parameters: object) -> TaskSpec:
-    columns = ("wage", "education")
-    return TaskSpec(
-        TaskKind.DISTANCE, columns, GRIDS, EPSILON, DELTA, name, parameters=tuple(parameters.items())
-    )
-
-
-def queries_file(tmp_path, count: int):
-    queries = tmp_path / "queries.csv"
-    queries.write_text("wage,education\n" + "".join(f"{100 * (i + 1)},{3 + i}\n" for i in range(count)))
-    return queries
+def boxed(name: str, **parameters: object) -> TaskSpec:
+    """``release`` over BOX."""
+    return dataclasses.replace(release(name, **parameters), domains=BOX)
 
 
 def test_huang_roth_offline_warns_of_a_trivial_alpha_and_states_its_budget_and_calibration(wages_csv):
@@ -133,16 +126,7 @@ def test_the_private_rows_and_the_queries_are_normalised_to_the_declared_box(tmp
     rows.write_text("wage,education\n1100,2\n3000,10\n5000,18\n")
     queries = tmp_path / "queries.csv"
     queries.write_text("wage,education\n2000,6\n")
-    grids = (NumericDomain(1000, 5000, 10), NumericDomain(2, 18, 1))
-    spec = TaskSpec(
-        TaskKind.DISTANCE,
-        ("wage", "education"),
-        grids,
-        EPSILON,
-        DELTA,
-        "huang-roth-online",
-        parameters=(("queries", str(queries)),),
-    )
+    spec = boxed("huang-roth-online", queries=str(queries))
     data = InMemoryAggregator(open_dataset(rows))
     run = lambda: get_algorithm("huang-roth-online").run(spec, data, SeededRandom(0))  # noqa: E731
     args, _ = captured_call(monkeypatch, huang_roth, "online_answers", run)
@@ -158,16 +142,7 @@ def test_the_answer_rescaling_heuristic_is_off_by_default() -> None:
 
 def test_a_small_column_grid_is_supported_on_its_normalised_values() -> None:
     """education on [2, 18] (17 points, 17 bins): its support is (education - 2) / 16."""
-    grids = (NumericDomain(1000, 5000, 10), NumericDomain(2, 18, 1))
-    spec = TaskSpec(
-        TaskKind.DISTANCE,
-        ("wage", "education"),
-        grids,
-        EPSILON,
-        DELTA,
-        "cdf-route",
-        parameters=(("bins", 17),),
-    )
+    spec = boxed("cdf-route", bins=17)
     support = distance._supports(spec, IdentityEmbedding(2))[1]
     assert np.allclose(support, [i / 16 for i in range(17)], rtol=0, atol=1e-12)
 
