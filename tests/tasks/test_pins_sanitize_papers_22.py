@@ -9,6 +9,7 @@ import pytest
 
 import dpgui.tasks.sanitize_papers as sanitize_papers
 from dpgui.algorithms.progress import run_to_end
+from dpgui.algorithms.san_thresholds import SanThresholdsPlan
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
@@ -56,3 +57,19 @@ def test_k_point_notes_how_to_add_a_value_set_only_for_sets_of_several_values(k,
     table = run_to_end(get_algorithm("k-point").run(spec, data, SeededRandom(0)))
     note = f"a set of {k} values: add their frequencies (error at most {k} times a value's)"
     assert (note in table.notes) is noted
+
+
+@pytest.mark.parametrize(("need", "verdict"), [(2001, "guarantee met"), (2002, "guarantee not met")])
+def test_san_thresholds_calls_its_guarantee_met_from_n_equal_to_the_papers_need(
+    need, verdict, wages_csv, monkeypatch
+) -> None:
+    """The paper's sufficient n runs into the billions, so the boundary is reached by stubbing it: 2,001
+    records meet a need of 2,001 and miss one of 2,002."""
+    monkeypatch.setattr(SanThresholdsPlan, "min_n_for_guarantee", lambda self, size, beta: need)
+    spec = TaskSpec(TaskKind.CDF, ("wage",), (NumericDomain(0, 5000, 10),), EPSILON, DELTA, "san-thresholds")
+    data = InMemoryAggregator(open_dataset(wages_csv))
+    table = run_to_end(get_algorithm("san-thresholds").run(spec, data, SeededRandom(0)))
+    assert (
+        f"accuracy {verdict}" in table.notes[0]
+        and f"needs n >= {need:,}; the data has 2,001" in table.notes[0]
+    )
