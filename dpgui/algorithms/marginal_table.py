@@ -66,7 +66,11 @@ FIT_ITERS = 500
 """Mirror-descent iterations per refit (warm-started), after every round and once more at the end. AIM's
 selection scores the model as fitted, so an underfitted model makes it re-measure a marginal it has (and,
 the change looking small, anneal too early): at 150 iterations AIM ran 5-11 rounds and its 2-way error at
-epsilon 3 was 0.036; at 500, 17 rounds and 0.025 (benchmarks/synthetic_table.md; mbi's own AIM uses 1000)."""
+epsilon 3 was 0.036; at 500, 17 rounds and 0.025; at 300, 7-11 rounds and 0.0332 at epsilon 1 against
+0.0296 (benchmarks/synthetic_table.md; mbi's own AIM uses 1000). The final estimate is one refit: four
+(2,000 iterations, the earlier choice) changed the demo's 2-way TV by at most 0.0001 (0.0296 / 0.0297 at
+epsilon 1, 0.0190 / 0.0191 at epsilon 3; 3 seeds each) and the messy table's by 0.0004 at epsilon 1, and
+took about 45 s of a 180 s run at epsilon 3."""
 
 BATCH_MODEL_MB = 1.0
 """A last round cut short measures one marginal per column only while the model is at most this large.
@@ -80,13 +84,6 @@ before the picks, at most double it, kept an early cut's picks off the fine pair
 
 MST_FIT_ITERS = 2000
 """MST's one fit of all its measurements, cold-started (four times a warm-started refit)."""
-
-FINAL_REFITS = 1
-"""AIM's final estimate: one more warm-started refit of FIT_ITERS after its last round (which took the
-last measurements and its own refit). Four (2,000 iterations, the earlier choice) changed the demo's
-2-way TV by at most 0.0003 (0.0296 with one, 0.0297 with four at epsilon 1; 0.0190 and 0.0191 at
-epsilon 3; 3 seeds each) and the messy table's by 0.0004 at epsilon 1 (0.0752, 0.0756), and took about
-45 s of a 180 s run at epsilon 3. The time limit keeps room for it as for one more round (``aim_table``)."""
 
 COARSE_FROM_TV = 0.1
 """A coarsened candidate is offered only while the same marginal at its declared cells would carry at least
@@ -528,8 +525,8 @@ def aim_table(
     stand. Drawn rows in a merged cell are spread back over its cells.
 
     ``time_limit`` (seconds, public) ends the rounds early enough for the run to finish near it: a round is
-    the last once the time spent plus that of the longest round so far and of the final refits
-    (``FINAL_REFITS``, each about a round's) would pass the limit, and like a capped round it spends whatever
+    the last once the time spent plus twice the longest round so far (the round itself and the final
+    refit) would pass the limit, and like a capped round it spends whatever
     is left, so the total stays rho. Privacy is unchanged: the clock starts once the marginals are counted
     (reading a file takes a time that depends on its bytes), and from there the time a round takes depends on
     public sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not
@@ -582,7 +579,7 @@ def aim_table(
         finished_on_request = requested and not last
         last = last or requested
         if not last and time_limit is not None:
-            time_limited = last = began - started + (1 + FINAL_REFITS) * longest > time_limit
+            time_limited = last = began - started + 2 * longest > time_limit
         picks = 1
         if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
@@ -625,9 +622,8 @@ def aim_table(
                 sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
             request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
             requested = requested or request == FINISH_NOW
-    for refit in range(FINAL_REFITS):  # the final estimate, warm-started as the rounds' refits
-        yield Progress(0.9 + 0.09 * refit / FINAL_REFITS, "final fit")
-        model = model.fit(measurements, n, FIT_ITERS)
+    yield Progress(0.9, "final fit")
+    model = model.fit(measurements, n, FIT_ITERS)  # the final estimate: one more refit (FIT_ITERS)
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)

@@ -99,7 +99,7 @@ AIM_SECONDS = 100.0
 end their rounds before it (21-44 s in all; at epsilon 3, with rare cells merged, 113 s on average and
 at most 178 s without a limit, benchmarks/synthetic_table.md); wide tables and large epsilons, whose
 rounds ran for ten minutes (569 s at epsilon 10 on the demo), end them here. The final refit
-(marginal_table.FINAL_REFITS) and the rows' draw come on top (20 s on a 50k x 20 table under load)."""
+(marginal_table.FIT_ITERS) and the rows' draw come on top (20 s on a 50k x 20 table under load)."""
 
 TIME_LIMIT = ParameterSpec(
     "time_limit",
