@@ -1009,7 +1009,7 @@ class MainWindow(QMainWindow):
         self.close_question = None
         if answer == QMessageBox.StandardButton.Yes:
             self._dropping_unexported = True
-            QTimer.singleShot(0, self.close)
+            QTimer.singleShot(0, self, self.close)
 
     def _on_close_answer(self, answer: int) -> None:
         self.close_question = None
@@ -1028,7 +1028,7 @@ class MainWindow(QMainWindow):
     def _close_if_asked(self) -> None:
         """After a job's or an export's end: close the window if the custodian asked to while it ran."""
         if self._closing and self.current_job is None and self.open_job is None and not self.exporter.busy:
-            QTimer.singleShot(0, self.close)
+            QTimer.singleShot(0, self, self.close)
 
     def export(self) -> None:
         """Write the shown release (release.csv/.parquet, attachments, report.html with the plot and
