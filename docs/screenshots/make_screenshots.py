@@ -48,8 +48,14 @@ ONLINE_QUERIES = 150
 
 
 def main(folder: Path = HERE) -> int:
+    """Render every shot into ``folder`` with a throwaway ledger home, removed afterwards."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ["DPGUI_HOME"] = tempfile.mkdtemp(prefix="dpgui-screenshots-")
+    with tempfile.TemporaryDirectory(prefix="dpgui-screenshots-") as scratch:
+        os.environ["DPGUI_HOME"] = scratch
+        return render(folder, Path(scratch))
+
+
+def render(folder: Path, scratch: Path) -> int:
 
     import pandas as pd
     from PySide6.QtCore import QCoreApplication, QThreadPool
@@ -193,7 +199,7 @@ def main(folder: Path = HERE) -> int:
     explorer.pick((800.0, 12.0))
     shot("review-distance")
 
-    queries = Path(tempfile.mkdtemp(prefix="dpgui-queries-")) / "queries.csv"
+    queries = scratch / "queries.csv"
     public = pd.read_csv(demo_public_path())[["education", "experience"]]
     public.sample(ONLINE_QUERIES, random_state=0).to_csv(queries, index=False)  # public data only
     task.select_columns(["education", "experience"])
