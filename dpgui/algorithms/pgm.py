@@ -106,6 +106,24 @@ class CoarseQuery:
 
 
 @dataclass(frozen=True)
+class WeightedCells:
+    """mbi query: a factor's cells scaled by fixed weights (mbi's ``WeightedQuery``, compared by value).
+
+    JAX keys a compiled fit on its queries: mbi's own compares by identity, so a refit of the same
+    measurements (AIM's final fit after its last round) compiled its program again; this one hits."""
+
+    weights: tuple[float, ...]
+
+    def __call__(self, factor: Any) -> Any:
+        import jax.numpy as jnp
+
+        return factor.datavector() * jnp.asarray(self.weights)
+
+    def op_norm_sq(self) -> float:
+        return max(w * w for w in self.weights)
+
+
+@dataclass(frozen=True)
 class NoisyMarginal:
     """A DP measurement: the counts over ``clique`` plus noise of standard deviation ``stddev``.
 
@@ -176,7 +194,7 @@ class GraphicalModel:
             elif m.weights is None:
                 linear.append(mbi.LinearMeasurement(values, _names(m.clique), m.stddev))
             else:
-                query = mbi.WeightedQuery(np.asarray(m.weights, np.float64))
+                query = WeightedCells(tuple(float(w) for w in np.ravel(m.weights)))
                 linear.append(mbi.LinearMeasurement(values * m.weights, _names(m.clique), m.stddev, query))
         model = mbi.estimation.MirrorDescent().estimate(
             self._domain(), linear, known_total=float(total), iters=iters, warm_start=self._model

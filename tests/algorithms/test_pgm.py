@@ -98,3 +98,26 @@ def test_a_fit_checks_the_map_cap(monkeypatch):
     ]
     GraphicalModel([2, 2]).fit(measurements, 10.0, 10)
     assert checks == [1]
+
+
+def test_a_refit_of_the_same_weighted_measurements_reuses_the_compiled_program(caplog):
+    """AIM's final fit repeats its last round's measurements: with merged cells (weighted queries) the
+    program JAX compiled for that round must serve again, not be compiled a second time."""
+    import logging
+
+    from dpgui.algorithms.pgm import _jax
+
+    measurements = [
+        NoisyMarginal((0,), np.array([30.0, 50.0, 20.0]), 2.0, np.array([1.0, 0.5, 1.0])),
+        NoisyMarginal((0, 1), np.full((3, 2), 100 / 6), 3.0),
+    ]
+    model = GraphicalModel((3, 2)).fit(measurements, 100, 50)
+    jax = _jax()
+    jax.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level(logging.WARNING, logger="jax"):
+            model.fit(measurements, 100, 50)
+    finally:
+        jax.config.update("jax_log_compiles", False)
+    compiled = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Compiling")]
+    assert not [message for message in compiled if "_multi_step" in message]
