@@ -1,0 +1,127 @@
+"""Pins of the adaptive tasks (``dpgui/tasks/adaptive.py``): what each engine is asked for (the spec's
+epsilon, its budget share and branching, the data's histogram and count), JointExp's refusal of a dynamic
+program too large, and the PrivTree and DAWA a-priori bounds term by term."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpgui.algorithms.dawa import bucket_bias_bound, bucket_penalty, typical_buckets
+from dpgui.algorithms.privtree import PrivTreeParameters
+from dpgui.algorithms.tree_cdf import cdf_error_bound
+from dpgui.data.aggregate import InMemoryAggregator
+from dpgui.data.dataset import open_dataset
+from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.tasks import adaptive
+from dpgui.tasks.registry import get_algorithm
+from dpgui.tasks.spec import TaskKind, TaskSpec
+from tests.recording import captured_call
+
+GRID = NumericDomain(0, 4000, 10)
+ENGINES = {"privtree": ("privtree_cdf", "tree_share"), "dawa": ("dawa_cdf", "partition_share")}
+
+
+def _spec(
+    kind: TaskKind, algorithm: str, epsilon: float = 0.7, domain=GRID, **parameters: object
+) -> TaskSpec:
+    return TaskSpec(kind, ("wage",), (domain,), epsilon, 0.0, algorithm, parameters=tuple(parameters.items()))
+
+
+def _asked(monkeypatch, wages_csv, spec: TaskSpec, engine: str) -> tuple[tuple, dict, InMemoryAggregator]:
+    data = InMemoryAggregator(open_dataset(wages_csv))
+    info = get_algorithm(spec.algorithm)
+    args, kwargs = captured_call(monkeypatch, adaptive, engine, lambda: info.run(spec, data, None))
+    return args, kwargs, data
+
+
+@pytest.mark.parametrize("family", ENGINES)
+@pytest.mark.parametrize("suffix", ["", "-histogram", "-synthetic", "-quantiles"])
+def test_each_engine_runs_at_the_specs_epsilon_share_and_branching(monkeypatch, wages_csv, family, suffix):
+    """The engine gets the whole epsilon of the spec (its own split is the share), the share and the
+    branching the user set, and the column's histogram with the data's row count."""
+    engine, share = ENGINES[family]
+    kind = get_algorithm(family + suffix).task
+    spec = _spec(kind, family + suffix, **{share: 0.3, "branching": 4, "rows": 5, "q": "0.5"})
+    args, kwargs, data = _asked(monkeypatch, wages_csv, spec, engine)
+    histogram, n, epsilon = args[:3]
+    assert np.array_equal(histogram, data.histogram("wage", spec.domain, spec.missing))
+    assert n == data.count() and epsilon == 0.7
+    assert kwargs[share] == 0.3 and kwargs["branching"] == 4
+
+
+@pytest.mark.parametrize("family", ENGINES)
+def test_the_engines_default_share_and_automatic_branching(monkeypatch, wages_csv, family):
+    """Without parameters the engine gets the paper's share (the ParameterSpec default) and no branching
+    (None: the bucket tree picks its own)."""
+    engine, share = ENGINES[family]
+    _, kwargs, _ = _asked(monkeypatch, wages_csv, _spec(TaskKind.CDF, family), engine)
+    default = {"privtree": adaptive.PRIVTREE_SHARE, "dawa": adaptive.DAWA_SHARE}[family].default
+    assert kwargs[share] == default and kwargs["branching"] is None
+
+
+def test_joint_exp_runs_on_the_sorted_distinct_grid_values_at_the_specs_epsilon(monkeypatch, wages_csv):
+    """JointExp is given the column's sorted distinct grid values and their counts, the grid size, the
+    requested quantiles and the whole epsilon."""
+    spec = _spec(TaskKind.QUANTILES, "joint-exp", q="0.25,0.75")
+    args, _, data = _asked(monkeypatch, wages_csv, spec, "joint_exp_quantiles")
+    values, counts = data.sorted_distinct_counts("wage", spec.domain, spec.missing)
+    assert np.array_equal(args[0], values) and np.array_equal(args[1], counts)
+    assert args[2:5] == (GRID.size, (0.25, 0.75), 0.7)
+
+
+def test_joint_exp_refuses_a_dynamic_program_too_large_and_names_aq():
+    """Too many records and quantiles for JointExp's dynamic program: refused with a reason naming aq, and
+    no bound is stated; a small one is accepted."""
+    info = get_algorithm("joint-exp")
+    wide = _spec(TaskKind.QUANTILES, "joint-exp", domain=NumericDomain(0, 10**6, 1), q="0.1,0.2,0.3,0.4,0.5")
+    failures = info.preconditions(wide, 10**6)
+    assert len(failures) == 1 and "aq (approximate quantiles)" in failures[0].message
+    assert "5 quantiles of 1000000 records" in failures[0].message
+    assert info.predicted_error(wide, 10**6) == math.inf
+    assert info.preconditions(_spec(TaskKind.QUANTILES, "joint-exp", q="0.5"), 100) == ()
+
+
+def test_privtree_bound_is_leaf_count_plus_tree_bound():
+    """PrivTree's bound (module doc): a leaf's count theta + depth * delta + lambda ln(4N/beta) over n,
+    plus the count tree's bound at (1 - share) * eps and beta/2 with the spec's branching."""
+    beta, n, eps, share = 0.05, 50_000, 2.0, 0.4
+    spec = _spec(TaskKind.CDF, "privtree", epsilon=eps, beta=beta, tree_share=share, branching=4)
+    leaves = GRID.size
+    params = PrivTreeParameters.for_epsilon(share * eps)
+    leaf = (
+        params.theta
+        + math.ceil(math.log2(leaves)) * params.delta
+        + params.scale * math.log(4 * leaves / beta)
+    )
+    counts = cdf_error_bound(leaves, n, (1 - share) * eps, beta / 2, branching=4)
+    assert adaptive.privtree_error_bound(spec, n) == pytest.approx(leaf / n + counts, rel=1e-12)
+
+
+def test_dawa_bound_is_bucket_bias_plus_tree_bound():
+    """DAWA's bound: the bucket bias bound at share * eps (penalty from the counts' epsilon) and beta/2
+    over n, plus the count tree's bound at (1 - share) * eps and beta/2 with the spec's branching."""
+    beta, n, eps, share = 0.05, 50_000, 2.0, 0.4
+    spec = _spec(TaskKind.CDF, "dawa", epsilon=eps, beta=beta, partition_share=share, branching=4)
+    leaves, counts_eps = GRID.size, (1 - share) * eps
+    bias = bucket_bias_bound(
+        leaves, share * eps, bucket_penalty(typical_buckets(leaves), counts_eps), beta / 2
+    )
+    counts = cdf_error_bound(leaves, n, counts_eps, beta / 2, branching=4)
+    assert adaptive.dawa_error_bound(spec, n) == pytest.approx(bias / n + counts, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["privtree", "dawa"])
+def test_the_bounds_of_an_empty_table_count_one_record(name):
+    """With n = 0 the bound divides by one record (max(n, 1)), not by zero, and caps at 1."""
+    assert get_algorithm(name).predicted_error(_spec(TaskKind.CDF, name), 0) == 1.0
+
+
+def test_joint_exp_refuses_a_categorical_column_or_unreadable_quantiles_before_a_run():
+    """JointExp needs a numeric grid and readable quantiles: each is a refusal (not an error, not a run)."""
+    info = get_algorithm("joint-exp")
+    categorical = _spec(TaskKind.QUANTILES, "joint-exp", domain=CategoricalDomain(("a", "b")), q="0.5")
+    assert info.preconditions(categorical, 100) != ()
+    assert info.preconditions(_spec(TaskKind.QUANTILES, "joint-exp", q="half"), 100) != ()

@@ -1,0 +1,194 @@
+"""Pins of the simulation preview (``dpgui/tasks/simulation.py``): the smoothed public population's draw
+interval for a value held once (to its 10th distinct neighbour, the declared bounds past the ends), the
+error measures a simulated release is scored by, the simulated labels, and a cached simulation's
+immutability."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from dpgui.data.domain import NumericDomain
+from dpgui.tasks import simulation
+from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.simulation import SmoothedPopulation, rank_error, release_error
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+SAMPLE = np.append(np.arange(30.0), [50.0, 50.0])
+"""30 values held once (0 to 29) and an atom (50, held twice): 31 distinct values."""
+
+
+class _Picks:
+    """A generator stand-in: ``integers`` takes the given sample positions (offset by its lower bound),
+    ``uniform`` returns ``u`` for every draw."""
+
+    def __init__(self, positions: list[int], u: float) -> None:
+        self.positions, self.u = positions, u
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        assert high == SAMPLE.size and size == len(self.positions)
+        return low + np.asarray(self.positions)
+
+    def uniform(self, size: int) -> np.ndarray:
+        return np.full(size, self.u)
+
+
+@pytest.mark.parametrize(
+    ("position", "low", "high"),
+    [
+        (0, (-100 + 0) / 2, (0 + 10) / 2),  # no 10th neighbour below: the declared lower bound
+        (9, (-100 + 9) / 2, (9 + 19) / 2),
+        (10, (0 + 10) / 2, (10 + 20) / 2),
+        (20, (10 + 20) / 2, (20 + 50) / 2),  # the 10th neighbour above is the atom, the last value
+        (21, (11 + 21) / 2, (21 + 100) / 2),  # none above: the declared upper bound
+    ],
+)
+def test_a_value_held_once_is_drawn_between_the_midpoints_to_its_tenth_neighbours(position, low, high):
+    """A singleton is spread uniformly from the midpoint to its 10th distinct neighbour below to the one
+    above (a declared bound where there is none); an atom is drawn as it is."""
+    population = SmoothedPopulation.of(SAMPLE, -100.0, 100.0)
+    for u, expected in ((0.0, low), (1.0, high)):
+        drawn = population.draw(3, _Picks([position, 30, 31], u))
+        assert drawn.tolist() == [expected, 50.0, 50.0]
+
+
+def test_draws_reach_the_smallest_and_clip_to_the_declared_bounds():
+    """Every sample value can be drawn (the first one too), and a spread value never leaves the bounds."""
+    population = SmoothedPopulation.of(SAMPLE, -1.0, 100.0)
+    assert population.draw(1, _Picks([0], 0.0)).tolist() == [-0.5]
+    drawn = population.draw(20_000, np.random.default_rng(0))
+    assert drawn.min() < 1.0 and drawn.min() >= -1.0 and drawn.max() <= 100.0
+
+
+def test_a_cached_simulation_cannot_be_changed_by_a_caller():
+    """``simulate`` is cached: the Simulation it returns (and a population) are frozen, so a caller
+    cannot change what the next caller gets."""
+    result = simulation.Simulation("tree", (0.1, 0.2), "max |CDF error|", "synthetic")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.errors = ()  # type: ignore[misc]
+    population = SmoothedPopulation.of(SAMPLE, 0.0, 100.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        population.lower = 5.0  # type: ignore[misc]
+
+
+TEN = NumericDomain(0, 9, 1)
+DATA = (np.array([2, 5], dtype=np.uint64), np.array([3, 1]))
+"""Four records: three at grid point 2, one at 5."""
+
+
+def _task(kind: TaskKind, **parameters: object) -> TaskSpec:
+    return TaskSpec(kind, ("x",), (TEN,), 1.0, 0.0, "tree", parameters=tuple(parameters.items()))
+
+
+def test_a_cdfs_error_is_its_largest_distance_from_the_share_at_or_below_each_point():
+    """|0.5 - 3/4| at 2, |0.8 - 3/4| at 4, 0 at 5 and 9: the error is the largest, 0.25."""
+    released = ReleaseTable(("value", "cdf"), ((2, 0.5), (4, 0.8), (5, 1.0), (9, 1.0)))
+    assert rank_error(_task(TaskKind.CDF), released, *DATA) == pytest.approx(0.25, abs=1e-12)
+    exact = ReleaseTable(("value", "cdf"), ((0, 0.0), (2, 0.75), (5, 1.0)))
+    assert rank_error(_task(TaskKind.CDF), exact, *DATA) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("q", "value", "error"),
+    [
+        (0.5, 2, 0.0),  # 2 = q n lies in 2's rank interval [0, 3]
+        (0.9, 2, (3.6 - 3) / 4),  # above it by 0.6 records
+        (0.9, 5, 0.0),  # inside [3, 4]
+        (0.25, 5, (3 - 1) / 4),  # below 5's interval [3, 4] by 2 records
+        (0.5, 0, 2 / 4),  # at 0 the interval is [0, 0]
+    ],
+)
+def test_a_quantiles_error_is_its_distance_from_the_released_points_rank_interval(q, value, error):
+    """The distance from q n to [#{x < y}, #{x <= y}], over n."""
+    released = ReleaseTable(("q", "value"), ((q, value),))
+    assert rank_error(_task(TaskKind.QUANTILES), released, *DATA) == pytest.approx(error, abs=1e-12)
+
+
+def test_a_medians_error_targets_half_the_records():
+    """A median is scored as the quantile 0.5: at 0 it is 2 records of 4 short."""
+    released = ReleaseTable(("value",), ((0,),))
+    assert rank_error(_task(TaskKind.MEDIAN), released, *DATA) == pytest.approx(0.5, abs=1e-12)
+    assert simulation.release_error(_task(TaskKind.MEDIAN), released, np.array([0.0, 9.0]), None) == 0.0
+
+
+@pytest.mark.parametrize(("value", "error"), [(3, 0.0), (5, 0.0), (7, 0.0), (2, 1.0), (8, 1.0)])
+def test_an_interior_point_is_wrong_only_outside_the_datas_range(value, error):
+    """The interior-point error is 1 exactly when the output lies outside [min, max] (both inclusive)."""
+    released = ReleaseTable(("value",), ((value,),))
+    values = np.array([3.0, 4.0, 7.0])
+    assert release_error(_task(TaskKind.INTERIOR_POINT), released, values, None) == error
+
+
+@pytest.mark.parametrize(
+    ("threshold", "direction", "error"),
+    [(5, "ge", 0.0), (5, "le", 0.8), (4, "ge", 0.2), ("none", "ge", 0.4)],
+)
+def test_a_thresholds_error_is_its_misclassification_rate(threshold, direction, error):
+    """Predicted positive at or above a "ge" threshold, at or below an "le" one; "none" predicts every
+    record negative."""
+    values = np.array([1.0, 4.0, 5.0, 6.0, 2.0])
+    labels = values >= 5
+    released = ReleaseTable(("threshold", "direction"), ((threshold, direction),))
+    assert release_error(_task(TaskKind.THRESHOLD), released, values, labels) == pytest.approx(error)
+
+
+def test_a_release_without_a_measured_column_is_an_error():
+    """A histogram has no simulation error measure: scoring it raises instead of returning a number."""
+    with pytest.raises(ValueError, match="none of the columns"):
+        release_error(_task(TaskKind.HISTOGRAM), ReleaseTable(("value",), ((1,),)), np.array([1.0]), None)
+
+
+@pytest.mark.parametrize(
+    ("direction", "positive"), [("ge", [False, True, True]), ("le", [True, True, False])]
+)
+def test_simulated_labels_split_at_the_grids_middle_point_inclusive(direction, positive):
+    """The labels are positive from the middle grid point (value_of(size // 2) = 5) on, for "ge"; up to it
+    for "le" and "auto"."""
+    values = np.array([4.0, 5.0, 6.0])
+    assert (
+        simulation.simulated_labels(_task(TaskKind.THRESHOLD, direction=direction), values).tolist()
+        == positive
+    )
+    if direction == "le":
+        assert simulation.simulated_labels(_task(TaskKind.THRESHOLD), values).tolist() == positive
+
+
+def test_label_cells_are_the_declared_positive_or_one_and_zero():
+    """The learner reads back the simulated labels: the positive value and "not ..." or 1 and 0."""
+    labels = np.array([True, False])
+    assert simulation.label_cells(labels, "yes").tolist() == ["yes", "not yes"]
+    assert simulation.label_cells(labels, None).tolist() == [1, 0]
+
+
+def test_across_shapes_is_the_geometric_mean_with_each_shape_floored():
+    """exp(mean(log(max(e, floor)))): (0.1 * 0.4)^(1/2) = 0.2, and a zero counts as the floor."""
+    assert simulation.across_shapes([0.1, 0.4], floor=0.01) == pytest.approx(0.2, rel=1e-12)
+    assert simulation.across_shapes([0.0, 0.04], floor=0.01) == pytest.approx(0.02, rel=1e-12)
+
+
+BOX = NumericDomain(1000, 2000, 1)
+
+
+@pytest.mark.parametrize("shape", simulation.SHAPES)
+def test_each_synthetic_shape_has_its_stated_centre_and_spread_on_the_declared_domain(shape):
+    """On [1000, 2000] (width 1000): normal around 1500 with sd 1000/6; skewed with median 1000 + 1000/50;
+    heaped on multiples of 1000/400 above 1000 with median 1000 + 1000/8; spiky with 70% of the records on
+    five points inside [1100, 1900]. Every value lies inside the declared domain."""
+    values = simulation._synthetic_values(BOX, shape, 20_000, np.random.default_rng(3))
+    assert values.min() >= 1000 and values.max() <= 2000
+    if shape == "normal":
+        assert np.mean(values) == pytest.approx(1500, abs=5) and np.std(values) == pytest.approx(
+            1000 / 6, rel=0.03
+        )
+    elif shape == "skewed":
+        assert np.median(values) == pytest.approx(1000 + 1000 / 50, rel=0.003)
+    elif shape == "heaped":
+        steps = (values - 1000) / (1000 / 400)
+        assert np.allclose(steps, np.round(steps)) and np.median(values) == pytest.approx(1125, abs=3)
+    else:
+        spikes, counts = np.unique(values, return_counts=True)
+        top = spikes[np.argsort(counts)[-5:]]
+        assert np.sort(counts)[-5:].sum() / values.size == pytest.approx(0.7, abs=0.02)
+        assert top.min() >= 1100 and top.max() <= 1900
