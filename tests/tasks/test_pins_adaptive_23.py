@@ -115,8 +115,13 @@ def test_dawa_bound_is_bucket_bias_plus_tree_bound():
 
 @pytest.mark.parametrize("name", ["privtree", "dawa"])
 def test_the_bounds_of_an_empty_table_count_one_record(name):
-    """With n = 0 the bound divides by one record (max(n, 1)), not by zero, and caps at 1."""
+    """With n = 0 the bound divides by one record (max(n, 1)), not by zero: the same as at n = 1, about
+    twice that at n = 2 (at epsilon 10^4, where it is below its cap of 1), and 1 at epsilon 1."""
     assert get_algorithm(name).predicted_error(_spec(TaskKind.CDF, name), 0) == 1.0
+    bound = get_algorithm(name).predicted_error
+    large = _spec(TaskKind.CDF, name, epsilon=1e4)
+    assert bound(large, 0) == bound(large, 1) < 0.5
+    assert bound(large, 0) > 1.9 * bound(large, 2)
 
 
 def test_joint_exp_refuses_a_categorical_column_or_unreadable_quantiles_before_a_run():

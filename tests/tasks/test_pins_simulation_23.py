@@ -168,27 +168,67 @@ def test_across_shapes_is_the_geometric_mean_with_each_shape_floored():
     assert simulation.across_shapes([0.0, 0.04], floor=0.01) == pytest.approx(0.02, rel=1e-12)
 
 
-BOX = NumericDomain(1000, 2000, 1)
+class _Fixed:
+    """A generator stand-in: each method returns what ``returns`` gives for its arguments, and the calls
+    are recorded."""
+
+    def __init__(self, **returns) -> None:
+        self.returns, self.calls = returns, []
+
+    def __getattr__(self, name: str):
+        def method(*args, **kwargs):
+            self.calls.append((name, args, kwargs))
+            return np.asarray(self.returns[name](*args, **kwargs), dtype=np.float64)
+
+        return method
 
 
-@pytest.mark.parametrize("shape", simulation.SHAPES)
-def test_each_synthetic_shape_has_its_stated_centre_and_spread_on_the_declared_domain(shape):
-    """On [1000, 2000] (width 1000): normal around 1500 with sd 1000/6; skewed with median 1000 + 1000/50;
-    heaped on multiples of 1000/400 above 1000 with median 1000 + 1000/8; spiky with 70% of the records on
-    five points inside [1100, 1900]. Every value lies inside the declared domain."""
-    values = simulation._synthetic_values(BOX, shape, 20_000, np.random.default_rng(3))
-    assert values.min() >= 1000 and values.max() <= 2000
-    if shape == "normal":
-        assert np.mean(values) == pytest.approx(1500, abs=5) and np.std(values) == pytest.approx(
-            1000 / 6, rel=0.03
-        )
-    elif shape == "skewed":
-        assert np.median(values) == pytest.approx(1000 + 1000 / 50, rel=0.003)
-    elif shape == "heaped":
-        steps = (values - 1000) / (1000 / 400)
-        assert np.allclose(steps, np.round(steps)) and np.median(values) == pytest.approx(1125, abs=3)
-    else:
-        spikes, counts = np.unique(values, return_counts=True)
-        top = spikes[np.argsort(counts)[-5:]]
-        assert np.sort(counts)[-5:].sum() / values.size == pytest.approx(0.7, abs=0.02)
-        assert top.min() >= 1100 and top.max() <= 1900
+SPIKES = [0.1, 0.3, 0.5, 0.7, 0.9]
+
+
+@pytest.mark.parametrize(
+    ("shape", "returns", "calls", "expected"),
+    [
+        (
+            "normal",
+            {"normal": lambda loc, scale, size: [loc - scale, loc, loc + 7 * scale]},
+            [("normal", (1500.0, 1000 / 6), {"size": 3})],
+            [1500 - 1000 / 6, 1500, 2000],  # around the middle, sd width / 6, clipped
+        ),
+        (
+            "skewed",
+            {"lognormal": lambda mean, sigma, size: [1.0, 2.0, 100.0]},
+            [("lognormal", (0, 1.5), {"size": 3})],
+            [1000 + 1000 / 50, 1000 + 2000 / 50, 2000],  # lower + width * L / 50
+        ),
+        (
+            "heaped",
+            {"lognormal": lambda mean, sigma, size: [1.0, 0.361, 20.0]},
+            [("lognormal", (0, 0.6), {"size": 3})],
+            [1125, 1045, 2000],  # width * L / 8 rounded to a multiple of width / 400, above lower
+        ),
+        (
+            "spiky",
+            {
+                "uniform": lambda *args, size: SPIKES if args == (0.1, 0.9) else [0.5, 0.69, 0.7],
+                "choice": lambda spikes, size: spikes[:size],
+                "normal": lambda loc, scale, size: [loc + scale] * size,
+            },
+            [
+                ("uniform", (0.1, 0.9), {"size": 5}),
+                ("uniform", (), {"size": 3}),
+                ("choice", (pytest.approx([1100, 1300, 1500, 1700, 1900]),), {"size": 3}),
+                ("normal", (1500.0, 1000 / 6, 3), {}),
+            ],
+            [1100, 1300, 1500 + 1000 / 6],  # a spike where the uniform is below 0.7, else the normal
+        ),
+    ],
+)
+def test_each_synthetic_shape_is_its_stated_transform_of_the_draws(shape, returns, calls, expected):
+    """On [1000, 2000] (width 1000): normal(1500, 1000/6); lower + width * lognormal(0, 1.5) / 50;
+    width * lognormal(0, 0.6) / 8 on steps of width / 400 above lower; five uniform spikes in
+    [lower + 0.1 width, lower + 0.9 width] taken with probability 0.7, else the normal; all clipped."""
+    rng = _Fixed(**returns)
+    values = simulation._synthetic_values(NumericDomain(1000, 2000, 1), shape, 3, rng)
+    assert values.tolist() == pytest.approx(expected, rel=1e-12)
+    assert rng.calls == calls

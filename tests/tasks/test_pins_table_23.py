@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpgui.algorithms.marginal_table import Accounting, Measured, Selected, TableRelease
+from dpgui.algorithms.marginal_table import Accounting, AimRound, Measured, Selected, TableRelease
+from dpgui.algorithms.progress import Progress, run_to_end
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
@@ -144,6 +145,7 @@ def test_aims_memory_check_counts_the_workload_the_user_chose():
     assert message.startswith("AIM's 3-way marginals need") and message.endswith(" or a smaller --workload")
     assert "(c3 (401 cells), c0 (400 cells), c1 (400 cells))" in message
     assert "--workload" not in get_algorithm("mst").preconditions(_spec(8282, 4051), 100)[0].message
+    assert get_algorithm("mst").preconditions(_spec(400, 400, 400, 401), 100) == ()  # MST counts 2-way only
 
 
 YEARS_LETTER = TaskSpec(
@@ -254,3 +256,49 @@ def test_the_catch_all_limit_scales_from_n_to_the_synthetic_rows_and_uses_the_mo
     release = TableRelease(rows, measured, (), (0.0,) * 4, Accounting.ZCDP)
     out = table.without_noise_catch_alls(missing_spec(), release, n, SeededRandom(1))
     assert (out[:, 0] == YEARS.size).sum() == (blanks if kept else 0)
+
+
+@pytest.mark.parametrize(("kept", "merged"), [((), None), ((10, 2), None), ((8, 2), "years 10 → 8")])
+def test_the_merged_note_names_only_columns_that_lost_cells(kept, merged):
+    """After the 1-way measurements a column measured on fewer cells than declared is named with both
+    counts; none (or no kept cells, as for independent marginals) means no note."""
+    notes = [n for n in _released(kept_cells=kept).notes if n.startswith("cells merged")]
+    if merged is None:
+        assert notes == []
+    else:
+        assert len(notes) == 1 and notes[0].startswith(
+            f"cells merged after the 1-way measurements ({merged} cells)"
+        )
+
+
+def test_aims_rounds_are_reported_by_their_columns_names():
+    """Each AIM round's progress names its marginal by the columns (and bins), with its sigma and the
+    model's fit; other steps pass unchanged; the run's result is AIM's."""
+
+    def rounds():
+        yield Progress(0.1, "counting")
+        yield Progress(0.5, "", AimRound(3, (0, 1), (2, 2), 2.5, 0.125))
+        return "released"
+
+    named = table._named_rounds(YEARS_LETTER, rounds())
+    assert next(named) == Progress(0.1, "counting")
+    step = next(named)
+    assert step.fraction == 0.5
+    assert step.message == "round 3: measured years × letter (2 × 2 bins) (σ 2.5, model's TV vs noisy 0.125)"
+    assert step.partial.name == "years × letter (2 × 2 bins)" and step.partial.sigma == 2.5
+    with pytest.raises(StopIteration) as stop:
+        next(named)
+    assert stop.value.value == "released"
+
+
+def test_each_algorithm_is_charged_its_budget_and_independent_shares_are_of_epsilon(data):
+    """AIM and MST are charged (epsilon, delta), independent marginals epsilon alone; a run of independent
+    marginals states its shares of that epsilon (summing to 1)."""
+    for algorithm in ("aim", "mst"):
+        assert get_algorithm(algorithm).cost(_spec(4, 5, algorithm=algorithm)) == PrivacyCost(1.0, 1e-6)
+    independent = get_algorithm("independent")
+    spec = _spec(4, 5, 6, algorithm="independent", delta=0.0)
+    assert independent.cost(spec) == PrivacyCost(1.0)
+    released = run_to_end(independent.run(spec, data, SeededRandom(0)))
+    assert released.notes[0].endswith("shares are of the total ε = 1")
+    assert sum(row[4] for row in released.rows) == pytest.approx(1.0)
