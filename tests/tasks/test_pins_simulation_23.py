@@ -13,6 +13,7 @@ import pytest
 from dpgui.data.domain import NumericDomain
 from dpgui.tasks import simulation
 from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.simulation import SmoothedPopulation, rank_error, release_error
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -71,6 +72,9 @@ def test_a_cached_simulation_cannot_be_changed_by_a_caller():
     population = SmoothedPopulation.of(SAMPLE, 0.0, 100.0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         population.lower = 5.0  # type: ignore[misc]
+    estimate = simulation.ErrorEstimate(0.1, simulation.SIMULATED)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        estimate.value = 0.0  # type: ignore[misc]
 
 
 TEN = NumericDomain(0, 9, 1)
@@ -106,6 +110,12 @@ def test_a_quantiles_error_is_its_distance_from_the_released_points_rank_interva
     assert rank_error(_task(TaskKind.QUANTILES), released, *DATA) == pytest.approx(error, abs=1e-12)
 
 
+def test_a_quantile_releases_error_is_its_worst_quantiles():
+    """Of several quantiles the error is the largest: 0 for q = 0.5 at 2, 0.15 for q = 0.9 at 2."""
+    released = ReleaseTable(("q", "value"), ((0.5, 2), (0.9, 2)))
+    assert rank_error(_task(TaskKind.QUANTILES), released, *DATA) == pytest.approx(0.15, abs=1e-12)
+
+
 def test_a_medians_error_targets_half_the_records():
     """A median is scored as the quantile 0.5: at 0 it is 2 records of 4 short."""
     released = ReleaseTable(("value",), ((0,),))
@@ -138,6 +148,9 @@ def test_a_release_without_a_measured_column_is_an_error():
     """A histogram has no simulation error measure: scoring it raises instead of returning a number."""
     with pytest.raises(ValueError, match="none of the columns"):
         release_error(_task(TaskKind.HISTOGRAM), ReleaseTable(("value",), ((1,),)), np.array([1.0]), None)
+    threshold = ReleaseTable(("threshold", "direction"), ((5, "ge"),))
+    with pytest.raises(ValueError, match="none of the columns"):  # a threshold is scored against labels
+        release_error(_task(TaskKind.THRESHOLD), threshold, np.array([1.0]), None)
 
 
 @pytest.mark.parametrize(
@@ -232,3 +245,82 @@ def test_each_synthetic_shape_is_its_stated_transform_of_the_draws(shape, return
     values = simulation._synthetic_values(NumericDomain(1000, 2000, 1), shape, 3, rng)
     assert values.tolist() == pytest.approx(expected, rel=1e-12)
     assert rng.calls == calls
+
+
+HUNDRED = NumericDomain(0, 100, 1)
+
+
+def test_a_simulation_is_its_trials_seeded_releases_on_the_shape_it_names():
+    """``trials`` errors in the task's measure, the same for the same seed and different for another, on
+    synthetic data of the shape asked for (named in its source)."""
+    spec = TaskSpec(TaskKind.MEDIAN, ("x",), (HUNDRED,), 0.05, 0.0, "em")
+    result = simulation.simulate(spec, 300, trials=3, seed=7, shape="normal")
+    assert len(result.errors) == 3 and result.unit == "rank error / n" and result.algorithm == "em"
+    assert result.source == "synthetic normal data on the declared domain"
+    simulation.simulate.cache_clear()
+    assert simulation.simulate(spec, 300, trials=3, seed=7, shape="normal").errors == result.errors
+    assert simulation.simulate(spec, 300, trials=3, seed=8, shape="normal").errors != result.errors
+    skewed = simulation.simulate(spec, 300, trials=1, seed=7, shape="skewed")
+    assert skewed.source == "synthetic skewed data on the declared domain"
+    with pytest.raises(ValueError, match="no simulation for the task 'histogram'"):
+        simulation.simulate(dataclasses.replace(spec, kind=TaskKind.HISTOGRAM, algorithm="laplace"), 300)
+
+
+@pytest.mark.parametrize(("label", "positive"), [("y", "yes"), ("y", None)])
+def test_a_threshold_simulation_writes_the_labels_where_the_learner_reads_them(label, positive):
+    """The simulated labels go in the spec's label column (as its positive value and another, or 1/0
+    without one): the learner runs on them and errs on few records."""
+    spec = TaskSpec(
+        TaskKind.THRESHOLD, ("x",), (HUNDRED,), 5.0, 0.0, "em-threshold", label=label, positive=positive
+    )
+    result = simulation.simulate(spec, 2000, trials=2, seed=1)
+    assert len(result.errors) == 2 and max(result.errors) < 0.1
+    assert result.unit == "misclassification rate"
+
+
+def test_counted_simulations_draw_n_records_on_the_grid_for_each_trial():
+    """At n = 10^6 a CDF is simulated from grid counts: ``trials`` errors, each small at that n."""
+    spec = TaskSpec(TaskKind.CDF, ("x",), (HUNDRED,), 1.0, 0.0, "tree-laplace")
+    result = simulation.simulate_counts(spec, 10**6, 3, seed=2)
+    assert len(result.errors) == 3 and max(result.errors) < 0.01 and result.unit == "max |CDF error|"
+    distribution, source = simulation._grid_distribution(spec, np.random.default_rng(0), "normal")
+    assert distribution.shape == (HUNDRED.size,) and distribution.sum() == pytest.approx(1.0)
+    assert np.argmax(distribution) in range(45, 56) and source.startswith("synthetic normal data")
+
+
+def test_auto_rescales_a_row_simulation_from_its_rows_to_n(monkeypatch):
+    """A median at n = 40,000 is simulated on 20,000 rows (two seeded trials of each shape, seed 18, or
+    eight of the public sample) and its error, a count over rows, is rescaled by 20,000 / n."""
+    seen = []
+
+    def fake(spec, rows, trials, seed=0, shape="normal"):
+        seen.append((rows, trials, seed, shape))
+        return simulation.Simulation("em", (0.1, 0.3), "rank error / n", "stub")
+
+    monkeypatch.setattr(simulation, "simulate", fake)
+    spec = TaskSpec(TaskKind.MEDIAN, ("x",), (HUNDRED,), 1.0, 0.0, "em")
+    assert simulation.expected_error(spec, 40_000) is None  # a median is not a simulated task for auto
+    cdf = dataclasses.replace(spec, kind=TaskKind.QUANTILES, algorithm="aq", parameters=(("q", "0.5"),))
+    assert simulation.expected_error(cdf, 0) is None  # no records: nothing to simulate
+    assert simulation.expected_error(cdf, 10_000) == pytest.approx(0.2, rel=1e-12)
+    assert seen == [(10_000, 2, 18, shape) for shape in simulation.SHAPES]
+    seen.clear()
+    monkeypatch.setattr(simulation, "simulates_public_sample", lambda spec: True)
+    assert simulation.expected_error(cdf, 10_000) == pytest.approx(0.2, rel=1e-12)
+    assert seen == [(10_000, 8, 18, "normal")]
+
+
+def test_error_estimate_is_simulated_for_calibrated_algorithms_only(monkeypatch):
+    """A calibrated algorithm is ranked by its simulated mean error (unless simulate=False), any other by
+    its predicted error."""
+    monkeypatch.setattr(simulation, "expected_error", lambda spec, n: 0.125)
+    spec = TaskSpec(TaskKind.CDF, ("x",), (HUNDRED,), 1.0, 0.0, "privtree")
+    calibrated = get_algorithm("privtree")
+    assert simulation.error_estimate(calibrated, spec, 1000) == simulation.ErrorEstimate(
+        0.125, simulation.SIMULATED
+    )
+    bound = simulation.ErrorEstimate(calibrated.predicted_error(spec, 1000), "predicted error")
+    assert simulation.error_estimate(calibrated, spec, 1000, simulate=False) == bound
+    plain = get_algorithm("privtree-histogram")
+    assert not plain.calibrated
+    assert simulation.error_estimate(plain, spec, 1000).kind == "predicted error"
