@@ -4,6 +4,8 @@ and asked for."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -195,6 +197,23 @@ def test_a_pure_release_does_not_claim_a_zcdp_conversion():
     assert notes[0].endswith("shares are of the total ε = 0.05")
 
 
+def test_the_parquet_attachment_holds_the_same_rows_as_the_csv():
+    """synthetic.parquet is the synthetic rows (no index column), as synthetic.csv."""
+    released = _released()
+    parquet = next(a for a in released.attachments if a.file_name == "synthetic.parquet")
+    frame = pd.read_parquet(io.BytesIO(parquet.content))
+    assert frame.columns.tolist() == ["years", "letter"] and len(frame) == 30
+    assert frame.equals(pd.read_csv(io.BytesIO(table.synthetic_csv(released).content)))
+
+
+def test_only_aim_offers_finish_now():
+    """AIM's rounds can be ended on request (the GUI's Finish now); MST and independent marginals cannot."""
+    assert get_algorithm("aim").finishes_on_request
+    assert (
+        not get_algorithm("mst").finishes_on_request and not get_algorithm("independent").finishes_on_request
+    )
+
+
 def test_the_synthetic_rows_are_the_csv_attachment_and_other_releases_have_none():
     """``synthetic_csv`` finds the synthetic rows' CSV (not the parquet file) and None without one."""
     attachment = table.synthetic_csv(_released())
@@ -302,3 +321,17 @@ def test_each_algorithm_is_charged_its_budget_and_independent_shares_are_of_epsi
     released = run_to_end(independent.run(spec, data, SeededRandom(0)))
     assert released.notes[0].endswith("shares are of the total ε = 1")
     assert sum(row[4] for row in released.rows) == pytest.approx(1.0)
+
+
+def test_a_column_all_in_noise_catch_alls_keeps_its_rows_for_want_of_donors():
+    """Every row of the column is a blank within the noise (limit 3 * 500 = 1500 rows of 1000): there is
+    no other synthetic value to take, so the rows stay as drawn."""
+    rows = np.zeros((1000, 2), dtype=np.int64)
+    rows[:, 0] = YEARS.size
+    measured = (
+        Measured((0,), "discrete Gaussian", 500.0, 0.01),
+        Measured((1,), "discrete Gaussian", 1.0, 0.01),
+    )
+    release = TableRelease(rows, measured, (), (0.0,) * 2, Accounting.ZCDP)
+    out = table.without_noise_catch_alls(missing_spec(), release, 1000, SeededRandom(1))
+    assert (out == rows).all()
