@@ -5,18 +5,22 @@ program too large, and the PrivTree and DAWA a-priori bounds term by term."""
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from dpgui.algorithms.dawa import bucket_bias_bound, bucket_penalty, typical_buckets
 from dpgui.algorithms.privtree import PrivTreeParameters
+from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.tree_cdf import cdf_error_bound
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.random import SeededRandom
 from dpgui.tasks import adaptive
-from dpgui.tasks.registry import get_algorithm
+from dpgui.tasks.registry import Guarantee, get_algorithm
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from tests.recording import captured_call
 
@@ -130,3 +134,65 @@ def test_joint_exp_refuses_a_categorical_column_or_unreadable_quantiles_before_a
     categorical = _spec(TaskKind.QUANTILES, "joint-exp", domain=CategoricalDomain(("a", "b")), q="0.5")
     assert info.preconditions(categorical, 100) != ()
     assert info.preconditions(_spec(TaskKind.QUANTILES, "joint-exp", q="half"), 100) != ()
+
+
+SMALL = NumericDomain(0, 30, 10)
+"""Four grid points: 0, 10, 20, 30."""
+
+
+def _released_table(monkeypatch, wages_csv, algorithm: str, cdf: list[float], **parameters: object):
+    """The task's table when the engine releases ``cdf`` over SMALL (a stand-in for its noisy run)."""
+    release = SimpleNamespace(
+        cdf=np.array(cdf),
+        starts=np.array([0, 2]),
+        bucket_tree=SimpleNamespace(shape=SimpleNamespace(branching=2)),
+    )
+
+    def engine(*args, **kwargs):
+        return release
+        yield  # a generator, as the engines are
+
+    monkeypatch.setattr(adaptive, "privtree_cdf", engine)
+    info = get_algorithm(algorithm)
+    spec = TaskSpec(info.task, ("wage",), (SMALL,), 1.0, 0.0, algorithm, parameters=tuple(parameters.items()))
+    data = InMemoryAggregator(open_dataset(wages_csv))
+    return run_to_end(info.run(spec, data, SeededRandom(0))), data.count()
+
+
+def test_the_histogram_is_the_released_cdfs_steps_times_n(monkeypatch, wages_csv):
+    """Counts are the CDF's differences (from 0) times the row count: fractional, summing to n."""
+    released, n = _released_table(monkeypatch, wages_csv, "privtree-histogram", [0.25, 0.5, 0.5, 1.0])
+    assert released.columns == ("value", "count")
+    assert released.column("count") == pytest.approx([0.25 * n, 0.25 * n, 0.0, 0.5 * n])
+    assert released.column("value") == [0, 10, 20, 30]
+
+
+def test_synthetic_records_are_drawn_from_the_released_cdf_under_the_columns_name(monkeypatch, wages_csv):
+    """``rows`` records of the spec's column, all at 20 when the released CDF puts all its mass there."""
+    released, _ = _released_table(monkeypatch, wages_csv, "privtree-synthetic", [0.0, 0.0, 1.0, 1.0], rows=7)
+    assert released.columns == ("wage",) and released.rows == ((20,),) * 7
+    assert released.notes[-1] == "7 records drawn from the released CDF (post-processing)"
+
+
+def test_the_adaptive_algorithms_are_pure_and_calibrated_where_a_simulation_ranks_them():
+    """Every member is pure epsilon-DP, charged epsilon alone; the CDF and quantile members (and JointExp)
+    are ranked by simulation, the histogram and synthetic records by their bound."""
+    for family in ENGINES:
+        for suffix, calibrated in (
+            ("", True),
+            ("-histogram", False),
+            ("-synthetic", False),
+            ("-quantiles", True),
+        ):
+            info = get_algorithm(family + suffix)
+            assert info.guarantee is Guarantee.PURE and info.calibrated is calibrated
+    joint = get_algorithm("joint-exp")
+    assert joint.guarantee is Guarantee.PURE and joint.calibrated
+    assert joint.cost(_spec(TaskKind.QUANTILES, "joint-exp")) == PrivacyCost(0.7)
+
+
+def test_the_budget_shares_stay_strictly_inside_zero_and_one():
+    """The engines refuse a share of 0 or 1 (and beyond) only when they run: the parameters' ranges keep
+    the user to [0.05, 0.95] before any charge."""
+    for share in (adaptive.PRIVTREE_SHARE, adaptive.DAWA_SHARE):
+        assert (share.minimum, share.maximum) == (0.05, 0.95)
