@@ -335,3 +335,13 @@ def test_a_column_all_in_noise_catch_alls_keeps_its_rows_for_want_of_donors():
     release = TableRelease(rows, measured, (), (0.0,) * 2, Accounting.ZCDP)
     out = table.without_noise_catch_alls(missing_spec(), release, 1000, SeededRandom(1))
     assert (out == rows).all()
+
+
+def test_the_table_parameters_allow_their_automatic_zero_and_their_stated_ranges():
+    """rows 0 (the public row count), max_rounds 0 (the paper's cap) and time_limit 0 (no limit) are
+    allowed and are the rows' and rounds' defaults; the workload is k = 1, 2 or 3 (default 2)."""
+    ranges = {p.name: (p.default, p.minimum, p.maximum) for p in get_algorithm("aim").parameters}
+    assert ranges["rows"] == (0, 0, table.MAX_ROWS) and table.MAX_ROWS == 10**7
+    assert ranges["max_rounds"] == (0, 0, 1000)
+    assert ranges["time_limit"] == (100.0, 0.0, 86400.0)
+    assert ranges["workload"] == (2, 1, 3)
