@@ -19,7 +19,7 @@ from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks import table
 from dpgui.tasks.outputs import ReleaseTable
-from dpgui.tasks.registry import get_algorithm
+from dpgui.tasks.registry import Guarantee, get_algorithm
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.tasks.table_error import coarse_levels, ordered_columns, table_sizes
 from tests.recording import captured_call
@@ -311,11 +311,13 @@ def test_aims_rounds_are_reported_by_their_columns_names():
 
 
 def test_each_algorithm_is_charged_its_budget_and_independent_shares_are_of_epsilon(data):
-    """AIM and MST are charged (epsilon, delta), independent marginals epsilon alone; a run of independent
-    marginals states its shares of that epsilon (summing to 1)."""
+    """AIM and MST are approximate DP, charged (epsilon, delta); independent marginals are pure, charged
+    epsilon alone; a run of independent marginals states its shares of that epsilon (summing to 1)."""
     for algorithm in ("aim", "mst"):
         assert get_algorithm(algorithm).cost(_spec(4, 5, algorithm=algorithm)) == PrivacyCost(1.0, 1e-6)
+        assert get_algorithm(algorithm).guarantee is Guarantee.APPROXIMATE
     independent = get_algorithm("independent")
+    assert independent.guarantee is Guarantee.PURE
     spec = _spec(4, 5, 6, algorithm="independent", delta=0.0)
     assert independent.cost(spec) == PrivacyCost(1.0)
     released = run_to_end(independent.run(spec, data, SeededRandom(0)))
