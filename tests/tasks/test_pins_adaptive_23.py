@@ -196,3 +196,10 @@ def test_the_budget_shares_stay_strictly_inside_zero_and_one():
     the user to [0.05, 0.95] before any charge."""
     for share in (adaptive.PRIVTREE_SHARE, adaptive.DAWA_SHARE):
         assert (share.minimum, share.maximum) == (0.05, 0.95)
+
+
+def test_joint_exps_bound_of_an_empty_table_counts_one_record():
+    """At n = 0 JointExp's rank bound is its misses over one record: n = 1000 times its bound there."""
+    bound = get_algorithm("joint-exp").predicted_error
+    spec = _spec(TaskKind.QUANTILES, "joint-exp", q="0.5")
+    assert bound(spec, 0) == pytest.approx(1000 * bound(spec, 1000), rel=1e-12)
