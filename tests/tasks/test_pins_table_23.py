@@ -165,12 +165,21 @@ MEASURED = (
 )
 
 
-def _released(accounting: Accounting = Accounting.ZCDP, **fields: object) -> ReleaseTable:
+def _released(
+    accounting: Accounting = Accounting.ZCDP, spec: TaskSpec = YEARS_LETTER, **fields: object
+) -> ReleaseTable:
     """The task's table of a release of 30 rows: three measurements and one selection, of total 0.05."""
     rows = np.stack([np.arange(30) % 10, np.arange(30) % 2], axis=1)
     selected = (Selected((0, 1), 0.2, 0.005, (2, 2)),)
     release = TableRelease(rows, MEASURED, selected, (0.1, 0.25, 0.5), accounting, **fields)
-    return table._table(YEARS_LETTER, release, 0.05, "AIM", 30, SeededRandom(0))
+    return table._table(spec, release, 0.05, "AIM", 30, SeededRandom(0))
+
+
+def test_the_rows_note_mentions_blanks_only_when_missing_values_are_kept():
+    """Under KEEP a blank cell is a kept missing value (and the note says so); otherwise no blank is
+    mentioned."""
+    assert "blank" not in _released().notes[3]
+    assert "; a blank cell is a kept missing value" in _released(spec=missing_spec()).notes[3]
 
 
 def test_the_release_lists_each_selection_and_measurement_with_its_share_of_the_total():
