@@ -356,3 +356,10 @@ def test_the_table_parameters_allow_their_automatic_zero_and_their_stated_ranges
     assert ranges["max_rounds"] == (0, 0, 1000)
     assert ranges["time_limit"] == (100.0, 0.0, 86400.0)
     assert ranges["workload"] == (2, 1, 3)
+
+
+def test_a_kept_blank_in_a_one_category_column_is_a_blank():
+    """A column of one declared category under KEEP has cells 0 ("a") and 1 (missing): the missing cell is
+    written blank, never looked up as a second category."""
+    values = table.cell_values(CategoricalDomain(("a",)), np.array([0, 1, 0]), missing_spec().missing)
+    assert values.iloc[0] == "a" and pd.isna(values.iloc[1]) and values.iloc[2] == "a"
