@@ -56,7 +56,7 @@ def main(folder: Path = HERE) -> int:
 
 
 def render(folder: Path, scratch: Path) -> int:
-
+    """Every shot of ``SHOTS`` into ``folder``; ``scratch`` holds the run's query file."""
     import pandas as pd
     from PySide6.QtCore import QCoreApplication, QThreadPool
     from PySide6.QtGui import QPalette

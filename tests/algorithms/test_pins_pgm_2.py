@@ -49,6 +49,14 @@ def test_a_weighted_measurement_is_fitted_as_weights_times_counts() -> None:
     np.testing.assert_allclose(model.marginal((0,)), counts, rtol=0.02)
 
 
+def test_weighted_cells_state_the_operator_norm_mbis_weighted_query_does() -> None:
+    """The fit's first step size is 2 / (L n), L built from each query's ||Q||^2 / stddev^2: the query
+    compared by value must report the largest squared weight, as mbi's ``WeightedQuery`` does."""
+    weights = np.array([0.5, 0.25, 0.125])
+    theirs = pgm._mbi().WeightedQuery(weights).op_norm_sq()
+    assert pgm.WeightedCells(tuple(weights)).op_norm_sq() == pytest.approx(theirs) == 0.25
+
+
 def test_sampled_rows_follow_cells_of_less_than_one_count() -> None:
     """Sampling draws each cell with the model's probability, however small its count: the only clamp on the
     model's marginal is at 0 (rounding), so a cell of 0.3 of 100 counts is drawn 0.3% of the time, not as if
