@@ -383,6 +383,16 @@ def parse_categories(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+def cell_text(value: object) -> str:
+    """A cell's value as categories are compared: stripped text, whole floats as integers ("3", not
+    "3.0"), booleans as true and false."""
+    if isinstance(value, bool | np.bool_):  # the file's own spelling is gone: a boolean reads true or false
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
 OTHER = "other"
 """The label of a categorical domain's catch-all cell (every undeclared value) in plots and synthetic rows."""
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dpgui.data.domain import OTHER, CategoricalDomain, NumericDomain, declared_grid
+from dpgui.data.domain import OTHER, CategoricalDomain, NumericDomain, cell_text, declared_grid
 from dpgui.data.errors import DataError
 
 Domain = NumericDomain | CategoricalDomain
@@ -28,8 +28,6 @@ def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
         raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
     if not isinstance(other, bool):
         raise DataError(f'domain of {column!r}: "other" must be true or false')
-    from dpgui.data.validation import cell_text  # pandas: loaded by a release, not by reading the file
-
     texts = [cell_text(c) for c in categories]  # as cells are compared: a JSON 3.0 is the code 3
     if "" in texts:
         raise DataError(f"domain of {column!r}: a category cannot be blank (a blank cell is a missing value)")

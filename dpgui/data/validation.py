@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dpgui.data.domain import cell_text
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.loaders import OTHER_SHEETS
 
@@ -74,16 +75,6 @@ def invalid_cells(raw: pd.Series, values: pd.Series) -> np.ndarray:
     """Mask of the cells present in ``raw`` whose parsed ``values`` are not finite numbers."""
     parsed = values.to_numpy(dtype=np.float64, na_value=np.nan)
     return (np.isnan(parsed) & raw.notna().to_numpy()) | np.isinf(parsed)
-
-
-def cell_text(value: object) -> str:
-    """A cell's value as categories are compared: stripped text, whole floats as integers ("3", not
-    "3.0"), booleans as true and false."""
-    if isinstance(value, bool | np.bool_):  # the file's own spelling is gone: a boolean reads true or false
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value).strip()
 
 
 def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:

@@ -60,3 +60,19 @@ def test_commands_that_read_no_data_import_neither_pandas_nor_pyarrow_nor_qt(com
         "if m in sys.modules])\n"
     )
     assert out.splitlines()[-1] == "[]"
+
+
+def test_planning_a_table_with_a_categorical_column_imports_no_pandas(tmp_path: Path):
+    """``dpgui plan table`` reads a DOMAINS.json, no data: its categories are read as cells are compared
+    without the data layer (pandas took 0.4 s of the plan's start-up when the rule lived there)."""
+    domains = tmp_path / "domains.json"
+    domains.write_text('{"age": {"lower": 0, "upper": 99, "bins": 10}, "sex": {"categories": [1.0, 2.0]}}')
+    command = ["plan", "table", "--n", "1000", "--domains", str(domains), "--epsilon", "1", "--delta", "1e-6"]
+    out = run_python(
+        "import sys, contextlib, io\n"
+        "from dpgui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main({command!r})\n"
+        "print(code, [m for m in ('pandas', 'pyarrow', 'PySide6', 'scipy', 'jax') if m in sys.modules])\n"
+    )
+    assert out.splitlines()[-1] == "0 []"
