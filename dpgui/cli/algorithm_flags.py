@@ -21,9 +21,18 @@ DEST_PREFIX = "parameter_"
 """Namespace attribute of a generated flag's value (None when the flag is not given)."""
 
 
+RENAMED = {(TaskKind.DISTANCE, "bins"): "--support"}
+"""Parameters whose flag is not ``flag_of(name)`` on their task's parser (``--bins`` declares the grid)."""
+
+
 def flag_of(name: str) -> str:
     """The CLI flag of the parameter ``name`` (underscores become dashes)."""
     return "--" + name.replace("_", "-")
+
+
+def parameter_flag(kind: TaskKind, name: str) -> str:
+    """The flag that sets the parameter ``name`` on the ``release`` parser of ``kind``."""
+    return RENAMED.get((kind, name), flag_of(name))
 
 
 def task_parameters(kinds: TaskKind | Iterable[TaskKind]) -> dict[str, ParameterSpec]:
