@@ -14,6 +14,7 @@ from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.engines import Engine
 from dpgui.planner.batch import BatchPlan, split_plan
+from dpgui.planner.plan import check_plan_inputs
 from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
@@ -88,8 +89,7 @@ def print_plan(batch: BatchPlan) -> None:
 
 
 def run_plan_batch(args: argparse.Namespace) -> int:
-    if args.n < 1:
-        raise ValueError("--n must be at least 1")
+    check_plan_inputs(args.n)
     batch = split_plan(load_plan(args.plan_file), args.n)
     if args.json:
         print(json.dumps(plan_json(batch), indent=2))

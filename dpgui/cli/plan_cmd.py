@@ -11,7 +11,7 @@ from dpgui.cli.algorithm_flags import add_algorithm_flags, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
 from dpgui.planner.floors import floors
-from dpgui.planner.plan import plan
+from dpgui.planner.plan import check_plan_inputs, plan
 from dpgui.tasks.preflight import check_parameters
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -75,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
             if missing
             else "unexpected PLAN.toml"
         )
-    if args.n < 1:
-        raise ValueError("--n must be at least 1")
+    check_plan_inputs(args.n, args.target_error)
     spec = (
         _table_spec(args)
         if table

@@ -79,6 +79,14 @@ def epsilon_for(info: AlgorithmInfo, spec: TaskSpec, n: int, target: float) -> f
     return high
 
 
+def check_plan_inputs(n: int, target_error: float | None = None) -> None:
+    """ValueError unless the planned row count is 1 to ``MAX_N`` and a target error a finite number > 0."""
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"--n must be at least 1 and at most {MAX_N:,} (the number of records), got {n:,}")
+    if target_error is not None and not (math.isfinite(target_error) and target_error > 0):
+        raise ValueError(f"--target-error must be a finite number > 0, got {target_error:g}")
+
+
 def plan(spec: TaskSpec, n: int, target_error: float | None = None) -> list[PlanRow]:
     """Rows for every algorithm of the spec's task at the public row count n."""
     try:
