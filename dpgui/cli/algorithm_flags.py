@@ -14,8 +14,8 @@ import argparse
 import dataclasses
 from collections.abc import Iterable
 
-from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
-from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms, get_algorithm
+from dpgui.tasks.spec import AUTO, ParameterValue, TaskKind, TaskSpec
 
 DEST_PREFIX = "parameter_"
 """Namespace attribute of a generated flag's value (None when the flag is not given)."""
@@ -70,21 +70,48 @@ def add_algorithm_flags(parser: argparse.ArgumentParser, kinds: TaskKind | Itera
     parser.set_defaults(generated_parameters=tuple(generated))
 
 
-def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
-    """``spec`` with the generated flags' given values; ValueError (exit 2) for a flag the chosen algorithm
-    does not take (with ``auto`` every value is kept: the exports list only the chosen algorithm's)."""
-    given = {
+def given_parameters(args: argparse.Namespace) -> dict[str, ParameterValue]:
+    """The generated flags given on the command line, by parameter name."""
+    return {
         name: value
         for name in getattr(args, "generated_parameters", ())
         if (value := getattr(args, DEST_PREFIX + name)) is not None
     }
+
+
+def _flags(names: Iterable[str]) -> str:
+    return ", ".join(map(flag_of, sorted(names)))
+
+
+def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
+    """``spec`` with the generated flags' given values; ValueError (exit 2) for a flag the chosen algorithm
+    does not take, or with ``auto`` that no algorithm of the task takes (``dpgui plan`` has every task's
+    flags). With ``auto`` the others are kept: ``refuse_flags_auto_ignores`` checks them once auto chose."""
+    given = given_parameters(args)
     if spec.algorithm != AUTO:
         taken = {parameter.name for parameter in get_algorithm(spec.algorithm).parameters}
-        foreign = sorted(set(given) - taken)
-        if foreign:
-            flags = ", ".join(map(flag_of, foreign))
-            raise ValueError(
-                f"{spec.algorithm} does not take {flags}; leave it out or choose an algorithm that does "
-                "('dpgui algorithms' lists each algorithm's parameters)"
-            )
+        who = f"{spec.algorithm} does not take"
+    else:
+        taken = set(task_parameters(spec.kind))
+        who = f"no {spec.kind.value} algorithm takes"
+    foreign = set(given) - taken
+    if foreign:
+        raise ValueError(
+            f"{who} {_flags(foreign)}; leave it out or choose an algorithm that does "
+            "('dpgui algorithms' lists each algorithm's parameters)"
+        )
     return dataclasses.replace(spec, parameters=(*spec.parameters, *given.items())) if given else spec
+
+
+def refuse_flags_auto_ignores(chosen: AlgorithmInfo, args: argparse.Namespace) -> None:
+    """ValueError (exit 2, before any charge) for a flag given with ``--algorithm auto`` that the algorithm
+    auto chose does not take: the release would silently go without it."""
+    unused = set(given_parameters(args)) - {parameter.name for parameter in chosen.parameters}
+    if unused:
+        takers = sorted(
+            {info.name for info in algorithms(chosen.task) for p in info.parameters if p.name in unused}
+        )
+        raise ValueError(
+            f"auto chose {chosen.name}, which does not take {_flags(unused)}: give --algorithm "
+            f"{' or '.join(takers)} to use it, or leave it out"
+        )

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from dpgui.cli.algorithm_flags import refuse_flags_auto_ignores
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.release.release import Release
 from dpgui.release.staging import OutFolder, discard, prepare_out
@@ -72,7 +73,8 @@ def before_charging(
     """The checks that need the public row count, the output folder, the data and the ledger; returns the
     checked ``--out`` with its staging folder (the caller discards it if the run does not happen)."""
     n = opened.dataset.n_rows
-    prepare(spec, n)  # preconditions (exit 4) before anything else is done
+    prepared = prepare(spec, n)  # preconditions (exit 4) before anything else is done
+    refuse_flags_auto_ignores(prepared.algorithm, args)
     predicted = estimate(spec, n)
     check_limits(spec, predicted, limits(args))
     out = prepare_out(

@@ -93,3 +93,24 @@ def test_plan_takes_the_release_flags_and_checks_them_in_the_core(capsys):
     quantiles = ["plan", "quantiles", "--n", "1000", "--bounds", "0", "20", "--epsilon", "1"]
     assert main([*quantiles, "--q", "0.5,2"]) == 2
     assert "every quantile must lie in [0, 1]" in capsys.readouterr().err
+
+
+def test_a_flag_auto_would_not_use_is_refused_before_any_charge(wages_csv, tmp_path, capsys):
+    """Without a public sample auto cannot choose pap, the only CDF algorithm taking --max-cells: the
+    release went ahead without it, as if the flag had not been given."""
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    capsys.readouterr()
+    assert cdf(wages_csv, tmp_path, "--max-cells", "64") == 2
+    assert "which does not take --max-cells: give --algorithm pap to use it" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    assert main(["budget", "show", "--data", str(wages_csv)]) == 0
+    assert "remaining ε=5" in capsys.readouterr().out
+    assert cdf(wages_csv, tmp_path, "--branching", "4") == 0  # taken by whichever tree auto chooses
+
+
+def test_plan_refuses_a_flag_no_algorithm_of_the_task_takes(capsys):
+    """``dpgui plan`` has every task's flags; one of another task's algorithms was silently ignored."""
+    plan = ["plan", "cdf", "--n", "1000", "--bounds", "0", "100", "--epsilon", "1"]
+    assert main([*plan, "--k", "3"]) == 2
+    assert "no cdf algorithm takes --k" in capsys.readouterr().err
+    assert main([*plan, "--tree-share", "0.4"]) == 0
