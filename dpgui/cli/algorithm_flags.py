@@ -2,8 +2,8 @@
 
 Every parameter an algorithm of a task takes gets a ``--name`` flag on that task's ``release`` parser and on
 ``dpgui plan`` (its type, choices and help from the spec; its range is checked in the core by
-``check_parameters``, before any charge). The parsers write no parameter flag by hand; the one exception is
-``release distance --support``, the ``bins`` parameter under another name because ``--bins`` declares the
+``check_parameters``, before any charge). The parsers write no parameter flag by hand; one parameter has
+another name (``RENAMED``): the distance release's ``bins`` is ``--support``, because ``--bins`` declares the
 grid. A flag given for a parameter the chosen algorithm does not take is refused (exit 2), never silently
 ignored.
 """
@@ -52,21 +52,29 @@ def _help(spec: ParameterSpec) -> str:
 
 
 def add_algorithm_flags(parser: argparse.ArgumentParser, kinds: TaskKind | Iterable[TaskKind]) -> None:
-    """Add a flag for every parameter of the algorithms of ``kinds`` that ``parser`` lacks."""
+    """Add a flag (``parameter_flag``) for every parameter of the algorithms of ``kinds`` that ``parser``
+    lacks, the first declaration of each name."""
     present = {option for action in parser._actions for option in action.option_strings}
-    generated = []
-    for spec in task_parameters(kinds).values():
-        if flag_of(spec.name) in present:
-            continue
-        options: dict[str, object] = {"dest": DEST_PREFIX + spec.name, "default": None, "help": _help(spec)}
-        if spec.kind is bool:
-            options["action"] = argparse.BooleanOptionalAction
-        else:
-            options |= {"metavar": spec.name.upper(), "type": spec.kind}
-            if spec.choices:
-                options["choices"] = spec.choices
-        parser.add_argument(flag_of(spec.name), **options)  # type: ignore[arg-type]
-        generated.append(spec.name)
+    generated: list[str] = []
+    for kind in [kinds] if isinstance(kinds, TaskKind) else kinds:
+        for spec in task_parameters(kind).values():
+            flag = parameter_flag(kind, spec.name)
+            if flag in present or spec.name in generated:
+                continue
+            options: dict[str, object] = {
+                "dest": DEST_PREFIX + spec.name,
+                "default": None,
+                "help": _help(spec),
+            }
+            if spec.kind is bool:
+                options["action"] = argparse.BooleanOptionalAction
+            else:
+                options |= {"metavar": flag.removeprefix("--").replace("-", "_").upper(), "type": spec.kind}
+                if spec.choices:
+                    options["choices"] = spec.choices
+            parser.add_argument(flag, **options)  # type: ignore[arg-type]
+            present.add(flag)
+            generated.append(spec.name)
     parser.set_defaults(generated_parameters=tuple(generated))
 
 
@@ -79,8 +87,8 @@ def given_parameters(args: argparse.Namespace) -> dict[str, ParameterValue]:
     }
 
 
-def _flags(names: Iterable[str]) -> str:
-    return ", ".join(map(flag_of, sorted(names)))
+def _flags(kind: TaskKind, names: Iterable[str]) -> str:
+    return ", ".join(parameter_flag(kind, name) for name in sorted(names))
 
 
 def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
@@ -97,7 +105,7 @@ def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
     foreign = set(given) - taken
     if foreign:
         raise ValueError(
-            f"{who} {_flags(foreign)}; leave it out or choose an algorithm that does "
+            f"{who} {_flags(spec.kind, foreign)}; leave it out or choose an algorithm that does "
             "('dpgui algorithms' lists each algorithm's parameters)"
         )
     return dataclasses.replace(spec, parameters=(*spec.parameters, *given.items())) if given else spec
@@ -112,6 +120,6 @@ def refuse_flags_auto_ignores(chosen: AlgorithmInfo, args: argparse.Namespace) -
             {info.name for info in algorithms(chosen.task) for p in info.parameters if p.name in unused}
         )
         raise ValueError(
-            f"auto chose {chosen.name}, which does not take {_flags(unused)}: give --algorithm "
+            f"auto chose {chosen.name}, which does not take {_flags(chosen.task, unused)}: give --algorithm "
             f"{' or '.join(takers)} to use it, or leave it out"
         )

@@ -10,14 +10,19 @@ import argparse
 import csv
 
 from dpgui.cli import release_cmd
+from dpgui.cli.algorithm_flags import DEST_PREFIX
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.distance import BINS
+from dpgui.tasks.distance import BINS, DEFAULT_BINS, MAX_BINS
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
 def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser = tasks.add_parser(
-        TaskKind.DISTANCE.value, help=TaskKind.DISTANCE.title, conflict_handler="resolve"
+        TaskKind.DISTANCE.value,
+        help=TaskKind.DISTANCE.title,
+        description="Without --support, the CDF route's support is the declared grid's points when --bins "
+        f"is given (at most {MAX_BINS:,}), else {DEFAULT_BINS}.",
+        conflict_handler="resolve",
     )
     release_cmd.add_common_arguments(parser, TaskKind.DISTANCE)
     release_cmd.add_bounds_per_column(parser, "--columns")
@@ -27,20 +32,16 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         type=column_list,
         help="the numeric columns, comma-separated; quote a name that holds a comma: '\"pay, weekly\",age'",
     )
-    parser.add_argument(
-        "--support",
-        type=int,
-        help="support points per coordinate of the CDF route (default: the declared grid's points when "
-        f"--bins is given, else {BINS.default})",
-    )
     parser.set_defaults(handler=run_distance)
 
 
-def _support(args: argparse.Namespace) -> int:
-    """The CDF route's support points: --support, else every point of a grid declared by --bins."""
-    if args.support is not None:
-        return int(args.support)
-    return int(args.bins) + 1 if args.bins is not None else int(BINS.default)
+def _default_support(args: argparse.Namespace) -> tuple[tuple[str, int], ...]:
+    """Without ``--support`` (a generated flag, checked like the others), the CDF route's support points:
+    every point of a grid declared by --bins, at most the support's maximum, else its default."""
+    if getattr(args, DEST_PREFIX + BINS.name) is not None:
+        return ()
+    grid = DEFAULT_BINS if args.bins is None else min(int(args.bins) + 1, MAX_BINS)
+    return ((BINS.name, grid),)
 
 
 def column_list(text: str) -> tuple[str, ...]:
@@ -58,7 +59,7 @@ def run_distance(args: argparse.Namespace) -> int:
         delta=args.delta,
         algorithm=args.algorithm,
         missing=MissingPolicy(MissingKind(args.missing), args.fill),
-        parameters=(("bins", _support(args)),),
+        parameters=_default_support(args),
         public=release_cmd.public_sample(args),  # checked against the declared box before the charge
     )
     return release_cmd.release(spec, args)

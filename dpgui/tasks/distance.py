@@ -75,13 +75,15 @@ QUERY_COUNT = ParameterSpec(
     1,
     10**7,
 )
+MAX_BINS = 1 << 16
+"""The most support points per column of the released structure."""
 BINS = ParameterSpec(
     "bins",
     int,
     DEFAULT_BINS,
     "Points per column of the released structure (more points: finer answers, a little more noise).",
     2,
-    1 << 16,
+    MAX_BINS,
     advanced=True,
 )
 DIMENSION = ParameterSpec(

@@ -114,3 +114,29 @@ def test_plan_refuses_a_flag_no_algorithm_of_the_task_takes(capsys):
     assert main([*plan, "--k", "3"]) == 2
     assert "no cdf algorithm takes --k" in capsys.readouterr().err
     assert main([*plan, "--tree-share", "0.4"]) == 0
+
+
+def distance(tmp_path, *extra: str) -> int:
+    data = tmp_path / "points.csv"
+    data.write_text("a,b\n" + "".join(f"{i % 10},{i % 7}\n" for i in range(200)))
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "5"]) == 0
+    return main(
+        ["release", "distance", "--data", str(data), "--columns", "a,b", "--bounds", "0", "10", "0", "10",
+         "--epsilon", "1", "--accept-warnings", "--out", str(tmp_path / "out"), *extra]
+    )  # fmt: skip
+
+
+def test_the_distance_support_is_refused_by_an_algorithm_without_one(tmp_path, capsys):
+    """--support was passed as the ``bins`` parameter whatever the algorithm, so the per-query baselines
+    and the Huang-Roth structures silently went without it."""
+    assert distance(tmp_path, "--algorithm", "huang-roth-offline", "--support", "10") == 2
+    assert "huang-roth-offline does not take --support" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_largest_grid_by_bins_gives_the_largest_support(tmp_path, capsys):
+    """--bins 65536 declares 65,537 grid points: the support it implies was refused as 'bins must be in
+    [2, 65,536], got 65,537', a value the user never typed; it is now the largest support."""
+    assert distance(tmp_path, "--algorithm", "cdf-route", "--bins", "65536") == 0
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["parameters"]["algorithm_parameters"]["bins"] == 65536
