@@ -174,6 +174,15 @@ def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
     return release(spec, args)
 
 
+def spark_master(args: argparse.Namespace) -> str | None:
+    """``--spark-master``, refused (exit 2) unless Spark reads the data: another engine would ignore it."""
+    if args.spark_master is not None and args.table is None and args.engine != Engine.SPARK.value:
+        raise ValueError(
+            f"--spark-master {args.spark_master} is for the Spark engine: add --engine spark or leave it out"
+        )
+    return args.spark_master
+
+
 class ScanProgress:
     """Prints the scanning engines' progress to stderr in steps of 10% (Ctrl-C cancels the scan)."""
 
@@ -223,7 +232,7 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     spec = algorithm_flags.with_algorithm_flags(spec, args)
     preflight.before_opening(spec)
     opened = open_aggregator(
-        args.data, args.engine, table=args.table, spark_master=args.spark_master, progress=ScanProgress()
+        args.data, args.engine, table=args.table, spark_master=spark_master(args), progress=ScanProgress()
     )
     dataset = opened.dataset
     ledger = Ledger()

@@ -130,3 +130,19 @@ def test_a_refused_review_exits_2_and_charges_nothing(
     capsys.readouterr()
     assert main(["budget", "show", "--data", str(wages_csv)]) == 0
     assert "remaining ε=5" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--table", "people"], "or a Spark table (--table people), not both"),
+    (["--spark-master", "local[1]"], "--spark-master local[1] is for the Spark engine"),
+    (["--engine", "embedded", "--spark-master", "local[1]"], "is for the Spark engine"),
+])  # fmt: skip
+def test_a_source_flag_the_release_would_not_use_is_refused(tmp_path, capsys, extra, message):
+    """--data with --table read the table and dropped the file; --spark-master with another engine was
+    ignored. Both are refused before the data is opened (Spark is never started) or anything charged."""
+    data = tmp_path / "small.csv"
+    data.write_text("x\n1\n2\n3\n")
+    release = ["release", "median", "--data", str(data), "--column", "x", "--bounds", "0", "9"]
+    assert main([*release, "--epsilon", "1", "--out", str(tmp_path / "out"), *extra]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -120,6 +120,8 @@ def open_aggregator(
     if table is not None:
         if engine not in (Engine.SPARK, Engine.AUTO):
             raise DataError(f"a table name (--table {table}) needs the Spark engine, not {engine.value!r}")
+        if source is not None:
+            raise DataError(f"name the private file (--data) or a Spark table (--table {table}), not both")
         engine = Engine.SPARK
     elif source is None:
         raise DataError("name the private data file (--data), or a Spark table (--table)")
