@@ -41,6 +41,10 @@ def run_table(args: argparse.Namespace) -> int:
             f"{', '.join(given)}: a table declares each column's bounds, bins or granularity and unit in "
             "--domains DOMAINS.json"
         )
+    if args.public is not None:
+        raise ValueError(
+            f"--public {args.public}: no synthetic-table algorithm reads a public sample; leave it out"
+        )
     columns, domains = read_domains(args.domains)
     spec = TaskSpec(
         kind=TaskKind.TABLE,

@@ -196,3 +196,12 @@ def test_max_seconds_bounds_aims_rounds_unless_a_time_limit_is_given(demo, tmp_p
     manifest = json.loads((tmp_path / "b" / "manifest.json").read_text())
     assert manifest["parameters"]["algorithm_parameters"]["time_limit"] == 3600
     assert not any("the time limit" in note for note in manifest["notes"])
+
+
+def test_a_public_sample_is_refused_not_ignored(demo, tmp_path, capsys):
+    """No table algorithm reads a public sample: --public was accepted and dropped without a word."""
+    public = tmp_path / "public.csv"
+    public.write_text("wage\n500\n")
+    assert _release(demo, _domains(tmp_path, ["wage"]), tmp_path / "o", "--public", str(public)) == 2
+    assert "no synthetic-table algorithm reads a public sample" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
