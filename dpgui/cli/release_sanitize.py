@@ -36,7 +36,11 @@ def _domain(args: argparse.Namespace) -> Domain:
             raise ValueError(
                 "--categories declares a categorical column: drop --bounds, --bins and --granularity"
             )
+        if args.unit is not None:
+            raise ValueError("--unit is the unit of a numeric column's values: drop it with --categories")
         return CategoricalDomain(parse_categories(categories), other=args.other)
+    if getattr(args, "other", False):
+        raise ValueError("--other counts undeclared categories: it needs --categories, not --bounds")
     if args.bounds is None:
         raise ValueError(
             "declare --bounds LO HI for a numeric column (or --categories for a categorical one)"

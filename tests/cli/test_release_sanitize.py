@@ -99,3 +99,18 @@ def test_a_declared_unit_reaches_the_manifest_and_the_report(budget, tmp_path):
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert manifest["parameters"]["domains"]["wage"]["unit"] == "USD"
     assert "[0, 2000] USD in steps of 10" in (tmp_path / "o" / "report.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--bounds", "0", "2000", "--other"], "--other counts undeclared categories: it needs --categories"),
+        (["--categories", "12,16", "--unit", "years"], "--unit is the unit of a numeric column's values"),
+    ],
+)
+def test_a_histogram_flag_of_the_other_kind_of_column_is_refused(budget, tmp_path, capsys, extra, message):
+    """--other with a numeric grid, or --unit with declared categories, was accepted and dropped."""
+    column = ["--column", "education"] if "--categories" in extra else []
+    assert release("histogram", budget, tmp_path / "o", *extra, *column) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
