@@ -7,7 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from dpgui.cli.algorithm_flags import add_algorithm_flags, with_algorithm_flags
+from dpgui.cli.algorithm_flags import add_algorithm_flags, flag_of, given_parameters, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
 from dpgui.planner.floors import floors
@@ -17,6 +17,15 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 BATCH = "batch"
+PLANNED_COLUMN = "x"
+"""The planned column's name unless --column is given (only a public sample reads it)."""
+ONE_COLUMN_FLAGS = ("bounds", "granularity", "bins", "unit", "public", "column")
+"""The flags of a one-column plan; a table's DOMAINS.json declares its columns instead."""
+UNUSED_FLAGS = {
+    BATCH: (*ONE_COLUMN_FLAGS, "domains", "epsilon", "target_error"),
+    TaskKind.TABLE.value: ONE_COLUMN_FLAGS,
+}
+"""The flags each kind of plan does not read (every other task: --domains)."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -39,6 +48,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--delta", type=float, default=0.0)
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
     parser.add_argument("--public", help="optional public sample (for public-data-assisted algorithms)")
+    parser.add_argument(
+        "--column", help=f"the column's name, as the --public sample names it (default {PLANNED_COLUMN})"
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument(
         "--shapes", action="store_true", help="also show asymptotic floors (constant unknown)"
@@ -61,11 +73,25 @@ def _table_spec(args: argparse.Namespace) -> TaskSpec:
     )
 
 
+def _refuse_unused_flags(args: argparse.Namespace) -> None:
+    """ValueError for a flag the plan would not read: a one-column flag for a table, --domains for a
+    one-column task, a task's flags for a release plan file (which declares them per release)."""
+    unused = UNUSED_FLAGS.get(args.task, ("domains",))
+    given = [flag_of(name) for name in unused if getattr(args, name) is not None]
+    if args.task == BATCH:
+        given += ["--delta"] * (args.delta != 0) + ["--shapes"] * args.shapes
+        given += [flag_of(name) for name in given_parameters(args)]
+    if given:
+        raise ValueError(f"plan {args.task} does not take {', '.join(given)}; leave it out")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.task == BATCH:
         if args.plan_file is None:
             args.parser.error("plan batch needs the plan file: dpgui plan batch PLAN.toml --n N")
+        _refuse_unused_flags(args)
         return run_plan_batch(args)
+    _refuse_unused_flags(args)
     table = args.task == TaskKind.TABLE.value
     needed = (("--domains" if table else "--bounds", args.domains if table else args.bounds),)
     missing = [flag for flag, value in (*needed, ("--epsilon", args.epsilon)) if value is None]
@@ -81,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         if table
         else TaskSpec(
             kind=TaskKind(args.task),
-            columns=("x",),
+            columns=(args.column or PLANNED_COLUMN,),
             domains=(declared_domain(args),),
             epsilon=args.epsilon,
             delta=args.delta,

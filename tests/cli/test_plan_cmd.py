@@ -37,3 +37,32 @@ def test_a_batch_plan_checks_its_row_count(tmp_path: Path, capsys: pytest.Captur
     plan_file.write_text("")
     assert main(["plan", "batch", str(plan_file), "--n", "100000000000000000000"]) == 2
     assert "--n must be at least 1 and at most" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["plan", "table", "--domains", "D.json", "--bounds", "0", "9"], "plan table does not take --bounds"),
+        (["plan", "table", "--domains", "D.json", "--public", "p.csv"], "plan table does not take --public"),
+        ([*MEDIAN, "--domains", "D.json"], "plan median does not take --domains"),
+        (["plan", "batch", "P.toml", "--epsilon", "1"], "plan batch does not take --epsilon"),
+        (["plan", "batch", "P.toml", "--tree-share", "0.3"], "plan batch does not take --tree-share"),
+        (["plan", "batch", "P.toml", "--target-error", "0.1"], "plan batch does not take --target-error"),
+    ],
+)
+def test_a_flag_the_plan_would_not_read_is_refused(extra: list[str], message: str, capsys):
+    """A table reads its columns from --domains, a one-column task from --bounds, a batch everything from
+    its plan file: the other flags were accepted and silently ignored."""
+    assert main([*extra, "--n", "1000"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_public_sample_is_read_under_the_given_column_name(tmp_path: Path, capsys):
+    """The planned column was always named x, so a public sample without an x column was refused."""
+    public = tmp_path / "public.csv"
+    public.write_text("income\n" + "\n".join(str(10 * v) for v in range(200)) + "\n")
+    plan = ["plan", "cdf", "--n", "3000", "--bounds", "0", "2000", "--epsilon", "1", "--public", str(public)]
+    assert main(plan) == 2
+    assert "no column 'x'" in capsys.readouterr().err
+    assert main([*plan, "--column", "income", "--json"]) == 0
+    assert '"algorithm": "pap"' in capsys.readouterr().out
