@@ -23,7 +23,13 @@ from dpgui.cli import (
 )
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
-from dpgui.data.domain import NumericDomain, declared_grid
+from dpgui.data.domain import (
+    DEFAULT_INTEGER_SPAN,
+    DEFAULT_MIN_WHOLE_POINTS,
+    DEFAULT_POINTS,
+    NumericDomain,
+    declared_grid,
+)
 from dpgui.data.engines import Engine
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.privacy.ledger import Ledger
@@ -98,8 +104,9 @@ def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--granularity",
         type=float,
-        help="grid step (default: 1 when the bounds hold at least 1,000 whole numbers, else the largest "
-        "1, 2 or 5 times a power of ten giving at least 10,000 steps)",
+        help=f"grid step (default: 1 when the bounds are whole numbers {DEFAULT_MIN_WHOLE_POINTS - 1:,} to "
+        f"{DEFAULT_INTEGER_SPAN:,} apart, else the largest 1, 2 or 5 times a power of ten giving at least "
+        f"{DEFAULT_POINTS:,} steps)",
     )
     parser.add_argument("--bins", type=int, help="B bins: grid step (HI - LO) / B, instead of --granularity")
     parser.add_argument(

@@ -17,7 +17,7 @@ from dpgui.algorithms.progress import Progress
 from dpgui.cli import main
 from dpgui.cli.main import build_parser
 from dpgui.cli.release_cmd import RunProgress, ScanProgress, declared_domains, declared_units, public_sample
-from dpgui.data.domain import NumericDomain
+from dpgui.data.domain import NumericDomain, declared_grid
 
 
 def release_parser(task: str) -> argparse.ArgumentParser:
@@ -146,3 +146,14 @@ def test_a_source_flag_the_release_would_not_use_is_refused(tmp_path, capsys, ex
     assert main([*release, "--epsilon", "1", "--out", str(tmp_path / "out"), *extra]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_granularity_help_states_the_cores_default_at_its_edges():
+    """The help said 'default: 1 when the bounds hold at least 1,000 whole numbers', but bounds 0 and 10^7
+    get a step of 1,000: the core gives 1 only up to 2^20 apart. The help now states both edges."""
+    release = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    tasks = next(a for a in release.choices["release"]._actions if isinstance(a, argparse._SubParsersAction))
+    help_text = next(a.help for a in tasks.choices["cdf"]._actions if "--granularity" in a.option_strings)
+    assert "whole numbers 999 to 1,048,576 apart" in str(help_text)
+    assert [declared_grid(0, upper).granularity for upper in (998, 999, 1_048_576)] == [0.05, 1.0, 1.0]
+    assert declared_grid(0, 1_048_577).granularity == 100.0
