@@ -30,7 +30,7 @@ from dpgui.data.domain import (
     NumericDomain,
     declared_grid,
 )
-from dpgui.data.engines import Engine
+from dpgui.data.engines import AUTO_MIN_BYTES, COLUMNAR_MIN_BYTES, Engine
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
@@ -70,8 +70,9 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
         "--engine",
         choices=[engine.value for engine in Engine],
         default=Engine.AUTO.value,
-        help="where aggregates are computed: in memory, out of core (embedded), in Spark; "
-        "default auto: embedded for files over min(1 GiB, RAM/4)",
+        help="where aggregates are computed: in memory, out of core (embedded), in Spark; default auto: "
+        f"embedded for a Parquet folder, Parquet or Feather files over {COLUMNAR_MIN_BYTES >> 20} MiB and "
+        f"other files over min({AUTO_MIN_BYTES >> 30} GiB, RAM/4)",
     )
     parser.add_argument("--spark-master", metavar="URL", help="Spark master URL (default local[2])")
     parser.add_argument("--table", metavar="NAME", help="a Spark catalog table instead of --data")

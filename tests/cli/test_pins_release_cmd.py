@@ -17,7 +17,9 @@ from dpgui.algorithms.progress import Progress
 from dpgui.cli import main
 from dpgui.cli.main import build_parser
 from dpgui.cli.release_cmd import RunProgress, ScanProgress, declared_domains, declared_units, public_sample
+from dpgui.data.backends import choose_engine
 from dpgui.data.domain import NumericDomain, declared_grid
+from dpgui.data.engines import COLUMNAR_MIN_BYTES, Engine
 
 
 def release_parser(task: str) -> argparse.ArgumentParser:
@@ -148,12 +150,27 @@ def test_a_source_flag_the_release_would_not_use_is_refused(tmp_path, capsys, ex
     assert not (tmp_path / "out").exists()
 
 
+def release_help(flag: str) -> str:
+    """The help of ``flag`` on ``dpgui release cdf``."""
+    release = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    tasks = next(a for a in release.choices["release"]._actions if isinstance(a, argparse._SubParsersAction))
+    return str(next(a.help for a in tasks.choices["cdf"]._actions if flag in a.option_strings))
+
+
 def test_the_granularity_help_states_the_cores_default_at_its_edges():
     """The help said 'default: 1 when the bounds hold at least 1,000 whole numbers', but bounds 0 and 10^7
     get a step of 1,000: the core gives 1 only up to 2^20 apart. The help now states both edges."""
-    release = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    tasks = next(a for a in release.choices["release"]._actions if isinstance(a, argparse._SubParsersAction))
-    help_text = next(a.help for a in tasks.choices["cdf"]._actions if "--granularity" in a.option_strings)
-    assert "whole numbers 999 to 1,048,576 apart" in str(help_text)
+    assert "whole numbers 999 to 1,048,576 apart" in release_help("--granularity")
     assert [declared_grid(0, upper).granularity for upper in (998, 999, 1_048_576)] == [0.05, 1.0, 1.0]
     assert declared_grid(0, 1_048_577).granularity == 100.0
+
+
+def test_the_engine_help_states_when_auto_scans_out_of_core(tmp_path):
+    """The help said auto scans files over min(1 GiB, RAM/4) out of core; Parquet and Feather files are
+    scanned from 16 MiB (and a Parquet folder always)."""
+    assert "Parquet or Feather files over 16 MiB and other files over min(1 GiB, RAM/4)" in release_help(
+        "--engine"
+    )
+    parquet = tmp_path / "big.parquet"
+    parquet.write_bytes(b"PAR1" + bytes(COLUMNAR_MIN_BYTES) + b"PAR1")
+    assert choose_engine(parquet) is Engine.EMBEDDED

@@ -27,7 +27,7 @@ from dpgui.data.backends.embedded import (
 )
 from dpgui.data.backends.monitor import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle, open_dataset
-from dpgui.data.engines import Engine
+from dpgui.data.engines import AUTO_MIN_BYTES, COLUMNAR_MIN_BYTES, Engine
 from dpgui.data.errors import DataError
 from dpgui.data.fingerprint import sha256_source
 
@@ -42,13 +42,6 @@ __all__ = [
     "open_aggregator",
 ]
 
-AUTO_MIN_BYTES = 1 << 30
-"""``auto`` scans out of core files above min(1 GiB, a quarter of RAM)."""
-
-COLUMNAR_MIN_BYTES = 16 << 20
-"""Parquet and Feather files above 16 MiB are scanned too: they expand several-fold in memory, and the
-embedded scan reads only the needed columns (benchmarks/scale.md: 3.1 s / 377 MB against 5.2 s / 741 MB
-in memory for 10^7 rows)."""
 COLUMNAR_SUFFIXES = frozenset({".parquet", ".pq", ".feather", ".arrow"})
 
 
