@@ -100,6 +100,7 @@ def check_parameters(spec: TaskSpec) -> None:
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if isinstance(domain, NumericDomain):
             _check_domain(column, domain)
+            _check_fill(column, domain, spec.missing.fill_value)
         elif spec.missing.fill_value is not None:  # the aggregation refuses it, but after the charge
             raise PreflightError(
                 f"column {column!r} is categorical: a missing cell counts as 'other', not as a number; "
@@ -114,6 +115,16 @@ def check_parameters(spec: TaskSpec) -> None:
         if name in declared:
             _check_range(declared[name], value)
             _check_choice(declared[name], value)
+
+
+def _check_fill(column: str, domain: NumericDomain, fill: float | None) -> None:
+    """A declared fill value inside the column's bounds: outside, every imputed cell would be released at
+    the nearest bound while the manifest said it was replaced by the value given."""
+    if fill is not None and not domain.lower <= fill <= domain.upper:
+        raise PreflightError(
+            f"the fill value {fill:g} lies outside the declared bounds [{domain.lower:g}, {domain.upper:g}] "
+            f"of column {column!r}: a missing cell would count as the nearest bound; give one inside them"
+        )
 
 
 def _check_domain(column: str, domain: NumericDomain) -> None:
