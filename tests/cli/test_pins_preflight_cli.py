@@ -79,7 +79,11 @@ def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
     calls: list[str] = []
     out = OutFolder(tmp_path / "out", tmp_path / "staging")
     estimate = SimpleNamespace(output_bytes=123)
-    monkeypatch.setattr(preflight, "prepare", lambda spec, n: calls.append(f"prepare {n}"))
+    prepared = SimpleNamespace(algorithm="chosen")
+    monkeypatch.setattr(preflight, "prepare", lambda spec, n: calls.append(f"prepare {n}") or prepared)
+    monkeypatch.setattr(
+        preflight, "refuse_flags_auto_ignores", lambda chosen, args: calls.append(f"flags of {chosen}")
+    )
     monkeypatch.setattr(preflight, "estimate", lambda spec, n: calls.append("estimate") or estimate)
     monkeypatch.setattr(preflight, "check_limits", lambda spec, p, limits: calls.append(f"limits {limits}"))
 
@@ -96,6 +100,7 @@ def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
     assert preflight.before_charging(None, opened, args, FakeLedger(False)) is out  # type: ignore[arg-type]
     assert calls == [
         "prepare 2000",
+        "flags of chosen",
         "estimate",
         f"limits {Limits()}",
         "out overwrite=False bytes=123 private=/data/private.csv",
