@@ -28,6 +28,13 @@ def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
         raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
     if not isinstance(other, bool):
         raise DataError(f'domain of {column!r}: "other" must be true or false')
+    unfit = [c for c in categories if not isinstance(c, str | int | float) or c != c]
+    if unfit:  # a JSON null read as the text "None" (a missing value's spelling), a list as "['a']"
+        blank = " (a missing cell needs no category)" if unfit[0] is None else ""
+        raise DataError(
+            f"domain of {column!r}: a category must be a text, a number or true/false, got "
+            f"{json.dumps(unfit[0])}{blank}"
+        )
     texts = [cell_text(c) for c in categories]  # as cells are compared: a JSON 3.0 is the code 3
     if "" in texts:
         raise DataError(f"domain of {column!r}: a category cannot be blank (a blank cell is a missing value)")
