@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -393,6 +394,9 @@ def cell_text(value: object) -> str:
     return str(value).strip()
 
 
+_LEADING_ZEROS = re.compile(r"0[0-9]+")
+"""A code whose digits a CSV reader parses as a smaller number ("02134" as 2134)."""
+
 OTHER = "other"
 """The label of a categorical domain's catch-all cell (every undeclared value) in plots and synthetic rows."""
 
@@ -430,11 +434,21 @@ class CategoricalDomain:
     @cached_property
     def _positions(self) -> dict[str, int]:
         """Each category's index by its text; a boolean cell reads "true" or "false" (``distinct_text``),
-        which a declared True, TRUE or true matches alike."""
+        which a declared True, TRUE or true matches alike. A code written with leading zeros ("02134",
+        "007") also matches the cell its digits read as a number ("2134", "7"): a CSV reader parses such a
+        column as integers, so its cells otherwise matched none of the categories the file spells. Not
+        when that number is declared itself, or two codes read as it ("07" and "007")."""
         positions = {category: i for i, category in enumerate(self.categories)}
         for category, i in list(positions.items()):
             if category.strip().lower() in ("true", "false"):
                 positions.setdefault(category.strip().lower(), i)
+        codes = [
+            (str(int(code)), i) for i, code in enumerate(self.categories) if _LEADING_ZEROS.fullmatch(code)
+        ]
+        numbers = [number for number, _ in codes]
+        for number, i in codes:
+            if numbers.count(number) == 1:
+                positions.setdefault(number, i)
         return positions
 
     @property
