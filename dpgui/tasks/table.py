@@ -238,6 +238,20 @@ def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
     )
 
 
+def synthetic_parquet(spec: TaskSpec, frame: pd.DataFrame) -> bytes:
+    """The synthetic rows as Parquet, a categorical column typed as text: left to pyarrow, a column whose
+    cells are all blank (kept missing values) was written with the null type, not as strings."""
+    import pyarrow as pa
+
+    schema = pa.Schema.from_pandas(frame, preserve_index=False)
+    for j, (column, domain) in enumerate(zip(spec.columns, spec.domains, strict=True)):
+        if isinstance(domain, CategoricalDomain):
+            schema = schema.set(j, pa.field(column, pa.string()))
+    parquet = io.BytesIO()
+    frame.to_parquet(parquet, index=False, engine="pyarrow", schema=schema)
+    return parquet.getvalue()
+
+
 def _name(spec: TaskSpec, clique: Clique, bins: Bins = None) -> str:
     """ "wage × age", or "wage × age (8 × 8 bins)" for a coarsened marginal."""
     name = " × ".join(spec.columns[i] for i in clique)
@@ -299,8 +313,6 @@ def _table(
 ) -> ReleaseTable:
     frame = synthetic_frame(spec, without_noise_catch_alls(spec, release, n, rng))
     csv_bytes = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
-    parquet = io.BytesIO()
-    frame.to_parquet(parquet, index=False, engine="pyarrow")
     unit = release.accounting.value
     rows: list[tuple[float | int | str, ...]] = []
     for s in release.selected:
@@ -334,7 +346,7 @@ def _table(
         ("marginal", "role", "mechanism", scale, "budget share", "TV vs noisy"),
         tuple(rows),
         notes,
-        (Attachment(SYNTHETIC_CSV, csv_bytes), Attachment(SYNTHETIC_PARQUET, parquet.getvalue())),
+        (Attachment(SYNTHETIC_CSV, csv_bytes), Attachment(SYNTHETIC_PARQUET, synthetic_parquet(spec, frame))),
     )
 
 
