@@ -91,9 +91,13 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
     """Columns (in the file's key order) and their declared domains from DOMAINS.json."""
-    try:
-        declared = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_once_each)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    try:  # utf-8-sig: an editor's byte-order mark (Notepad writes one) is not part of the JSON
+        declared = json.loads(path.read_text(encoding="utf-8-sig"), object_pairs_hook=_once_each)
+    except UnicodeDecodeError as error:
+        raise DataError(
+            f"{path}: cannot read the domains: the file is not UTF-8 text ({error}); save it as UTF-8"
+        ) from error
+    except (OSError, json.JSONDecodeError) as error:
         raise DataError(f"{path}: cannot read the domains ({error})") from error
     except DataError as error:
         raise DataError(f"{path}: {error}") from None

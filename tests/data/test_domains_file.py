@@ -66,3 +66,14 @@ def test_an_unreadable_file_is_a_data_error(tmp_path):
     path.write_bytes(b"\xff\xfe{")
     with pytest.raises(DataError, match="cannot read the domains"):
         read_domains(path)
+
+
+def test_a_byte_order_mark_is_read_past_and_another_encoding_is_named(tmp_path):
+    """Notepad saves UTF-8 with a byte-order mark, which JSON readers may skip (RFC 8259 s8.1): it was
+    refused as "Unexpected UTF-8 BOM". A file in another encoding is told to be saved as UTF-8."""
+    path = tmp_path / "domains.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"c": {"categories": ["\u00e9"]}}).encode())
+    assert read_domains(path) == (("c",), (CategoricalDomain(("\u00e9",), other=True),))
+    path.write_bytes('{"c": {"categories": ["\u00e9"]}}'.encode("latin-1"))
+    with pytest.raises(DataError, match=r"not UTF-8 text .*; save it as UTF-8"):
+        read_domains(path)
