@@ -1025,6 +1025,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ledger file: a charge's line is not fsynced, so a power loss can lose it",
     ),
     Mutation(
+        "ledger-plan-checks-first-only",
+        "dpgui/privacy/ledger.py",
+        "[r for r in requests if r.account is account])\n",
+        "[r for r in requests if r.account is account][:1])\n",
+        "ledger: a release plan checked by its first release alone, so the rest of the plan overspends",
+    ),
+    Mutation(
         "public-sample-unchecked",
         "dpgui/data/public.py",
         "    if sha256 is not None and dataset.sha256 != sha256:\n",
