@@ -3,8 +3,10 @@
 The whole plan is booked in one ledger transaction (:meth:`Ledger.reserve_all`: all releases fit together
 or none is booked), with one reservation line per release so each is touched, committed or refunded on its
 own, exactly as :func:`dpgui.tasks.runner.execute` does for one. If a run fails or is cancelled, it is
-settled as a single run would be (committed if it touched the data), and the plan's releases that never
-started are refunded: they read nothing.
+settled as a single run would be (committed if it touched the data); if writing its files or its commit
+fails, it stays as ``finish`` leaves it (committed, the line saying whether its files were written; open,
+so spent, if the commit itself failed). Either way the plan's releases that never started are refunded:
+they read nothing.
 """
 
 from __future__ import annotations
@@ -98,27 +100,30 @@ def execute_batch(
     record, reservations = reserve_plan(runs, dataset, ledger)
     releases: list[Release] = [] if completed is None else completed
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
-        budget_before = ledger.state(record.id, run.prepared.account)
-        touch = _Touch(ledger, reservation)
-        try:
-            table = yield from run_algorithm(run.prepared, dataset, rng, touch, cancelled, factory)
+        try:  # a release that fails to run, or to be written and committed, stops the plan
+            budget_before = ledger.state(record.id, run.prepared.account)
+            touch = _Touch(ledger, reservation)
+            try:
+                table = yield from run_algorithm(run.prepared, dataset, rng, touch, cancelled, factory)
+            except BaseException:
+                settle_failed_run(ledger, reservation, touch.touched)
+                raise
+            releases.append(
+                finish(
+                    run.prepared,
+                    table,
+                    dataset=dataset,
+                    ledger=ledger,
+                    record=record,
+                    reservation=reservation,
+                    budget_before=budget_before,
+                    rng=rng,
+                    aggregation_backend=engine_name(aggregator, engine_choice),
+                    stage=None if stage is None else partial(stage, index, run),
+                )
+            )
         except BaseException:
-            settle_failed_run(ledger, reservation, touch.touched)
             for never_started in reservations[index + 1 :]:
                 ledger.refund(never_started)
             raise
-        releases.append(
-            finish(
-                run.prepared,
-                table,
-                dataset=dataset,
-                ledger=ledger,
-                record=record,
-                reservation=reservation,
-                budget_before=budget_before,
-                rng=rng,
-                aggregation_backend=engine_name(aggregator, engine_choice),
-                stage=None if stage is None else partial(stage, index, run),
-            )
-        )
     return releases

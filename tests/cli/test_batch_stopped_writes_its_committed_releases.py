@@ -50,3 +50,24 @@ def test_a_plan_interrupted_in_its_second_release_writes_the_first(
     assert (first / "release.csv").is_file(), "the committed first release was charged but not written"
     manifest = json.loads((first / "manifest.json").read_text())
     assert manifest["task"] == "cdf"
+
+
+def test_a_plan_stopped_while_writing_a_release_refunds_the_releases_that_never_started(
+    wages_csv, tmp_path, isolated_home, monkeypatch, capsys
+):
+    """The first release's files cannot be written (a full disk): it read the data, so it stays charged,
+    but the second release never started and read nothing, so it is refunded, not left open (an open
+    reservation counts as spent for good once the process ends)."""
+    from dpgui.cli import batch_cmd
+
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN)
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(batch_cmd, "export_one", disk_full)
+    code = main(["release", "batch", str(plan), "--data", str(wages_csv), "--out", str(tmp_path / "out")])
+    assert code != 0, capsys.readouterr().err
+    assert outcomes(isolated_home) == ["committed", "refunded"]
