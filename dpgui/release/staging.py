@@ -9,8 +9,9 @@ The sequence (``dpgui.cli.release_cmd`` and the app follow it):
    exports. Any failure here: exit 2, nothing charged.
 2. After the run, every output is written into the staging folder (``export_release``).
 3. The ledger commits the release (the commit line names the staging folder and the target).
-4. :func:`publish` removes the earlier release's files (with ``overwrite``) and moves the new files into
-   ``--out``, the manifest last. If this fails, the message names the staging folder that holds the files.
+4. :func:`publish` removes the earlier release's files (with ``overwrite``; its manifest first) and moves
+   the new files into ``--out``, the manifest last. If this fails, the message names the staging folder
+   that holds the files.
 """
 
 from __future__ import annotations
@@ -218,7 +219,8 @@ def discard(out: OutFolder) -> None:
 
 
 def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
-    """Move the staged files into ``out.target`` (the manifest last) after removing the earlier release.
+    """Move the staged files into ``out.target`` (the manifest last) after removing the earlier release
+    (its manifest first: stopped part-way, no manifest is left beside only some of the files it lists).
 
     Raises :class:`PublishFailed` naming the staging folder when a file cannot be moved, or when another
     release was published into ``out.target`` since the pre-flight (two runs given the same ``--out``).
@@ -232,7 +234,7 @@ def publish(out: OutFolder, staged: ExportedFiles) -> ExportedFiles:
             out.staging,
         )
     try:
-        for stale in out.earlier:
+        for stale in sorted(out.earlier, key=lambda path: path.name != MANIFEST_JSON):
             stale.unlink(missing_ok=True)
         moved = []
         for path in staged.files:
