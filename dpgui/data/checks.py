@@ -45,10 +45,27 @@ COMMA_NUMBER_HINT = (
 )
 """Why 12,5 or 1,200 is refused: the decimal mark is one per file (``text_format.sniff_text``)."""
 
+MARKER_HINT = (
+    "; if it marks a missing value (as '?' does in UCI files), leave those cells blank or write NA, which "
+    "every reader takes as missing, and open the file again"
+)
+"""Why '?' or 'unknown' in a numeric column is refused: only pandas' missing spellings read as missing."""
+
 
 def _not_a_number(value: object) -> str:
-    hint = COMMA_NUMBER_HINT if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value) else ""
-    return f"is not a finite number{hint}"
+    if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value):
+        return f"is not a finite number{COMMA_NUMBER_HINT}"
+    marker = isinstance(value, str) and not any(c.isdigit() for c in value) and not _is_float(value)
+    return f"is not a finite number{MARKER_HINT if marker else ''}"
+
+
+def _is_float(text: str) -> bool:
+    """Whether ``float`` reads ``text`` ('inf' is a number, just not a finite one)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
