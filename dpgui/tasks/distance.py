@@ -261,6 +261,10 @@ def _numeric_preconditions(spec: TaskSpec) -> list[PreconditionFailure]:
     failures = []
     if not all(isinstance(d, NumericDomain) for d in spec.domains):
         failures.append(PreconditionFailure("distance release needs numeric columns with declared bounds"))
+    repeated = sorted({c for c in spec.columns if spec.columns.count(c) > 1})
+    if repeated:  # a coordinate given twice would count twice in every distance
+        listed = ", ".join(repeated)
+        failures.append(PreconditionFailure(f"each column may appear once; {listed} is repeated"))
     try:
         _metric(spec)
     except ValueError:
