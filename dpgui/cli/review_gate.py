@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, Ledger
 from dpgui.tasks.review import ReleaseReview, build_review
-from dpgui.tasks.runner import prepare
+from dpgui.tasks.runner import prepare, refuse_private_inputs
 from dpgui.tasks.spec import TaskSpec
 
 if TYPE_CHECKING:
@@ -42,8 +42,12 @@ def remaining_budget(
 def review_or_refuse(
     spec: TaskSpec, dataset: Dataset | DatasetHandle, ledger: Ledger, accept_warnings: bool
 ) -> ReleaseReview | None:
-    """Print the review on stderr; None (refused) when a check failed and warnings were not accepted."""
+    """Print the review on stderr; None (refused) when a check failed and warnings were not accepted.
+
+    A public input with the private file's bytes is refused (DataError) before the review, whose figures
+    it would otherwise have been read for."""
     prepared = prepare(spec, dataset.n_rows)
+    refuse_private_inputs(prepared, dataset)
     review = build_review(prepared, remaining_budget(ledger, dataset, prepared.account))
     for line in review.lines():
         print(line, file=sys.stderr)

@@ -182,10 +182,11 @@ def describe(prepared: PreparedRun) -> str:
     return f"{spec.kind.value} of {', '.join(spec.columns)} by {prepared.algorithm.name}"
 
 
-def refuse_private_inputs(prepared: PreparedRun, record: DatasetRecord) -> None:
+def refuse_private_inputs(prepared: PreparedRun, record: DatasetRecord | Dataset | DatasetHandle) -> None:
     """Refuse (DataError, before any charge) a public sample, or a PUBLIC file named by a parameter (a
-    queries file), with the private file's bytes: it is the private data, whose values or hash would reach
-    an export. A copy in another format or with a changed byte cannot be told apart from public data."""
+    queries file), with the private file's bytes (``record``: its ledger record, or the opened file): it is
+    the private data, whose values or hash would reach an export. A copy in another format or with a
+    changed byte cannot be told apart from public data."""
     public = prepared.spec.public
     if public is not None and public.sha256 == record.sha256:
         raise DataError(

@@ -3,8 +3,9 @@
 Rules checked: domains, cut points and previews come from public data only, never from the private data
 (privacy rule 3), and no export holds a hash of the private data (rule 6). A "public" sample whose bytes
 are the private file's (the same path, a symlink or a copy) is the private data: a release must refuse it
-before anything is charged, instead of cutting PAP's cells at the private values and writing the private
-file's raw SHA-256 into the manifest and the report as the public sample's.
+before anything is charged, and before the review prints figures read from it, instead of cutting PAP's
+cells at the private values and writing the private file's raw SHA-256 into the manifest and the report as
+the public sample's.
 """
 
 from __future__ import annotations
@@ -41,4 +42,5 @@ def test_the_private_file_as_public_sample_is_refused_before_any_charge(
     assert not [p.name for p in exported if raw in p.read_text(errors="replace")], "raw SHA-256 exported"
     assert code == 2, err
     assert "public sample" in err
+    assert "Review before charging" not in err, "the review read the private file as a public sample"
     assert reservations(isolated_home) == 0
