@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 
 from dpgui.data.errors import DataError
-from dpgui.privacy.ledger import LedgerError, LedgerReadOnly, LedgerTampered
+from dpgui.privacy.ledger import LedgerBusy, LedgerError, LedgerReadOnly, LedgerTampered
 from dpgui.tasks.runner import PreconditionFailed
 
 EXIT_OK = 0
@@ -38,7 +38,7 @@ def run_guarded(command: Callable[[], int]) -> int:
         needed = f" (minimum n: {failure.min_n})" if failure.min_n is not None else ""
         print(f"dpgui: refused before reading the data: {failure}{needed}", file=sys.stderr)
         return EXIT_USAGE if failure.parameters_unusable else EXIT_PRECONDITION
-    except LedgerReadOnly as refusal:
+    except (LedgerReadOnly, LedgerBusy) as refusal:
         print(f"dpgui: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE
     except LedgerTampered as damage:

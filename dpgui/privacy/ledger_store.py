@@ -50,6 +50,16 @@ class LedgerReadOnly(LedgerError):
     """The ledger's folder cannot be written: budgets can be read, nothing can be charged."""
 
 
+class LedgerBusy(LedgerError):
+    """Another process has held the ledger's lock for longer than any append takes."""
+
+
+LOCK_TIMEOUT_SECONDS = 60.0
+"""How long a ledger transaction waits for the lock (each holder only reads and appends a few lines, in
+milliseconds) before it gives up with :class:`LedgerBusy`, instead of waiting on a stopped or hung holder
+without a word."""
+
+
 class EventType(StrEnum):
     """The kinds of line in the ledger file."""
 
@@ -239,11 +249,23 @@ class LedgerFile:
         if self._lock is None:
             yield self._read_new()
             return
-        with self._lock:
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=LOCK_TIMEOUT_SECONDS)
+        except Timeout:
+            raise LedgerBusy(
+                f"another process has held the ledger's lock {self._lock_path} for "
+                f"{LOCK_TIMEOUT_SECONDS:g} s (a dpgui release or window that is stopped or hung); end it, "
+                "then try again"
+            ) from None
+        try:
             self._appended = False
             yield self._read_new()
             if self._appended:
                 self._write_head()
+        finally:
+            self._lock.release()
 
     def append(self, event_type: EventType, payload: Payload) -> StoredEvent:
         """Append one line: a single write of the whole line, then flush and fsync."""
