@@ -75,7 +75,8 @@ def test_no_export_byte_holds_the_raw_hash_a_path_or_a_planted_value(task, files
         domains = files["folder"] / "domains.json"
         domains.write_text(json.dumps(TABLE_DOMAINS))
         extra = ["--domains", str(domains)]
-    argv = ["release", task, "--data", str(private), "--public", str(files["public"]), "--out", str(out)]
+    public = [] if task == "table" else ["--public", str(files["public"])]  # no table algorithm reads one
+    argv = ["release", task, "--data", str(private), *public, "--out", str(out)]
     assert main([*argv, *COMMON, *TASKS[task], *extra]) == 0
     raw = sha256_file(private)
     forbidden = [raw, raw.upper(), str(private), str(files["folder"]), str(files["queries"])]
