@@ -21,15 +21,7 @@ from dpgui.data.fingerprint import installation_key
 from dpgui.privacy.ledger import DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import Release
-from dpgui.tasks.runner import (
-    PreparedRun,
-    describe,
-    engine_name,
-    finish,
-    refuse_private_inputs,
-    run_algorithm,
-    settle_failed_run,
-)
+from dpgui.tasks.runner import PreparedRun, describe, refuse_private_inputs, run_reserved
 
 if TYPE_CHECKING:
     from dpgui.data.aggregate import Aggregator
@@ -42,17 +34,6 @@ class NamedRun:
 
     name: str
     prepared: PreparedRun
-
-
-class _Touch:
-    """Marks one reservation touched, once, and remembers that it did."""
-
-    def __init__(self, ledger: Ledger, reservation: Reservation) -> None:
-        self.ledger, self.reservation, self.touched = ledger, reservation, False
-
-    def __call__(self) -> None:
-        self.ledger.mark_touched(self.reservation)
-        self.touched = True
 
 
 def reserve_plan(
@@ -96,32 +77,24 @@ def execute_batch(
     the committed (charged) releases when a later one fails or is cancelled. ``stage``, when given, writes
     the ``index``-th release (from 0) before its commit and says where (``runner.finish``'s ``stage``).
     """
-    factory = None if aggregator is None else lambda _: aggregator
     record, reservations = reserve_plan(runs, dataset, ledger)
     releases: list[Release] = [] if completed is None else completed
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
         try:  # a release that fails to run, or to be written and committed, stops the plan
-            budget_before = ledger.state(record.id, run.prepared.account)
-            touch = _Touch(ledger, reservation)
-            try:
-                table = yield from run_algorithm(run.prepared, dataset, rng, touch, cancelled, factory)
-            except BaseException:
-                settle_failed_run(ledger, reservation, touch.touched)
-                raise
-            releases.append(
-                finish(
-                    run.prepared,
-                    table,
-                    dataset=dataset,
-                    ledger=ledger,
-                    record=record,
-                    reservation=reservation,
-                    budget_before=budget_before,
-                    rng=rng,
-                    aggregation_backend=engine_name(aggregator, engine_choice),
-                    stage=None if stage is None else partial(stage, index, run),
-                )
+            release = yield from run_reserved(
+                run.prepared,
+                dataset,
+                ledger,
+                rng,
+                record=record,
+                reservation=reservation,
+                budget_before=ledger.state(record.id, run.prepared.account),
+                cancelled=cancelled,
+                aggregator=aggregator,
+                engine_choice=engine_choice,
+                stage=None if stage is None else partial(stage, index, run),
             )
+            releases.append(release)
         except BaseException:
             for never_started in reservations[index + 1 :]:
                 ledger.refund(never_started)

@@ -332,22 +332,61 @@ def execute(
     in-memory one over ``dataset``, which must then be a loaded ``Dataset``. ``engine_choice`` is the engine
     as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest.
     """
-    factory = None if aggregator is None else lambda _: aggregator
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
     budget_before = ledger.state(record.id, prepared.account)
     reservation = reserve(prepared, ledger, record)
-    touched = False
+    return (
+        yield from run_reserved(
+            prepared,
+            dataset,
+            ledger,
+            rng,
+            record=record,
+            reservation=reservation,
+            budget_before=budget_before,
+            cancelled=cancelled,
+            aggregator=aggregator,
+            engine_choice=engine_choice,
+            stage=stage,
+        )
+    )
 
-    def touch() -> None:
-        nonlocal touched
-        ledger.mark_touched(reservation)
-        touched = True
 
+class Touch:
+    """Marks one reservation touched, once the run reads the private data, and remembers that it did."""
+
+    def __init__(self, ledger: Ledger, reservation: Reservation) -> None:
+        self.ledger, self.reservation, self.touched = ledger, reservation, False
+
+    def __call__(self) -> None:
+        self.ledger.mark_touched(self.reservation)
+        self.touched = True
+
+
+def run_reserved(
+    prepared: PreparedRun,
+    dataset: Dataset | DatasetHandle,
+    ledger: Ledger,
+    rng: PrivateRandom,
+    *,
+    record: DatasetRecord,
+    reservation: Reservation,
+    budget_before: BudgetState,
+    cancelled: Callable[[], bool],
+    aggregator: Aggregator | None,
+    engine_choice: str | None,
+    stage: Callable[[Release], str] | None,
+) -> Generator[Progress, None, Release]:
+    """Run a reserved release and finish it (stage, commit); a run that fails or is cancelled is settled
+    (``settle_failed_run``: charged once it touched the data, else refunded). ``execute``'s steps after the
+    reservation, and each step of a plan (``batch_run.execute_batch``)."""
+    factory = None if aggregator is None else lambda _: aggregator
+    touch = Touch(ledger, reservation)
     try:
         table = yield from run_algorithm(prepared, dataset, rng, touch, cancelled, factory)
     except BaseException:
-        settle_failed_run(ledger, reservation, touched)
+        settle_failed_run(ledger, reservation, touch.touched)
         raise
     return finish(
         prepared,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from dpgui.cli import main
 from dpgui.cli.errors import EXIT_INTERRUPTED
-from dpgui.tasks import batch_run
+from dpgui.tasks import runner
 from tests.cli.test_batch import PLAN as PLAN_WITH_DELTA
 
 PLAN = PLAN_WITH_DELTA.replace("delta = 1e-6\n", "")
@@ -30,7 +30,7 @@ def test_a_plan_interrupted_in_its_second_release_writes_the_first(
     plan = tmp_path / "plan.toml"
     plan.write_text(PLAN)
     assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
-    real_run = batch_run.run_algorithm
+    real_run = runner.run_algorithm
     calls = []
 
     def interrupted_second(prepared, dataset, rng, on_touch, *args, **kwargs):
@@ -40,7 +40,7 @@ def test_a_plan_interrupted_in_its_second_release_writes_the_first(
             raise KeyboardInterrupt  # Ctrl-C after the second release read the data
         return (yield from real_run(prepared, dataset, rng, on_touch, *args, **kwargs))
 
-    monkeypatch.setattr(batch_run, "run_algorithm", interrupted_second)
+    monkeypatch.setattr(runner, "run_algorithm", interrupted_second)
     out = tmp_path / "out"
     code = main(["release", "batch", str(plan), "--data", str(wages_csv), "--out", str(out)])
     err = capsys.readouterr().err
