@@ -128,5 +128,5 @@ def test_a_number_with_a_comma_is_refused_with_the_files_decimal_mark(written: s
         f"{written!r} is not a finite number; this file's numbers are read with a decimal point"
         in (check.refusals[0])
     )
-    plain = check_frames("f.csv", frame([1, "abc"]), ("x",), (DOMAIN,), MissingPolicy())
-    assert plain.refusals[0].endswith("'abc' is not a finite number")
+    plain = check_frames("f.csv", frame([1, "12abc"]), ("x",), (DOMAIN,), MissingPolicy())
+    assert plain.refusals[0].endswith("'12abc' is not a finite number")
