@@ -83,6 +83,8 @@ class ColumnCheck:
     """Finite numbers outside the declared bounds (clipped to the nearest bound)."""
     unknown: int = 0
     """Undeclared categories, or labels that are none of 0/1, true/false, yes/no."""
+    positives: int = 0
+    """Label cells that read the named positive value (with ``positive`` given)."""
     first_problem: str | None = None
     """Where the first refused cell is, and why (a message for the custodian)."""
 
@@ -175,6 +177,8 @@ def _label_column(counter: _Counter, values: pd.Series, positive: str | None, of
     missing = codes < 0
     counter.add(rows=len(values), missing=int(missing.sum()))
     if positive is not None:
+        reads_positive = np.array([text == positive.strip() for text in texts] + [False], dtype=bool)
+        counter.add(positives=int(reads_positive[codes].sum()))
         return
     valid = np.array([text.lower() in _TRUTH for text in texts] + [True], dtype=bool)[codes]
     unknown = ~valid
@@ -225,15 +229,17 @@ class FrameChecker:
 
     def result(self, checks: tuple[ColumnCheck, ...] | None = None) -> DataCheck:
         """The verdict on these counts (by default the ones this checker gathered)."""
-        return _verdict(self._file_name, checks or self.checks(), self._domains, self._missing)
+        return _verdict(
+            self._file_name, checks or self.checks(), self._domains, self._missing, self._positive
+        )
 
 
 SUMMARY_SCHEMA = (
     "column string, role string, rows long, missing long, invalid long, out_of_bounds long, unknown long, "
-    "first_problem string"
+    "positives long, first_problem string"
 )
 """One partition's counts, one row per column (a Spark schema): what crosses from the executors."""
-_COUNTS = ("rows", "missing", "invalid", "out_of_bounds", "unknown")
+_COUNTS = ("rows", "missing", "invalid", "out_of_bounds", "unknown", "positives")
 
 
 def _partition_summary(
@@ -295,12 +301,19 @@ def _verdict(
     checks: tuple[ColumnCheck, ...],
     domains: dict[str, NumericDomain | CategoricalDomain],
     missing: MissingPolicy,
+    positive: str | None = None,
 ) -> DataCheck:
     refusals: list[str] = []
     warnings: list[str] = []
     for check in checks:
         if check.first_problem is not None:
             refusals.append(check.first_problem)
+        if check.role == "label" and positive is not None and check.rows and not check.positives:
+            warnings.append(  # all negative can be the truth (a point learner then answers "none")
+                f"no cell of label column {check.column!r} reads {positive.strip()!r}, so every row counts "
+                "as negative: if that is not so, check its spelling (labels are compared as text, so 'Yes' "
+                "is not 'yes'), or leave --positive out for 0/1, true/false or yes/no labels"
+            )
         if check.role != "value":
             continue
         if check.rows and check.missing == check.rows:
