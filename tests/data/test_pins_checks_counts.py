@@ -12,7 +12,7 @@ import pytest
 
 from dpgui.data import DataError, NumericDomain
 from dpgui.data.backends import open_aggregator
-from dpgui.data.checks import check_data, check_frames
+from dpgui.data.checks import MARKER_HINT, check_data, check_frames
 from dpgui.data.missing import MissingPolicy
 
 DOMAIN = NumericDomain(0, 10, 1)
@@ -72,7 +72,7 @@ def test_check_data_reads_every_row_with_every_engine(tmp_path, engine) -> None:
     check = check_data(opened.dataset, opened.aggregator, ("x",), (DOMAIN,), MissingPolicy())
     (column,) = check.columns
     assert (column.rows, column.invalid, column.out_of_bounds) == (3, 1, 1)
-    assert check.refusals == ("data.csv, row 2, column 'x': 'bad' is not a finite number",)
+    assert check.refusals == ("data.csv, row 2, column 'x': 'bad' is not a finite number" + MARKER_HINT,)
 
 
 def test_the_refusal_names_the_first_bad_cell_across_batches() -> None:
@@ -81,7 +81,7 @@ def test_the_refusal_names_the_first_bad_cell_across_batches() -> None:
     batches = [(0, pd.DataFrame({"x": ["bad", 1]})), (2, pd.DataFrame({"x": [2, "worse"]}))]
     check = check_frames("f.csv", batches, ("x",), (DOMAIN,), MissingPolicy())
     assert check.columns[0].invalid == 2
-    assert check.refusals == ("f.csv, row 1, column 'x': 'bad' is not a finite number",)
+    assert check.refusals == ("f.csv, row 1, column 'x': 'bad' is not a finite number" + MARKER_HINT,)
 
 
 def test_missing_labels_with_a_named_positive_are_negatives_not_missing_values_to_impute() -> None:
@@ -109,7 +109,7 @@ def test_a_partition_summary_counts_every_frame_of_the_partition() -> None:
     summary = _partition_summary(make, iter(frames))
     row = summary.iloc[0]
     assert (row["rows"], row["missing"], row["invalid"], row["out_of_bounds"]) == (4, 1, 1, 1)
-    assert row["first_problem"] == "f.csv, row 3, column 'x': 'bad' is not a finite number"
+    assert row["first_problem"] == "f.csv, row 3, column 'x': 'bad' is not a finite number" + MARKER_HINT
 
 
 def test_a_column_mostly_outside_its_declared_categories_warns() -> None:
