@@ -11,7 +11,8 @@ Readers (chosen by suffix):
 * Parquet (a file or a folder of files) and Feather/Arrow: ``pyarrow.dataset`` record batches of the
   needed columns, converted with ``Table.to_pandas`` exactly as ``pandas.read_parquet`` does.
 * CSV/TSV: pandas' own C parser in chunks (``read_csv(chunksize=...)``), the parser and NA rules the
-  in-memory loader uses, so every cell is parsed to the same float.
+  in-memory loader uses, so every cell is parsed to the same float; a column the whole file makes text is
+  read as text in every chunk (``TextColumns``, learned when the rows are counted).
 
 Why pyarrow datasets and not DuckDB (measured in benchmarks/scale.md, 2 cores): both feed the same numpy
 gridding. The pyarrow route meets the targets: two scans (histogram + sorted distinct counts) of 10^7
@@ -228,6 +229,36 @@ def _file_stamp(path: Path) -> tuple[int, int, int]:
     return status.st_size, status.st_mtime_ns, status.st_ino
 
 
+_READ_KINDS = {"integer": "number", "floating": "number", "mixed-integer-float": "number", "boolean": "bool"}
+"""What pandas makes of a column of delimited text (``pandas.api.types.infer_dtype``); the rest is text."""
+
+
+class TextColumns:
+    """The columns of delimited text that the whole file makes text, learned batch by batch.
+
+    ``pandas.read_csv`` types a column from all of its cells: numbers when every present cell is one,
+    booleans when every one is True or False, else text, each cell as written ('007', '1.0', 'TRUE'). A
+    batch read on its own is typed from its own cells only, so a batch of digits read '007' as 7, '1.0' as 1
+    and 'TRUE' as true where the whole file keeps the text, and a cell's category (and so the counts)
+    depended on where the batches fell. A column is text when some batch reads it as text, or some as
+    numbers and others as booleans (a batch of missing cells says nothing); every batch then reads it as
+    text, as the in-memory loader reads the whole file.
+    """
+
+    def __init__(self) -> None:
+        self._kinds: dict[str, set[str]] = {}
+
+    def add(self, frame: pd.DataFrame) -> None:
+        for column in frame.columns:
+            values = frame[column]
+            if values.notna().any():
+                kind = _READ_KINDS.get(pd.api.types.infer_dtype(values, skipna=True), "text")
+                self._kinds.setdefault(column, set()).add(kind)
+
+    def columns(self) -> frozenset[str]:
+        return frozenset(column for column, kinds in self._kinds.items() if "text" in kinds or len(kinds) > 1)
+
+
 @dataclass(frozen=True)
 class _Batch:
     offset: int
@@ -247,6 +278,8 @@ class FileSource:
     _stamp: object = field(init=False, repr=False, compare=False)
     """Size, modification time and inode when opened: every scan refuses a file that has changed since, whose
     rows would no longer be the ones checked, counted (n) and fingerprinted."""
+    _text: frozenset[str] | None = field(init=False, repr=False, compare=False, default=None)
+    """Delimited text's columns that the whole file makes text (``TextColumns``), once a pass read it all."""
 
     def __post_init__(self) -> None:
         suffix = self.path.suffix.lower()
@@ -349,6 +382,15 @@ class FileSource:
         except (OSError, pa.ArrowException) as exc:  # a part of a folder that is not Parquet
             raise self._unreadable(exc) from exc
 
+    def text_columns(self) -> frozenset[str]:
+        """The columns of delimited text that every batch reads as text (``TextColumns``): learned by the
+        pass that reads every field (the row count's), or by one made here when none has run yet."""
+        if self._text is None:
+            for _ in self._batches(self.columns, all_fields=True):
+                pass
+        assert self._text is not None
+        return self._text
+
     @cached_property
     def header(self) -> pd.DataFrame:
         """A zero-row frame naming the columns (what ``require_columns`` checks against)."""
@@ -395,6 +437,8 @@ class FileSource:
                 raise self._unreadable(exc) from exc
             return
         positions = sorted({self.columns.index(column) for column in wanted})
+        typing = TextColumns() if all_fields else None  # the pass over every field learns the typing
+        text = self.text_columns() if typing is None else frozenset()
         if all_fields:
             positions = list(range(len(self.columns)))
         rows = self.batch_rows if not all_fields else max(1024, self.batch_rows // len(self.columns))
@@ -406,17 +450,23 @@ class FileSource:
                 encoding=self.text_format.encoding,
                 decimal=self.text_format.decimal,
                 usecols=None if all_fields else positions,
+                dtype={self.columns[p]: str for p in positions if self.columns[p] in text},
                 chunksize=rows,
             )
             try:
                 for chunk in reader:  # usecols keeps the file's column order
-                    frame = chunk.set_axis([self.columns[p] for p in positions], axis=1)[wanted]
+                    frame = chunk.set_axis([self.columns[p] for p in positions], axis=1)
+                    if typing is not None:
+                        typing.add(frame)
+                    frame = frame[wanted]
                     offset += len(frame)
                     yield _Batch(
                         offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)
                     )
             except (pd.errors.ParserError, UnicodeDecodeError) as exc:
                 raise self._unreadable(exc) from exc
+        if typing is not None:
+            object.__setattr__(self, "_text", typing.columns())
 
     def _unreadable(self, exc: Exception) -> DataError:
         """The in-memory loader's words for a file whose reader failed part-way (``loaders.unreadable``)."""
