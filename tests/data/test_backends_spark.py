@@ -131,3 +131,25 @@ def test_spark_refuses_an_encoding_it_cannot_read_in_plain_words(tmp_path: Path)
     path.write_bytes("town;wage\nZürich;1\nKöln;2\n".encode("cp1252"))
     with pytest.raises(DataError, match="cp1252 text, which the Spark engine cannot read"):
         SparkAggregator.open(path)
+
+
+def test_spark_reads_a_column_with_text_as_text_in_every_arrow_batch(tmp_path: Path) -> None:
+    """Arrow batches of 3 rows: the first ones hold digits and booleans only, the text comes last."""
+    pytest.importorskip("pyspark")
+    from dpgui.data import InMemoryAggregator
+    from dpgui.data.backends.spark import spark_session
+    from dpgui.data.dataset import open_dataset
+    from tests.data.test_backends_text_columns import CODES, FLAGS, _file
+
+    path = _file(tmp_path)
+    memory = InMemoryAggregator(open_dataset(path))
+    conf = spark_session().conf
+    conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "3")
+    try:
+        spark = SparkAggregator.open(path)
+        for column, domain in (("code", CODES), ("flag", FLAGS)):
+            _same(
+                memory.category_counts(column, domain, IMPUTE), spark.category_counts(column, domain, IMPUTE)
+            )
+    finally:
+        conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")

@@ -2,7 +2,7 @@
 
 ``pandas.read_csv`` keeps a column's cells as written ('007', '1.0', 'TRUE') when some cell is text; a
 batch of digits read alone made them numbers (7, 1, true), so the categories counted depended on where the
-embedded engine's batches fell.
+embedded engine's batches fell, and on the Spark engine's Arrow batches.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from dpgui.data import CategoricalDomain, InMemoryAggregator, MissingKind, MissingPolicy, NumericDomain
 from dpgui.data.backends.embedded import EmbeddedAggregator, FileSource
+from dpgui.data.backends.spark import TextCells, _cells, _read_kinds
 from dpgui.data.checks import check_data
 from dpgui.data.dataset import DatasetHandle, open_dataset
 
@@ -58,3 +60,14 @@ def test_numbers_in_one_batch_and_booleans_in_another_make_text(tmp_path: Path) 
     scanned = EmbeddedAggregator(FileSource(path, batch_rows=2048))
     truth = CategoricalDomain(("1", "true"), other=True)
     assert scanned.category_counts("flag", truth, MissingPolicy()).tolist() == [2048, 0, 600]
+
+
+def test_spark_udfs_learn_the_typing_and_keep_a_text_column_as_written() -> None:
+    """What the Spark engine's UDFs do with a CSV's text cells, batch by batch (no Spark needed)."""
+    batches = [pd.Series(["007", "1.0", None]), pd.Series(["A1", "007", "1.0"])]
+    learning = TextCells(".", as_text=False)
+    kinds = _read_kinds(_cells(batch, "code", learning) for batch in batches)
+    assert sorted(kinds.itertuples(index=False, name=None)) == [("code", "number"), ("code", "text")]
+    assert _cells(batches[0], "code", learning)["code"].tolist()[:2] == [7, 1]  # what a batch read alone
+    kept = _cells(batches[0], "code", TextCells(".", as_text=True))["code"]
+    assert kept.tolist()[:2] == ["007", "1.0"] and kept.isna().tolist() == [False, False, True]

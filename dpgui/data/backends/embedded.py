@@ -249,11 +249,19 @@ class TextColumns:
         self._kinds: dict[str, set[str]] = {}
 
     def add(self, frame: pd.DataFrame) -> None:
+        """Note how this batch reads each of its columns."""
         for column in frame.columns:
             values = frame[column]
             if values.notna().any():
-                kind = _READ_KINDS.get(pd.api.types.infer_dtype(values, skipna=True), "text")
-                self._kinds.setdefault(column, set()).add(kind)
+                self.note(column, _READ_KINDS.get(pd.api.types.infer_dtype(values, skipna=True), "text"))
+
+    def note(self, column: str, kind: str) -> None:
+        """Note that a batch reads ``column`` as ``kind`` ('number', 'bool' or 'text')."""
+        self._kinds.setdefault(column, set()).add(kind)
+
+    def kinds(self) -> list[tuple[str, str]]:
+        """Every (column, kind) noted (a Spark partition's, combined on the driver with ``note``)."""
+        return [(column, kind) for column, kinds in self._kinds.items() for kind in sorted(kinds)]
 
     def columns(self) -> frozenset[str]:
         return frozenset(column for column, kinds in self._kinds.items() if "text" in kinds or len(kinds) > 1)

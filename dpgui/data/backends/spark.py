@@ -11,7 +11,8 @@ Cells reach pandas as the in-memory loader would have read them:
 * Parquet files and tables are typed: Spark hands the UDF their values through Arrow.
 * CSV/TSV files are read by Spark as text, and the UDF re-parses each batch's cells with
   ``pandas.read_csv`` (every cell quoted, a null as an empty field), so the number parsing and the NA
-  tokens are pandas' own, as in the in-memory backend.
+  tokens are pandas' own, as in the in-memory backend. A column the whole file makes text (``TextColumns``,
+  learned by one job over every column first) is re-parsed as text in every batch, as the file is read.
 
 Errors found in a UDF (a missing cell under the fail policy, a cell that is not a number, a bad label)
 come back as ``DataError``; Spark does not keep row numbers, so the message says "a row".
@@ -28,6 +29,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -41,6 +43,7 @@ from dpgui.data.backends.embedded import (
     DistinctCounter,
     Progress,
     ScanCancelled,
+    TextColumns,
     check_categorical_fill,
     check_matrix_fits,
     labelled_split,
@@ -98,8 +101,18 @@ def _spark_charset(file_name: str, encoding: str) -> str:
     return charset
 
 
-def _as_read_csv(values: pd.Series, decimal: str) -> pd.Series:
-    """Text cells as ``pandas.read_csv`` would have parsed them (nulls were empty fields)."""
+@dataclass(frozen=True)
+class TextCells:
+    """How a UDF re-parses one column's CSV text cells: the file's decimal mark, and whether the whole file
+    makes the column text (``TextColumns``), so that every batch keeps its cells as written."""
+
+    decimal: str
+    as_text: bool
+
+
+def _as_read_csv(values: pd.Series, reading: TextCells) -> pd.Series:
+    """Text cells as ``pandas.read_csv`` would have parsed them in the whole file (nulls were empty
+    fields)."""
     buffer = io.StringIO()
     buffer.write("c\n")
     writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n")
@@ -109,14 +122,26 @@ def _as_read_csv(values: pd.Series, decimal: str) -> pd.Series:
         else:
             writer.writerow([cell])
     buffer.seek(0)
-    return pd.read_csv(buffer, skip_blank_lines=False, decimal=decimal)["c"]
+    text = str if reading.as_text else None
+    return pd.read_csv(buffer, skip_blank_lines=False, decimal=reading.decimal, dtype=text)["c"]
 
 
-def _cells(values: pd.Series, column: str, decimal: str | None) -> pd.DataFrame:
-    """A UDF batch as the one-column frame the in-memory backend would have read (``decimal``: the decimal
-    mark of text cells to re-parse, None for typed cells)."""
-    cells = values.reset_index(drop=True) if decimal is None else _as_read_csv(values, decimal)
+def _cells(values: pd.Series, column: str, reading: TextCells | None) -> pd.DataFrame:
+    """A UDF batch as the one-column frame the in-memory backend would have read (``reading``: how to
+    re-parse text cells, None for typed cells)."""
+    cells = values.reset_index(drop=True) if reading is None else _as_read_csv(values, reading)
     return pd.DataFrame({column: cells})
+
+
+_KINDS_SCHEMA = "column string, kind string"
+
+
+def _read_kinds(frames: Iterator[pd.DataFrame]) -> pd.DataFrame:
+    """How a partition's batches read each column (``TextColumns.kinds``), as a frame of ``_KINDS_SCHEMA``."""
+    typing = TextColumns()
+    for frame in frames:
+        typing.add(frame)
+    return pd.DataFrame(typing.kinds(), columns=["column", "kind"])
 
 
 class SparkAggregator:
@@ -142,6 +167,7 @@ class SparkAggregator:
         self._cancelled = cancelled or (lambda: False)
         self._memory_limit = physical_memory() // 4 if memory_limit is None else memory_limit
         self._count: int | None = None
+        self._text: frozenset[str] | None = None
 
     @classmethod
     def open(
@@ -221,17 +247,40 @@ class SparkAggregator:
         """Run ``summarise`` on each partition's batches of ``columns`` (cells as the in-memory loader reads
         them) in Spark, and collect the small frames it returns (a data check's counts, never rows)."""
         require_columns(self.header, list(columns), file_name=self._name)
-        wanted, decimal = list(columns), self._decimal  # no self: the function must pickle
+        return self._summarise(columns, summarise, schema, [self._reading(column) for column in columns])
+
+    def _summarise(
+        self,
+        columns: Sequence[str],
+        summarise: Callable[[Iterator[pd.DataFrame]], pd.DataFrame],
+        schema: str,
+        readings: Sequence[TextCells | None],
+    ) -> pd.DataFrame:
+        """``summarise_partitions`` with each column's cells re-parsed as ``readings`` say."""
+        wanted = list(zip(columns, readings, strict=True))  # no self: the function must pickle
 
         def per_partition(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
             frames = (
-                pd.concat([_cells(batch[column], column, decimal) for column in wanted], axis=1)
+                pd.concat([_cells(batch[column], column, reading) for column, reading in wanted], axis=1)
                 for batch in batches
             )
             yield summarise(frames)
 
-        selected = self._frame.select(*[self._frame[column] for column in wanted])
+        selected = self._frame.select(*[self._frame[column] for column in columns])
         return self._job(lambda: selected.mapInPandas(per_partition, schema).toPandas())
+
+    def _reading(self, column: str) -> TextCells | None:
+        """How the UDFs re-parse ``column``'s cells: None for typed cells (Parquet, a catalog table)."""
+        if self._decimal is None:
+            return None
+        if self._text is None:  # one job over every column, once: what the whole file makes text
+            readings = [TextCells(self._decimal, as_text=False)] * len(self.columns)
+            kinds = self._summarise(self.columns, _read_kinds, _KINDS_SCHEMA, readings)
+            typing = TextColumns()
+            for name, kind in zip(kinds["column"], kinds["kind"], strict=True):
+                typing.note(name, kind)
+            self._text = typing.columns()
+        return TextCells(self._decimal, as_text=column in self._text)
 
     def refuse_changed_source(self) -> None:
         """Not checked: Spark reads the source itself, and a catalog table has no file to stamp."""
@@ -245,11 +294,11 @@ class SparkAggregator:
         from pyspark.sql.functions import pandas_udf
 
         require_columns(self.header, [column], file_name=self._name)
-        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
+        name, reading = self._name, self._reading(column)  # no self: UDFs must pickle
 
         @pandas_udf("long")  # type: ignore[call-overload]
         def grid(values: pd.Series) -> pd.Series:
-            raw = numeric_column(_cells(values, column, decimal), column, file_name=name)
+            raw = numeric_column(_cells(values, column, reading), column, file_name=name)
             return pd.Series(
                 domain.to_grid(apply_missing(raw, missing, domain, file_name=name)).view(np.int64)
             )
@@ -260,11 +309,11 @@ class SparkAggregator:
         from pyspark.sql.functions import pandas_udf
 
         require_columns(self.header, [column], file_name=self._name)
-        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
+        name, reading = self._name, self._reading(column)  # no self: UDFs must pickle
 
         @pandas_udf("boolean")  # type: ignore[call-overload]
         def truth(values: pd.Series) -> pd.Series:
-            return pd.Series(binary_labels(_cells(values, column, decimal), column, positive, file_name=name))
+            return pd.Series(binary_labels(_cells(values, column, reading), column, positive, file_name=name))
 
         return truth(self._frame[column])
 
@@ -322,11 +371,11 @@ class SparkAggregator:
 
         check_categorical_fill(column, missing)
         require_columns(self.header, [column], file_name=self._name)
-        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
+        name, reading = self._name, self._reading(column)  # no self: UDFs must pickle
 
         @pandas_udf("long")  # type: ignore[call-overload]
         def index(values: pd.Series) -> pd.Series:
-            frame = _cells(values, column, decimal)
+            frame = _cells(values, column, reading)
             missing_mask(frame[column], missing, file_name=name)
             return pd.Series(domain.to_indices(frame[column], file_name=name))
 
@@ -367,11 +416,11 @@ class SparkAggregator:
         if isinstance(domain, CategoricalDomain):
             check_categorical_fill(column, missing)
         require_columns(self.header, [column], file_name=self._name)
-        name, decimal = self._name, self._decimal  # no self: UDFs must pickle
+        name, reading = self._name, self._reading(column)  # no self: UDFs must pickle
 
         @pandas_udf("long")  # type: ignore[call-overload]
         def index(values: pd.Series) -> pd.Series:
-            cells = cell_indices(_cells(values, column, decimal), column, domain, missing, file_name=name)
+            cells = cell_indices(_cells(values, column, reading), column, domain, missing, file_name=name)
             return pd.Series(cells.astype(np.int64))
 
         return index(self._frame[column])
