@@ -153,3 +153,21 @@ def test_spark_reads_a_column_with_text_as_text_in_every_arrow_batch(tmp_path: P
             )
     finally:
         conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_spark_reads_columns_whose_names_differ_only_in_case(tmp_path: Path, suffix: str) -> None:
+    pytest.importorskip("pyspark")
+    import pandas as pd
+
+    from dpgui.data import CategoricalDomain, InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+
+    path = _write(pd.DataFrame({"Name": ["x", "y", "x"], "name": ["p", "p", "q"]}), tmp_path, suffix)
+    memory, spark = InMemoryAggregator(open_dataset(path)), SparkAggregator.open(path)
+    assert spark.columns == ("Name", "name")
+    for column, domain in (
+        ("Name", CategoricalDomain(("x",), other=True)),
+        ("name", CategoricalDomain(("p", "q"))),
+    ):
+        _same(memory.category_counts(column, domain, IMPUTE), spark.category_counts(column, domain, IMPUTE))

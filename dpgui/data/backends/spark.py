@@ -63,7 +63,11 @@ _DATA_ERROR = re.compile(r"DataError: (.*)")
 
 
 def spark_session(master: str | None = None) -> SparkSession:
-    """The active Spark session, or a new one at ``master`` (default: local mode on 2 cores)."""
+    """The active Spark session, or a new one at ``master`` (default: local mode on 2 cores).
+
+    Column names are case-sensitive, as in the other engines: by default Spark renamed a CSV's 'Name' and
+    'name' to 'Name9' and 'name10' (and a Parquet file's could not be told apart), so neither was found.
+    """
     try:
         from pyspark.sql import SparkSession
     except ImportError as exc:
@@ -74,6 +78,7 @@ def spark_session(master: str | None = None) -> SparkSession:
         .appName("dpgui")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.sql.caseSensitive", "true")
         .config("spark.ui.enabled", "false")
         .getOrCreate()
     )
