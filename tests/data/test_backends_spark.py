@@ -171,3 +171,24 @@ def test_spark_reads_columns_whose_names_differ_only_in_case(tmp_path: Path, suf
         ("name", CategoricalDomain(("p", "q"))),
     ):
         _same(memory.category_counts(column, domain, IMPUTE), spark.category_counts(column, domain, IMPUTE))
+
+
+@pytest.mark.parametrize(("delimiter", "suffix"), [(",", ".csv"), ("\t", ".tsv")])
+def test_spark_skips_a_line_of_spaces_as_pandas_does(tmp_path: Path, delimiter: str, suffix: str) -> None:
+    """pandas reads a line of spaces (or tabs in a CSV) as a blank line, which is no row; Spark made a row of
+    it, with the spaces as its first cell: n grew and that cell was refused as not a number. A line of empty
+    fields stays a row of missing cells."""
+    pytest.importorskip("pyspark")
+    from dpgui.data import InMemoryAggregator
+    from dpgui.data.dataset import open_dataset
+
+    spaces = "   " if delimiter == "\t" else " \t "
+    path = tmp_path / f"spaces{suffix}"
+    path.write_text(
+        delimiter.join(["x", "y"])
+        + f"\n1{delimiter}2\n{spaces}\n3{delimiter}\n{spaces}\r\n4{delimiter}5\n{delimiter}\n"
+    )
+    memory, spark = InMemoryAggregator(open_dataset(path)), SparkAggregator.open(path)
+    assert spark.count() == memory.count() == 4  # the last line, of empty fields, is a row
+    _same(memory.histogram("x", UNIT, IMPUTE), spark.histogram("x", UNIT, IMPUTE))
+    _same(memory.histogram("y", UNIT, IMPUTE), spark.histogram("y", UNIT, IMPUTE))

@@ -115,6 +115,20 @@ class TextCells:
     as_text: bool
 
 
+def _whitespace_line(frame: DataFrame, delimiter: str) -> Column:
+    """The rows Spark makes of lines holding only spaces (and tabs, unless they delimit the fields): their
+    first field is that whitespace and every other is null. ``pandas.read_csv`` skips such a line as a
+    blank one, so it is no row of the file for the other engines (a row whose only content is a quoted
+    first field of spaces is dropped too: Spark does not say which fields were quoted)."""
+    first, *others = frame.columns
+    # isNotNull first: a null rlike is null, and a filter drops a row whose condition is null (a row of empty
+    # fields, which is a row of missing cells)
+    condition = frame[first].isNotNull() & frame[first].rlike("^ +$" if delimiter == "\t" else "^[ \t]+$")
+    for column in others:
+        condition &= frame[column].isNull()
+    return condition
+
+
 def _as_read_csv(values: pd.Series, reading: TextCells) -> pd.Series:
     """Text cells as ``pandas.read_csv`` would have parsed them in the whole file (nulls were empty
     fields)."""
@@ -209,6 +223,7 @@ class SparkAggregator:
             first = frame.columns[0] if frame.columns else ""
             if first.startswith("\ufeff"):  # a UTF-8 byte-order mark read as part of the first name
                 frame = frame.withColumnRenamed(first, first.lstrip("\ufeff"))
+            frame = frame.filter(~_whitespace_line(frame, text_format.delimiter))
             return cls(frame, source_name=path.name, text_decimal=text_format.decimal, **options)  # type: ignore[arg-type]
         raise DataError(
             f"{path.name}: the Spark engine reads Parquet, CSV and TSV, not {suffix or '(no suffix)'!r}"
