@@ -16,9 +16,17 @@ Reader = Callable[[Path], pd.DataFrame]
 
 
 def _read_delimited(path: Path) -> pd.DataFrame:
+    """The whole file, each column typed from all of its cells (``low_memory=False``): by default pandas
+    types each of its internal chunks (2^20 / columns rows, rounded down to a power of two) on its own,
+    so a column of codes with text further down read '007' as 7 and 'TRUE' as true in its first chunks
+    only, and a cell's category depended on where that chunk ended."""
     text_format = sniff_text(path)
     return pd.read_csv(
-        path, sep=text_format.delimiter, encoding=text_format.encoding, decimal=text_format.decimal
+        path,
+        sep=text_format.delimiter,
+        encoding=text_format.encoding,
+        decimal=text_format.decimal,
+        low_memory=False,
     )
 
 

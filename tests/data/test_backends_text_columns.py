@@ -71,3 +71,18 @@ def test_spark_udfs_learn_the_typing_and_keep_a_text_column_as_written() -> None
     assert _cells(batches[0], "code", learning)["code"].tolist()[:2] == [7, 1]  # what a batch read alone
     kept = _cells(batches[0], "code", TextCells(".", as_text=True))["code"]
     assert kept.tolist()[:2] == ["007", "1.0"] and kept.isna().tolist() == [False, False, True]
+
+
+def test_the_in_memory_loader_types_a_column_from_the_whole_file(tmp_path: Path) -> None:
+    """pandas parses a file of 256 columns in internal chunks of 2,048 rows: the first chunk's codes are all
+    digits, the text comes after."""
+    codes = ["007"] * 2048 + ["A1"] * 52
+    frame = pd.DataFrame({"code": codes, **{f"c{i}": 0 for i in range(255)}})
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    assert open_dataset(path).frame["code"].iloc[[0, -1]].tolist() == ["007", "A1"]
+    memory = InMemoryAggregator(open_dataset(path))
+    scanned = EmbeddedAggregator(FileSource(path, batch_rows=1000))
+    expected = memory.category_counts("code", CODES, MissingPolicy())
+    assert expected.tolist() == [2048, 0, 0, 52]
+    assert np.array_equal(scanned.category_counts("code", CODES, MissingPolicy()), expected)
