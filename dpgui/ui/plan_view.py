@@ -105,6 +105,10 @@ class PlanView(QWidget):
         self.mode = QComboBox()
         for mode in Mode:
             self.mode.addItem(mode.value, mode)
+        # the longest mode's text would set the toolbar's (and so the window's) minimum width above 1024 px
+        self.mode.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.mode.setMinimumContentsLength(12)
+        self.mode.setToolTip("\n".join(mode.value for mode in Mode))
         self.epsilon = QDoubleSpinBox()
         self.epsilon.setRange(0.001, 100.0)
         self.epsilon.setDecimals(4)
@@ -149,7 +153,11 @@ class PlanView(QWidget):
         bottom = QHBoxLayout()
         bottom.addWidget(self.summary, 1)
         bottom.addWidget(self.run_button)
+        # a scroll area's default minimum and the tab's own margins made the Budget page (and so the window)
+        # taller than 700 px: the table keeps room for its header and a row, the tab frame is the margin
+        self.table.setMinimumHeight(56)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(3, 3, 3, 3)
         layout.addLayout(top)
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
