@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from dpgui.data.domain import CategoricalDomain
+from dpgui.numbers import readable
 from dpgui.release.release import Release
 from dpgui.tasks.spec import Domain
 from dpgui.tasks.table import SYNTHETIC_CSV, synthetic_csv
@@ -25,7 +26,7 @@ def cell_labels(domain: Domain, kept: bool = False) -> list[str]:
     if isinstance(domain, CategoricalDomain):
         labels = list(domain.labels)
     else:
-        labels = [f"{value:g}" for value in domain.from_grid(np.arange(domain.size, dtype=np.uint64))]
+        labels = [_grid_label(value) for value in domain.from_grid(np.arange(domain.size, dtype=np.uint64))]
     return [*labels, *([MISSING_LABEL] if kept else [])]
 
 
@@ -60,9 +61,32 @@ def two_way(
     return np.bincount(flat, minlength=shape[0] * shape[1]).reshape(shape) / max(len(frame), 1)
 
 
-def _ticks(labels: list[str], most: int = 6) -> list[tuple[float, str]]:
-    step = max(1, len(labels) // most)
-    return [(float(i), label) for i, label in enumerate(labels) if i % step == 0]
+def _grid_label(value: float) -> str:
+    """A grid point as the app writes numbers (``readable``), exact when whole: never "1.667e+06"."""
+    return readable(int(value)) if float(value).is_integer() else readable(float(value))
+
+
+def _round_step(cells: float) -> int:
+    """The smallest step of 1, 2 or 5 times a power of ten cells that is at least ``cells``."""
+    step = 1
+    while step < cells:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return step
+
+
+def _ticks(labels: list[str], kept: bool = False, most: int = 6) -> list[list[tuple[float, str]]]:
+    """Two tick levels for an axis of cells: at most three labels at a round step (always drawn) and up to
+    ``most`` between them, which pyqtgraph leaves out when they would overlap on a narrow plot; the
+    "missing" cell (when ``kept``) is always named and no grid label is crowded against it."""
+    cells = len(labels) - kept
+    step = _round_step(cells / most)
+    major_step = step * _round_step(cells / (3 * step))  # a multiple of the finer step: evenly spaced labels
+    major, finer = list(range(0, cells, major_step)), list(range(0, cells, step))
+    if kept:
+        major, finer = ([i for i in level if cells - i >= cells / 6 or cells < 6] for level in (major, finer))
+        major.append(cells)
+    minor = [i for i in finer if i not in major]
+    return [[(float(i), labels[i]) for i in level] for level in (major, minor)]
 
 
 class SyntheticTableView(QWidget):
@@ -126,7 +150,9 @@ class SyntheticTableView(QWidget):
         self.bars.setOpts(x=np.arange(percent.size), height=percent, width=0.8)
         self.bars_plot.setTitle(f"Synthetic rows by {column}")
         self.bars_plot.setLabel("left", "% of rows")
-        self.bars_plot.getAxis("bottom").setTicks([_ticks(cell_labels(self.domains[column], self.kept))])
+        self.bars_plot.getAxis("bottom").setTicks(
+            _ticks(cell_labels(self.domains[column], self.kept), self.kept)
+        )
 
     def _draw_heatmap(self) -> None:
         pair = (self.first.currentText(), self.second.currentText())
@@ -139,5 +165,5 @@ class SyntheticTableView(QWidget):
         self.heat_plot.setTitle(f"{pair[0]} × {pair[1]}")
         self.heat_plot.setLabel("bottom", pair[0])
         self.heat_plot.setLabel("left", pair[1])
-        self.heat_plot.getAxis("bottom").setTicks([_ticks(cell_labels(domains[0], self.kept))])
-        self.heat_plot.getAxis("left").setTicks([_ticks(cell_labels(domains[1], self.kept))])
+        self.heat_plot.getAxis("bottom").setTicks(_ticks(cell_labels(domains[0], self.kept), self.kept))
+        self.heat_plot.getAxis("left").setTicks(_ticks(cell_labels(domains[1], self.kept), self.kept))

@@ -174,3 +174,43 @@ def test_finish_now_is_offered_while_aim_runs_and_asks_the_job_to_finish(qtbot, 
     window.run_page.set_running(True, finishable=False)  # a run that cannot end early: Cancel only
     assert not button.isVisibleTo(window.run_page) and window.run_page.cancel_button.isEnabled()
     window.run_page.set_running(False)
+
+
+def drawn_tick_texts(plot, side: str) -> list[tuple[object, str]]:
+    """The tick labels an axis would paint now, with their rectangles (pyqtgraph drops crowded levels)."""
+    from PySide6.QtGui import QImage, QPainter
+
+    axis = plot.getAxis(side)
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(rect, text) for rect, _, text in texts]
+
+
+def test_a_wide_declared_range_gets_few_readable_ticks_that_never_overlap(qtbot):
+    """Income declared 0 to 10,000,000 in steps of 1,000 (10,001 cells): the ticks were every 1,666th cell
+    labelled "1.666e+06", "3.332e+06", … running into each other on a plot 260 px wide."""
+    from dpgui.ui.table_review import SyntheticTableView
+
+    view = SyntheticTableView()
+    qtbot.addWidget(view)
+    income, age = NumericDomain(0, 10_000_000, 1000), NumericDomain(16, 95, 1)
+    view.frame = pd.DataFrame({"income": ["52000", "", "9691000"], "age": ["30", "41", ""]})
+    view.domains, view.kept = {"income": income, "age": age}, True
+    view.column.addItems(["income", "age"])
+    view.first.addItems(["income", "age"])
+    view.second.addItems(["age", "income"])
+    view.resize(540, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(50)  # the plots take their ranges in the event loop
+    for plot, side in ((view.bars_plot, "bottom"), (view.heat_plot, "bottom"), (view.heat_plot, "left")):
+        texts = drawn_tick_texts(plot, side)
+        labels = [text for _, text in texts]
+        assert len(labels) >= 2 and not any("e+" in label for label in labels)
+        rects = [rect for rect, _ in texts]
+        assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1 :]), labels
+    assert [text for _, text in drawn_tick_texts(view.bars_plot, "bottom")][:2] == ["0", "4,000,000"]
