@@ -245,10 +245,12 @@ class CategoryRow:
         grid.addWidget(self.suggest, line + 1, 3, 1, 2)
 
     def place_cells(self, table: QTableWidget, line: int) -> None:
-        """Put the categories across the bounds' columns of ``table``'s line ``line``, 'other' last."""
+        """Put the categories across the bounds' columns of ``table``'s line ``line``, 'other' across the
+        bins and unit columns (in the bins column alone its label was cut off below about 1100 px)."""
         _name_cell(table, line, self.column)
         table.setSpan(line, 1, 1, 3)
         table.setCellWidget(line, 1, self.categories)
+        table.setSpan(line, 4, 1, 2)
         table.setCellWidget(line, 4, self.other)
 
     def write_to(self, declared: DeclaredDomains) -> None:
