@@ -105,6 +105,12 @@ _LOAD_HINT = (
 _REFUSALS = (LedgerError, PreconditionFailed, ValueError)  # DataError is a ValueError
 
 
+def _named(name: str, error: BaseException) -> str:
+    """The error about file ``name``, led by the name once (the readers' errors mostly start with it)."""
+    text = str(error)
+    return text if text.startswith(f"{name}:") else f"{name}: {text}"
+
+
 def _file_filter() -> str:
     patterns = " ".join(f"*{suffix}" for suffix in sorted(SUPPORTED_SUFFIXES))
     return f"Data files ({patterns});;All files (*)"
@@ -407,7 +413,7 @@ class MainWindow(QMainWindow):
     def _open_failed(self, job: OpenJob, error: Exception) -> None:
         self._open_ended(f"Could not open {job.request.name}.")
         self.show_failure(
-            "Cannot open the file", f"{job.request.name}: {error}", _LOAD_HINT, details=job.details
+            "Cannot open the file", _named(job.request.name, error), _LOAD_HINT, details=job.details
         )
 
     def _open_ended(self, status: str) -> None:
@@ -506,7 +512,7 @@ class MainWindow(QMainWindow):
         try:
             load(path)
         except (DataError, ProjectError, OSError) as error:
-            self.show_failure("Cannot open the file", f"{Path(path).name}: {error}", _LOAD_HINT, error)
+            self.show_failure("Cannot open the file", _named(Path(path).name, error), _LOAD_HINT, error)
 
     # -- recent files and projects -------------------------------------------------------------------------
 

@@ -193,3 +193,27 @@ def test_the_review_of_a_scanned_file_says_its_cells_are_checked_in_the_run(qtbo
     assert sheet.data_note.text() == SCANNED_DATA_NOTE and sheet.data_note.isVisibleTo(sheet)
     assert sheet.data_labels == []
     sheet.reject()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "the file is empty"),
+        (b"a,b,c\n", "header but no data rows"),
+        (bytes(range(256)) * 20, "not text in any encoding"),
+    ],
+)
+def test_a_file_that_is_not_a_table_is_refused_naming_it_once(qtbot, window, tmp_path, content, reason):
+    """Empty, header-only and binary files: the message read 'bad.csv: bad.csv: the file is empty'."""
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(content)
+    window.open_private(window.data_page.request(str(bad)))
+    with qtbot.waitSignal(window.open_job.failed, timeout=10_000):
+        pass
+    box = window.error_box
+    assert box is not None and reason in box.text()
+    assert box.text().count("bad.csv") == 1 and window.dataset is None
+    box.close()
+    window._load(window.load_public, bad)  # the public sample's refusal reads alike
+    assert reason in window.error_box.text() and window.error_box.text().count("bad.csv") == 1
+    window.error_box.close()
