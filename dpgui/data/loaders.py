@@ -180,16 +180,16 @@ def load_table(path: Path) -> pd.DataFrame:
     unreadable or empty file, or a table without columns or rows.
     """
     path = Path(path)
+    if path.is_dir():  # before the suffix: a folder of Parquet parts has none, and is no 'file type'
+        raise DataError(
+            f"{path.name}: is a folder, not a file; the in-memory engine reads one table file: name the "
+            "file, or read a folder of Parquet parts with the out-of-core engine (--engine embedded)"
+        )
     reader = _READERS.get(path.suffix.lower())
     if reader is None:
         raise DataError(
             f"{path.name}: unsupported file type {path.suffix or '(no suffix)'!r}; "
             f"save the table as one of {', '.join(SUPPORTED_SUFFIXES)}"
-        )
-    if path.is_dir():
-        raise DataError(
-            f"{path.name}: is a folder, not a file; the in-memory engine reads one table file: name the "
-            "file, or read a folder of Parquet parts with the out-of-core engine (--engine embedded)"
         )
     refuse_non_file(path)
     if not path.is_file():

@@ -54,3 +54,18 @@ def test_a_named_pipe_is_refused_without_waiting_on_it(tmp_path, capsys, no_hang
         code = _release(pipe, command, tmp_path / "o")
     err = capsys.readouterr().err
     assert code == 2 and "is not a regular file" in err, err
+
+
+def test_a_parquet_folder_without_a_suffix_is_called_a_folder_not_an_unknown_file_type(tmp_path):
+    """A folder of Parquet parts chosen as the public sample (read in memory) was refused as an
+    "unsupported file type '(no suffix)'"; it is a folder, and the message says so."""
+    import pandas as pd
+
+    from dpgui.data.errors import DataError
+    from dpgui.data.public import PublicSample
+
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    pd.DataFrame({"x": [1, 2]}).to_parquet(folder / "part-0.parquet")
+    with pytest.raises(DataError, match="parts: is a folder, not a file"):
+        PublicSample.from_file(folder)
