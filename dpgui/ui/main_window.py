@@ -904,7 +904,8 @@ class MainWindow(QMainWindow):
         )
 
     def _list_export_folders(self, folders: dict[str, Path]) -> None:
-        """The Review page's list names where each of these releases was exported."""
+        """The Review page's list names where each of these releases was exported; the Budget page's ledger
+        no longer calls them "not exported" (the app's copies are gone)."""
         self.releases = [
             ReleaseRecord.of(self.session_releases[r.release_id], folders[r.release_id])
             if r.release_id in folders
@@ -912,6 +913,7 @@ class MainWindow(QMainWindow):
             for r in self.releases
         ]
         self.review_page.show_history(self.releases)
+        self.refresh_budget()
 
     def choose_release(self, release_id: str) -> None:
         """Show (and let Export write) a release picked in the Review page's list."""

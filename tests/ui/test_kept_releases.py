@@ -142,3 +142,16 @@ def test_a_change_of_the_spec_redraws_the_budget_bar_not_the_ledger_table(
     assert tables == [] and shown and shown[-1] is not None and shown[-1].epsilon == 0.7
     window.refresh_budget()
     assert len(tables) == 1
+
+
+def test_the_ledger_table_stops_saying_not_exported_once_the_export_is_written(
+    qtbot, window: MainWindow, errors: list[str], tmp_path: Path, monkeypatch
+):
+    """The Budget page kept "committed, not exported" after Export until something else re-read the
+    ledger: the custodian going back to Budget was told a release they had just exported was not."""
+    set_total(window, 5.0)
+    run_and_wait(qtbot, window)
+    table = window.budget_page.ledger_table
+    assert table.item(table.rowCount() - 1, 4).text() == "committed, not exported"
+    export_into(qtbot, window, tmp_path / "exported", monkeypatch)
+    assert errors == [] and table.item(table.rowCount() - 1, 4).text() == "committed"
