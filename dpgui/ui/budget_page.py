@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from dpgui.numbers import readable
 from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
+from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry, ReservationStatus
 from dpgui.release.staging import files_left
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
@@ -107,6 +107,11 @@ def _status(entry: LedgerEntry) -> tuple[str, str]:
     """The ledger table's status of a release and its tooltip: a committed release whose files are still
     where dpgui put them before the commit (``staging.files_left``: the app's copy of a release not
     exported, or a staging folder a crash left) says so, and the tooltip where."""
+    if entry.status is ReservationStatus.COMMITTED and entry.release_id is None:  # settle_failed_run's commit
+        return (
+            f"{entry.status.value}, no result",
+            "Charged without a result: the run was cancelled, or failed, after it read the private data",
+        )
     left = files_left(entry.files)
     if left is None:
         return entry.status.value, entry.status.value

@@ -89,3 +89,16 @@ def test_the_cancellable_random_checks_between_batches_and_draws_the_same_law():
     assert whole.shape == (2 * NOISE_BATCH + 5,) and whole.dtype == np.int64
     r = np.exp(-1 / 2.0)
     assert abs(np.mean(np.abs(whole)) - 2 * r / (1 - r**2)) < 0.05  # E|Z| of the discrete Laplace
+
+
+def test_the_ledger_table_calls_a_cancelled_charge_one_without_a_result(qtbot, long_release):
+    """A run cancelled after reading the data stays charged; its ledger row read "committed", like an
+    exported release, so the custodian could not tell the charge that brought nothing."""
+    window = long_release
+    job = window.current_job
+    with qtbot.waitSignal(job.cancelled, timeout=5_000):
+        window.cancel_release()
+    table = window.budget_page.ledger_table
+    status = table.item(table.rowCount() - 1, 4)
+    assert status.text() == "committed, no result"
+    assert "cancelled" in status.toolTip()
