@@ -177,6 +177,8 @@ class MainWindow(QMainWindow):
         """The private file each of this session's releases read, so Export never writes into its folder."""
         self._running_data: Path | None = None
         """The private file the running job reads (another may be opened while it runs)."""
+        self._run_shown_for: TaskSpec | None = None
+        """The Task page's spec when the run whose plot and log the Run page shows started."""
 
         self.declared = DeclaredDomains()
         """The declared domains, shared by the Data and Task pages."""
@@ -634,6 +636,7 @@ class MainWindow(QMainWindow):
             self.budget_page.show_plan(None, f"No plan yet: {problem}")
             self.budget_page.show_spec(None, None if self.dataset is None else self.dataset.n_rows)
             self.task_page.show_preconditions(None, None)
+            self._show_next_run(None, f"Not ready to run: {problem}")
             self._show_release_share()
             return
         n = self.dataset.n_rows if self.dataset is not None else None
@@ -647,11 +650,31 @@ class MainWindow(QMainWindow):
             self.budget_page.show_plan(None, "Planning…")
             self.planner.submit(lambda: plan(spec, n))  # off the GUI thread: a bound can take 0.1 s
         self.budget_page.show_spec(spec, n)
-        self.run_page.summary.setText(
+        self._show_next_run(
+            spec,
             f"{spec.kind.title} of {', '.join(spec.columns)} with {spec.algorithm} at "
-            f"{format_cost(PrivacyCost(spec.epsilon, spec.delta))}"
+            f"{format_cost(PrivacyCost(spec.epsilon, spec.delta))}",
         )
         self._show_release_share()
+
+    def _show_next_run(self, spec: TaskSpec | None, summary: str) -> None:
+        """The Run page between runs names the run the Task page describes (or why none can start). The last
+        run's progress, plot and log stay while the task is the one it ran, and go once it changes: under
+        another task's name they passed for its run. A running job's own summary (with its data warnings)
+        stays."""
+        if self.current_job is not None:
+            return
+        if spec is not None and spec == self._run_shown_for:
+            self.run_page.summary.setText(summary)
+            return
+        self._run_shown_for = None
+        self.run_page.prepare(summary, () if spec is None else spec.domains)
+
+    def _current_spec_or_none(self) -> TaskSpec | None:
+        try:
+            return self.current_spec()
+        except _REFUSALS:
+            return None
 
     # -- releases ------------------------------------------------------------------------------------------
 
@@ -749,6 +772,7 @@ class MainWindow(QMainWindow):
         if job.data_check is not None and job.data_check.warnings:
             summary += "\nData (custodian only): " + "; ".join(job.data_check.warnings)
         self.run_page.prepare(summary, spec.domains)
+        self._run_shown_for = spec
         self._set_running(True, finishable=job.prepared.algorithm.finishes_on_request)
         self.refresh_budget()
         job.start()
@@ -852,6 +876,7 @@ class MainWindow(QMainWindow):
         self.current_job = job
         self._running_data = Path(self.dataset.path)
         self.run_page.prepare(f"Running a plan of {count} releases, reserved together…", ())
+        self._run_shown_for = self._current_spec_or_none()
         self._set_running(True)
         self.refresh_budget()
         self.go_to(RUN)
