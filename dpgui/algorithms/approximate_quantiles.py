@@ -39,7 +39,8 @@ class QuantilesRelease:
 
 
 def parse_quantiles(text: str) -> tuple[float, ...]:
-    """'0.1,0.5,0.9' -> (0.1, 0.5, 0.9); each in [0, 1], at least one. ValueError with a clear message."""
+    """'0.1,0.5,0.9' -> (0.1, 0.5, 0.9); each in [0, 1], each once, at least one. ValueError with a clear
+    message."""
     try:
         qs = tuple(float(part) for part in text.split(",") if part.strip())
     except ValueError:
@@ -50,6 +51,9 @@ def parse_quantiles(text: str) -> tuple[float, ...]:
         raise ValueError("give at least one quantile, e.g. 0.5")
     if not all(0 <= q <= 1 for q in qs):
         raise ValueError(f"every quantile must lie in [0, 1], got {text!r}")
+    repeated = sorted({q for q in qs if qs.count(q) > 1})
+    if repeated:  # a second copy would be paid for and released again, and tell nothing new
+        raise ValueError(f"give each quantile once: {', '.join(f'{q:g}' for q in repeated)} is repeated")
     return qs
 
 

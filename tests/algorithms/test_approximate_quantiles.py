@@ -235,3 +235,9 @@ def test_the_stated_rank_error_bounds_are_the_docstrings_formulas():
     assert aq_rank_error(domain, qs, epsilon, beta) == pytest.approx(
         8 / epsilon * math.log(domain * 3 / beta)
     )
+
+
+@pytest.mark.parametrize("text", ["0.5,0.5", "0.1, 0.5, 0.50", "0,1,0"])
+def test_a_repeated_quantile_is_refused_before_it_is_paid_for_twice(text: str) -> None:
+    with pytest.raises(ValueError, match="give each quantile once"):
+        parse_quantiles(text)
