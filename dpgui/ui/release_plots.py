@@ -190,6 +190,21 @@ def _label_height(q: float | None) -> float:
     return 0.5 if q is None else min(max(q, 0.1), 0.9)
 
 
+ZOOM_BELOW_SHARE = 0.2
+"""Released values spread over less than this share of the declared range are shown zoomed in on."""
+
+
+def _zoom_to_values(plot: pg.PlotWidget, values: list[float], domain: object) -> None:
+    """Show the released values' span (half again either side) when on the declared range they would be a
+    single thick line (incomes declared up to 10,000,000 whose quantiles lie within a few thousand); the
+    plot's auto-range button shows the whole range again."""
+    if len(set(values)) < 2 or not isinstance(domain, NumericDomain):
+        return
+    low, high = min(values), max(values)
+    if high - low < ZOOM_BELOW_SHARE * (float(domain.upper) - float(domain.lower)):
+        plot.setXRange(low - (high - low) / 2, high + (high - low) / 2, padding=0)
+
+
 def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
     """Released quantiles (a median, an interior point) as labelled vertical lines on the declared domain,
     with a marker at (value, q) where the value estimates a quantile."""
@@ -210,6 +225,7 @@ def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
             )
             plot.addItem(line)
             lines.append(line)
+    _zoom_to_values(plot, [line.value() for line in lines], release.spec.domains[0])
     points = [(value, q) for _, q, value in rows if value is not None and q is not None]
     items: dict[str, object] = {"lines": tuple(lines)}
     if points:

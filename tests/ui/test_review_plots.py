@@ -220,6 +220,17 @@ def test_quantiles_are_lines_and_markers_at_the_released_values(qtbot, window: M
     assert np.array_equal(x, values) and np.array_equal(y, qs)
 
 
+def test_quantiles_on_a_wide_declared_range_are_shown_zoomed_in(qtbot, window: MainWindow):
+    """Wages declared up to 1,000,000: their quantiles span a few thousand, which on the whole range would
+    be one thick line; the view shows their span, half again either side."""
+    release = run(qtbot, window, TaskKind.QUANTILES, wage=True, domain=NumericDomain(0, 1_000_000, 100))
+    values = column(release, "value")
+    low, high = min(values), max(values)
+    assert 0 < high - low < 0.2 * 1_000_000
+    (x_low, x_high), _ = window.review_page.plot.viewRange()
+    assert x_low == pytest.approx(low - (high - low) / 2) and x_high == pytest.approx(high + (high - low) / 2)
+
+
 def test_synthetic_records_are_drawn_as_their_histogram(qtbot, window: MainWindow):
     release = run(qtbot, window, TaskKind.SYNTHETIC, wage=True)
     x, y = items(window.review_page)["histogram"].getData()
