@@ -50,7 +50,14 @@ from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
-from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
+from dpgui.tasks.registry import (
+    AlgorithmInfo,
+    Guarantee,
+    ParameterSpec,
+    PreconditionFailure,
+    each_column_once,
+    register,
+)
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 if TYPE_CHECKING:
@@ -261,10 +268,7 @@ def _numeric_preconditions(spec: TaskSpec) -> list[PreconditionFailure]:
     failures = []
     if not all(isinstance(d, NumericDomain) for d in spec.domains):
         failures.append(PreconditionFailure("distance release needs numeric columns with declared bounds"))
-    repeated = sorted({c for c in spec.columns if spec.columns.count(c) > 1})
-    if repeated:  # a coordinate given twice would count twice in every distance
-        listed = ", ".join(repeated)
-        failures.append(PreconditionFailure(f"each column may appear once; {listed} is repeated"))
+    failures += each_column_once(spec.columns)  # a coordinate given twice would count twice
     try:
         _metric(spec)
     except ValueError:

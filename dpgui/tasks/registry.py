@@ -57,6 +57,14 @@ class PreconditionFailure:
     """The parameters themselves are unusable (the CLI's usage error, exit 2), whatever n is."""
 
 
+def each_column_once(columns: tuple[str, ...]) -> tuple[PreconditionFailure, ...]:
+    """The refusal of a column listed twice (a table would model it twice, a distance count it twice)."""
+    repeated = sorted({column for column in columns if columns.count(column) > 1})
+    if not repeated:
+        return ()
+    return (PreconditionFailure(f"each column may appear once; {', '.join(repeated)} is repeated"),)
+
+
 Runner = Callable[[TaskSpec, "Aggregator", PrivateRandom], AlgorithmRun[ReleaseTable]]
 
 REPLACE_ONE = "replace one record; row count public"

@@ -45,7 +45,14 @@ from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.outputs import Attachment, ReleaseTable
-from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
+from dpgui.tasks.registry import (
+    AlgorithmInfo,
+    Guarantee,
+    ParameterSpec,
+    PreconditionFailure,
+    each_column_once,
+    register,
+)
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
 from dpgui.tasks.table_error import (
     COARSE_BINS,
@@ -157,9 +164,7 @@ def _common(spec: TaskSpec) -> tuple[PreconditionFailure, ...]:
                     'column: declare fewer bins (e.g. "bins": 50) or a coarser granularity'
                 )
             )
-    if len(set(spec.columns)) != len(spec.columns):
-        failures.append(PreconditionFailure("each column may appear once"))
-    return tuple(failures)
+    return (*failures, *each_column_once(spec.columns))
 
 
 def _needs_delta(spec: TaskSpec) -> tuple[PreconditionFailure, ...]:
