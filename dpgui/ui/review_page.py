@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -47,6 +48,12 @@ NOTES_SHOWN = 4
 disclosure, so the plots keep their room at 1280 x 800."""
 SPLIT = (2, 3)
 """Widths of the table side and the plot side when a release is shown; the custodian drags the handle."""
+HISTORY_ROWS = 6
+"""The session's releases listed before the list scrolls."""
+MEASURED_TAB = "Measured marginals"
+SYNTHETIC_TAB = "Synthetic rows: 1-way and 2-way"
+"""The plot side's tabs for a synthetic-table release: AIM's or MST's budget and fit per marginal, and the
+distributions of the synthetic rows."""
 EXPORT_SIZE = QSizeF(900, 520)
 """The size a release's plot is laid out at for the report."""
 EXPORT_WIDTH = 900
@@ -156,13 +163,22 @@ class ReviewPage(QWidget):
         table_column.setContentsMargins(0, 0, 0, 0)
         table_column.addWidget(self.table, 1)
         table_column.addWidget(self.preview, 1)
-        plots = QWidget()
-        plot_column = QVBoxLayout(plots)
+        release_plots = QWidget()
+        plot_column = QVBoxLayout(release_plots)
         plot_column.setContentsMargins(0, 0, 0, 0)
         plot_column.addWidget(self.plot, 1)
         plot_column.addWidget(self.custodian_box)
         plot_column.addWidget(self.distance_explorer, 1)
-        plot_column.addWidget(self.synthetic_view, 2)
+        synthetic_page = QWidget()
+        synthetic_column = QVBoxLayout(synthetic_page)
+        synthetic_column.setContentsMargins(0, 4, 0, 0)
+        synthetic_column.addWidget(self.synthetic_view)
+        self.plot_tabs = plots = QTabWidget()
+        """The release's plot and, for a synthetic table, a second tab of the synthetic rows' 1- and 2-way
+        distributions: stacked, the three plots of a table release had about 100 px each at 1024 x 700."""
+        plots.setDocumentMode(True)
+        plots.addTab(release_plots, MEASURED_TAB)
+        plots.addTab(synthetic_page, SYNTHETIC_TAB)
         self.body = QSplitter()
         """The released table (and synthetic rows) beside the plots; the custodian drags the handle to
         widen whichever they are reading (a table release's marginal list has six wide columns)."""
@@ -173,7 +189,7 @@ class ReviewPage(QWidget):
         self.body.setChildrenCollapsible(False)
         self._reset_split()
         self.history = QListWidget()
-        self.history.setMaximumHeight(90)
+        self._fit_history()
         self.history.setToolTip(
             "The releases made in this session (saved in the project file): pick one to show and export it."
         )
@@ -210,6 +226,7 @@ class ReviewPage(QWidget):
         self._show_preview(release)
         self._show_table_side()
         self.synthetic_view.show_release(release)
+        self._show_plot_tabs()
         layer = custodian_layer_for(release)
         self.custodian_box.blockSignals(True)
         self.custodian_box.setChecked(False)  # custodian-only layers start hidden for every release
@@ -220,6 +237,14 @@ class ReviewPage(QWidget):
         self._redraw()
         self.distance_explorer.show_release(release)
         self.export_button.setEnabled(True)
+
+    def _show_plot_tabs(self) -> None:
+        """Tabs only for a synthetic table, opened on its synthetic rows (what an analyst receives); any
+        other release shows its one plot without a tab bar."""
+        table = not self.synthetic_view.isHidden()
+        self.plot_tabs.setTabVisible(1, table)
+        self.plot_tabs.tabBar().setVisible(table)
+        self.plot_tabs.setCurrentIndex(1 if table else 0)
 
     def _reset_split(self) -> None:
         """Share the body between the table side and the plots in the SPLIT ratio (sizes are weights)."""
@@ -294,6 +319,16 @@ class ReviewPage(QWidget):
             if self.release is not None and record.release_id == self.release.release_id:
                 self.history.setCurrentItem(item)
         self.history.blockSignals(False)
+        self._fit_history()
+
+    def _fit_history(self) -> None:
+        """As tall as the session's releases, up to HISTORY_ROWS of them (then it scrolls): one release
+        left the plots 70 px short at 1024 x 700."""
+        row = self.history.sizeHintForRow(0)
+        if row <= 0:
+            row = self.history.fontMetrics().height() + 2
+        rows = min(max(self.history.count(), 1), HISTORY_ROWS)
+        self.history.setFixedHeight(rows * row + 2 * self.history.frameWidth())
 
     def _on_history_choice(self, item: QListWidgetItem | None) -> None:
         if item is not None:
@@ -316,7 +351,7 @@ class ReviewPage(QWidget):
             lay_out(export)  # after drawing: the title and axis labels take their rows first
         if drawing is not None:
             plots[drawing.title or "Released values"] = plot_png(export)
-        if self.distance_explorer.isVisibleTo(self):
+        if not self.distance_explorer.isHidden():
             with self.distance_explorer.as_reported():
                 plots["Average distance answered from the released structure"] = plot_png(
                     self.distance_explorer.plot

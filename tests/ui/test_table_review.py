@@ -16,7 +16,7 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.tasks.table import SYNTHETIC_CSV
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.release_plots import measured_marginals
-from dpgui.ui.review_page import NOTES_SHOWN, SPLIT
+from dpgui.ui.review_page import MEASURED_TAB, NOTES_SHOWN, SPLIT, SYNTHETIC_TAB
 from dpgui.ui.table_review import MISSING_LABEL, cell_labels, one_way, two_way
 from tests.ui.test_session import build
 
@@ -214,3 +214,36 @@ def test_a_wide_declared_range_gets_few_readable_ticks_that_never_overlap(qtbot)
         rects = [rect for rect, _ in texts]
         assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1 :]), labels
     assert [text for _, text in drawn_tick_texts(view.bars_plot, "bottom")][:2] == ["0", "4,000,000"]
+
+
+def test_at_1024_by_700_the_table_review_gives_each_plot_a_tab_of_usable_height(qtbot, released):
+    """Stacked, the marginals chart, the 1-way bars and the heatmap had about 100 px each at 1024 x 700 (the
+    chart's axis title ran into the column choosers); in tabs each gets the plot side's whole height."""
+    released.resize(1024, 700)
+    released.show()
+    qtbot.waitExposed(released)
+    page = released.review_page
+    tabs = page.plot_tabs
+    assert tabs.tabBar().isVisible() and [tabs.tabText(i) for i in range(2)] == [MEASURED_TAB, SYNTHETIC_TAB]
+    view = page.synthetic_view
+    assert tabs.currentIndex() == 1 and view.isVisible()  # opened on what an analyst receives
+    assert view.bars_plot.height() >= 220 and view.heat_plot.height() >= 220
+    tabs.setCurrentIndex(0)
+    assert page.plot.isVisible() and page.plot.height() >= 250
+    assert page.history.height() < 40  # one release listed: one row, not a 90 px box
+
+
+def test_a_release_other_than_a_table_shows_its_plot_without_tabs(qtbot, released):
+    released.resize(1024, 700)
+    released.show()
+    qtbot.waitExposed(released)
+    build(released, TaskKind.CDF)
+    released.start_release()
+    with qtbot.waitSignal(released.current_job.released, timeout=60_000):
+        pass
+    tabs = released.review_page.plot_tabs
+    assert not tabs.tabBar().isVisible() and not tabs.isTabVisible(1)
+    assert tabs.currentIndex() == 0 and released.review_page.plot.isVisible()
+    history = released.review_page.history
+    qtbot.waitUntil(lambda: history.count() == 2)
+    assert history.height() >= 2 * history.sizeHintForRow(0)  # both releases listed without scrolling
