@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState
 from dpgui.ui.theme import is_dark
+from dpgui.ui.wrapping_label import WrappingLabel
 
 SEGMENT_COLOURS = (QColor("#5b6778"), QColor("#e8912d"), QColor("#cfe8cf"))
 """Spent, this release, remaining (on a light palette)."""
@@ -83,11 +84,10 @@ class BudgetPanel(QGroupBox):
 
     def __init__(self) -> None:
         super().__init__("Privacy budget")
-        self.total_label = QLabel()
-        self.spent_label = QLabel()
-        self.remaining_label = QLabel()
-        self.accounting_label = QLabel()
-        self.accounting_label.setWordWrap(True)
+        self.total_label = WrappingLabel()
+        self.spent_label = WrappingLabel()
+        self.remaining_label = WrappingLabel()
+        self.accounting_label = WrappingLabel()
         self.accounting_label.setToolTip(
             "The spent budget is the tight composition of every release's privacy curve (privacy loss "
             "distributions, zCDP), reported as ε at the total's δ, and never more than basic composition."

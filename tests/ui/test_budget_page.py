@@ -87,3 +87,34 @@ def test_the_planner_shows_a_synthetic_tables_error_per_marginal(qtbot):
     assert "wage × experience (16 × 16 bins)" in cells and "experience" in cells
     page.show_plan([])
     assert not page.planner_tabs.isTabVisible(index)
+
+
+def test_the_panels_wrapped_lines_keep_their_height_at_a_narrow_width(qtbot):
+    """At 1024 x 700 the accounting line wraps to two or three lines; the form gave it the one guessed
+    height of a wrapped QLabel and cut the rest off (the page sits in a QStackedWidget, which does not pass
+    height-for-width down)."""
+    from PySide6.QtWidgets import QLabel, QStackedWidget
+
+    from dpgui.ui.budget_panel import BudgetPanel
+
+    stack = QStackedWidget()
+    panel = BudgetPanel()
+    stack.addWidget(panel)
+    qtbot.addWidget(stack)
+    state = BudgetState(
+        PrivacyCost(10.0, 1e-5),
+        PrivacyCost(0.88399, 1e-5),
+        PrivacyCost(0.0),
+        PrivacyCost(9.11601, 9e-6),
+        spent_basic=PrivacyCost(1.0, 1e-6),
+    )
+    panel.show_state(state)
+    stack.resize(330, 400)
+    stack.show()
+    qtbot.waitExposed(stack)
+    for label in (panel.spent_label, panel.remaining_label, panel.accounting_label):
+        fresh = QLabel(label.text())
+        fresh.setWordWrap(True)
+        fresh.setFont(label.font())
+        assert label.height() >= fresh.heightForWidth(label.width()), label.text()
+    assert panel.accounting_label.height() > panel.total_label.height()  # it did wrap at this width
