@@ -102,3 +102,36 @@ def test_the_ledger_table_calls_a_cancelled_charge_one_without_a_result(qtbot, l
     status = table.item(table.rowCount() - 1, 4)
     assert status.text() == "committed, no result"
     assert "cancelled" in status.toolTip()
+
+
+def test_cancel_is_asked_once_and_the_status_says_what_the_run_waits_for(qtbot, long_release):
+    window = long_release
+    job = window.current_job
+    with qtbot.waitSignal(job.cancelled, timeout=5_000):
+        window.run_page.cancel_button.click()
+        assert not window.run_page.cancel_button.isEnabled()  # at once, before the run has stopped
+        assert window.statusBar().currentMessage() == "Cancelling…"
+
+
+def test_cancelling_aim_says_it_waits_for_the_model_fit_under_way(qtbot, demo_window: MainWindow):
+    """AIM's model fits run in JAX, which cannot be stopped midway: a cancel lands when the fit ends,
+    seconds later on a wide table, and the status says so instead of a bare 'Cancelling…'."""
+    from dpgui.privacy.cost import PrivacyCost
+    from dpgui.tasks.spec import TaskKind
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.show()
+    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
+    build(window, TaskKind.TABLE)
+    window.task_page.select_algorithm("aim")
+    window.budget_page.delta.setText("1e-6")
+    window.budget_page.delta.editingFinished.emit()
+    window.start_release()
+    job = window.current_job
+    assert job is not None and window.run_page.finish_button.isVisibleTo(window.run_page)
+    window.run_page.cancel_button.click()
+    assert not window.run_page.cancel_button.isEnabled()
+    assert not window.run_page.finish_button.isEnabled()
+    assert "model fit under way" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: window.current_job is None, timeout=120_000)
