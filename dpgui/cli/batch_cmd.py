@@ -148,7 +148,8 @@ def _review_run_and_export(
     """The review, then the whole plan reserved, run and written into ``--out`` (its exit code)."""
     dataset = opened.dataset
     reviews = [
-        review_gate.review_or_refuse(r.spec, dataset, ledger, args.accept_warnings) for r in batch.releases
+        review_gate.review_or_refuse(r.spec, dataset, ledger, args.accept_warnings, alone=False)
+        for r in batch.releases
     ]
     if any(review is None for review in reviews):
         return EXIT_USAGE  # the last step before the reservation: nothing is charged

@@ -10,10 +10,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, Ledger
+from dpgui.privacy.ledger import BudgetExceeded, Ledger
 from dpgui.tasks.review import ReleaseReview, build_review
-from dpgui.tasks.runner import prepare, refuse_private_inputs
+from dpgui.tasks.runner import over_budget, prepare, refuse_private_inputs
 from dpgui.tasks.spec import TaskSpec
 
 if TYPE_CHECKING:
@@ -28,29 +27,32 @@ def add_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def remaining_budget(
-    ledger: Ledger, dataset: Dataset | DatasetHandle, account: Account
-) -> PrivacyCost | None:
-    """The remaining budget of the dataset's ``account`` as the ledger knows it, without registering it."""
-    path = dataset.path.resolve()
-    for record in ledger.datasets():
-        if record.sha256 == dataset.sha256 or record.path == path:
-            return ledger.state(record.id, account).remaining
-    return None
-
-
 def review_or_refuse(
-    spec: TaskSpec, dataset: Dataset | DatasetHandle, ledger: Ledger, accept_warnings: bool
+    spec: TaskSpec,
+    dataset: Dataset | DatasetHandle,
+    ledger: Ledger,
+    accept_warnings: bool,
+    *,
+    alone: bool = True,
 ) -> ReleaseReview | None:
     """Print the review on stderr; None (refused) when a check failed and warnings were not accepted.
+
+    A release run ``alone`` that does not fit the budget left raises :class:`BudgetExceeded` (exit 3) right
+    after its review, which says so: the reservation would refuse it, and nothing is reserved. A plan's
+    releases are reserved together, and the plan's reservation words the refusal for all of them.
 
     A public input with the private file's bytes is refused (DataError) before the review, whose figures
     it would otherwise have been read for."""
     prepared = prepare(spec, dataset.n_rows)
     refuse_private_inputs(prepared, dataset)
-    review = build_review(prepared, remaining_budget(ledger, dataset, prepared.account))
+    record = ledger.find(dataset.path, dataset.sha256)  # the dataset the reservation will book on
+    remaining = None if record is None else ledger.state(record.id, prepared.account).remaining
+    refusal = over_budget(prepared, ledger, None if record is None or not alone else record.id)
+    review = build_review(prepared, remaining, refusal)
     for line in review.lines():
         print(line, file=sys.stderr)
+    if refusal is not None:  # exit 3, as the reservation's refusal would, before anything is reserved
+        raise BudgetExceeded(refusal)
     if review.failures and not accept_warnings:
         print(
             "dpgui: refused before charging: a check failed (see the review above); fix the declaration "

@@ -292,6 +292,12 @@ class Ledger:
                 self._append(EventType.DATASET_SEEN, self._seen_payload(record))
             return record
 
+    def find(self, path: Path, sha256: str) -> DatasetRecord | None:
+        """The dataset ``open_dataset`` would match this file to, without registering anything (None: it
+        would register a new one)."""
+        with self._transaction():
+            return self._find(path.resolve(), sha256)
+
     def set_total(self, dataset_id: str, total: PrivacyCost, note: str = "") -> None:
         """Set (raise or lower) the dataset's total budget.
 
@@ -337,7 +343,10 @@ class Ledger:
                     "[--delta D]`."
                 )
             for account in dict.fromkeys(r.account for r in requests):
-                self._check_fits(dataset, total, account, [r for r in requests if r.account is account])
+                mine = [r for r in requests if r.account is account]
+                refusal = self._overspend(dataset, total, account, mine)
+                if refusal is not None:
+                    raise BudgetExceeded(refusal)
             reservations = []
             for request in requests:
                 reservation = Reservation(
@@ -359,10 +368,20 @@ class Ledger:
                 reservations.append(reservation)
             return reservations
 
-    def _check_fits(
+    def refusal(self, dataset_id: str, request: ReservationRequest) -> str | None:
+        """What ``reserve`` would refuse ``request`` with (its :class:`BudgetExceeded` words), or None when
+        it fits now (or no total is set, which ``reserve`` refuses on its own): the review before a charge
+        says so instead of predicting a remainder of zero. Books nothing."""
+        with self._transaction():
+            dataset = self._dataset(dataset_id)
+            if dataset.total is None:
+                return None
+            return self._overspend(dataset, dataset.total, request.account, [request])
+
+    def _overspend(
         self, dataset: _Dataset, total: PrivacyCost, account: Account, requests: Sequence[ReservationRequest]
-    ) -> None:
-        """Raise :class:`BudgetExceeded` unless the account's releases and ``requests`` fit the total."""
+    ) -> str | None:
+        """Why the account's releases and ``requests`` do not fit the total, or None when they do."""
         bookings = _on(dataset.bookings, account)
         used = self._used(bookings, total).spent
         adding = [BookedRelease(r.cost, r.curve) for r in requests]
@@ -374,12 +393,13 @@ class Ledger:
             need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
             if _exceeds(composed, limit):
                 left = max(0.0, limit - spent)
-                raise BudgetExceeded(
+                return (
                     f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
                     f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
                     f"{where} (spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
                     "raise the total with `dpgui budget set`."
                 )
+        return None
 
     def mark_touched(self, reservation: Reservation) -> None:
         """Record (fsynced) that the run is about to read private data; later calls are no-ops."""

@@ -97,6 +97,9 @@ class ReleaseReview:
     checks: tuple[Check, ...]
     error_kind: str = "predicted error"
     """How ``predicted_error`` was found: the a-priori bound, or a simulated mean (what auto ranked by)."""
+    over_budget: str | None = None
+    """The ledger's refusal if the release does not fit the budget left (``runner.over_budget``): no charge
+    can follow this review."""
 
     @property
     def failures(self) -> tuple[Check, ...]:
@@ -124,12 +127,7 @@ class ReleaseReview:
             ),
             ("Why", self.why),
             ("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),
-            (
-                "Budget after",
-                "no total budget is set: the ledger will refuse the release"
-                if after is None
-                else f"ε = {after.epsilon:.6g}, δ = {after.delta:.3g} left",
-            ),
+            ("Budget after", self._budget_after(after)),
             (
                 "Predicted error",
                 ("" if self.error_kind == "predicted error" else f"{self.error_kind}: ")
@@ -137,6 +135,13 @@ class ReleaseReview:
                 + _in_value_units(self.spec, self.predicted_error, self.algorithm.error_unit),
             ),
         ]
+
+    def _budget_after(self, after: PrivacyCost | None) -> str:
+        if self.over_budget is not None:
+            return f"does not fit, so nothing can be charged: {self.over_budget}"
+        if after is None:
+            return "no total budget is set: the ledger will refuse the release"
+        return f"ε = {after.epsilon:.6g}, δ = {after.delta:.3g} left"
 
     def lines(self) -> list[str]:
         """The review as text lines (the CLI prints them on stderr)."""
@@ -147,8 +152,11 @@ class ReleaseReview:
                 *checks, verdict]  # fmt: skip
 
 
-def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> ReleaseReview:
-    """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it."""
+def build_review(
+    prepared: PreparedRun, remaining: PrivacyCost | None, over_budget: str | None = None
+) -> ReleaseReview:
+    """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it, and the
+    ledger's refusal when it does not fit (``runner.over_budget``)."""
     spec, algorithm = prepared.spec, prepared.algorithm
     why = prepared.auto_reason or f"chosen by you; good for: {plain_words(algorithm).good_for}"
     from dpgui.tasks.simulation import error_estimate  # runs registered algorithms: not at import time
@@ -162,8 +170,9 @@ def build_review(prepared: PreparedRun, remaining: PrivacyCost | None) -> Releas
         *one_way_checks(spec, algorithm, prepared.n),
     )
     return ReleaseReview(
-        spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks, estimate.kind
-    )
+        spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks, estimate.kind,
+        over_budget,
+    )  # fmt: skip
 
 
 def predicted_error_text(error: float, unit: str, n: int) -> str:

@@ -32,7 +32,7 @@ from dpgui.data.errors import DataError
 from dpgui.data.fingerprint import installation_key, keyed_fingerprint, sha256_source
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import PrivacyCurve
-from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation
+from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
@@ -210,9 +210,18 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
     file's bytes are refused first (:func:`refuse_private_inputs`)."""
     refuse_private_inputs(prepared, record)
     installation_key()
-    return ledger.reserve(
-        record.id, prepared.cost, describe(prepared), prepared.account, curve=prepared.curve
-    )
+    return ledger.reserve_all(record.id, [reservation_request(prepared)])[0]
+
+
+def reservation_request(prepared: PreparedRun) -> ReservationRequest:
+    """What the ledger books for the run: its cost and privacy curve on its account."""
+    return ReservationRequest(prepared.cost, describe(prepared), prepared.account, prepared.curve)
+
+
+def over_budget(prepared: PreparedRun, ledger: Ledger, dataset_id: str | None) -> str | None:
+    """The ledger's words if it would refuse the run's reservation now (None: it fits, or the dataset is
+    not in the ledger yet or has no total, which the reservation refuses on its own). Books nothing."""
+    return None if dataset_id is None else ledger.refusal(dataset_id, reservation_request(prepared))
 
 
 def run_algorithm(

@@ -60,7 +60,7 @@ from dpgui.release.project import (
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
 from dpgui.tasks.review import build_review
-from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
+from dpgui.tasks.runner import PreconditionFailed, PreparedRun, over_budget, prepare
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
@@ -730,7 +730,8 @@ class MainWindow(QMainWindow):
             return
         account = prepared.account
         remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
-        review = build_review(prepared, remaining)
+        refusal = over_budget(prepared, self.ledger, None if self.record is None else self.record.id)
+        review = build_review(prepared, remaining, refusal)
         self._reviewed = None if data_check is None else (spec, self.dataset, data_check)
         if data_check is None:
             self.review_sheet = ReviewSheet(review, self, data_note=SCANNED_DATA_NOTE)

@@ -38,6 +38,7 @@ from dpgui.ui.theme import muted_colour
 PASSED_MARK = "✓"
 FAILED_MARK = "⚠"
 FAILED_COLOUR = "#c0392b"
+OVER_BUDGET_TIP = "It does not fit the budget left: lower ε or δ, or raise the total on the Budget page."
 ACKNOWLEDGE = "I have read the failed checks and want to charge the budget anyway"
 
 
@@ -59,6 +60,8 @@ class ReviewSheet(QDialog):
         self.review = self.reviews[0][1]
         """The (first) release's review."""
         self.failures = tuple(check for _, review in self.reviews for check in review.failures)
+        self.over_budget = next((r.over_budget for _, r in self.reviews if r.over_budget is not None), None)
+        """The ledger's refusal when a release does not fit the budget left: no charge can follow."""
         self.setWindowTitle("Review before charging")
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setMinimumWidth(640)
@@ -128,6 +131,8 @@ class ReviewSheet(QDialog):
             value = QLabel(text)
             value.setWordWrap(True)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            if label == "Budget after" and review.over_budget is not None:
+                value.setStyleSheet(f"color: {FAILED_COLOUR}")
             form.addRow(f"{label}:", value)
         layout.addLayout(form)
         checks_heading = QLabel("Checks (from public information only: nothing private is read)")
@@ -158,4 +163,8 @@ class ReviewSheet(QDialog):
         return label
 
     def _update_charge(self) -> None:
-        self.charge_button.setEnabled(not self.failures or self.acknowledge.isChecked())
+        self.charge_button.setEnabled(
+            self.over_budget is None and (not self.failures or self.acknowledge.isChecked())
+        )
+        if self.over_budget is not None:
+            self.charge_button.setToolTip(OVER_BUDGET_TIP)

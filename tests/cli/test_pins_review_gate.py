@@ -17,7 +17,7 @@ import pytest
 from dpgui.cli import review_gate
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, Ledger
+from dpgui.privacy.ledger import Account, BudgetExceeded, Ledger
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -47,7 +47,7 @@ def gate(
     ledger: Ledger,
     data: FakeDataset,
 ) -> FakeReview | None:
-    def build(prepared: object, remaining: PrivacyCost | None) -> FakeReview:
+    def build(prepared: object, remaining: PrivacyCost | None, over_budget: str | None = None) -> FakeReview:
         return FakeReview(failures, remaining)
 
     monkeypatch.setattr(review_gate, "build_review", build)
@@ -99,7 +99,27 @@ def test_the_review_sees_the_remaining_budget_found_by_hash_or_by_path(
     assert by_hash is not None and by_hash.remaining == expected
     assert by_path is not None and by_path.remaining == expected
     assert unknown is not None and unknown.remaining is None
-    assert (
-        review_gate.remaining_budget(ledger, FakeDataset(tmp_path / "x.csv", "d" * 64), Account.REPLACE_ONE)
-        is None
-    )  # type: ignore[arg-type]
+    assert ledger.find(tmp_path / "x.csv", "d" * 64) is None
+
+
+def test_a_release_that_does_not_fit_is_refused_right_after_a_review_that_says_so(
+    isolated_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The review said "Budget after: ε = 0 left" and "all checks passed" for a release the ledger then
+    refused; now it names the refusal, and the gate stops with BudgetExceeded (exit 3) before any
+    reservation."""
+    path = tmp_path / "wages.csv"
+    path.write_text("wage\n1\n")
+    ledger = Ledger()
+    record = ledger.open_dataset(path.resolve(), "a" * 64)
+    ledger.set_total(record.id, PrivacyCost(0.5))
+    data = FakeDataset(path, "a" * 64)
+    with pytest.raises(BudgetExceeded, match=r"needs ε=1 but only ε=0\.5"):
+        review_gate.review_or_refuse(SPEC, data, ledger, accept_warnings=True)  # type: ignore[arg-type]
+    err = capsys.readouterr().err
+    assert "Budget after: does not fit, so nothing can be charged: This release needs ε=1" in err
+    assert ledger.entries(record.id) == []  # nothing reserved
+    ledger.set_total(record.id, PrivacyCost(1.0))
+    review = review_gate.review_or_refuse(SPEC, data, ledger, accept_warnings=True)  # type: ignore[arg-type]
+    assert review is not None and review.over_budget is None
+    assert "Budget after: ε = 0, δ = 0 left" in capsys.readouterr().err

@@ -26,6 +26,7 @@ from dpgui.privacy.ledger import (
     Ledger,
     LedgerError,
     LedgerTampered,
+    ReservationRequest,
     ReservationStatus,
 )
 
@@ -170,6 +171,32 @@ def test_overspend_message_names_the_numbers(ledger_path: Path) -> None:
     ):
         ledger.reserve(record.id, PrivacyCost(0.1, 1e-6), "quantiles")
     assert len(ledger.entries(record.id)) == 1
+
+
+def test_the_refusal_a_review_shows_is_the_reservations_own_and_books_nothing(ledger_path: Path) -> None:
+    ledger = Ledger()
+    record = dataset_with_total(ledger, PrivacyCost(1.0, 1e-6))
+    ledger.commit(ledger.reserve(record.id, PrivacyCost(0.8, 4e-7), "earlier release"))
+    for cost, fits in ((PrivacyCost(0.2), True), (PrivacyCost(0.5), False), (PrivacyCost(0.1, 1e-6), False)):
+        words = ledger.refusal(record.id, ReservationRequest(cost, "asked"))
+        assert len(ledger.entries(record.id)) == 1  # the question booked nothing
+        if fits:
+            assert words is None
+            continue
+        with pytest.raises(BudgetExceeded) as refused:
+            ledger.reserve(record.id, cost, "asked")
+        assert words == str(refused.value)
+    unset = ledger.open_dataset(Path("other.csv"), "c" * 64)
+    assert ledger.refusal(unset.id, ReservationRequest(PrivacyCost(9.0), "x")) is None  # reserve says why
+
+
+def test_find_names_the_dataset_open_dataset_would_match_without_registering(ledger_path: Path) -> None:
+    ledger = Ledger()
+    record = dataset_with_total(ledger)
+    assert ledger.find(Path("elsewhere/moved.csv"), SHA) == record  # same bytes
+    assert ledger.find(Path("cps1988.csv"), "b" * 64) == record  # same path, bytes changed
+    assert ledger.find(Path("new.csv"), "c" * 64) is None
+    assert ledger.datasets() == [record]
 
 
 def test_refund_before_touch_restores_the_budget(ledger_path: Path) -> None:

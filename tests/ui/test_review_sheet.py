@@ -140,3 +140,23 @@ def test_the_charge_reuses_the_reviews_data_check(qtbot, demo_window: MainWindow
     with qtbot.waitSignal(job.released, timeout=15000):
         pass
     assert passes == [1]
+
+
+def test_a_release_that_does_not_fit_cannot_be_charged_and_the_review_says_why(
+    qtbot, demo_window: MainWindow
+):
+    """The sheet said "Budget after: ε = 0 left" and, once a failed check was acknowledged, let the custodian
+    click "Charge and run" for a release the ledger then refused."""
+    window = demo_window
+    pap_on_weekly_wages(window)  # a failed check too: acknowledging it must not enable the charge
+    window.ledger.set_total(window.record.id, PrivacyCost(0.5))
+    window.refresh_budget()
+    window.run_action.trigger()
+    sheet = review_shown(qtbot, window)
+    assert sheet is not None and sheet.over_budget is not None
+    assert "needs ε=1 but only ε=0.5" in sheet.over_budget
+    assert dict(sheet.review.summary())["Budget after"].startswith("does not fit")
+    sheet.acknowledge.setChecked(True)
+    assert not sheet.charge_button.isEnabled() and "does not fit" in sheet.charge_button.toolTip()
+    sheet.reject()
+    assert window.ledger.entries(window.record.id) == []
