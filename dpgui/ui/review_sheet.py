@@ -24,21 +24,26 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QLabel,
     QPushButton,
     QScrollArea,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
 from dpgui.tasks.review import Check, ReleaseReview
 from dpgui.ui.theme import muted_colour
+from dpgui.ui.wrapping_label import WrappingLabel
 
 PASSED_MARK = "✓"
 FAILED_MARK = "⚠"
 FAILED_COLOUR = "#c0392b"
 OVER_BUDGET_TIP = "It does not fit the budget left: lower ε or δ, or raise the total on the Budget page."
+SHEET_HEIGHT_SHARE = 0.9
+"""The most of the main window's height the sheet takes before its reviews scroll."""
 ACKNOWLEDGE = "I have read the failed checks and want to charge the budget anyway"
 
 
@@ -99,14 +104,15 @@ class ReviewSheet(QDialog):
             for label in [*self.data_labels, *([self.data_note] if data_note else [])]:
                 sections.addWidget(label)
         sections.addStretch(1)
-        if several:
-            scroll = QScrollArea()
-            scroll.setWidgetResizable(True)
-            scroll.setWidget(body)
-            layout.addWidget(scroll, 1)
-        else:
+        if not several:
             sections.setContentsMargins(0, 0, 0, 0)
-            layout.addWidget(body, 1)
+        self.scroll = QScrollArea()
+        """The reviews scroll: a table's seven columns bring ten checks, and at 1024 x 700 the summary's
+        wrapped rows were squeezed to one clipped line each."""
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(body)
+        layout.addWidget(self.scroll, 1)
 
         self.acknowledge = QCheckBox(ACKNOWLEDGE)
         self.acknowledge.setVisible(bool(self.failures))
@@ -122,14 +128,27 @@ class ReviewSheet(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self._update_charge()
+        self._fit_to(parent)
+
+    def _fit_to(self, parent: QWidget | None) -> None:
+        """As tall as the reviews need, up to most of the window it covers (then they scroll)."""
+        body = self.scroll.widget()
+        width = max(self.minimumWidth(), self.sizeHint().width())
+        margins = self.layout().contentsMargins()
+        scroll_bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        inner = width - margins.left() - margins.right() - scroll_bar
+        body_height = body.layout().heightForWidth(inner) if body.layout().hasHeightForWidth() else -1
+        slack = self.fontMetrics().lineSpacing()  # rounding in the wrapped rows' heights
+        needed = self.sizeHint().height() - self.scroll.sizeHint().height() + max(body_height, 0) + slack
+        limit = int(parent.height() * SHEET_HEIGHT_SHARE) if parent is not None else needed
+        self.resize(width, max(min(needed, limit), self.minimumSizeHint().height()))
 
     def _add_review(self, layout: QVBoxLayout, review: ReleaseReview, bold: QFont) -> None:
         """One release's summary rows and its checks."""
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for label, text in review.summary():
-            value = QLabel(text)
-            value.setWordWrap(True)
+            value = WrappingLabel(text)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             if label == "Budget after" and review.over_budget is not None:
                 value.setStyleSheet(f"color: {FAILED_COLOUR}")

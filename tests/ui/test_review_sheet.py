@@ -160,3 +160,35 @@ def test_a_release_that_does_not_fit_cannot_be_charged_and_the_review_says_why(
     assert not sheet.charge_button.isEnabled() and "does not fit" in sheet.charge_button.toolTip()
     sheet.reject()
     assert window.ledger.entries(window.record.id) == []
+
+
+def test_at_1024_by_700_a_tables_review_keeps_every_row_whole_and_scrolls(qtbot, demo_window: MainWindow):
+    """Seven columns bring ten checks: the sheet had squeezed the summary's wrapped rows (columns, why, budget
+    after) to one clipped line each. Now the reviews scroll inside a sheet no taller than the window."""
+    from PySide6.QtWidgets import QFormLayout, QLabel
+
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    window.ledger.set_total(window.record.id, PrivacyCost(5.0, 1e-5))
+    build(window, TaskKind.TABLE)
+    window.task_page.select_columns(["wage", "education", "experience", "ethnicity", "smsa", "region"])
+    window.task_page.declare("wage", WEEKLY)
+    window.task_page.declare("ethnicity", CategoricalDomain(("cauc", "afam")))
+    window.task_page.declare("smsa", CategoricalDomain(("no", "yes")))
+    window.task_page.declare("region", CategoricalDomain(("midwest", "northeast", "south", "west")))
+    window.run_action.trigger()
+    sheet = review_shown(qtbot, window)
+    assert len(sheet.review.checks) >= 9
+    assert sheet.height() <= 0.9 * window.height() + 1
+    form = sheet.findChild(QFormLayout)
+    values = [form.itemAt(row, QFormLayout.ItemRole.FieldRole).widget() for row in range(form.rowCount())]
+    for value in values:
+        fresh = QLabel(value.text())
+        fresh.setWordWrap(True)
+        fresh.setFont(value.font())
+        assert value.height() >= fresh.heightForWidth(value.width()), value.text()
+    sheet.reject()
