@@ -254,7 +254,11 @@ def test_an_overspend_is_refused_with_a_message_and_the_ledger_unchanged(qtbot, 
     assert window.record is not None
     before = window.ledger.state(window.record.id)
     window.run_action.trigger()
-    charge_from_the_review(qtbot, window)
+    sheet = review_shown(qtbot, window)
+    sheet.acknowledge.setChecked(True)
+    assert not sheet.charge_button.isEnabled() and "only ε=0.5" in sheet.over_budget  # the review says so
+    sheet.reject()
+    window.start_release()  # the reservation refuses it on its own too
     assert window.current_job is None
     assert len(errors) == 1 and "only ε=0.5" in errors[0]
     assert window.ledger.state(window.record.id) == before
