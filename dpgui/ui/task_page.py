@@ -51,6 +51,7 @@ from dpgui.ui.domain_rows import (
 from dpgui.ui.help_mark import help_label
 from dpgui.ui.missing_box import MissingBox
 from dpgui.ui.parameter_form import ParameterForm
+from dpgui.ui.wrapping_list import WrappingList
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 """Tasks with a label column (and the label value that counts as positive)."""
@@ -119,11 +120,9 @@ class TaskPage(QWidget):
         self.bounds_note = rule_note()
         self.public_note = QLabel()
         self.public_note.setWordWrap(True)
-        self.algorithm = QListWidget()
+        self.algorithm = WrappingList()
         self.algorithm.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.algorithm.setMinimumHeight(120)
-        self.algorithm.setWordWrap(True)
-        self.algorithm.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.algorithm.setSpacing(2)
         self.details = QLabel()
         self.details.setWordWrap(True)
@@ -391,6 +390,7 @@ class TaskPage(QWidget):
             item.setToolTip(f"{info.name} — {info.title}: {info.summary}")
             self.algorithm.addItem(item)
         self.algorithm.blockSignals(False)
+        self.algorithm.fit_entries()
         self.algorithm.setCurrentRow(0)
         self._algorithm_changed()
         self._rebuild_domains()
@@ -422,6 +422,7 @@ class TaskPage(QWidget):
                 )
             item.setText(_algorithm_text(info, status))
             item.setToolTip(f"<p>{info.name} — {info.title}: {info.summary}</p><p>{status}</p>")
+        self.algorithm.fit_entries()
 
     def _fill_columns_list(self) -> None:
         """Offer the numeric columns to check, and for a categorical task every column; keep the checks."""

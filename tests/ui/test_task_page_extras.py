@@ -15,7 +15,8 @@ from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.domain_rows import CategoryRow, DomainRow
-from dpgui.ui.main_window import MainWindow
+from dpgui.ui.main_window import TASK, MainWindow
+from dpgui.ui.task_page import PRECONDITIONS_UNKNOWN
 from tests.ui.conftest import WAGE_DOMAIN
 from tests.ui.test_main_window import run_and_wait, set_total
 
@@ -189,3 +190,32 @@ def test_domains_load_from_and_save_to_the_clis_domains_json(demo_window: MainWi
     source.write_text(json.dumps({"wage": {"categories": ["a"]}}), encoding="utf-8")
     page.load_domains(source)
     assert errors[-1] == "wage is numeric: declare its bounds, not categories"
+
+
+@pytest.mark.parametrize("kind", [TaskKind.DISTANCE, TaskKind.THRESHOLD, TaskKind.TABLE])
+def test_at_1024_by_700_every_algorithm_entry_shows_all_its_lines(qtbot, demo_window: MainWindow, kind):
+    """QListView measured a wrapped entry wider than it paints it: at 1024 x 700 the distance task's
+    "paper method" entry showed "very large n…." and lost its "✓ preconditions met" line."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtWidgets import QStyle
+
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, kind)
+    window.go_to(TASK)
+    entries = window.task_page.algorithm
+    qtbot.waitUntil(lambda: PRECONDITIONS_UNKNOWN not in entries.item(1).text(), timeout=15_000)
+    qtbot.wait(50)
+    metrics = entries.fontMetrics()
+    margin = entries.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, entries) + 1
+    visible = entries.viewport().width() - 2 * entries.spacing()  # an entry is painted no wider
+    for row in range(entries.count()):
+        item = entries.item(row)
+        shown = entries.visualItemRect(item)
+        painted = min(shown.width(), visible) - 2 * margin
+        wrapped = metrics.boundingRect(QRect(0, 0, painted, 1 << 20), Qt.TextFlag.TextWordWrap, item.text())
+        assert shown.height() >= wrapped.height(), item.text()
