@@ -162,6 +162,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "HeavyBin: threshold one lower (an appearing bin released with probability > delta)",
     ),
     Mutation(
+        "heavy-bin-threshold-r",
+        "dpgui/privacy/heavy_bin.py",
+        "r = math.exp(-1 / b)",
+        "r = math.exp(-0.5 / b)",
+        "HeavyBin: threshold from r = e^(-1/(2b)) instead of e^(-1/b) (one lower at some (eps, delta): an "
+        "appearing bin released with probability up to 1.12 delta)",
+    ),
+    Mutation(
         "tree-laplace-sensitivity",
         "dpgui/algorithms/tree_cdf.py",
         "return 2 * height / epsilon",
@@ -657,6 +665,27 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return round_up(self.count * self.sensitivity / self.scale)",
         "return round_up(self.count * self.sensitivity / (2 * self.scale))",
         "booked curve: Laplace rounds' pure eps Delta / (2 b), half what they cost",
+    ),
+    Mutation(
+        "curve-steps-count-not-written",
+        "dpgui/privacy/curve.py",
+        '"delta": self.cost.delta, "count": self.count}',
+        '"delta": self.cost.delta, "count": 1}',
+        "ledger curve JSON: a DpSteps' count written as 1 (a replayed ledger charges m steps as one)",
+    ),
+    Mutation(
+        "curve-steps-count-not-read",
+        "dpgui/privacy/curve.py",
+        'float(data["delta"])), int(data["count"]))',
+        'float(data["delta"])), 1)',
+        "ledger curve JSON: a DpSteps' count read as 1 (a replayed ledger charges m steps as one)",
+    ),
+    Mutation(
+        "curve-sensitivity-not-written",
+        "dpgui/privacy/curve.py",
+        '"sensitivity": self.sensitivity,',
+        '"sensitivity": 1.0,',
+        "ledger curve JSON: noise rounds' sensitivity written as 1 (a replayed ledger under-charges Delta>1)",
     ),
     Mutation(
         "em-each-curve-steps",
