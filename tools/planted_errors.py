@@ -688,6 +688,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ledger curve JSON: noise rounds' sensitivity written as 1 (a replayed ledger under-charges Delta>1)",
     ),
     Mutation(
+        "curve-later-steps-not-written",
+        "dpgui/privacy/curve.py",
+        'data["steps"] = [step.to_json() for step in self.steps]',
+        'data["steps"] = [step.to_json() for step in self.steps[:1]]',
+        "ledger curve JSON: only the first kind of steps written (SanThresholds' choosing runs lost)",
+    ),
+    Mutation(
+        "curve-steps-delta-not-read",
+        "dpgui/privacy/curve.py",
+        'return cls(PrivacyCost(float(data["epsilon"]), float(data["delta"]))',
+        'return cls(PrivacyCost(float(data["epsilon"]), 0.0)',
+        "ledger curve JSON: a choosing run's delta read as 0 (a replayed ledger charges it as pure)",
+    ),
+    Mutation(
         "em-each-curve-steps",
         "dpgui/tasks/sanitize.py",
         "PrivacyCurve.pure_steps(spec.epsilon / len(_qs(spec)), len(_qs(spec)))",

@@ -34,6 +34,24 @@ CURVES = [
             steps=(DpSteps(PrivacyCost(0.02, 1e-9), 5),),
         ),
     ),
+    # SanThresholds: 2c discrete Laplace counts, c exponential mechanisms and c choosing runs
+    (
+        PrivacyCost(0.9, 3e-9),
+        PrivacyCurve(
+            (NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 10.0, 1, 6),),
+            steps=(DpSteps(PrivacyCost(0.1), 3), DpSteps(PrivacyCost(0.1, 1e-9), 3)),
+        ),
+    ),
+    # noise of two kinds of rounds in one release
+    (
+        PrivacyCost(0.25),
+        PrivacyCurve(
+            (
+                NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 20.0, 1, 2),
+                NoiseRounds(NoiseKind.DISCRETE_LAPLACE, 40.0, 2, 3),
+            )
+        ),
+    ),
     # the Gaussian tree: 2h discrete Gaussian answers and their rho
     (PrivacyCost(0.5, 1e-7), gaussian_curve()),
 ]
@@ -52,7 +70,7 @@ def test_a_curve_round_trips_through_json_and_composes_the_same(
 
 def test_a_replayed_ledger_charges_what_it_charged_before(tmp_path: Path) -> None:
     path = tmp_path / "ledger.jsonl"
-    ledger, dataset = ledger_with_total(path)
+    ledger, dataset = ledger_with_total(path, PrivacyCost(10.0, 1e-6))
     for cost, curve in CURVES:
         ledger.commit(ledger.reserve(dataset, cost, "release", curve=curve))
     before = ledger.state(dataset)
