@@ -772,6 +772,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         "public-assisted threshold learner: exponential mechanism at 2 eps",
     ),
     Mutation(
+        "median-task-double-eps",
+        "dpgui/tasks/median.py",
+        "em_quantile(values, counts, spec.domain.size, 0.5, spec.epsilon, rng)",
+        "em_quantile(values, counts, spec.domain.size, 0.5, 2 * spec.epsilon, rng)",
+        "median task: the exponential mechanism run at 2 eps while eps is charged",
+    ),
+    Mutation(
+        "interior-point-task-double-eps",
+        "dpgui/tasks/median.py",
+        "em_interior_point(values, counts, spec.domain.size, spec.epsilon, rng)",
+        "em_interior_point(values, counts, spec.domain.size, 2 * spec.epsilon, rng)",
+        "interior-point task: the exponential mechanism run at 2 eps while eps is charged",
+    ),
+    Mutation(
         "em-quantile-double-eps",
         "dpgui/algorithms/quantiles.py",
         "em_over_ranks(values, counts, domain_size, score, epsilon, rng)",
