@@ -34,7 +34,10 @@ selection's recorded law exceeds the equal share RecConcave books it at, REVIEW-
 the end-to-end law, which tiny instances keep far inside (eps, delta); likewise the TreeLog and HeavyPaths
 errors break the composition of the mechanisms' recorded epsilons against the asked budget (the paper's
 accounting, REVIEW-000-002 s4), not an enumerated end-to-end law. TreeLog's trimming t >= 2g written as
-t >= g is not planted: at the tested parameters another term of the max sets t.
+t >= g is not planted: at the tested parameters another term of the max sets t. PrivTree's clamp at
+theta - 2 delta instead of theta - delta is planted as a departure from the paper (Alg. 2): one record's
+path then costs up to 3.6/lambda against Thm 3.2's 3/lambda under add/remove, but a replacement's two paths
+stay near 4.6/lambda, inside the 6/lambda that dpgui's replace-one doubling pays for.
 
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
@@ -1031,6 +1034,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "math.log(4 * self.k / (self.epsilon * delta_discrete))",
         "math.log(4 / self.k / (self.epsilon * delta_discrete))",
         "choosing mechanism: threshold with ln(4 / k ...) instead of ln(4 k ...), too low for growth k > 1",
+    ),
+    Mutation(
+        "privtree-floor",
+        "dpgui/algorithms/privtree.py",
+        "params.theta - params.delta)",
+        "params.theta - 2 * params.delta)",
+        "PrivTree: biased counts clamped at theta - 2 delta instead of Alg. 2's theta - delta (a paper "
+        "departure: a path costs up to 3.6/lambda, beyond Thm 3.2's 3/lambda)",
     ),
     Mutation(
         "privtree-half-bias",
