@@ -75,8 +75,9 @@ def before_charging(
     n = opened.dataset.n_rows
     prepared = prepare(spec, n)  # preconditions (exit 4) before anything else is done
     refuse_flags_auto_ignores(prepared.algorithm, args)
-    predicted = estimate(spec, n)
-    check_limits(spec, predicted, limits(args))
+    concrete = spec.with_algorithm(prepared.algorithm.name)  # auto's choice: SanPoints walks no grid
+    predicted = estimate(concrete, n)
+    check_limits(concrete, predicted, limits(args))
     out = prepare_out(
         args.out,
         overwrite=getattr(args, "overwrite", False),

@@ -55,6 +55,11 @@ Parquet buffers): measured 43 bytes on 10^6 rows of 4 columns by independent mar
 STRUCTURE_NUMBER_BYTES = 24
 """One number of a distance release's structure file, as JSON text (measured: about 12 to 20)."""
 
+SPARSE_ROW_BYTES = 64
+SPARSE_ROW_SECONDS = 1e-6
+"""Per row for an algorithm that never walks the grid (SanPoints): the rows' grid indices, sorted and counted
+(an upper-side figure; the distinct values and their counts are a few copies of 8 bytes a row)."""
+
 DENSE_TASKS = frozenset({TaskKind.CDF, TaskKind.HISTOGRAM, TaskKind.SYNTHETIC})
 
 
@@ -195,7 +200,11 @@ def estimate(spec: TaskSpec, n: int) -> Estimate:
     memory, seconds, output = float(BASE_BYTES), 0.0, 64 << 10
     grid = 0
     per_point_bytes = per_point_seconds = 0.0
-    if spec.kind in DENSE_TASKS and isinstance(spec.domains[0], NumericDomain):
+    if _sparse(spec):  # only the values present in the data, at most a public number of released rows
+        memory += n * SPARSE_ROW_BYTES
+        seconds += n * SPARSE_ROW_SECONDS
+        output += min(n, spec.domains[0].size) * OUTPUT_BYTES_PER_ROW
+    elif spec.kind in DENSE_TASKS and isinstance(spec.domains[0], NumericDomain):
         grid = spec.domains[0].size
         per_point_bytes, per_point_seconds = DENSE_GRID_BYTES, DENSE_GRID_SECONDS
         memory += grid * per_point_bytes
@@ -221,6 +230,12 @@ def estimate(spec: TaskSpec, n: int) -> Estimate:
     if spec.kind is TaskKind.DISTANCE and spec.parameter("metric", "l1") == "l2":
         memory += n * int(spec.parameter("dimension", 1024)) * EMBEDDING_BYTES
     return Estimate(int(memory), seconds, int(output), grid, per_point_bytes, per_point_seconds)
+
+
+def _sparse(spec: TaskSpec) -> bool:
+    """Whether the spec names an algorithm that never walks the declared grid (SanPoints, k-POINT): a grid
+    of 2^40 points costs it nothing. ``auto`` is predicted as the dense algorithms it may choose."""
+    return spec.algorithm != AUTO and get_algorithm(spec.algorithm).sparse
 
 
 def check_limits(spec: TaskSpec, predicted: Estimate, limits: Limits) -> None:

@@ -130,6 +130,9 @@ class AlgorithmInfo:
     a-priori bound: for algorithms whose bounds' slack differs (or, data-adaptive, that have none)."""
     finishes_on_request: bool = False
     """Its run takes ``progress.FINISH_NOW`` and ends early with its result (the app's Finish now)."""
+    sparse: bool = False
+    """It never walks the declared grid (only the values present in the data, and at most a public number
+    of released rows): its memory, work and export do not scale with the grid's size."""
 
     def recorded_curve(self, spec: TaskSpec) -> PrivacyCurve:
         """The curve the ledger records: the mechanism's own (``curve``), else its cost as one step in the

@@ -334,6 +334,7 @@ SAN_POINTS = register(
         parameters=(ALPHA, BETA),
         preconditions=_approximate_preconditions,
         curve=_points_curve,
+        sparse=True,
     )
 )
 
@@ -354,5 +355,6 @@ K_POINT = register(
         parameters=(ALPHA, K, BETA),
         preconditions=_approximate_preconditions,
         curve=_points_curve,
+        sparse=True,
     )
 )

@@ -79,13 +79,16 @@ def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
     calls: list[str] = []
     out = OutFolder(tmp_path / "out", tmp_path / "staging")
     estimate = SimpleNamespace(output_bytes=123)
-    prepared = SimpleNamespace(algorithm="chosen")
+    prepared = SimpleNamespace(algorithm=SimpleNamespace(name="chosen"))
+    spec = SimpleNamespace(with_algorithm=lambda name: calls.append(f"spec of {name}") or "concrete")
     monkeypatch.setattr(preflight, "prepare", lambda spec, n: calls.append(f"prepare {n}") or prepared)
     monkeypatch.setattr(
-        preflight, "refuse_flags_auto_ignores", lambda chosen, args: calls.append(f"flags of {chosen}")
+        preflight, "refuse_flags_auto_ignores", lambda chosen, args: calls.append(f"flags of {chosen.name}")
     )
-    monkeypatch.setattr(preflight, "estimate", lambda spec, n: calls.append("estimate") or estimate)
-    monkeypatch.setattr(preflight, "check_limits", lambda spec, p, limits: calls.append(f"limits {limits}"))
+    monkeypatch.setattr(preflight, "estimate", lambda spec, n: calls.append(f"estimate {spec}") or estimate)
+    monkeypatch.setattr(
+        preflight, "check_limits", lambda spec, p, limits: calls.append(f"limits of {spec} {limits}")
+    )
 
     def prepare_out(target: Path, overwrite: bool, needed_bytes: int, private: Path) -> OutFolder:
         calls.append(f"out overwrite={overwrite} bytes={needed_bytes} private={private}")
@@ -97,19 +100,20 @@ def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
     monkeypatch.setattr(preflight, "discard", lambda folder: calls.append(f"discard {folder is out}"))
     opened = SimpleNamespace(dataset=SimpleNamespace(n_rows=2000, path=Path("/data/private.csv")))
     args = argparse.Namespace(out=tmp_path / "out")  # as release batch: no --overwrite, no limits
-    assert preflight.before_charging(None, opened, args, FakeLedger(False)) is out  # type: ignore[arg-type]
+    assert preflight.before_charging(spec, opened, args, FakeLedger(False)) is out  # type: ignore[arg-type]
     assert calls == [
         "prepare 2000",
         "flags of chosen",
-        "estimate",
-        f"limits {Limits()}",
+        "spec of chosen",  # the prediction is of auto's choice (SanPoints walks no grid)
+        "estimate concrete",
+        f"limits of concrete {Limits()}",
         "out overwrite=False bytes=123 private=/data/private.csv",
         "data",
         "report check",
     ]
     calls.clear()
     with pytest.raises(LedgerReadOnly, match="cannot be written"):
-        preflight.before_charging(None, opened, args, FakeLedger(True))  # type: ignore[arg-type]
+        preflight.before_charging(spec, opened, args, FakeLedger(True))  # type: ignore[arg-type]
     assert calls[-1] == "discard True"
 
 
