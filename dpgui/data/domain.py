@@ -6,6 +6,7 @@ Privacy: a domain is public. Its bounds and granularity are declared by the user
 
 from __future__ import annotations
 
+import csv
 import enum
 import math
 import operator
@@ -380,8 +381,22 @@ def axis_title(column: str, domain: object) -> str:
 
 
 def parse_categories(text: str) -> tuple[str, ...]:
-    """Declared categories from comma-separated text ("a, b,c" -> ("a", "b", "c")), blanks dropped."""
-    return tuple(part.strip() for part in text.split(",") if part.strip())
+    """Declared categories from comma-separated text ("a, b,c" -> ("a", "b", "c")), blanks dropped.
+
+    The text is read as one CSV line, so a category holding a comma is declared in quotes ('"a, b",c' ->
+    ("a, b", "c")), as ``--columns`` takes a column name; ``categories_text`` writes such a line.
+    """
+    fields = next(csv.reader([text], skipinitialspace=True), [])
+    return tuple(part.strip() for part in fields if part.strip())
+
+
+def categories_text(categories: tuple[str, ...] | list[str]) -> str:
+    """The comma-separated text ``parse_categories`` reads back as ``categories`` (quoting a category that
+    holds a comma or starts with a quote)."""
+    return ", ".join(
+        '"' + name.replace('"', '""') + '"' if "," in name or name.startswith('"') else name
+        for name in categories
+    )
 
 
 def cell_text(value: object) -> str:

@@ -26,6 +26,7 @@ from dpgui.data.domain import (
     TABLE_SUGGESTED_INTERVALS,
     CategoricalDomain,
     NumericDomain,
+    categories_text,
     declared_grid,
     parse_categories,
     suggest_domain,
@@ -81,7 +82,7 @@ def declared_texts(column: str, numeric: bool, domain: Domain) -> tuple[str, ...
             raise ValueError(f"{column} is numeric: declare its bounds, not categories")
         if any("," in category for category in domain.categories):
             raise ValueError(f"{column}: a category holding a comma cannot be listed here; use the CLI")
-        return ", ".join(domain.categories), OTHER if domain.other else ""
+        return categories_text(domain.categories), OTHER if domain.other else ""
     if not numeric:
         raise ValueError(f"{column} is categorical: declare its categories, not bounds")
     return (
@@ -104,7 +105,7 @@ def suggested_texts(
         suggested = suggest_domain(public.column_values(column), intervals=intervals)
         bounds = declared_texts(column, numeric, suggested)[:4]
         return (*bounds, current[4] if len(current) > 4 else "")
-    return ", ".join(public.column_categories(column)), current[1] if len(current) > 1 else ""
+    return categories_text(public.column_categories(column)), current[1] if len(current) > 1 else ""
 
 
 def _show_text(edit: QLineEdit, text: str) -> None:
