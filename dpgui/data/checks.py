@@ -329,8 +329,9 @@ def _verdict(
         elif _imputed_without_other(check, domains[check.column], missing):
             refusals.append(
                 f"{file_name}: column {check.column!r} has {check.missing} missing cells, which imputing "
-                "counts as 'other', but its categories declare no 'other': declare it (\"other\": true) or "
-                "keep missing values as a cell of their own (--missing keep, a table's default)"
+                "counts as 'other', but its categories declare no 'other': declare one (a histogram: "
+                '--other; a table\'s DOMAINS.json: "other": true), or, in a synthetic table, keep missing '
+                "values as a cell of their own (--missing keep, its default)"
             )
         elif check.missing_fraction > IMPUTED_WARNING and missing.kind is MissingKind.IMPUTE:
             domain = domains[check.column]
