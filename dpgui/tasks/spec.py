@@ -92,6 +92,15 @@ class TaskSpec:
             raise ValueError(f"delta must be in [0, 1), got {self.delta}")
         if not self.columns:
             raise ValueError("a task needs at least one column")
+        if self.label is not None and self.label in self.columns:  # a label read as its own feature
+            raise ValueError(
+                f"column {self.label!r} is both a feature and the label: the label must be another column"
+            )
+        if self.positive is not None and not self.positive.strip():  # no cell reads it: every row negative
+            raise ValueError(
+                "the positive label value is empty: name the value that counts as positive, or leave "
+                "--positive out for 0/1, true/false or yes/no labels"
+            )
         if isinstance(self.domains, NumericDomain | CategoricalDomain):
             object.__setattr__(self, "domains", (self.domains,))
         if len(self.domains) != len(self.columns):

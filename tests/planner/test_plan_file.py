@@ -26,7 +26,7 @@ def test_a_loaded_plan_is_written_and_read_back_unchanged(tmp_path: Path) -> Non
 def test_specs_from_the_app_round_trip_with_their_grids_labels_and_parameters(tmp_path: Path) -> None:
     two = (NumericDomain(0, 100, 0.5), NumericDomain(-3, 7, 1))
     rectangle = TaskSpec(
-        TaskKind.RECTANGLE, ("x", "y"), two, 1.0, 1e-7, "auto", label="y", positive="1",
+        TaskKind.RECTANGLE, ("x", "y"), two, 1.0, 1e-7, "auto", label="inside", positive="1",
         parameters=(("beta", 0.1), ("rounds", 3), ("exact", True), ("q", "0.25,0.5")),
     )  # fmt: skip
     cdf = TaskSpec(TaskKind.CDF, ("wage",), (NumericDomain(0, 1999, 7),), 1.0, 1e-7, "tree-laplace")
