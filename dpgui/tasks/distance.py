@@ -159,9 +159,18 @@ def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the queries file {path} lacks the columns {', '.join(missing)}")
-    values = frame[list(columns)].to_numpy(dtype=np.float64)
-    if not np.isfinite(values).all():
-        raise ValueError(f"the queries file {path} has missing or non-numeric values")
+    from dpgui.data.errors import shown
+    from dpgui.data.validation import as_numbers
+
+    values = np.column_stack([as_numbers(frame[column]).to_numpy() for column in columns])
+    bad = ~np.isfinite(values)
+    if bad.any():  # text such as 'x' named with its place, not as numpy's "could not convert string to float"
+        row, column = (int(i) for i in np.argwhere(bad)[0])
+        cell = frame[columns[column]].iloc[row]
+        raise ValueError(
+            f"the queries file {path} has missing or non-numeric values: row {row + 1}, column "
+            f"{columns[column]!r} reads {shown(cell)}; every query needs a finite number in every column"
+        )
     return values
 
 
