@@ -68,7 +68,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "fingerprint": release.dataset.fingerprint,
             "fingerprint_method": FINGERPRINT_METHOD,
             "row_count": release.dataset.n_rows,
-            "columns_used": list(spec.columns),
+            "columns_used": [*spec.columns, *(() if spec.label is None else (spec.label,))],
         },
         "aggregation_backend": release.aggregation_backend,
         "neighbouring_relation": algorithm.neighbouring(spec),
