@@ -26,7 +26,14 @@ from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, Numer
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_point_columns
-from dpgui.data.validation import as_numbers, distinct_text, first_position, invalid_cells, require_columns
+from dpgui.data.validation import (
+    as_numbers,
+    distinct_text,
+    first_position,
+    invalid_cells,
+    positive_texts,
+    require_columns,
+)
 
 IMPUTED_WARNING = 0.05
 """Above this fraction of imputed cells in a column, the check warns (the release describes imputed data)."""
@@ -177,7 +184,8 @@ def _label_column(counter: _Counter, values: pd.Series, positive: str | None, of
     missing = codes < 0
     counter.add(rows=len(values), missing=int(missing.sum()))
     if positive is not None:
-        reads_positive = np.array([text == positive.strip() for text in texts] + [False], dtype=bool)
+        named = positive_texts(positive)
+        reads_positive = np.array([text in named for text in texts] + [False], dtype=bool)
         counter.add(positives=int(reads_positive[codes].sum()))
         return
     valid = np.array([text.lower() in _TRUTH for text in texts] + [True], dtype=bool)[codes]

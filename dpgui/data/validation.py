@@ -7,6 +7,7 @@ aggregates DP code consumes (``dpgui.data.aggregate``) or the custodian-only col
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -96,6 +97,20 @@ def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes.astype(np.int64), [cell_text(value) for value in uniques]
 
 
+def positive_texts(positive: str) -> frozenset[str]:
+    """The cell texts (as ``distinct_text`` writes them) that read the named positive value: the value as
+    typed, stripped, and, for a whole number, as a cell holding it reads: a CSV's 1.0 is parsed as a float
+    and written "1", so ``--positive 1.0``, copied from the file, names it too."""
+    typed = positive.strip()
+    try:
+        number = float(typed)
+    except ValueError:
+        return frozenset({typed})
+    if math.isfinite(number) and number.is_integer():
+        return frozenset({typed, str(int(number))})
+    return frozenset({typed})
+
+
 def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, file_name: str) -> np.ndarray:
     """The label column as a boolean array (True = positive).
 
@@ -107,7 +122,8 @@ def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, fil
     require_columns(frame, [column], file_name=file_name)
     codes, texts = distinct_text(frame[column])
     if positive is not None:
-        truth = [text == positive.strip() for text in texts]
+        named = positive_texts(positive)
+        truth = [text in named for text in texts]
     else:
         missing = codes < 0
         if missing.any():
