@@ -26,10 +26,19 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     distance.set_defaults(handler=run_query_distance)
 
 
+def _coordinates(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(
+            f"--point takes comma-separated numbers, one per column (e.g. 12,10), got {text!r}"
+        ) from None
+
+
 def run_query_distance(args: argparse.Namespace) -> int:
     structure = DistanceStructure.load(args.release)
     if args.point is not None:
-        queries = np.array([[float(x) for x in args.point.split(",")]])
+        queries = np.array([_coordinates(args.point)])
     else:
         queries = load_queries(args.queries, structure.columns)
     answers = [structure.answer(queries)]

@@ -117,6 +117,8 @@ class DistanceStructure:
         queries = np.atleast_2d(np.asarray(queries, dtype=np.float64))
         if queries.shape[1] != len(self.columns):
             raise ValueError(f"queries need {len(self.columns)} coordinates, got {queries.shape[1]}")
+        if not np.isfinite(queries).all():  # nan or inf would be answered nan or inf, not refused
+            raise ValueError("every query coordinate must be a finite number (not nan or inf)")
         return (queries - self.lower) / (self.upper - self.lower)
 
     def _terms(self, queries: np.ndarray) -> np.ndarray:
