@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from dpgui.numbers import readable
+
+if TYPE_CHECKING:
+    from dpgui.data.domain import NumericDomain
 
 
 @dataclass(frozen=True)
@@ -34,11 +40,26 @@ class ReleaseTable:
         return [row[i] for row in self.rows]
 
 
-def cdf_meaning(column: str) -> str:
+def cdf_meaning(column: str, domain: NumericDomain | None = None) -> str:
     """What a released (value, cdf) row means: exact at every released value because CDF tasks snap
-    values UP to the grid (``Snap.UP``), not to the nearest grid point."""
-    return (
+    values UP to the grid (``Snap.UP``), not to the nearest grid point.
+
+    When the upper bound is not a grid point (bounds 0 and 100 at step 30: the grid ends at 90), the values
+    above the last grid point have no grid point above them and count at the last one, so its row is the
+    share of records <= the upper bound: the sentence says so instead of claiming <= 90.
+    """
+    meaning = (
         f"cdf = share of records with {column} <= value, at every released value (values between grid "
         "points count at the next grid point above; values outside the declared bounds count at the "
         "nearest bound)"
+    )
+    if domain is None:
+        return meaning
+    last = domain.value_of(domain.size - 1)
+    if float(domain.upper) - float(last) <= 1e-9 * float(domain.granularity):
+        return meaning
+    return (
+        f"{meaning}; the upper bound {readable(float(domain.upper))} is not a grid point, so values above "
+        f"the last grid point {readable(float(last))} count at it: its row is the share of records with "
+        f"{column} <= {readable(float(domain.upper))}"
     )

@@ -184,7 +184,7 @@ def _cdf_table(spec: TaskSpec, release: TreeCdfRelease, notes: tuple[str, ...]) 
         indices = np.flatnonzero(np.concatenate([[True], cdf[1:] != cdf[:-1]]))
         notes += (f"rows only where the CDF steps; each holds up to the next row ({cdf.size} grid points)",)
     rows = tuple(zip(spec.domain.values_of(indices), cdf[indices].tolist(), strict=True))
-    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0]))
+    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0], spec.domain))
 
 
 def _bound_note(spec: TaskSpec, n: int, noise: TreeNoise) -> str:

@@ -116,7 +116,7 @@ def _cdf_table(
         )
     answers = cdf(grid).tolist()
     rows = tuple(zip(domain.values_of(grid), answers, strict=True))
-    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0]))
+    return ReleaseTable(("value", "cdf"), rows, notes, meaning=cdf_meaning(spec.columns[0], spec.domain))
 
 
 # --- SanThresholds -----------------------------------------------------------------------------------
