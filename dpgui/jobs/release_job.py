@@ -35,7 +35,7 @@ from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.kept import keep
 from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
-from dpgui.tasks.preflight import Limits, preflight
+from dpgui.tasks.preflight import Limits, check_parameters, preflight
 from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algorithm, settle_failed_run
 from dpgui.tasks.spec import TaskSpec
 
@@ -98,8 +98,9 @@ class ReleaseJob(PoolJob):
         ``reviewed``: that check as the review already ran it (``checked_in_memory``) for this spec and
         dataset, so it is not run again in the GUI thread."""
         super().__init__(parent)
-        preflight(spec, dataset.n_rows, limits)
+        check_parameters(spec)  # before the preconditions, as the CLI does
         self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
+        preflight(spec.with_algorithm(self.prepared.algorithm.name), dataset.n_rows, limits)  # auto's choice
         self.data_check: DataCheck | None = None
         """The custodian-only counts of the data's problems: data in memory is checked here, before the
         reservation; a scanning engine's pass runs in the worker before the run touches the data, so a
