@@ -37,6 +37,7 @@ from dpgui.algorithms.joint_exp import joint_exp_fits, joint_exp_quantiles
 from dpgui.algorithms.privtree import TREE_SHARE, PrivTreeParameters, privtree_cdf
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
+from dpgui.algorithms.tie_breaking import refined_size, with_ties_broken
 from dpgui.algorithms.tree_cdf import cdf_error_bound
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
@@ -269,7 +270,7 @@ def _joint_exp_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     if failures:
         return failures
     m = len(_qs(spec))
-    if not joint_exp_fits(n, spec.domain.size, m):
+    if not joint_exp_fits(n, refined_size(spec.domain.size), m):
         return (
             PreconditionFailure(
                 f"JointExp's dynamic program grows like m·n² and would be too slow for {m} quantiles of "
@@ -283,19 +284,23 @@ def joint_exp_rank_bound(spec: TaskSpec, n: int) -> float:
     """A-priori: w.p. >= 1 - beta every rank is within (4/eps)(m ln N + ln(1/beta)) + m + 1 of target.
 
     The exponential mechanism's utility guarantee (sensitivity 2) over at most N^m sorted tuples, with
-    OPT >= -(m + 1) when no value is repeated (each gap rounded to a whole record); a rank's error is at
-    most the total L1 miss of the gaps before it. Divided by n.
+    OPT >= -(m + 1) when no value is repeated (each gap rounded to a whole record; ties are broken on the
+    grid K times finer of ``tie_breaking``, whose size N K the bound counts); a rank's error is at most the
+    total L1 miss of the gaps before it. Divided by n.
     """
     if _joint_exp_fits(spec, n):
         return math.inf
     m, beta = len(_qs(spec)), _beta(spec)
-    misses = (4 / spec.epsilon) * (m * math.log(spec.domain.size) + math.log(1 / beta)) + m + 1
+    size = refined_size(spec.domain.size)  # ties broken on a finer grid (tie_breaking)
+    misses = (4 / spec.epsilon) * (m * math.log(size) + math.log(1 / beta)) + m + 1
     return misses / max(n, 1)
 
 
 def _run_joint_exp(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     values, counts = data.sorted_distinct_counts(spec.columns[0], spec.domain, spec.missing)
-    release = yield from joint_exp_quantiles(values, counts, spec.domain.size, _qs(spec), spec.epsilon, rng)
+    release = yield from with_ties_broken(
+        joint_exp_quantiles, values, counts, spec.domain.size, _qs(spec), spec.epsilon, rng
+    )
     return _quantile_table(spec, release, ("one exponential mechanism over all sorted tuples",))
 
 

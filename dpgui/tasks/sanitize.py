@@ -25,6 +25,7 @@ from dpgui.algorithms.approximate_quantiles import (
 from dpgui.algorithms.histogram import geometric_histogram, histogram_error_bound, histogram_scale
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
+from dpgui.algorithms.tie_breaking import refined_size, with_ties_broken
 from dpgui.algorithms.tree_cdf import (
     MAX_TREE_LEAVES,
     TreeCdfRelease,
@@ -267,7 +268,9 @@ def _quantile_table(spec: TaskSpec, release: QuantilesRelease, notes: tuple[str,
 
 def _run_aq(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     values, counts = data.sorted_distinct_counts(spec.columns[0], spec.domain, spec.missing)
-    release = yield from approximate_quantiles(values, counts, spec.domain.size, _qs(spec), spec.epsilon, rng)
+    release = yield from with_ties_broken(
+        approximate_quantiles, values, counts, spec.domain.size, _qs(spec), spec.epsilon, rng
+    )
     return _quantile_table(spec, release, ())
 
 
@@ -290,10 +293,12 @@ RankBound = Callable[[int, tuple[float, ...], float, float], float]
 """(domain size, quantiles, epsilon, beta) -> a rank error bound."""
 
 
-def _quantile_error(spec: TaskSpec, n: int, bound: RankBound) -> float:
+def _quantile_error(spec: TaskSpec, n: int, bound: RankBound, *, refined: bool = False) -> float:
+    """``bound`` over the declared grid, or over the finer grid on which ``tie_breaking`` runs AQ."""
     if _quantile_fits(spec, n):
         return math.inf
-    return bound(spec.domain.size, _qs(spec), spec.epsilon, _beta(spec)) / max(n, 1)
+    size = refined_size(spec.domain.size) if refined else spec.domain.size
+    return bound(size, _qs(spec), spec.epsilon, _beta(spec)) / max(n, 1)
 
 
 AQ = register(
@@ -307,7 +312,7 @@ AQ = register(
         summary="Releases the middle quantile by the exponential mechanism, splits the data there and "
         "recurses on both sides: log2(m)+1 levels share ε, so the error grows like log² m, not m.",
         cost=_pure_cost,
-        predicted_error=lambda spec, n: _quantile_error(spec, n, aq_rank_error),
+        predicted_error=lambda spec, n: _quantile_error(spec, n, aq_rank_error, refined=True),
         error_unit="rank error / n",
         run=_run_aq,
         parameters=(BETA, QUANTILES),

@@ -30,6 +30,8 @@ def test_more_epsilon_or_more_n_never_predicts_more_error(kind):
         spec = spec_for(kind).with_algorithm(info.name)
         for n in (100, 1000, 10_000):
             at_n = info.predicted_error(spec, n)
+            if info.preconditions(spec, 10 * n):  # refused there (JointExp's work grows like n^2): no bound
+                continue
             assert info.predicted_error(spec, 10 * n) <= at_n + 1e-12, info.name
             assert info.predicted_error(dataclasses.replace(spec, epsilon=2.0), n) <= at_n + 1e-12, info.name
 

@@ -13,6 +13,7 @@ import pytest
 from dpgui.algorithms.dawa import bucket_bias_bound, bucket_penalty, typical_buckets
 from dpgui.algorithms.privtree import PrivTreeParameters
 from dpgui.algorithms.progress import run_to_end
+from dpgui.algorithms.tie_breaking import refinement
 from dpgui.algorithms.tree_cdf import cdf_error_bound
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
@@ -66,14 +67,18 @@ def test_the_engines_default_share_and_automatic_branching(monkeypatch, wages_cs
     assert kwargs[share] == default and kwargs["branching"] is None
 
 
-def test_joint_exp_runs_on_the_sorted_distinct_grid_values_at_the_specs_epsilon(monkeypatch, wages_csv):
-    """JointExp is given the column's sorted distinct grid values and their counts, the grid size, the
-    requested quantiles and the whole epsilon."""
+def test_joint_exp_runs_on_the_columns_records_with_ties_broken_at_the_specs_epsilon(monkeypatch, wages_csv):
+    """JointExp is given the column's records on the grid K times finer (each in its own grid point's
+    block, ties broken by tie_breaking's jitter), that grid's size, the requested quantiles and the whole
+    epsilon."""
     spec = _spec(TaskKind.QUANTILES, "joint-exp", q="0.25,0.75")
-    args, _, data = _asked(monkeypatch, wages_csv, spec, "joint_exp_quantiles")
+    data = InMemoryAggregator(open_dataset(wages_csv))
+    run = lambda: get_algorithm("joint-exp").run(spec, data, SeededRandom(0))  # noqa: E731
+    args, _ = captured_call(monkeypatch, adaptive, "joint_exp_quantiles", run)
     values, counts = data.sorted_distinct_counts("wage", spec.domain, spec.missing)
-    assert np.array_equal(args[0], values) and np.array_equal(args[1], counts)
-    assert args[2:5] == (GRID.size, (0.25, 0.75), 0.7)
+    k = refinement(GRID.size)
+    assert np.array_equal(np.repeat(args[0] // np.uint64(k), args[1]), np.repeat(values, counts))
+    assert args[2:5] == (GRID.size * k, (0.25, 0.75), 0.7)
 
 
 def test_joint_exp_refuses_a_dynamic_program_too_large_and_names_aq():

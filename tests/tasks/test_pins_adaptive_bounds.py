@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from dpgui.algorithms.tie_breaking import refined_size
 from dpgui.data.domain import NumericDomain
 from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -21,7 +22,7 @@ def test_joint_exp_bound_is_its_formula(epsilon: float, q: str) -> None:
     spec = TaskSpec(TaskKind.QUANTILES, ("wage",), (GRID,), epsilon, 0.0, "joint-exp",
                     parameters=(("beta", beta), ("q", q)))  # fmt: skip
     m = len(q.split(","))
-    misses = (4 / epsilon) * (m * math.log(GRID.size) + math.log(1 / beta)) + m + 1
+    misses = (4 / epsilon) * (m * math.log(refined_size(GRID.size)) + math.log(1 / beta)) + m + 1
     assert get_algorithm("joint-exp").predicted_error(spec, n) == pytest.approx(misses / n, rel=1e-12)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 import dpgui.tasks.sanitize as sanitize
 from dpgui.algorithms.approximate_quantiles import aq_rank_error, em_each_rank_error
+from dpgui.algorithms.tie_breaking import refined_size
 from dpgui.algorithms.tree_cdf import MAX_TREE_LEAVES, TreeNoise, cdf_error_bound
 from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.data.dataset import open_dataset
@@ -96,20 +97,24 @@ def test_auto_ranks_the_cdf_and_quantile_sanitizers_by_their_simulated_error() -
 
 
 @pytest.mark.parametrize(
-    ("name", "callee"), [("aq", "approximate_quantiles"), ("em-each", "em_each_quantiles")]
+    ("name", "callee", "grid"),
+    [("aq", "approximate_quantiles", refined_size(501)), ("em-each", "em_each_quantiles", 501)],
 )
-def test_the_quantile_sanitizers_run_at_the_requested_epsilon(name, callee, wages_csv, monkeypatch) -> None:
+def test_the_quantile_sanitizers_run_at_the_requested_epsilon(
+    name, callee, grid, wages_csv, monkeypatch
+) -> None:
+    """AQ runs on the grid of tie_breaking (ties broken by a jitter), EM-each on the declared one."""
     spec = sanitizer(name, q="0.1,0.5")
     data = InMemoryAggregator(open_dataset(wages_csv))
     run = lambda: get_algorithm(name).run(spec, data, SeededRandom(0))  # noqa: E731
     args, _ = captured_call(monkeypatch, sanitize, callee, run)
-    assert args[2:5] == (501, (0.1, 0.5), EPSILON)
+    assert args[2:5] == (grid, (0.1, 0.5), EPSILON)
 
 
 def test_the_quantile_sanitizers_predict_their_error_at_the_requested_epsilon_and_beta() -> None:
     qs = (0.1, 0.5)
     aq = get_algorithm("aq").predicted_error(sanitizer("aq", q="0.1,0.5", beta=0.02), 2000)
-    assert aq == aq_rank_error(501, qs, EPSILON, 0.02) / 2000
+    assert aq == aq_rank_error(refined_size(501), qs, EPSILON, 0.02) / 2000
     for n in (0, 1):  # a rank error over at least one record
         assert get_algorithm("aq").predicted_error(sanitizer("aq", q="0.1,0.5", beta=0.02), n) == aq * 2000
     each = get_algorithm("em-each").predicted_error(sanitizer("em-each", q="0.1,0.5", beta=0.02), 2000)
