@@ -20,7 +20,7 @@ from dpgui.algorithms.treelog import MAX_BITS, TreeLogParameters, bit_chain, tre
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
-from dpgui.tasks.learning import ERROR_UNIT, _threshold_table
+from dpgui.tasks.learning import DIRECTION, ERROR_UNIT, _threshold_table
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, PreconditionFailure, register
@@ -197,10 +197,11 @@ def _ip_preconditions(solver: InteriorSolver):
         failures = []
         if spec.label is None:
             failures.append(PreconditionFailure("threshold learning needs a label column."))
-        if str(spec.parameter("direction", "le")) not in ("le", "auto"):
-            failures.append(
+        if str(spec.parameter("direction", DIRECTION.default)) != "le":
+            failures.append(  # under 'auto' it had released 'x <= t' for data positive above a cut
                 PreconditionFailure(
-                    "the interior-point reduction learns 'le' thresholds (positive iff x <= t)"
+                    "the interior-point reduction learns only 'le' thresholds (positive iff x <= t): "
+                    "set direction le if that is the rule, or use em-threshold, which finds the direction too"
                 )
             )
         if solver is InteriorSolver.TREELOG:
@@ -254,7 +255,7 @@ for _solver, _guarantee, _cost, _engine in (
             predicted_error=lambda spec, n, s=_solver: _ip_error(spec, n, s),
             error_unit=ERROR_UNIT,
             run=_run_ip(_solver),
-            parameters=(BETA,),
+            parameters=(BETA, DIRECTION),
             preconditions=_ip_preconditions(_solver),
         )
     )

@@ -112,7 +112,13 @@ def test_rectangle_and_reduction_release_end_to_end(tmp_path) -> None:
     assert rows[0][0] == "a" and 20 <= rows[0][1] <= rows[0][2] <= 70
     assert rows[1][0] == "b" and 10 <= rows[1][1] <= rows[1][2] <= 30
     learn = TaskSpec(
-        TaskKind.THRESHOLD, ("a",), (NumericDomain(0, 99, 1),), 2.0, algorithm="ip-reduction-em", label="t"
+        TaskKind.THRESHOLD,
+        ("a",),
+        (NumericDomain(0, 99, 1),),
+        2.0,
+        algorithm="ip-reduction-em",
+        label="t",
+        parameters=(("direction", "le"),),
     )
     (row,) = run_to_end(execute(learn, dataset, ledger, SeededRandom(3))).table.rows
     assert row[1] == "le" and 30 <= row[0] <= 50

@@ -53,10 +53,14 @@ def test_a_learner_without_a_label_column_is_refused(name: str, message: str) ->
 
 @pytest.mark.parametrize("name", ["ip-reduction-em", "ip-reduction-treelog"])
 def test_the_reduction_refuses_a_direction_other_than_le(name: str) -> None:
-    refusal = "the interior-point reduction learns 'le' thresholds (positive iff x <= t)"
-    assert refusal not in messages(name, labelled(name, direction="le"))
-    assert refusal not in messages(name, labelled(name, direction="auto"))
-    assert refusal in messages(name, labelled(name, direction="ge"))
+    """Under 'auto' (the task's default) it released 'x <= t' for data positive above a cut, 58% wrong
+    against a predicted 0.375: it cannot choose the direction, so the custodian must say le."""
+    refusal = "the interior-point reduction learns only 'le' thresholds (positive iff x <= t)"
+
+    def refused(direction: str) -> bool:
+        return any(m.startswith(refusal) for m in messages(name, labelled(name, direction=direction)))
+
+    assert not refused("le") and refused("auto") and refused("ge")
 
 
 def test_the_treelog_reduction_is_refused_without_delta() -> None:
