@@ -37,7 +37,7 @@ def test_a_grid_over_the_limits_is_refused_before_the_reservation(window: MainWi
     window.task_page.declare("wage", NumericDomain(0, 20000, 1e-4))
     window.start_release()
     assert window.current_job is None
-    assert errors and "the largest grid that fits" in errors[0]
+    assert errors and "grid points" in errors[0] and "coarser granularity" in errors[0]  # auto's refusals
     assert window.record is not None and window.ledger.entries(window.record.id) == []
 
 
