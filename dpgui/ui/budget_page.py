@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QSplitter,
     QTableWidget,
@@ -34,7 +33,9 @@ from dpgui.ui.budget_timeline import BudgetTimeline
 from dpgui.ui.error_curve_view import ErrorCurveView
 from dpgui.ui.help_mark import glossary, help_label
 from dpgui.ui.plan_view import PlanView
+from dpgui.ui.scroll_page import scroll_page
 from dpgui.ui.simulation_view import SimulationView
+from dpgui.ui.wrapping_label import WrappingLabel
 
 PLAN_COLUMNS = ("Algorithm", "Privacy", "Error bound", "Simulated error", "Unit", "Min n", "Feasible", "Auto")
 PLAN_NOTE = (
@@ -150,10 +151,8 @@ class BudgetPage(QWidget):
         self.epsilon.setValue(1.0)
         self.delta = QLineEdit("0")
         self.delta.setToolTip("0 for pure DP; approximate-DP algorithms need a small δ such as 1e-6.")
-        self.odds = QLabel()
-        self.odds.setWordWrap(True)
-        self.plan_status = QLabel()
-        self.plan_status.setWordWrap(True)
+        self.odds = WrappingLabel()
+        self.plan_status = WrappingLabel()
         self.plan_table = _table(PLAN_COLUMNS, "Feasible")
         for column, tip in PLAN_HEADER_TIPS.items():
             self.plan_table.horizontalHeaderItem(PLAN_COLUMNS.index(column)).setToolTip(tip)
@@ -186,8 +185,7 @@ class BudgetPage(QWidget):
         planner_layout = QVBoxLayout(planner)
         planner_layout.addWidget(self.plan_status)
         planner_layout.addWidget(self.planner_tabs)
-        self.labels_only = QLabel()
-        self.labels_only.setWordWrap(True)
+        self.labels_only = WrappingLabel()
         self.labels_only.setVisible(False)
         ledger = QGroupBox("Ledger of this dataset")
         ledger_layout = QVBoxLayout(ledger)
@@ -198,9 +196,12 @@ class BudgetPage(QWidget):
         self.splitter.addWidget(planner)
         self.splitter.addWidget(ledger)
         self.splitter.setSizes([3 * SPLIT_UNIT, 2 * SPLIT_UNIT])
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout()
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
+        self.scroll = scroll_page(self, layout)
+        """The page scrolls when the window is too short for the panel's wrapped lines and the plots' least
+        heights (at 1024 x 700 the plots had 40 to 70 px; the wrapped lines made the window 721 px tall)."""
         self.epsilon.valueChanged.connect(self._update_odds)
         self._update_odds()
 

@@ -20,7 +20,7 @@ from dpgui.privacy.accountant import BookedRelease, compose
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import LedgerEntry, ReservationStatus
 from dpgui.ui.budget_panel import format_cost
-from dpgui.ui.lazy_plot import LazyPlotView
+from dpgui.ui.lazy_plot import MIN_PLOT_HEIGHT, LazyPlotView
 from dpgui.ui.theme import ThemedPlotWidget, background_colour
 
 SPENT = frozenset({ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED})
@@ -73,6 +73,8 @@ def step_xy(points: Sequence[TimelinePoint], end: float) -> tuple[np.ndarray, np
 
 class BudgetTimeline(LazyPlotView):
     """Step plot of cumulative ε over time (date axis), one point per reservation, and the total ε."""
+
+    min_plot_height = MIN_PLOT_HEIGHT - 20  # no axis title below the dates
 
     def __init__(self) -> None:
         super().__init__()

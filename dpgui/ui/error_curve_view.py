@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
 
 from dpgui.jobs.background import LatestCall
 from dpgui.planner.plan import error_curve
@@ -23,6 +22,7 @@ from dpgui.tasks.registry import Guarantee, algorithms
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.lazy_plot import LazyPlotView
 from dpgui.ui.theme import ThemedPlotWidget, label_style, legend_style
+from dpgui.ui.wrapping_label import WrappingLabel
 
 EPSILON_POINTS = 25
 EPSILON_SPAN = (0.01, 10.0)
@@ -87,8 +87,7 @@ class ErrorCurveView(LazyPlotView):
 
     def __init__(self) -> None:
         super().__init__()
-        self.status = QLabel()
-        self.status.setWordWrap(True)
+        self.status = WrappingLabel()  # in a tab: a plain wrapped QLabel lost its second line
         self.layout_.addWidget(self.status)
         self.epsilon_line = pg.InfiniteLine(angle=90, pen=_MARKER_PEN, label="ε", labelOpts=label_style(0.95))
         self.best_line = pg.InfiniteLine(angle=0, pen=_BEST_PEN, label="best", labelOpts=label_style(0.05))

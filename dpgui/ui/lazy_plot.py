@@ -8,14 +8,22 @@ draws the whole state in :meth:`LazyPlotView.render`, which runs on each show an
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from dpgui.ui.theme import ThemedPlotWidget
 
+MIN_PLOT_HEIGHT = 160
+"""A plot's least height: its axes and their titles, and a plot area of about 120 px between them. The
+Budget page gave the error curve 69 px and the simulation's histogram 40 px at 1024 x 700; the page scrolls
+instead."""
+
 
 class LazyPlotView(QWidget):
     """Widgets added to :attr:`layout_` (a caption, buttons), then the plot, made on the first show."""
+
+    min_plot_height = MIN_PLOT_HEIGHT
+    """The plot's minimum height (less for a plot without an axis title below it)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,6 +54,14 @@ class LazyPlotView(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._render_now()
+        if self._plot is not None:
+            self._plot.setMinimumHeight(self.min_plot_height)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """A hidden tab's plot asks for no height: only the shown tab's makes the page scroll."""
+        super().hideEvent(event)
+        if self._plot is not None:
+            self._plot.setMinimumHeight(0)
 
     def _render_now(self) -> None:
         if self._plot is None:

@@ -43,6 +43,7 @@ from dpgui.tasks.registry import algorithms
 from dpgui.tasks.review import predicted_error_text
 from dpgui.tasks.spec import AUTO, TaskSpec
 from dpgui.ui.budget_panel import format_cost
+from dpgui.ui.wrapping_label import WrappingLabel
 
 PLAN_COLUMNS = ("Release", "Task", "Algorithm", "ε", "δ", "Predicted error", "Weight", "Target error")
 ALGORITHM, EPSILON, DELTA, ERROR, WEIGHT, TARGET = 2, 3, 4, 5, 6, 7
@@ -117,8 +118,7 @@ class PlanView(QWidget):
         self.delta = QLineEdit("0")
         self.delta.setToolTip("The plan's δ, shared by the releases that can use it (auto, approximate DP).")
         self.delta.setMaximumWidth(90)
-        self.status = QLabel("Add the current task, or open a release plan (TOML, see docs/plans.md).")
-        self.status.setWordWrap(True)
+        self.status = WrappingLabel("Add the current task, or open a release plan (TOML, see docs/plans.md).")
         self.table = QTableWidget(0, len(PLAN_COLUMNS))
         self.table.setHorizontalHeaderLabels(list(PLAN_COLUMNS))
         self.table.verticalHeader().setVisible(False)
@@ -126,8 +126,7 @@ class PlanView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(ERROR, QHeaderView.ResizeMode.Stretch)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
+        self.summary = WrappingLabel()  # in a tab: a plain wrapped QLabel can lose its last lines
         self.calls = LatestCall(self)
         self.calls.done.connect(self._show_split)
         self.calls.failed.connect(lambda error: self._show_problem(str(error)))

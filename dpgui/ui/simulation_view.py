@@ -12,7 +12,7 @@ import functools
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSpinBox
 
 from dpgui.jobs.background import LatestCall
 from dpgui.tasks.runner import PreconditionFailed, choose_auto
@@ -20,6 +20,7 @@ from dpgui.tasks.simulation import ERROR_MEASURES, Simulation, simulate
 from dpgui.tasks.spec import AUTO, TaskSpec
 from dpgui.ui.lazy_plot import LazyPlotView
 from dpgui.ui.theme import label_style
+from dpgui.ui.wrapping_label import WrappingLabel
 
 SEED = 0
 BINS = 20
@@ -73,8 +74,7 @@ class SimulationView(LazyPlotView):
         self.trials.setSuffix(" trials")
         self.button = QPushButton("Simulate")
         self.button.setToolTip("Run the algorithm on the public sample or synthetic data; spends no budget.")
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
+        self.caption = WrappingLabel()  # in a tab: a plain wrapped QLabel can lose its last line
         self.bars = pg.PlotDataItem(
             [0.0, 1.0], [0.0], stepMode="center", fillLevel=0, pen=_BARS_PEN, brush=_BARS_BRUSH
         )

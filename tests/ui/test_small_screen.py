@@ -33,3 +33,64 @@ def test_the_data_pages_other_box_shows_its_whole_label_at_1024_by_700(qtbot, de
     assert boxes
     for box in boxes:
         assert box.width() >= box.sizeHint().width(), box.text()
+
+
+def _plot_area_height(plot) -> float:
+    import pyqtgraph as pg
+
+    box = next(item for item in plot.scene().items() if isinstance(item, pg.ViewBox))
+    return box.sceneBoundingRect().height()
+
+
+def test_at_1024_by_700_the_budget_plots_have_room_and_wrapped_lines_do_not_grow_the_window(
+    qtbot, demo_window: MainWindow
+):
+    """The error curve had a 69 px plot area, the simulation's histogram 40 px and the timeline 58 px (the
+    page was squeezed to its minimum); and once the budget panel's lines wrapped (tight composition, a δ
+    booked) its minimum grew past the window's, which became 721 px tall. The page now scrolls instead."""
+    from PySide6.QtWidgets import QLabel
+
+    from dpgui.privacy.cost import PrivacyCost
+    from dpgui.privacy.ledger import BudgetState
+    from dpgui.tasks.spec import TaskKind
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, TaskKind.CDF)
+    window.go_to(BUDGET)
+    page = window.budget_page
+    state = BudgetState(
+        PrivacyCost(500.0, 0.5),
+        PrivacyCost(1.29012, 0.5),
+        PrivacyCost(0.0),
+        PrivacyCost(498.70988, 0.0),
+        spent_basic=PrivacyCost(6.0, 1e-6),
+    )
+    page.panel.show_state(state)
+    qtbot.wait(10)
+    for planner, ledger in (
+        (page.curve, page.ledger_table),
+        (page.simulation, page.ledger_table),
+        (page.plan_table, page.timeline),
+    ):
+        page.planner_tabs.setCurrentWidget(planner)
+        page.ledger_tabs.setCurrentWidget(ledger)
+        if planner is page.simulation:
+            planner.button.click()
+            qtbot.waitUntil(lambda: page.simulation.simulation is not None, timeout=20_000)
+        qtbot.wait(50)
+        window.resize(*SMALL)
+        qtbot.wait(10)
+        assert window.minimumSizeHint().height() <= SMALL[1] and window.height() == SMALL[1]
+        for view in (planner, ledger):
+            plot = getattr(view, "plot", None)  # the Error vs ε, Simulation and Timeline tabs
+            if plot is not None:
+                assert _plot_area_height(plot) >= 120, type(view).__name__
+    for label in (page.curve.status, page.simulation.caption, page.plan_status, page.odds):
+        fresh = QLabel(label.text())
+        fresh.setWordWrap(True)
+        fresh.setFont(label.font())
+        assert label.height() >= fresh.heightForWidth(label.width()), label.text()
