@@ -40,6 +40,7 @@ from dpgui.data.public import PublicSample
 from dpgui.numbers import readable
 from dpgui.release.release import Release
 from dpgui.ui.theme import ThemedPlotWidget, text_colour
+from dpgui.ui.wrapping_label import WrappingLabel
 
 HEAT_CELLS = 64
 """Grid cells per axis of the heat map (64^2 queries: milliseconds for the structure)."""
@@ -111,11 +112,9 @@ class DistanceExplorer(QWidget):
         for text, box in (("Horizontal axis:", self.x_axis), ("Vertical axis:", self.y_axis)):
             axes.addWidget(QLabel(text))
             axes.addWidget(box, 1)
-        self.answer_label = QLabel("Click the plot to ask for the average distance from a point.")
-        self.answer_label.setWordWrap(True)
+        self.answer_label = WrappingLabel("Click the plot to ask for the average distance from a point.")
         self.answer_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.note = QLabel()
-        self.note.setWordWrap(True)
+        self.note = WrappingLabel()  # in a tab, which does not pass height-for-width down
         self.coordinate_form = QFormLayout()
         self.coordinates: dict[str, QDoubleSpinBox] = {}
         self.ask_button = QPushButton("Ask at these coordinates")

@@ -13,7 +13,6 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -38,8 +37,10 @@ from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot
+from dpgui.ui.scroll_page import scroll_page
 from dpgui.ui.table_review import SyntheticTableView
 from dpgui.ui.theme import export_colours
+from dpgui.ui.wrapping_label import WrappingLabel
 
 PREVIEW_ROWS = 200
 """Synthetic rows shown on the page for a synthetic-table release."""
@@ -115,13 +116,13 @@ class ReviewPage(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.release: Release | None = None
-        self.headline = QLabel("No release yet.")
-        self.details = QLabel("Released values appear here once their cost is charged to the ledger.")
+        self.headline = WrappingLabel("No release yet.")
+        self.details = WrappingLabel("Released values appear here once their cost is charged to the ledger.")
         headline_font = QFont(self.headline.font())
         headline_font.setPointSizeF(headline_font.pointSizeF() * 1.3)
         headline_font.setBold(True)
         self.headline.setFont(headline_font)
-        self.more_details = QLabel()
+        self.more_details = WrappingLabel()
         self.more_button = disclosure_button(
             "More notes", "The release's other notes (the report lists them all)", self.more_details
         )
@@ -197,13 +198,17 @@ class ReviewPage(QWidget):
         footer = QHBoxLayout()
         footer.addWidget(self.history, 1)
         footer.addWidget(self.export_button)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout()
         layout.addWidget(self.headline)
         layout.addWidget(self.details)
         layout.addWidget(self.more_button)
         layout.addWidget(self.more_details)
         layout.addWidget(self.body, 1)
         layout.addLayout(footer)
+        self.scroll = scroll_page(self, layout)
+        """The page scrolls when the window is too short for the release's notes, plots and list: at
+        1024 x 700 a distance release's explorer was squeezed (its note ran over the plot's axis title) and
+        the window grew to 715 px."""
 
     def show_release(self, release: Release) -> None:
         self.release = release

@@ -94,3 +94,46 @@ def test_at_1024_by_700_the_budget_plots_have_room_and_wrapped_lines_do_not_grow
         fresh.setWordWrap(True)
         fresh.setFont(label.font())
         assert label.height() >= fresh.heightForWidth(label.width()), label.text()
+
+
+def test_at_1024_by_700_a_distance_release_keeps_its_explorer_whole_and_the_window_that_small(
+    qtbot, demo_window: MainWindow
+):
+    """The Review page of a distance release needed more than the page's height at 1024 x 700: the window
+    grew to 715 px, and the explorer was squeezed below its plot's least height, the line under the plot
+    running over its axis title. The page now scrolls instead."""
+    from PySide6.QtWidgets import QLabel
+
+    from dpgui.privacy.cost import PrivacyCost
+    from dpgui.tasks.spec import TaskKind
+    from dpgui.ui.main_window import REVIEW
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, TaskKind.DISTANCE)
+    window.budget_page.delta.setText("1e-6")
+    window.budget_page.delta.editingFinished.emit()
+    for _ in range(2):  # two releases in the session's list
+        window.start_release()
+        job = window.current_job
+        assert job is not None
+        with qtbot.waitSignal(job.released, timeout=30_000):
+            pass
+        qtbot.waitUntil(lambda: window.current_job is None)
+    assert window.pages.currentIndex() == REVIEW
+    window.resize(*SMALL)
+    qtbot.wait(50)
+    assert window.minimumSizeHint().height() <= SMALL[1] and window.height() == SMALL[1]
+    explorer = window.review_page.distance_explorer
+    assert explorer.plot.height() >= explorer.plot.minimumHeight()
+    assert explorer.answer_label.geometry().top() >= explorer.plot.geometry().bottom()
+    review = window.review_page
+    for label in (review.headline, review.details, explorer.answer_label, explorer.note):
+        fresh = QLabel(label.text())
+        fresh.setWordWrap(True)
+        fresh.setFont(label.font())
+        assert label.height() >= fresh.heightForWidth(label.width()), label.text()
