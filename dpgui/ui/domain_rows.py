@@ -51,6 +51,13 @@ BOUNDS_RULE = (
 )
 
 
+UNIT_SHOWN = "USD per week"
+"""A unit the Task page's unit field shows whole: the grid gave the field what its other columns left, 39 px
+at 1024 x 700 ("USD p", and "e.g. …" for its placeholder)."""
+UNIT_PADDING = 16
+"""A line edit's frame and text margins, in pixels."""
+
+
 def rule_note() -> QLabel:
     """The rule that domains are public, in italics, for above a page's declared domains."""
     note = QLabel(BOUNDS_RULE)
@@ -153,6 +160,7 @@ class DomainRow:
         self.unit.setPlaceholderText("e.g. USD")
         self.unit.setMaxLength(MAX_UNIT_LENGTH)
         self.unit.setToolTip("The values' unit, shown on the plots' axes and in the manifest (CLI --unit).")
+        self.unit.setMinimumWidth(self.unit.fontMetrics().horizontalAdvance(UNIT_SHOWN) + UNIT_PADDING)
         self.suggest = QPushButton("Suggest from public sample")
         self.show(texts)
 
@@ -241,9 +249,9 @@ class CategoryRow:
         """Put the row's widgets on grid lines ``line`` and ``line + 1``."""
         grid.addWidget(QLabel(self.column), line, 0)
         grid.addWidget(QLabel("Categories (comma-separated):"), line, 1, 1, 2)
-        grid.addWidget(self.categories, line, 3, 1, 2)
+        grid.addWidget(self.categories, line, 3, 1, 3)  # through the unit column, which numeric rows need
         grid.addWidget(self.other, line + 1, 1, 1, 2)
-        grid.addWidget(self.suggest, line + 1, 3, 1, 2)
+        grid.addWidget(self.suggest, line + 1, 3, 1, 3)
 
     def place_cells(self, table: QTableWidget, line: int) -> None:
         """Put the categories across the bounds' columns of ``table``'s line ``line``, 'other' across the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dpgui.ui.main_window import BUDGET, MainWindow
 
 SMALL = (1024, 700)
@@ -137,3 +139,31 @@ def test_at_1024_by_700_a_distance_release_keeps_its_explorer_whole_and_the_wind
         fresh.setWordWrap(True)
         fresh.setFont(label.font())
         assert label.height() >= fresh.heightForWidth(label.width()), label.text()
+
+
+@pytest.mark.parametrize("columns", [["wage"], ["wage", "education", "region", "parttime"]])
+def test_at_1024_by_700_the_task_pages_unit_field_shows_a_whole_unit(qtbot, demo_window: MainWindow, columns):
+    """The unit column of the declared domains got what the other columns left: 39 px at 1024 x 700 beside
+    categorical rows, "USD p" of "USD per week", and "e.g. …" of its placeholder."""
+    from dpgui.data import CategoricalDomain, NumericDomain
+    from dpgui.tasks.spec import TaskKind
+    from dpgui.ui.main_window import TASK
+
+    window = demo_window
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    page = window.task_page
+    page.select_task(TaskKind.TABLE if len(columns) > 1 else TaskKind.CDF)
+    page.select_columns(columns)
+    page.declare("wage", NumericDomain(0, 3000, 100, unit="USD per week"))
+    if "region" in columns:
+        page.declare("region", CategoricalDomain(("midwest", "northeast", "south", "west")))
+    window.go_to(TASK)
+    qtbot.wait(50)
+    unit = page.domain_rows["wage"].unit
+    assert unit.width() >= unit.fontMetrics().horizontalAdvance("USD per week") + 10
+    for row in page.domain_rows.values():
+        edit = getattr(row, "categories", None)
+        if edit is not None and edit.text():
+            assert edit.width() >= edit.fontMetrics().horizontalAdvance(edit.text()) + 10, edit.text()
