@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QFontMetrics, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsRectItem
 
@@ -68,6 +68,20 @@ def release_plot() -> pg.PlotWidget:
     plot.setMinimumHeight(220)
     plot.addLegend(offset=(10, 10), **legend_style())
     return plot
+
+
+def whole_width(plot: pg.PlotWidget) -> int:
+    """The least width at which ``plot`` shows its title, its left axis and its bottom axis's title whole.
+
+    pyqtgraph lays a plot out at least as wide as its title, and no narrower than that when its widget is
+    narrower: the rest is cut off on the right (the table Review's plots lost the end of their titles and
+    of the bottom axis title at 1024 x 700); the bottom axis's title it does not count at all.
+    """
+    item = plot.plotItem
+    bottom = item.getAxis("bottom")
+    bottom.setMinimumWidth(bottom.label.boundingRect().width() if bottom.label.isVisible() else 0.0)
+    least = item.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    return math.ceil(least) + 2 * plot.frameWidth()
 
 
 def reset(plot: pg.PlotWidget, title: str, bottom: str, left: str) -> None:

@@ -15,6 +15,7 @@ from dpgui.numbers import readable
 from dpgui.release.release import Release
 from dpgui.tasks.spec import Domain
 from dpgui.tasks.table import SYNTHETIC_CSV, synthetic_csv
+from dpgui.ui.release_plots import whole_width
 from dpgui.ui.theme import ThemedPlotWidget
 
 MISSING_LABEL = "missing"
@@ -121,6 +122,12 @@ class SyntheticTableView(QWidget):
         self.first.currentTextChanged.connect(self._draw_heatmap)
         self.second.currentTextChanged.connect(self._draw_heatmap)
         self.hide()
+
+    def whole_width(self) -> int:
+        """The least width showing both plots whole (their titles name the chosen columns); they share the
+        width equally."""
+        spacing = self.layout().spacing()
+        return 2 * max(whole_width(self.bars_plot), whole_width(self.heat_plot)) + max(spacing, 0)
 
     def show_release(self, release: Release) -> None:
         """The synthetic rows of a table release (shown), or nothing (hidden) for other releases."""

@@ -167,3 +167,37 @@ def test_at_1024_by_700_the_task_pages_unit_field_shows_a_whole_unit(qtbot, demo
         edit = getattr(row, "categories", None)
         if edit is not None and edit.text():
             assert edit.width() >= edit.fontMetrics().horizontalAdvance(edit.text()) + 10, edit.text()
+
+
+def test_at_1024_by_700_a_table_releases_plots_show_their_titles_whole(qtbot, demo_window: MainWindow):
+    """pyqtgraph lays a plot out at least as wide as its title and cuts the rest off on the right: the
+    measured marginals chart (its left axis as wide as the longest marginal's name) lost the end of its title
+    and of its bottom axis title, and the synthetic rows' plots the end of their titles."""
+    from dpgui.privacy.cost import PrivacyCost
+    from dpgui.tasks.spec import TaskKind
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, TaskKind.TABLE)
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    with qtbot.waitSignal(job.released, timeout=60_000):
+        pass
+    review = window.review_page
+    synthetic = review.synthetic_view
+    for tab, plots in ((0, (review.plot,)), (1, (synthetic.bars_plot, synthetic.heat_plot))):
+        review.plot_tabs.setCurrentIndex(tab)
+        qtbot.wait(50)
+        for plot in plots:
+            item = plot.plotItem
+            shown = plot.viewport().width()
+            title = item.titleLabel.item.sceneBoundingRect()
+            assert item.geometry().right() <= shown + 1 and title.right() <= shown + 1, item.titleLabel.text
+            bottom = item.getAxis("bottom").label
+            if bottom.isVisible():
+                assert bottom.sceneBoundingRect().right() <= shown + 1, bottom.toPlainText()
