@@ -74,5 +74,7 @@ class GlossaryDialog(_HelpDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.resizeRowsToContents()
+        # each row as tall as its meaning wrapped at the column's width, whatever the dialog's size: rows
+        # sized once, before the dialog had its size, were uneven and cut a meaning off in a narrow dialog
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         super().__init__("dpgui glossary", self.table, parent)

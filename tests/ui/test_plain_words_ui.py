@@ -49,3 +49,25 @@ def test_help_offers_the_user_guide_and_the_glossary(qtbot, demo_window: MainWin
     assert isinstance(glossary, GlossaryDialog) and glossary.table.rowCount() == len(GLOSSARY)
     assert glossary.table.item(0, 0).text() == GLOSSARY[0][0]
     glossary.close()
+
+
+def test_every_glossary_row_is_as_tall_as_its_wrapped_meaning_in_a_narrow_dialog(qtbot):
+    """The rows were sized once, before the dialog had its size: uneven at its default width, and in a
+    narrower dialog a meaning wrapped to more lines than its row had room for."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtWidgets import QStyle
+
+    dialog = GlossaryDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.resize(460, 640)
+    qtbot.wait(50)
+    table = dialog.table
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    width = table.columnWidth(1) - 2 * margin  # the width the delegate wraps a meaning at
+    metrics = table.fontMetrics()
+    for row in range(table.rowCount()):
+        text = table.item(row, 1).text()
+        wrapped = metrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, text)
+        assert table.rowHeight(row) >= wrapped.height(), text
