@@ -20,7 +20,7 @@ from dpgui.jobs.background import LatestCall
 from dpgui.planner.plan import error_curve
 from dpgui.tasks.registry import Guarantee, algorithms
 from dpgui.tasks.spec import TaskSpec
-from dpgui.ui.lazy_plot import LazyPlotView
+from dpgui.ui.lazy_plot import MIN_PLOT_HEIGHT, LazyPlotView
 from dpgui.ui.theme import ThemedPlotWidget, label_style, legend_style
 from dpgui.ui.wrapping_label import WrappingLabel
 
@@ -67,6 +67,11 @@ def curve_series(spec: TaskSpec, n: int, epsilons: tuple[float, ...]) -> tuple[C
     return tuple(series)
 
 
+LEGEND_ROOM = 60
+"""The plot's height besides its legend: the legend's offset from the top, the bottom axis and its title. A
+legend of six algorithms ran past the bottom of a plot of the least height (the last ones cut off)."""
+
+
 class DecadeAxis(pg.AxisItem):
     """A log axis with text at the powers of ten only (0.01, 0.1, 1, 10); the other ticks stay bare."""
 
@@ -90,7 +95,9 @@ class ErrorCurveView(LazyPlotView):
         self.status = WrappingLabel()  # in a tab: a plain wrapped QLabel lost its second line
         self.layout_.addWidget(self.status)
         self.epsilon_line = pg.InfiniteLine(angle=90, pen=_MARKER_PEN, label="ε", labelOpts=label_style(0.95))
-        self.best_line = pg.InfiniteLine(angle=0, pen=_BEST_PEN, label="best", labelOpts=label_style(0.05))
+        self.best_line = pg.InfiniteLine(  # its label starts at 5% of the width (centred there, it lost "b")
+            angle=0, pen=_BEST_PEN, label="best", labelOpts={**label_style(0.05), "anchors": [(0, 0), (0, 1)]}
+        )
         self.curves: dict[str, pg.PlotDataItem] = {}
         """The drawn curves by algorithm."""
         self.series: tuple[CurveSeries, ...] = ()
@@ -163,6 +170,9 @@ class ErrorCurveView(LazyPlotView):
             name = f"{one.algorithm} [{one.badge}]"
             self.curves[one.algorithm] = plot.plot(one.epsilons, one.errors, pen=pen, name=name)
         self._drawn = self.series
+        legend = plot.plotItem.legend.boundingRect().height() if self.series else 0.0
+        self.min_plot_height = max(MIN_PLOT_HEIGHT, math.ceil(legend) + LEGEND_ROOM)
+        plot.setMinimumHeight(self.min_plot_height)
 
     def _computed(self, series: tuple[CurveSeries, ...]) -> None:
         self._computed_key, self.series = self._key, series

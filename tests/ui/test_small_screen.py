@@ -201,3 +201,33 @@ def test_at_1024_by_700_a_table_releases_plots_show_their_titles_whole(qtbot, de
             bottom = item.getAxis("bottom").label
             if bottom.isVisible():
                 assert bottom.sceneBoundingRect().right() <= shown + 1, bottom.toPlainText()
+
+
+def test_at_1024_by_700_the_error_curves_legend_and_best_label_stay_inside_the_plot(
+    qtbot, demo_window: MainWindow
+):
+    """Six threshold learners' legend ran past the bottom of the plot (the last ones cut off), and the
+    'best' label, centred at 5% of the width, lost its first letter under the left axis."""
+    from dpgui.tasks.spec import TaskKind
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, TaskKind.THRESHOLD)
+    window.go_to(BUDGET)
+    page = window.budget_page
+    page.delta.setText("1e-6")  # the approximate-DP learners too: six curves
+    page.delta.editingFinished.emit()
+    page.planner_tabs.setCurrentWidget(page.curve)
+    qtbot.waitUntil(
+        lambda: len(page.curve.curves) >= 6 and page.curve.best_line.scene() is not None, timeout=20_000
+    )
+    qtbot.wait(50)
+    item = page.curve.plot.plotItem
+    area = item.vb.sceneBoundingRect()
+    legend = item.legend.sceneBoundingRect()
+    assert legend.bottom() <= area.bottom() + 1, (legend, area)
+    label = page.curve.best_line.label.sceneBoundingRect()
+    assert label.left() >= area.left() - 1 and label.width() > 0, (label, area)
