@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import pytest
 
+from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import BUDGET, MainWindow
 
 SMALL = (1024, 700)
+
+
+def small_window_with(qtbot, window: MainWindow, kind: TaskKind) -> MainWindow:
+    """The window shown at SMALL with the Task page filled for ``kind`` (tests.ui.test_session.build)."""
+    from tests.ui.test_session import build
+
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, kind)
+    return window
 
 
 def test_the_window_can_be_as_small_as_1024_by_700_on_every_page(qtbot, demo_window: MainWindow):
@@ -55,13 +67,8 @@ def test_at_1024_by_700_the_budget_plots_have_room_and_wrapped_lines_do_not_grow
     from dpgui.privacy.cost import PrivacyCost
     from dpgui.privacy.ledger import BudgetState
     from dpgui.tasks.spec import TaskKind
-    from tests.ui.test_session import build
 
-    window = demo_window
-    window.resize(*SMALL)
-    window.show()
-    qtbot.waitExposed(window)
-    build(window, TaskKind.CDF)
+    window = small_window_with(qtbot, demo_window, TaskKind.CDF)
     window.go_to(BUDGET)
     page = window.budget_page
     state = BudgetState(
@@ -109,14 +116,9 @@ def test_at_1024_by_700_a_distance_release_keeps_its_explorer_whole_and_the_wind
     from dpgui.privacy.cost import PrivacyCost
     from dpgui.tasks.spec import TaskKind
     from dpgui.ui.main_window import REVIEW
-    from tests.ui.test_session import build
 
-    window = demo_window
-    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
-    window.resize(*SMALL)
-    window.show()
-    qtbot.waitExposed(window)
-    build(window, TaskKind.DISTANCE)
+    demo_window.ledger.set_total(demo_window.record.id, PrivacyCost(20.0, 1e-3))
+    window = small_window_with(qtbot, demo_window, TaskKind.DISTANCE)
     window.budget_page.delta.setText("1e-6")
     window.budget_page.delta.editingFinished.emit()
     for _ in range(2):  # two releases in the session's list
@@ -175,14 +177,9 @@ def test_at_1024_by_700_a_table_releases_plots_show_their_titles_whole(qtbot, de
     and of its bottom axis title, and the synthetic rows' plots the end of their titles."""
     from dpgui.privacy.cost import PrivacyCost
     from dpgui.tasks.spec import TaskKind
-    from tests.ui.test_session import build
 
-    window = demo_window
-    window.ledger.set_total(window.record.id, PrivacyCost(20.0, 1e-3))
-    window.resize(*SMALL)
-    window.show()
-    qtbot.waitExposed(window)
-    build(window, TaskKind.TABLE)
+    demo_window.ledger.set_total(demo_window.record.id, PrivacyCost(20.0, 1e-3))
+    window = small_window_with(qtbot, demo_window, TaskKind.TABLE)
     window.start_release()
     job = window.current_job
     assert job is not None
@@ -209,13 +206,8 @@ def test_at_1024_by_700_the_error_curves_legend_and_best_label_stay_inside_the_p
     """Six threshold learners' legend ran past the bottom of the plot (the last ones cut off), and the
     'best' label, centred at 5% of the width, lost its first letter under the left axis."""
     from dpgui.tasks.spec import TaskKind
-    from tests.ui.test_session import build
 
-    window = demo_window
-    window.resize(*SMALL)
-    window.show()
-    qtbot.waitExposed(window)
-    build(window, TaskKind.THRESHOLD)
+    window = small_window_with(qtbot, demo_window, TaskKind.THRESHOLD)
     window.go_to(BUDGET)
     page = window.budget_page
     page.delta.setText("1e-6")  # the approximate-DP learners too: six curves
