@@ -37,7 +37,7 @@ from dpgui.algorithms.joint_exp import joint_exp_fits, joint_exp_quantiles
 from dpgui.algorithms.privtree import TREE_SHARE, PrivTreeParameters, privtree_cdf
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
-from dpgui.algorithms.tie_breaking import refined_size, with_ties_broken
+from dpgui.algorithms.tie_breaking import BYTES_PER_RECORD, refined_size, with_ties_broken
 from dpgui.algorithms.tree_cdf import cdf_error_bound
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
@@ -322,5 +322,6 @@ JOINT_EXP = register(
         parameters=(BETA, QUANTILES),
         preconditions=_joint_exp_fits,
         calibrated=True,
+        bytes_per_record=BYTES_PER_RECORD,
     )
 )

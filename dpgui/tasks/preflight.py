@@ -213,6 +213,7 @@ def estimate(spec: TaskSpec, n: int) -> Estimate:
             output += grid * OUTPUT_BYTES_PER_ROW
     elif spec.kind is TaskKind.HISTOGRAM and isinstance(spec.domains[0], CategoricalDomain):
         output += spec.domains[0].size * OUTPUT_BYTES_PER_ROW
+    memory += n * _bytes_per_record(spec)
     if spec.kind is TaskKind.SYNTHETIC:
         rows = int(spec.parameter("rows", 1000))
         memory += rows * SYNTHETIC_ROW_BYTES
@@ -230,6 +231,13 @@ def estimate(spec: TaskSpec, n: int) -> Estimate:
     if spec.kind is TaskKind.DISTANCE and spec.parameter("metric", "l1") == "l2":
         memory += n * int(spec.parameter("dimension", 1024)) * EMBEDDING_BYTES
     return Estimate(int(memory), seconds, int(output), grid, per_point_bytes, per_point_seconds)
+
+
+def _bytes_per_record(spec: TaskSpec) -> int:
+    """The named algorithm's memory per record; for ``auto`` the most of any it may choose."""
+    if spec.algorithm != AUTO:
+        return get_algorithm(spec.algorithm).bytes_per_record
+    return max((info.bytes_per_record for info in algorithms(spec.kind)), default=0)
 
 
 def _sparse(spec: TaskSpec) -> bool:

@@ -133,6 +133,9 @@ class AlgorithmInfo:
     sparse: bool = False
     """It never walks the declared grid (only the values present in the data, and at most a public number
     of released rows): its memory, work and export do not scale with the grid's size."""
+    bytes_per_record: int = 0
+    """Memory it holds for each record besides the aggregates (AQ and JointExp: each record's tie-breaking
+    offset, ``tie_breaking.BYTES_PER_RECORD``): the pre-charge memory check counts it at the public n."""
 
     def recorded_curve(self, spec: TaskSpec) -> PrivacyCurve:
         """The curve the ledger records: the mechanism's own (``curve``), else its cost as one step in the

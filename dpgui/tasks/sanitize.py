@@ -25,7 +25,7 @@ from dpgui.algorithms.approximate_quantiles import (
 from dpgui.algorithms.histogram import geometric_histogram, histogram_error_bound, histogram_scale
 from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.synthetic import sample_from_cdf
-from dpgui.algorithms.tie_breaking import refined_size, with_ties_broken
+from dpgui.algorithms.tie_breaking import BYTES_PER_RECORD, refined_size, with_ties_broken
 from dpgui.algorithms.tree_cdf import (
     MAX_TREE_LEAVES,
     TreeCdfRelease,
@@ -318,6 +318,7 @@ AQ = register(
         parameters=(BETA, QUANTILES),
         preconditions=_quantile_fits,
         calibrated=True,
+        bytes_per_record=BYTES_PER_RECORD,
     )
 )
 EM_EACH = register(

@@ -63,3 +63,21 @@ def test_synthetic_rows_parameter_range(kind: TaskKind, name: str, low: int, hig
     for bad in (low - 1, high + 1):
         with pytest.raises(PreflightError, match="rows"):
             check_parameters(with_rows(bad))
+
+
+@pytest.mark.parametrize("name", ["aq", "joint-exp"])
+def test_the_algorithms_that_break_ties_count_each_records_offset_before_the_charge(name: str) -> None:
+    """AQ and JointExp hold one tie-breaking offset per record (tie_breaking.jitter, 48 bytes measured):
+    uncounted, 10^8 records would pass the 4 GiB check and fail after the charge."""
+    from dpgui.algorithms.tie_breaking import BYTES_PER_RECORD
+    from dpgui.tasks.preflight import DEFAULT_MAX_MEMORY, Limits, check_limits
+
+    quantiles = TaskSpec(TaskKind.QUANTILES, ("wage",), (NumericDomain(0, 100, 1),), 1.0, 0.0, name,
+                         parameters=(("q", "0.5"),))  # fmt: skip
+    each = quantiles.with_algorithm("em-each")
+    n = 10**8
+    assert estimate(quantiles, n).memory - estimate(each, n).memory == n * BYTES_PER_RECORD
+    assert estimate(quantiles.with_algorithm("auto"), n).memory == estimate(quantiles, n).memory
+    with pytest.raises(PreflightError):
+        check_limits(quantiles, estimate(quantiles, n), Limits(max_memory=DEFAULT_MAX_MEMORY))
+    check_limits(each, estimate(each, n), Limits(max_memory=DEFAULT_MAX_MEMORY))
