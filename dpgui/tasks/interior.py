@@ -54,7 +54,10 @@ def _treelog_unusable(spec: TaskSpec) -> str | None:
     if spec.delta <= 0:
         return "TreeLog is (ε, δ)-DP: give δ > 0, or use the exponential mechanism (em-interior)."
     if len(bit_chain(bits)) < 2:
-        return f"the grid has only {bits} bits: TreeLog needs more than 3; use em-interior."
+        return (
+            f"the grid's {spec.domain.size:,} points fit in {bits} bit{'s' * (bits != 1)}: "
+            "TreeLog needs a grid of more than 3 bits (more than 8 points); use em-interior."
+        )
     if bits > MAX_BITS:
         return f"TreeLog handles at most {MAX_BITS}-bit grids."
     return None

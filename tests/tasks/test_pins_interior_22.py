@@ -77,12 +77,13 @@ def test_heavypaths_is_refused_without_delta() -> None:
     ]
 
 
-@pytest.mark.parametrize(("points", "bits"), [(2, 1), (3, 2)])
-def test_treelog_refuses_a_narrow_grid_stating_its_width(points: int, bits: int) -> None:
+@pytest.mark.parametrize(("points", "width"), [(2, "1 bit"), (3, "2 bits"), (8, "3 bits")])
+def test_treelog_refuses_a_narrow_grid_stating_its_width(points: int, width: str) -> None:
     grid = NumericDomain(0, points - 1, 1)
     spec = TaskSpec(TaskKind.INTERIOR_POINT, ("x",), grid, EPSILON, DELTA, algorithm="treelog")
     assert messages("treelog", spec) == [
-        f"the grid has only {bits} bits: TreeLog needs more than 3; use em-interior."
+        f"the grid's {points} points fit in {width}: TreeLog needs a grid of more than 3 bits "
+        "(more than 8 points); use em-interior."
     ]
 
 
