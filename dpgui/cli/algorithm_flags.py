@@ -5,7 +5,7 @@ Every parameter an algorithm of a task takes gets a ``--name`` flag on that task
 ``check_parameters``, before any charge). The parsers write no parameter flag by hand; one parameter has
 another name (``RENAMED``): the distance release's ``bins`` is ``--support``, because ``--bins`` declares the
 grid. A flag given for a parameter the chosen algorithm does not take is refused (exit 2), never silently
-ignored.
+ignored; so is a flag beside the file flag whose rows set its value (``--query-count`` with ``--queries``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 import dataclasses
 from collections.abc import Iterable
 
-from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms, get_algorithm
+from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms, get_algorithm, set_twice
 from dpgui.tasks.spec import AUTO, ParameterValue, TaskKind, TaskSpec
 
 DEST_PREFIX = "parameter_"
@@ -94,7 +94,9 @@ def _flags(kind: TaskKind, names: Iterable[str]) -> str:
 def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
     """``spec`` with the generated flags' given values; ValueError (exit 2) for a flag the chosen algorithm
     does not take, or with ``auto`` that no algorithm of the task takes (``dpgui plan`` has every task's
-    flags). With ``auto`` the others are kept: ``refuse_flags_auto_ignores`` checks them once auto chose."""
+    flags), and for a flag given beside the file flag that sets its value (``--query-count`` with
+    ``--queries``). With ``auto`` the others are kept: ``refuse_flags_auto_ignores`` checks them once auto
+    chose."""
     given = given_parameters(args)
     if spec.algorithm != AUTO:
         taken = {parameter.name for parameter in get_algorithm(spec.algorithm).parameters}
@@ -108,6 +110,11 @@ def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
             f"{who} {_flags(spec.kind, foreign)}; leave it out or choose an algorithm that does "
             "('dpgui algorithms' lists each algorithm's parameters)"
         )
+    conflict = set_twice(
+        given, task_parameters(spec.kind).values(), lambda name: parameter_flag(spec.kind, name)
+    )
+    if conflict:
+        raise ValueError(conflict)
     return dataclasses.replace(spec, parameters=(*spec.parameters, *given.items())) if given else spec
 
 

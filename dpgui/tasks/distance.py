@@ -78,9 +78,11 @@ QUERY_COUNT = ParameterSpec(
     "query_count",
     int,
     1000,
-    "Declared number of queries (budget split of the per-query baselines).",
+    "Declared number of queries (budget split of the per-query baselines) when no queries file is named; "
+    "a queries file's rows set it.",
     1,
     10**7,
+    set_by=QUERIES.name,
 )
 MAX_BINS = 1 << 16
 """The most support points per column of the released structure."""

@@ -20,7 +20,7 @@ from dpgui.algorithms.approximate_quantiles import parse_quantiles
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.numbers import readable
-from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm
+from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm, set_twice
 from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 
 GIB = 1 << 30
@@ -112,6 +112,9 @@ def check_parameters(spec: TaskSpec) -> None:
                 "give no fill value (--fill) for a task with a categorical column"
             )
     declared = _parameter_specs(spec)
+    conflict = set_twice(dict(spec.parameters), declared.values(), repr)
+    if conflict:
+        raise PreflightError(conflict)
     for name, value in spec.parameters:
         if name == "beta":
             _check_beta(value)

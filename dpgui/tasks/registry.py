@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,25 @@ class ParameterSpec:
     """The only values allowed (a drop-down in the GUI, ``choices=`` in the CLI, checked in the core)."""
     advanced: bool = False
     """A tuning knob with a sound default (the GUI keeps it in a collapsed "Advanced" section)."""
+    set_by: str = ""
+    """Another parameter naming a file whose rows set this one (``queries`` sets ``query_count``): giving
+    both is refused (``set_twice``), and the GUI leaves this one out while that file is named."""
+
+
+def set_twice(
+    values: Mapping[str, object], declared: Iterable[ParameterSpec], name_of: Callable[[str], str]
+) -> str | None:
+    """Why ``values`` (parameters by name) may not be used, when they hold a declared parameter beside the
+    file that sets it (``ParameterSpec.set_by``), else None; ``name_of`` names a parameter (a CLI flag, or
+    the parameter's own name)."""
+    for parameter in declared:
+        if parameter.set_by and parameter.name in values and str(values.get(parameter.set_by, "")):
+            return (
+                f"{name_of(parameter.set_by)} and {name_of(parameter.name)} were both given: the "
+                f"{parameter.set_by} file's rows set the {parameter.name.replace('_', ' ')}; leave out "
+                f"{name_of(parameter.name)}"
+            )
+    return None
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,11 @@ class ParameterForm(QWidget):
                 layout.addRow(label, _with_browse(editor, f"Choose the public {spec.name} file"))
             else:
                 layout.addRow(label, editor)
+        for spec in self._specs:
+            source = self.editors.get(spec.set_by)
+            if isinstance(source, QLineEdit):
+                source.textChanged.connect(self._follow_files)
+        self._follow_files()
         if not self._specs:
             self._layout.addRow(QLabel("This algorithm has no parameters."))
         self.advanced_button.setVisible(any(spec.advanced for spec in self._specs))
@@ -167,5 +172,20 @@ class ParameterForm(QWidget):
                 editor.setText(str(value))
 
     def values(self) -> tuple[tuple[str, ParameterValue], ...]:
-        """(name, value) pairs as a TaskSpec takes them; raises ValueError for text that is not a value."""
-        return tuple((spec.name, _value(self.editors[spec.name], spec.kind)) for spec in self._specs)
+        """(name, value) pairs as a TaskSpec takes them, without a parameter whose file (``set_by``) is named
+        (the core refuses both); raises ValueError for text that is not a value."""
+        return tuple(
+            (spec.name, _value(self.editors[spec.name], spec.kind))
+            for spec in self._specs
+            if not self._set_by_file(spec)
+        )
+
+    def _set_by_file(self, spec: ParameterSpec) -> bool:
+        """Whether the file that sets ``spec`` (``set_by``) is named in its editor."""
+        source = self.editors.get(spec.set_by)
+        return isinstance(source, QLineEdit) and bool(source.text().strip())
+
+    def _follow_files(self) -> None:
+        """Disable each editor whose value a named file sets (its rows set the query count)."""
+        for spec in self._specs:
+            self.editors[spec.name].setEnabled(not self._set_by_file(spec))

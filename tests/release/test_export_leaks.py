@@ -33,7 +33,7 @@ TASKS: dict[str, list[str]] = {
         *("--features", "education,wage", "--label", "label", "--positive", "yes"),
         *("--bounds", "0", "20", "0", "5000"),
     ],
-    "distance": ["--columns", "education,wage", "--bounds", "0", "20", "0", "5000", "--query-count", "3"],
+    "distance": ["--columns", "education,wage", "--bounds", "0", "20", "0", "5000"],
     "table": ["--rows", "200", "--max-rounds", "2"],
 }
 TABLE_DOMAINS = {

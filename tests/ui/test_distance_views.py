@@ -156,3 +156,18 @@ def test_online_answers_are_drawn_in_the_columns_unit_when_every_range_is_the_sa
     view.add(answer)
     assert view.answers()[1].tolist() == [0.25]
     assert view.plot.getAxis("left").labelText == "average distance (normalised)"
+
+
+def test_a_per_query_release_with_a_queries_file_runs_without_the_count_it_sets(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+):
+    """The form always showed query_count; the core refuses it beside a queries file, so the app leaves it
+    out while a file is named (and the file's rows set the count)."""
+    queries = tmp_path / "queries.csv"
+    pd.DataFrame([[10, 5], [12, 20], [16, 40]], columns=COLUMNS).to_csv(queries, index=False)
+    window.task_page.select_algorithm("laplace-per-query")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(queries), ""))
+    window.task_page.parameters.findChild(QPushButton, "queries-browse").click()
+    run_and_wait(qtbot, window)  # the core's refusal would show a dialog, which fails the test
+    assert len(window.release.table.column("distance")) == 3
+    assert "query_count" not in dict(window.current_spec().parameters)

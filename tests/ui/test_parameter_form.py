@@ -133,3 +133,18 @@ def test_every_label_has_a_question_mark_that_shows_the_parameters_help(qtbot, f
     }
     marked["beta"].linkActivated.emit(HELP_LINK)
     qtbot.waitUntil(lambda: QToolTip.isVisible() and QToolTip.text() == SPECS[0].help, timeout=2000)
+
+
+def test_naming_the_queries_file_leaves_out_the_query_count_it_sets(qtbot, form: ParameterForm):
+    """The file's rows set the count (the core refuses both): while a file is named the count's editor is
+    off and the form does not send it."""
+    (baseline,) = [info for info in algorithms(TaskKind.DISTANCE) if info.name == "laplace-per-query"]
+    form.set_parameters(baseline.parameters)
+    count, queries = form.editors["query_count"], form.editors["queries"]
+    assert isinstance(queries, QLineEdit)
+    assert count.isEnabled() and dict(form.values())["query_count"] == 1000
+    queries.setText("queries.csv")
+    assert not count.isEnabled()
+    assert "query_count" not in dict(form.values()) and dict(form.values())["queries"] == "queries.csv"
+    queries.setText(" ")
+    assert count.isEnabled() and dict(form.values())["query_count"] == 1000
