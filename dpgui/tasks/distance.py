@@ -286,8 +286,8 @@ def _numeric_preconditions(spec: TaskSpec) -> list[PreconditionFailure]:
         failures.append(PreconditionFailure(f"unknown metric {spec.parameter('metric', '')!r}"))
     try:
         _named_queries(spec)
-    except ValueError as error:
-        failures.append(PreconditionFailure(str(error)))
+    except ValueError as error:  # an input error (exit 2): no row count would make the file readable
+        failures.append(PreconditionFailure(str(error), parameter=True))
     return failures
 
 
@@ -329,7 +329,9 @@ def _needs_queries(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     failures = _numeric_preconditions(spec)
     if not str(spec.parameter("queries", "")):
         failures.append(
-            PreconditionFailure("this algorithm needs a file of public queries (parameter 'queries')")
+            PreconditionFailure(
+                "this algorithm needs a file of public queries (parameter 'queries')", parameter=True
+            )
         )
     return tuple(failures)
 
@@ -338,7 +340,7 @@ def _baseline_preconditions(gaussian: bool):
     def check(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
         failures = list(_needs_queries(spec, n))
         if gaussian and spec.delta == 0:
-            failures.append(PreconditionFailure("the Gaussian baseline needs delta > 0"))
+            failures.append(PreconditionFailure("the Gaussian baseline needs delta > 0", parameter=True))
         if not failures:
             scale = _per_query_noise(spec, gaussian).scale
             failures += _noise_scale_failures(scale, "the per-query baseline")

@@ -45,7 +45,7 @@ def test_the_cli_refuses_before_any_charge(tmp_path, isolated_home, capsys):
         ]
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert code == 4, err
+    assert code == 2, err  # an input error, as the user guide says (it was 4, "precondition failed")
     assert "row 1, column 'b' reads 'x'" in err
     assert main(["budget", "show", "--data", str(data)]) == 0
     assert "spent ε=0" in capsys.readouterr().out
