@@ -42,7 +42,7 @@ from dpgui.algorithms.tree_cdf import cdf_error_bound
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.outputs import ReleaseTable, histogram_meaning
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.sanitize import (
     BRANCHING,
@@ -163,7 +163,10 @@ def _run_histogram(release_fn: Release, engine: str):
         counts = np.diff(np.concatenate([[0.0], release.cdf])) * data.count()
         labels = spec.domain.values_of(np.arange(spec.domain.size))
         notes = (*_notes(release, engine), "counts: the released CDF's steps times n (fractional)")
-        return ReleaseTable(("value", "count"), tuple(zip(labels, counts.tolist(), strict=True)), notes)
+        rows = tuple(zip(labels, counts.tolist(), strict=True))
+        return ReleaseTable(
+            ("value", "count"), rows, notes, meaning=histogram_meaning(spec.columns[0], spec.domain)
+        )
 
     return run
 

@@ -9,7 +9,7 @@ from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.quantiles import em_quantile, em_quantile_rank_error
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
-from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.outputs import ReleaseTable, quantile_meaning
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -40,7 +40,9 @@ def _run_median(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algorit
     values, counts = data.sorted_distinct_counts(spec.columns[0], spec.domain, spec.missing)
     release = yield from em_quantile(values, counts, spec.domain.size, 0.5, spec.epsilon, rng)
     return ReleaseTable(
-        ("statistic", "column", "value"), (("median", spec.columns[0], spec.domain.value_of(release.index)),)
+        ("statistic", "column", "value"),
+        (("median", spec.columns[0], spec.domain.value_of(release.index)),),
+        meaning=quantile_meaning(spec.columns[0], spec.domain),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,21 @@ class ReleaseTable:
         return [row[i] for row in self.rows]
 
 
+def beyond_last_grid_point(domain: NumericDomain, consequence: Callable[[str], str]) -> str:
+    """When the declared upper bound is not a grid point (bounds 0 and 1000 at step 3: the grid ends at
+    999), the sentence saying that the values above the last grid point count at it, ending in
+    ``consequence`` of the readable upper bound (what that means for the released row or value); '' when
+    the upper bound is a grid point. Every task that grids a column says it this way (``*_meaning``)."""
+    last = domain.value_of(domain.size - 1)
+    if float(domain.upper) - float(last) <= 1e-9 * float(domain.granularity):
+        return ""
+    upper = readable(float(domain.upper))
+    return (
+        f"the upper bound {upper} is not a grid point, so values above the last grid point "
+        f"{readable(float(last))} count at it: {consequence(upper)}"
+    )
+
+
 def cdf_meaning(column: str, domain: NumericDomain | None = None) -> str:
     """What a released (value, cdf) row means: exact at every released value because CDF tasks snap
     values UP to the grid (``Snap.UP``), not to the nearest grid point.
@@ -55,11 +71,23 @@ def cdf_meaning(column: str, domain: NumericDomain | None = None) -> str:
     )
     if domain is None:
         return meaning
-    last = domain.value_of(domain.size - 1)
-    if float(domain.upper) - float(last) <= 1e-9 * float(domain.granularity):
-        return meaning
-    return (
-        f"{meaning}; the upper bound {readable(float(domain.upper))} is not a grid point, so values above "
-        f"the last grid point {readable(float(last))} count at it: its row is the share of records with "
-        f"{column} <= {readable(float(domain.upper))}"
+    beyond = beyond_last_grid_point(
+        domain, lambda upper: f"its row is the share of records with {column} <= {upper}"
+    )
+    return f"{meaning}; {beyond}" if beyond else meaning
+
+
+def histogram_meaning(column: str, domain: NumericDomain) -> str:
+    """For a histogram over a grid whose upper bound is not a grid point: its last row also counts the
+    records above the last grid point, up to the bound (else '': the rows need no sentence)."""
+    return beyond_last_grid_point(
+        domain, lambda upper: f"its row also counts the records with {column} above it, up to {upper}"
+    )
+
+
+def quantile_meaning(column: str, domain: NumericDomain) -> str:
+    """For quantiles or a median over a grid whose upper bound is not a grid point: a value released at the
+    last grid point may stand for values above it, up to the bound (else '')."""
+    return beyond_last_grid_point(
+        domain, lambda upper: f"a value released at it may stand for any {column} up to {upper}"
     )

@@ -41,7 +41,7 @@ from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
+from dpgui.tasks.outputs import ReleaseTable, cdf_meaning, histogram_meaning, quantile_meaning
 from dpgui.tasks.registry import (
     AlgorithmInfo,
     Guarantee,
@@ -263,7 +263,8 @@ def _tree_quantile_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ..
 
 def _quantile_table(spec: TaskSpec, release: QuantilesRelease, notes: tuple[str, ...]) -> ReleaseTable:
     values = spec.domain.values_of(np.array(release.indices, dtype=np.uint64))
-    return ReleaseTable(("q", "value"), tuple(zip(release.qs, values, strict=True)), notes)
+    rows = tuple(zip(release.qs, values, strict=True))
+    return ReleaseTable(("q", "value"), rows, notes, meaning=quantile_meaning(spec.columns[0], spec.domain))
 
 
 def _run_aq(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
@@ -387,10 +388,11 @@ def _run_histogram(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algo
     if isinstance(domain, CategoricalDomain):
         counts = data.category_counts(spec.columns[0], domain, spec.missing)
         labels: list[float | int | str] = list(domain.labels)
-        first = "category"
+        first, meaning = "category", ""
     else:
         counts = data.histogram(spec.columns[0], domain, spec.missing)
         labels, first = domain.values_of(np.arange(domain.size)), "value"
+        meaning = histogram_meaning(spec.columns[0], domain)
     release = yield from geometric_histogram(counts, spec.epsilon, rng, normalise=normalise)
     bound = histogram_error_bound(len(labels), spec.epsilon, _beta(spec))
     notes = (
@@ -399,9 +401,10 @@ def _run_histogram(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algo
         f"a-priori: with probability >= {1 - _beta(spec):g} every count is within {bound} of the truth",
     )
     if release.fractions is None:
-        return ReleaseTable((first, "count"), tuple(zip(labels, release.counts.tolist(), strict=True)), notes)
+        rows = tuple(zip(labels, release.counts.tolist(), strict=True))
+        return ReleaseTable((first, "count"), rows, notes, meaning=meaning)
     rows = tuple(zip(labels, release.counts.tolist(), release.fractions.tolist(), strict=True))
-    return ReleaseTable((first, "count", "fraction"), rows, notes)
+    return ReleaseTable((first, "count", "fraction"), rows, notes, meaning=meaning)
 
 
 GEOMETRIC = register(

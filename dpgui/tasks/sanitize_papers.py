@@ -46,7 +46,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import DpSteps, NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable, cdf_meaning
+from dpgui.tasks.outputs import ReleaseTable, cdf_meaning, histogram_meaning
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.sanitize import FREQUENCY_UNIT, STEP_ROWS_ABOVE
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -313,7 +313,8 @@ def _run_points(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algorit
     rows = tuple(
         (spec.domain.value_of(v), f) for v, f in sorted(zip(release.values, release.frequencies, strict=True))
     )
-    return ReleaseTable(("value", "frequency"), rows, tuple(notes))
+    meaning = histogram_meaning(spec.columns[0], spec.domain)
+    return ReleaseTable(("value", "frequency"), rows, tuple(notes), meaning=meaning)
 
 
 SAN_POINTS = register(
