@@ -278,12 +278,16 @@ def _structure_error(spec: TaskSpec, n: int, algorithm: str) -> float:
 def _numeric_preconditions(spec: TaskSpec) -> list[PreconditionFailure]:
     failures = []
     if not all(isinstance(d, NumericDomain) for d in spec.domains):
-        failures.append(PreconditionFailure("distance release needs numeric columns with declared bounds"))
+        failures.append(
+            PreconditionFailure("distance release needs numeric columns with declared bounds", parameter=True)
+        )
     failures += each_column_once(spec.columns)  # a coordinate given twice would count twice
     try:
         _metric(spec)
     except ValueError:
-        failures.append(PreconditionFailure(f"unknown metric {spec.parameter('metric', '')!r}"))
+        failures.append(
+            PreconditionFailure(f"unknown metric {spec.parameter('metric', '')!r}", parameter=True)
+        )
     try:
         _named_queries(spec)
     except ValueError as error:  # an input error (exit 2): no row count would make the file readable
@@ -295,7 +299,9 @@ def _cdf_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...
     failures = _numeric_preconditions(spec)
     if not failures and _metric(spec) not in (Metric.L1, Metric.L2):
         failures.append(
-            PreconditionFailure("the CDF route answers l1 and l2; use bourgain for other metrics")
+            PreconditionFailure(
+                "the CDF route answers l1 and l2; use bourgain for other metrics", parameter=True
+            )
         )
     return tuple(failures)
 
@@ -316,7 +322,7 @@ def _noise_scale_failures(largest_scale: float, what: str) -> list[PreconditionF
 def _huang_roth_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     failures = _numeric_preconditions(spec)
     if not failures and _metric(spec) is not Metric.L1:
-        failures.append(PreconditionFailure("the Huang-Roth structure answers l1 only"))
+        failures.append(PreconditionFailure("the Huang-Roth structure answers l1 only", parameter=True))
     if not failures:
         calibration = huang_roth.calibrate(
             n, len(spec.columns), spec.epsilon, spec.delta, _beta(spec), online=False
@@ -502,7 +508,7 @@ def _online_calibration(spec: TaskSpec, n: int) -> huang_roth.Calibration:
 def _online_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     failures = list(_needs_queries(spec, n))
     if not failures and _metric(spec) is not Metric.L1:
-        failures.append(PreconditionFailure("the Huang-Roth session answers l1 only"))
+        failures.append(PreconditionFailure("the Huang-Roth session answers l1 only", parameter=True))
     if not failures:
         largest = huang_roth.noise_scales(_online_calibration(spec, n), n).largest()
         failures += _noise_scale_failures(largest, "the Huang-Roth session")

@@ -81,7 +81,8 @@ def each_column_once(columns: tuple[str, ...]) -> tuple[PreconditionFailure, ...
     repeated = sorted({column for column in columns if columns.count(column) > 1})
     if not repeated:
         return ()
-    return (PreconditionFailure(f"each column may appear once; {', '.join(repeated)} is repeated"),)
+    message = f"each column may appear once; {', '.join(repeated)} is repeated"
+    return (PreconditionFailure(message, parameter=True),)
 
 
 Runner = Callable[[TaskSpec, "Aggregator", PrivateRandom], AlgorithmRun[ReleaseTable]]

@@ -109,3 +109,30 @@ def test_an_algorithm_without_its_inputs_is_an_input_error(algorithm, said, tmp_
     assert code == 2, err
     assert said in err and "minimum n" not in err
     assert reservations(isolated_home) == 0
+
+
+@pytest.mark.parametrize(
+    ("columns", "extra", "said"),
+    [
+        ("c0,c1", ("--algorithm", "cdf-route", "--metric", "linf"), "the CDF route answers l1 and l2"),
+        ("c0,c1", ("--algorithm", "huang-roth-offline", "--metric", "l2"), "answers l1 only"),
+        ("c0,c0", ("--algorithm", "cdf-route"), "each column may appear once; c0 is repeated"),
+    ],
+)
+def test_a_metric_or_column_list_the_algorithm_cannot_take_is_an_input_error(
+    columns, extra, said, tmp_path, isolated_home, capsys
+):
+    """No row count makes the CDF route answer l-infinity or a coordinate count once if listed twice: exit 2,
+    not 4 ("precondition failed", which prints a minimum n)."""
+    data = private_points(tmp_path)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10"]) == 0
+    capsys.readouterr()
+    bounds = ("0", "1", "0", "1")
+    code = main(
+        ["release", "distance", "--data", str(data), "--columns", columns, "--bounds", *bounds,
+         "--epsilon", "1", "--delta", "1e-6", "--out", str(tmp_path / "out"), *extra]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert said in err and "minimum n" not in err
+    assert reservations(isolated_home) == 0
