@@ -123,6 +123,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
     )
     warning = "" if release.private else f'<p class="warning">{_e(release.randomness)}</p>'
     notes = "".join(f"<li>{_e(note)}</li>" for note in table.notes) or "<li>none</li>"
+    meaning = f"<p>{_e(table.meaning)}</p>" if table.meaning else ""  # as release.csv's first line says
     sections = [
         f"<h1>{_e(title)}</h1>{warning}",
         f"<h2>Guarantee</h2><p>{_e(guarantee_sentence(release))}</p>",
@@ -148,7 +149,8 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
             ]
         ),
         "<h2>Parameters</h2>" + _facts(parameters),
-        f"<h2>Released values</h2><p>About four significant digits; release.csv holds the exact values.</p>"
+        f"<h2>Released values</h2>{meaning}"
+        "<p>About four significant digits; release.csv holds the exact values.</p>"
         f"{_table(table.columns, shown)}{more}{images}",
         f"<h2>Notes</h2><ul>{notes}</ul>",
         f"<h2>Budget ({_e(release.algorithm.account(spec).value)} account)</h2>"

@@ -41,6 +41,16 @@ def test_the_report_states_the_required_facts(wages_csv, tmp_path):
     assert "data:image/png;base64," in text
 
 
+def test_the_report_says_what_the_released_values_mean_as_release_csv_does(wages_csv):
+    release, _, _ = released(wages_csv)
+    meaning = "cdf = share of wage at or below value; the last row counts up to the bound 20000"
+    text = build_report(
+        dataclasses.replace(release, table=dataclasses.replace(release.table, meaning=meaning))
+    )
+    assert f"<p>{meaning}</p>" in text.decode("utf-8")
+    assert "<h2>Released values</h2><p>About" in build_report(release).decode("utf-8")  # no meaning, no line
+
+
 def test_a_malicious_column_name_is_escaped(wages_csv):
     release, _, _ = released(wages_csv)
     evil = dataclasses.replace(
