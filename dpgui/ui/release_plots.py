@@ -24,6 +24,7 @@ from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.sanitize_papers import CDF_UNIT
 from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.ui.inside_label import inside_line
 from dpgui.ui.step_display import display_points, rising_range
 from dpgui.ui.theme import ThemedPlotWidget, legend_style, text_colour
 
@@ -230,12 +231,13 @@ def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
     lines = []
     for label, q, value in rows:
         if value is not None:
-            line = pg.InfiniteLine(
+            line = inside_line(
                 value,
-                angle=90,
-                pen=pg.mkPen(RELEASED, width=2),
-                label=f"{label}: {value:,.6g}",
-                labelOpts={"position": _label_height(q), "color": RELEASED, "fill": (255, 255, 255, 200)},
+                f"{label}: {value:,.6g}",
+                pg.mkPen(RELEASED, width=2),
+                position=_label_height(q),
+                color=RELEASED,
+                fill=(255, 255, 255, 200),
             )
             plot.addItem(line)
             lines.append(line)
@@ -280,12 +282,8 @@ def draw_synthetic(plot: pg.PlotWidget, release: Release) -> Drawing:
 
 
 def _hypothesis_line(plot: pg.PlotWidget, value: float, label: str) -> pg.InfiniteLine:
-    line = pg.InfiniteLine(
-        value,
-        angle=90,
-        pen=pg.mkPen(RELEASED, width=2.5),
-        label=label,
-        labelOpts={"position": 0.75, "color": RELEASED, "fill": (255, 255, 255, 220)},
+    line = inside_line(
+        value, label, pg.mkPen(RELEASED, width=2.5), position=0.75, color=RELEASED, fill=(255, 255, 255, 220)
     )
     line.setZValue(10)  # above any custodian-only bars
     plot.addItem(line)

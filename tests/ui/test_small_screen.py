@@ -223,3 +223,29 @@ def test_at_1024_by_700_the_error_curves_legend_and_best_label_stay_inside_the_p
     assert legend.bottom() <= area.bottom() + 1, (legend, area)
     label = page.curve.best_line.label.sceneBoundingRect()
     assert label.left() >= area.left() - 1 and label.width() > 0, (label, area)
+
+
+def test_at_1024_by_700_the_learned_points_line_label_stays_inside_the_plot(qtbot, demo_window: MainWindow):
+    """pyqtgraph puts a vertical line's label beside it on the side of the view's centre: the point learner's
+    'released point: positive when education = 12' was wider than that side and lost its first letters."""
+    from dpgui.privacy.cost import PrivacyCost
+    from dpgui.tasks.spec import TaskKind
+
+    demo_window.ledger.set_total(demo_window.record.id, PrivacyCost(20.0, 1e-3))
+    window = small_window_with(qtbot, demo_window, TaskKind.POINT)
+    window.task_page.select_algorithm("learn-points")
+    window.budget_page.delta.setText("1e-6")  # learn-points is approximate DP
+    window.budget_page.delta.editingFinished.emit()
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    with qtbot.waitSignal(job.released, timeout=30_000):
+        pass
+    qtbot.wait(50)
+    review = window.review_page
+    assert review.drawing is not None
+    line = review.drawing.items["hypothesis"]  # the demo data's learned value is a number, not 'none'
+    area = review.plot.plotItem.vb.sceneBoundingRect()
+    label = line.label.sceneBoundingRect()
+    assert label.width() > 0
+    assert area.left() - 1 <= label.left() and label.right() <= area.right() + 1, (label, area)
