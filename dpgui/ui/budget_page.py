@@ -80,11 +80,19 @@ def _tabs(pages: dict[str, QWidget]) -> QTabWidget:
 
 
 def _table(headers: tuple[str, ...], stretch: str) -> QTableWidget:
-    """A read-only table whose ``stretch`` column takes the spare width."""
+    """A read-only table whose ``stretch`` column takes the spare width and whose rows are as tall as their
+    wrapped text (the planner's long 'Feasible' reasons were cut to '…' at 1024 x 700)."""
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(list(headers))
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setWordWrap(True)
+    table.setVerticalScrollMode(QTableWidget.ScrollMode.ScrollPerPixel)  # a tall row scrolls into view
+    # a scroll bar that came and went with the wrapped rows' heights narrowed the stretched column after the
+    # rows were sized for it: their last lines were cut
+    table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
     table.verticalHeader().setVisible(False)
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.verticalHeader().setMinimumSectionSize(table.fontMetrics().height() + 8)  # as the Data page's rows
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     table.horizontalHeader().setSectionResizeMode(headers.index(stretch), QHeaderView.ResizeMode.Stretch)
     return table

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dpgui.tasks.spec import TaskKind
+from dpgui.ui.budget_page import PLAN_COLUMNS
 from dpgui.ui.main_window import BUDGET, MainWindow
 
 SMALL = (1024, 700)
@@ -249,3 +250,27 @@ def test_at_1024_by_700_the_learned_points_line_label_stays_inside_the_plot(qtbo
     label = line.label.sceneBoundingRect()
     assert label.width() > 0
     assert area.left() - 1 <= label.left() and label.right() <= area.right() + 1, (label, area)
+
+
+def test_at_1024_by_700_the_planner_tables_feasible_reasons_show_whole(qtbot, demo_window: MainWindow):
+    """The threshold learners' 'no: …' reasons (up to 1,460 px of text) were cut to '…' in the Feasible
+    column, the whole reason only in a tooltip; the rows now wrap it, as tall as it needs."""
+    from PySide6.QtCore import QRect, Qt
+
+    from dpgui.tasks.spec import TaskKind
+
+    window = small_window_with(qtbot, demo_window, TaskKind.THRESHOLD)
+    window.go_to(BUDGET)
+    page = window.budget_page
+    page.planner_tabs.setCurrentWidget(page.plan_table)
+    qtbot.wait(50)
+    table = page.plan_table
+    feasible = PLAN_COLUMNS.index("Feasible")
+    width = table.columnWidth(feasible) - 8  # less the cell's margins
+    reasons = [table.item(row, feasible).text() for row in range(table.rowCount())]
+    assert any(table.fontMetrics().horizontalAdvance(reason) > 2 * width for reason in reasons)
+    cell = QRect(0, 0, width, 10_000)
+    for row, reason in enumerate(reasons):
+        wrapped = table.fontMetrics().boundingRect(cell, Qt.TextFlag.TextWordWrap, reason)
+        assert table.rowHeight(row) >= wrapped.height(), reason
+    assert table.horizontalScrollBar().maximum() == 0
