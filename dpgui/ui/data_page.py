@@ -54,6 +54,8 @@ ENGINE_HELP = (
     "aggregates, so the privacy of a release does not depend on it; the manifest names the engine."
 )
 SUMMARY_COLUMNS = ("Column", "Type", "Missing")
+SUMMARY_MOST_WIDTH = 420
+"""The widest the column summary asks to be (longer column names scroll): the preview keeps the rest."""
 
 
 def _bold(label: QLabel) -> QLabel:
@@ -122,7 +124,9 @@ class DataPage(QWidget):
         self.summary.verticalHeader().setVisible(False)
         self.summary.verticalHeader().setDefaultSectionSize(self.summary.fontMetrics().height() + 8)
         self.summary.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.summary.horizontalHeader().setStretchLastSection(True)
+        self.summary.horizontalHeader().setSectionResizeMode(  # stretched, never wider than the spare width
+            SUMMARY_COLUMNS.index("Missing"), QHeaderView.ResizeMode.Stretch
+        )
         self.preview_model = DataFrameModel()
         self.preview = QTableView()
         self.preview.setModel(self.preview_model)
@@ -211,8 +215,21 @@ class DataPage(QWidget):
         for row, column in enumerate(columns):
             for position, text in enumerate((column.name, column.kind.value, f"{column.missing:,}")):
                 self.summary.setItem(row, position, QTableWidgetItem(text))
+        self._fit_summary()
         self.domains.set_columns(columns)
         return columns
+
+    def _fit_summary(self) -> None:
+        """The column summary no narrower than its columns' headers and values (up to
+        :data:`SUMMARY_MOST_WIDTH`): at 1024 x 700 the splitter gave it 227 px, and an out-of-core file's
+        'Missing (in the first … rows)' was cut off behind a horizontal scroll bar."""
+        table = self.summary
+        columns = sum(
+            max(table.horizontalHeader().sectionSizeHint(c), table.sizeHintForColumn(c))
+            for c in range(table.columnCount())
+        )
+        frame = table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        table.setMinimumWidth(min(columns + frame, SUMMARY_MOST_WIDTH))
 
     def set_public(self, sample: PublicSample | None, notes: Mapping[str, str]) -> None:
         """The public sample that may suggest the declared domains, and its per-column caveats."""

@@ -274,3 +274,31 @@ def test_at_1024_by_700_the_planner_tables_feasible_reasons_show_whole(qtbot, de
         wrapped = table.fontMetrics().boundingRect(cell, Qt.TextFlag.TextWordWrap, reason)
         assert table.rowHeight(row) >= wrapped.height(), reason
     assert table.horizontalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_at_1024_by_700_the_data_pages_column_summary_shows_its_headers_and_values_whole(
+    qtbot, demo_window: MainWindow, engine: str
+):
+    """The summary's last column stretched from a 100 px least width, so at 1024 x 700 'Missing' ran under a
+    horizontal scroll bar; and an out-of-core file's header 'Missing (in the first … rows)' needs more than
+    the 227 px the splitter gave the summary."""
+    from dpgui.data.backends import Engine
+    from dpgui.paths import demo_private_path
+    from dpgui.ui.main_window import DATA
+
+    window = demo_window
+    window.load_private(demo_private_path(), Engine(engine))
+    window.resize(*SMALL)
+    window.show()
+    qtbot.waitExposed(window)
+    window.go_to(DATA)
+    qtbot.wait(50)
+    table = window.data_page.summary
+    header = table.horizontalHeader()
+    for column in range(table.columnCount()):
+        texts = [table.item(row, column).text() for row in range(table.rowCount())]
+        widest = max(table.fontMetrics().horizontalAdvance(text) for text in texts)
+        title = header.fontMetrics().horizontalAdvance(table.horizontalHeaderItem(column).text())
+        assert header.sectionSize(column) >= max(widest, title) + 6, table.horizontalHeaderItem(column).text()
+    assert table.horizontalScrollBar().maximum() == 0
