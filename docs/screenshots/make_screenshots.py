@@ -68,7 +68,7 @@ def render(folder: Path, scratch: Path) -> int:
     from dpgui.ui.app import SCREENSHOT_SIZE, application, prepare_demo, run_gui
     from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
     from dpgui.ui.plan_view import WEIGHT
-    from dpgui.ui.theme import palette_with
+    from dpgui.ui.theme import dark_palette
 
     folder.mkdir(parents=True, exist_ok=True)
     if run_gui(demo_private_path(), demo_public_path(), folder / "main-window.png", demo=True) != 0:
@@ -237,21 +237,7 @@ def render(folder: Path, scratch: Path) -> int:
     budget.delta.editingFinished.emit()
     release()
     original = QPalette(app.palette())
-    role = QPalette.ColorRole
-    dark = {
-        role.Window: "#2b2b2b",
-        role.WindowText: "#e8e8e8",
-        role.Base: "#1f1f1f",
-        role.AlternateBase: "#292929",
-        role.Text: "#ececec",
-        role.Button: "#3a3a3a",
-        role.ButtonText: "#e8e8e8",
-        role.Highlight: "#3d6fb4",
-        role.HighlightedText: "#ffffff",
-        role.ToolTipBase: "#2b2b2b",
-        role.ToolTipText: "#e8e8e8",
-    }
-    app.setPalette(palette_with(dark))
+    app.setPalette(dark_palette())
     shot("review-dark", REVIEW)
     app.setPalette(original)
     window.close()

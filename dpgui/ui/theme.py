@@ -40,6 +40,53 @@ def light_palette() -> QPalette:
     )
 
 
+_ROLE = QPalette.ColorRole
+DARK_COLOURS = {
+    _ROLE.Window: "#2b2b2b",
+    _ROLE.WindowText: "#e8e8e8",
+    _ROLE.Base: "#1f1f1f",
+    _ROLE.AlternateBase: "#292929",
+    _ROLE.Text: "#ececec",
+    _ROLE.PlaceholderText: "#9a9a9a",
+    _ROLE.Button: "#3a3a3a",
+    _ROLE.ButtonText: "#e8e8e8",
+    _ROLE.BrightText: "#ffffff",
+    _ROLE.Highlight: "#3d6fb4",
+    _ROLE.HighlightedText: "#ffffff",
+    _ROLE.Accent: "#3d6fb4",
+    _ROLE.Link: "#8ab4f8",
+    _ROLE.LinkVisited: "#c58af9",
+    _ROLE.ToolTipBase: "#2b2b2b",
+    _ROLE.ToolTipText: "#e8e8e8",
+    _ROLE.Light: "#4a4a4a",
+    _ROLE.Midlight: "#3f3f3f",
+    _ROLE.Mid: "#242424",
+    _ROLE.Dark: "#1d1d1d",
+    _ROLE.Shadow: "#121212",
+}
+"""Every role of :func:`dark_palette`: a light palette's links (blue, magenta), placeholder text (half-black)
+and bevels (white to grey) left in a dark one are unreadable or glaring."""
+DARK_DISABLED_COLOURS = {
+    _ROLE.WindowText: "#8c8c8c",
+    _ROLE.Text: "#8c8c8c",
+    _ROLE.ButtonText: "#8c8c8c",
+    _ROLE.PlaceholderText: "#6a6a6a",
+    _ROLE.Base: "#2b2b2b",
+    _ROLE.Highlight: "#555555",
+    _ROLE.HighlightedText: "#b0b0b0",
+}
+"""The disabled widgets' colours of :func:`dark_palette` (dimmed, as a disabled button's text)."""
+
+
+def dark_palette() -> QPalette:
+    """Light text on dark grey: the README's dark screenshot and the dark-palette tests. Every role is set
+    (links and placeholder text included) and disabled text is dimmed."""
+    result = palette_with(DARK_COLOURS)
+    for role, colour in DARK_DISABLED_COLOURS.items():
+        result.setColor(QPalette.ColorGroup.Disabled, role, QColor(colour))
+    return result
+
+
 @contextmanager
 def export_colours() -> Iterator[None]:
     """Within the block, plots are created and drawn in :func:`light_palette`'s colours."""

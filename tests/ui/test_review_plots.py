@@ -24,11 +24,10 @@ from dpgui.ui.main_window import MainWindow
 from dpgui.ui.release_plots import cdf_error, release_plot, synthetic_edges
 from dpgui.ui.review_page import EXPORT_WIDTH, ReviewPage
 from dpgui.ui.step_display import rising_range
-from dpgui.ui.theme import muted_colour
+from dpgui.ui.theme import dark_palette, muted_colour
 from tests.conftest import holds_canary
 from tests.ui.test_main_window import export_and_wait
 from tests.ui.test_session import EDUCATION, build
-from tests.ui.test_theme import dark_palette
 
 WAGE = NumericDomain(0, 4000, 20)
 REGIONS = ("northeast", "midwest", "south", "west")

@@ -5,25 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from dpgui.ui.budget_panel import DARK_SEGMENT_COLOURS, BudgetBar
-from dpgui.ui.theme import ThemedPlotWidget, is_dark, palette_with
-
-
-def dark_palette() -> QPalette:
-    role = QPalette.ColorRole
-    return palette_with(
-        {
-            role.Window: "#2b2b2b",
-            role.WindowText: "#eeeeee",
-            role.Base: "#1e1e1e",
-            role.Text: "#f0f0f0",
-            role.Button: "#3a3a3a",
-            role.ButtonText: "#eeeeee",
-        }
-    )
+from dpgui.ui.theme import ThemedPlotWidget, dark_palette, is_dark
 
 
 @pytest.fixture
@@ -39,8 +25,8 @@ def test_a_plot_takes_the_dark_palettes_base_and_text_colours(qtbot, dark):
     plot = ThemedPlotWidget()
     qtbot.addWidget(plot)
     assert is_dark()
-    assert plot.backgroundBrush().color().name() == "#1e1e1e"
-    assert plot.getPlotItem().getAxis("left").textPen().color().name() == "#f0f0f0"
+    assert plot.backgroundBrush().color() == dark.color(QPalette.ColorRole.Base)
+    assert plot.getPlotItem().getAxis("left").textPen().color() == dark.color(QPalette.ColorRole.Text)
 
 
 def test_a_plot_recolours_itself_when_the_palette_changes_at_run_time(qtbot, qapp):
@@ -51,7 +37,8 @@ def test_a_plot_recolours_itself_when_the_palette_changes_at_run_time(qtbot, qap
     assert not is_dark()
     try:
         qapp.setPalette(dark_palette())
-        qtbot.waitUntil(lambda: plot.backgroundBrush().color().name() == "#1e1e1e", timeout=2000)
+        dark_base = qapp.palette().color(QPalette.ColorRole.Base)
+        qtbot.waitUntil(lambda: plot.backgroundBrush().color() == dark_base, timeout=2000)
     finally:
         qapp.setPalette(original)
     qtbot.waitUntil(lambda: plot.backgroundBrush().color().name() == light_background, timeout=2000)
@@ -64,3 +51,44 @@ def test_the_budget_bar_uses_dark_segments_under_a_dark_palette(qtbot, dark):
     bar.show_budget(10.0, 0.0, 0.0)  # all of the bar is "remaining"
     image = bar.grab().toImage()
     assert image.pixelColor(150, 5).name() == DARK_SEGMENT_COLOURS[2].name()
+
+
+def _luminance(colour: QColor, under: QColor) -> float:
+    """WCAG 2 relative luminance of ``colour`` drawn (with its alpha) over ``under``."""
+    alpha = colour.alphaF()
+    channels = []
+    for top, bottom in (
+        (colour.redF(), under.redF()),
+        (colour.greenF(), under.greenF()),
+        (colour.blueF(), under.blueF()),
+    ):
+        value = alpha * top + (1 - alpha) * bottom
+        channels.append(value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4)
+    red, green, blue = channels
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _contrast(
+    colours: QPalette, group: QPalette.ColorGroup, text: QPalette.ColorRole, on: QPalette.ColorRole
+) -> float:
+    background = colours.color(group, on)
+    darker, lighter = sorted(
+        (_luminance(colours.color(group, text), background), _luminance(background, background))
+    )
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_the_dark_palettes_links_placeholders_and_disabled_text_are_readable_on_their_backgrounds(qapp):
+    """The screenshots' dark palette kept the light one's links (blue), placeholder text (half-black) and
+    disabled text (as bright as the enabled text): unreadable, or a disabled button that looks enabled."""
+    role, group = QPalette.ColorRole, QPalette.ColorGroup
+    colours = dark_palette()
+    pairs = [(role.Text, role.Base), (role.WindowText, role.Window), (role.ButtonText, role.Button)]
+    pairs += [(role.Link, role.Base), (role.Link, role.Window), (role.LinkVisited, role.Base)]
+    pairs += [(role.PlaceholderText, role.Base), (role.ToolTipText, role.ToolTipBase)]
+    pairs += [(role.HighlightedText, role.Highlight)]
+    for text, on in pairs:
+        assert _contrast(colours, group.Active, text, on) >= 4.5, (text, on)  # WCAG AA for body text
+    for text, on in ((role.WindowText, role.Window), (role.ButtonText, role.Button), (role.Text, role.Base)):
+        disabled = _contrast(colours, group.Disabled, text, on)
+        assert 3 <= disabled < _contrast(colours, group.Active, text, on) - 2, (text, on)
