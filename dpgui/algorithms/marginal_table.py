@@ -44,6 +44,7 @@ from dpgui.algorithms.pgm import (
     stratified_draw,
 )
 from dpgui.algorithms.progress import FINISH_NOW, AlgorithmRun, Progress
+from dpgui.privacy.cancellable import cancel_checkpoint
 from dpgui.privacy.exponential import exponential_mechanism
 from dpgui.privacy.random import PrivateRandom
 
@@ -102,6 +103,11 @@ measured after the 1-way marginals. MST merges them on every column. AIM merges 
 column, where many categories otherwise make every pair with them too large to measure, and merges each
 run of adjacent rare cells on a numeric column, so that its order, which the coarse candidates use, stays
 (the empty tails and gaps of a declared grid)."""
+
+
+FITTING = "fitting the model"
+"""What a cancel during a model fit says it stopped (the run's randomness carries the cancel into the fit:
+``cancel_checkpoint``, ``GraphicalModel.fit``)."""
 
 
 Marginals = Callable[[Sequence[Clique]], list[np.ndarray]]
@@ -396,6 +402,7 @@ def mst_table(
     measured and modelled on the compressed cells, and drawn rows are spread back over the original ones.
     """
     d = len(sizes)
+    checkpoint = cancel_checkpoint(rng, FITTING)
     ones = [(j,) for j in range(d)]
     pairs = list(itertools.combinations(range(d), 2))
     yield Progress(0.05, "counting the 1- and 2-way marginals")
@@ -407,7 +414,7 @@ def mst_table(
         measurements.append(_compressed_one_way(noisy, compressions[-1]))
         measured.append(record)
     small = [c.size for c in compressions]
-    model = GraphicalModel(small).fit(measurements, n, FIT_ITERS)
+    model = GraphicalModel(small).fit(measurements, n, FIT_ITERS, checkpoint)
     yield Progress(0.3, "1-way marginals measured, domains compressed")
     selected: list[Selected] = []
     if d > 1:
@@ -436,7 +443,7 @@ def mst_table(
             measurements.append(noisy)
             measured.append(record)
         yield Progress(0.6, "spanning tree chosen and measured; fitting the model")
-        model = model.fit(measurements, n, MST_FIT_ITERS)
+        model = model.fit(measurements, n, MST_FIT_ITERS, checkpoint)
     table = model.sample(rows, rng)
     fit = _tv_fit(table, small, [NoisyMarginal(m.clique, m.values, m.stddev) for m in measurements])
     yield Progress(1.0, "rows drawn")
@@ -536,6 +543,7 @@ def aim_table(
     by either measures up to one marginal per column (``final_picks``) rather than one.
     """
     d = len(sizes)
+    checkpoint = cancel_checkpoint(rng, FITTING)
     work = workload(d, way)
     closure = downward_closure(work)
     ordered = list(ordered or [True] * d)
@@ -568,7 +576,7 @@ def aim_table(
     cell_counts = np.array([cells(sizes, c) if b is None else math.prod(b) for c, b in candidates], float)
     full_cells = np.array([cells(sizes, c) for c, _ in candidates], float)
     is_full = np.array([b is None for _, b in candidates])
-    model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS)
+    model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS, checkpoint)
     cliques = [(j,) for j in range(d)]
     t, last, longest, time_limited, finished_on_request = 0, False, 0.0, False, False
     while not last:
@@ -611,7 +619,7 @@ def aim_table(
             used += select_rho + record.cost
             cliques.append(chosen)
             this_round.append((index, noisy, sigma))
-        model = model.fit(measurements, n, FIT_ITERS)
+        model = model.fit(measurements, n, FIT_ITERS, checkpoint)
         longest = max(longest, clock() - began)
         for index, noisy, pick_sigma in this_round:
             t += 1
@@ -623,7 +631,7 @@ def aim_table(
             request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
             requested = requested or request == FINISH_NOW
     yield Progress(0.9, "final fit")
-    model = model.fit(measurements, n, FIT_ITERS)  # the final estimate: one more refit (FIT_ITERS)
+    model = model.fit(measurements, n, FIT_ITERS, checkpoint)  # the final estimate: one more refit
     table = model.sample(rows, rng)
     yield Progress(1.0, "rows drawn")
     fit = _tv_fit(table, sizes, measurements)

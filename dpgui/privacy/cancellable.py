@@ -5,22 +5,34 @@ spent drawing noise (a tree over 2^20 leaves asks for millions of draws); wrappi
 :class:`CancellableRandom` checks the cancel flag before every draw and splits a large noise vector into
 batches with a check between them. A cancelled draw raises :class:`DrawCancelled`: nothing it would have
 drawn is released, and a run that had read the data stays charged as before.
+
+Long work between two draws (a synthetic table's model fit: JAX compiling and iterating for seconds) takes
+the same cancel through :func:`cancel_checkpoint` and runs under :func:`wait_cancellably`, which stops
+waiting for it at a cancel.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
+from typing import TypeVar
 
 import numpy as np
 
 from dpgui.privacy.random import PrivateRandom
 
+T = TypeVar("T")
+
 NOISE_BATCH = 1 << 14
 """Draws per sampler call: about 0.15 s of OpenDP sampling, so a cancel lands well within a second."""
 
+POLL_SECONDS = 0.1
+"""How often :func:`wait_cancellably` looks at the cancel flag while the work runs."""
+
 
 class DrawCancelled(Exception):
-    """The run was cancelled while it was drawing randomness."""
+    """The run was cancelled while it was drawing randomness (or doing long work between draws)."""
 
 
 class CancellableRandom(PrivateRandom):
@@ -32,16 +44,17 @@ class CancellableRandom(PrivateRandom):
         self.is_private = inner.is_private
         self.description = inner.description
 
-    def _check(self) -> None:
+    def check(self, during: str = "drawing noise") -> None:
+        """Raise :class:`DrawCancelled` if the run was cancelled."""
         if self._cancelled():
-            raise DrawCancelled("cancelled by the user while drawing noise")
+            raise DrawCancelled(f"cancelled by the user while {during}")
 
     def uniform01(self, size: int) -> np.ndarray:
-        self._check()
+        self.check()
         return self.inner.uniform01(size)
 
     def randbelow(self, n: int) -> int:
-        self._check()
+        self.check()
         return self.inner.randbelow(n)
 
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
@@ -53,6 +66,27 @@ class CancellableRandom(PrivateRandom):
     def _batched(self, draw: Callable[[float, int], np.ndarray], scale: float, size: int) -> np.ndarray:
         parts = []
         for start in range(0, max(size, 1), NOISE_BATCH):
-            self._check()
+            self.check()
             parts.append(draw(scale, min(NOISE_BATCH, size - start)))
         return np.concatenate(parts).astype(np.int64, copy=False)
+
+
+def cancel_checkpoint(rng: PrivateRandom, during: str) -> Callable[[], None] | None:
+    """What long work between draws calls to honour the cancel of the run ``rng`` belongs to (it raises
+    :class:`DrawCancelled` once the run is cancelled); None when ``rng`` carries no cancel (the CLI, tests,
+    simulations), for the work to run as it always did."""
+    return functools.partial(rng.check, during) if isinstance(rng, CancellableRandom) else None
+
+
+def wait_cancellably(work: Callable[[], T], checkpoint: Callable[[], None]) -> T:
+    """``work()``'s result, the work run in a thread of its own while this one calls ``checkpoint`` every
+    POLL_SECONDS: what ``checkpoint`` raises (a cancel) is raised here at once, without waiting for the work.
+    The work then ends on its own and its result is dropped: work that calls ``checkpoint`` itself (a model
+    fit between its chunks of iterations) stops at its next call; a stretch that cannot be interrupted (JAX
+    compiling a program) runs to its end first. An exception of the work's own is raised here."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dpgui-cancellable")
+    future = pool.submit(work)
+    pool.shutdown(wait=False)  # the thread ends with the work
+    while not wait([future], timeout=POLL_SECONDS).done:
+        checkpoint()
+    return future.result()

@@ -795,16 +795,10 @@ class MainWindow(QMainWindow):
     def cancel_release(self) -> None:
         """Ask the running job to stop (the budget stays charged once it has read the data)."""
         if self.current_job is not None:
-            fitting = self.run_page.finish_button.isVisibleTo(self.run_page)  # AIM's rounds
             self.current_job.cancel()
             self.run_page.cancel_button.setEnabled(False)  # asked once; a second click changes nothing
             self.run_page.finish_button.setEnabled(False)
-            self.statusBar().showMessage(
-                "Cancelling: the run stops once the model fit under way ends (JAX cannot stop it midway; "
-                "up to about 20 s on a wide table)…"
-                if fitting
-                else "Cancelling…"
-            )
+            self.statusBar().showMessage("Cancelling…")  # a model fit stops too (GraphicalModel.fit)
 
     def _set_running(self, running: bool, finishable: bool = False) -> None:
         """The window while a run (``finishable``: one that can end early with its result) runs or not."""

@@ -18,9 +18,9 @@ def _counted_fits(monkeypatch) -> list[int]:
     fits: list[int] = []
     real = pgm.GraphicalModel.fit
 
-    def counted(self, measurements, total, iters):
+    def counted(self, measurements, total, iters, checkpoint=None):
         fits.append(iters)
-        return real(self, measurements, total, iters)
+        return real(self, measurements, total, iters, checkpoint)
 
     monkeypatch.setattr(pgm.GraphicalModel, "fit", counted)
     return fits

@@ -15,6 +15,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, BudgetNotSet, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.spec import TaskKind, TaskSpec
+from tests.algorithms.test_pgm_cancel import hold_fits
 
 DOMAIN = NumericDomain(0, 5000, 1)
 
@@ -70,6 +71,28 @@ def test_a_run_cancelled_after_touching_the_data_stays_charged(
     assert job.touched
     assert statuses(ledger, dataset_id) == [ReservationStatus.COMMITTED]
     assert ledger.state(dataset_id).spent == PrivacyCost(1.0)
+
+
+def test_a_table_run_cancelled_during_its_model_fit_ends_before_the_fit_and_stays_charged(
+    qtbot, pool: QThreadPool, ledger, wages_csv, monkeypatch
+):
+    """MST's fit is held where JAX would compile: the cancel ends the run (no release) while the fit is
+    still held, the charge stays, and the fit, let go, stops after its first chunk of iterations."""
+    dataset = open_dataset(wages_csv)
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(2.0, 1e-3))
+    domains = (NumericDomain(0, 5000, 500), NumericDomain(0, 18, 1))
+    spec = TaskSpec(TaskKind.TABLE, ("wage", "education"), domains, 1.0, 1e-6, "mst")
+    held = hold_fits(monkeypatch)
+    job = ReleaseJob(spec, dataset, ledger, SeededRandom(1))
+    job.released.connect(lambda _: pytest.fail("a cancelled run released"))
+    job.start(pool)
+    qtbot.waitUntil(held.started.is_set, timeout=30_000)
+    with qtbot.waitSignal(job.cancelled, timeout=10_000):
+        job.cancel()
+    assert not held.ended.is_set()  # the run did not wait for the fit
+    assert statuses(ledger, record.id) == [ReservationStatus.COMMITTED]
+    assert held.let_go_and_count_chunks() == 1
 
 
 def test_a_run_cancelled_before_touching_the_data_is_refunded(qtbot, pool: QThreadPool, ledger, wages_csv):
