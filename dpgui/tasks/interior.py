@@ -22,7 +22,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.learning import DIRECTION, ERROR_UNIT, _threshold_table
 from dpgui.tasks.median import BETA
-from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.outputs import ReleaseTable, statistic_table
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -97,7 +97,7 @@ def _interior_table(spec: TaskSpec, index: int | None, engine: str) -> ReleaseTa
             (f"{engine} returned ⊥: no release; the budget is spent (never retried).",),
         )
     value = spec.domain.value_of(min(index, spec.domain.size - 1))  # padded leaves clamp (post-processing)
-    return ReleaseTable(("statistic", "column", "value"), (("interior point", spec.columns[0], value),))
+    return statistic_table("interior point", spec.columns[0], spec.domain, value)
 
 
 def _run_treelog(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:

@@ -9,7 +9,7 @@ from dpgui.algorithms.progress import AlgorithmRun
 from dpgui.algorithms.quantiles import em_quantile, em_quantile_rank_error
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import PrivateRandom
-from dpgui.tasks.outputs import ReleaseTable, quantile_meaning
+from dpgui.tasks.outputs import ReleaseTable, statistic_table
 from dpgui.tasks.registry import AlgorithmInfo, Guarantee, ParameterSpec, PreconditionFailure, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -39,20 +39,14 @@ def _beta(spec: TaskSpec) -> float:
 def _run_median(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     values, counts = data.sorted_distinct_counts(spec.columns[0], spec.domain, spec.missing)
     release = yield from em_quantile(values, counts, spec.domain.size, 0.5, spec.epsilon, rng)
-    return ReleaseTable(
-        ("statistic", "column", "value"),
-        (("median", spec.columns[0], spec.domain.value_of(release.index)),),
-        meaning=quantile_meaning(spec.columns[0], spec.domain),
-    )
+    return statistic_table("median", spec.columns[0], spec.domain, spec.domain.value_of(release.index))
 
 
 def _run_interior_point(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:
     values, counts = data.sorted_distinct_counts(spec.columns[0], spec.domain, spec.missing)
     release = yield from em_interior_point(values, counts, spec.domain.size, spec.epsilon, rng)
-    return ReleaseTable(
-        ("statistic", "column", "value"),
-        (("interior point", spec.columns[0], spec.domain.value_of(release.index)),),
-    )
+    value = spec.domain.value_of(release.index)
+    return statistic_table("interior point", spec.columns[0], spec.domain, value)
 
 
 def _interior_point_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:

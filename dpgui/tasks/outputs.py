@@ -91,3 +91,13 @@ def quantile_meaning(column: str, domain: NumericDomain) -> str:
     return beyond_last_grid_point(
         domain, lambda upper: f"a value released at it may stand for any {column} up to {upper}"
     )
+
+
+def statistic_table(statistic: str, column: str, domain: NumericDomain, value: object) -> ReleaseTable:
+    """One released point of a gridded column (a median, an interior point) as a (statistic, column, value)
+    row, saying what a value at the last grid point stands for (``quantile_meaning``)."""
+    return ReleaseTable(
+        ("statistic", "column", "value"),
+        ((statistic, column, value),),
+        meaning=quantile_meaning(column, domain),
+    )
