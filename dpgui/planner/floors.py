@@ -40,6 +40,16 @@ class Floor:
     public: bool = False
 
 
+def threshold_ldim(points: int) -> int:
+    """LDim of thresholds on ``points`` grid points: floor(log2 points), b on 2^b points (spec 003 s4.1).
+
+    At most floor(log2 |C|) with |C| = points (Halving, spec 003 s2.4), and at least that, since the
+    thresholds on the first 2^floor(log2 points) points are Thr_b. Rounding up would certify a floor for a
+    dimension the class does not have (1000 points: 9, not 10).
+    """
+    return max(points, 1).bit_length() - 1
+
+
 def floors(spec: TaskSpec, target_error: float | None = None, show_shapes: bool = False) -> list[Floor]:
     """The floors that apply to the spec's task at the target accuracy (default 0.05)."""
     alpha = target_error if target_error is not None and 0 < target_error < 0.5 else DEFAULT_ACCURACY
@@ -49,7 +59,7 @@ def floors(spec: TaskSpec, target_error: float | None = None, show_shapes: bool 
     eps = spec.epsilon
     out: list[Floor] = []
     if spec.kind in (TaskKind.THRESHOLD, TaskKind.POINT):
-        ldim = bits if spec.kind is TaskKind.THRESHOLD else 1
+        ldim = threshold_ldim(size) if spec.kind is TaskKind.THRESHOLD else 1
         out.append(
             Floor(
                 "pure-DP learner (certified, Littlestone dimension)",

@@ -16,7 +16,8 @@ import pytest
 from dpgui.data.domain import NumericDomain
 from dpgui.data.public import PublicSample
 from dpgui.planner.bounds import pure_learner_lower_bound
-from dpgui.planner.floors import Floor, Solidity, floors
+from dpgui.planner.floors import Floor, Solidity, floors, threshold_ldim
+from dpgui.planner.littlestone import littlestone_dimension, thresholds
 from dpgui.tasks.spec import ParameterValue, TaskKind, TaskSpec
 
 LEARNER = "pure-DP learner (certified, Littlestone dimension)"
@@ -82,12 +83,21 @@ def test_threshold_learner_floor_at_the_spec_003_a9_point() -> None:
         assert found[LEARNER].records == pytest.approx(golden, abs=0.06)
 
 
-def test_a_grid_that_is_not_a_power_of_two_rounds_its_bits_up() -> None:
-    """1000 points: ceil(log2 1000) = 10 bits of Littlestone dimension."""
+def test_a_grid_that_is_not_a_power_of_two_rounds_its_littlestone_dimension_down() -> None:
+    """1000 points: LDim(thresholds) = floor(log2 1000) = 9, not 10 (spec 003 s2.4: LDim <= floor(log2 |C|)
+    with |C| = 1000), so the certified floor is A9 at LDim 9; 1025 points give 10."""
     found = by_name(floors(spec(TaskKind.THRESHOLD, upper=999), 0.05))
-    assert found[LEARNER].records == pure_learner_lower_bound(10, 1.0, 0.05, 0.05)
+    assert found[LEARNER].records == pure_learner_lower_bound(9, 1.0, 0.05, 0.05)
+    assert found[LEARNER].records < pure_learner_lower_bound(10, 1.0, 0.05, 0.05)
     found = by_name(floors(spec(TaskKind.THRESHOLD, upper=1024), 0.05))  # 1025 points
-    assert found[LEARNER].records == pure_learner_lower_bound(11, 1.0, 0.05, 0.05)
+    assert found[LEARNER].records == pure_learner_lower_bound(10, 1.0, 0.05, 0.05)
+
+
+@pytest.mark.parametrize("points", range(1, 34))
+def test_the_threshold_ldim_is_the_computed_littlestone_dimension(points: int) -> None:
+    """The dimension the floor uses is the one the mistake-tree calculator (spec 003 A7) finds for the
+    thresholds on that many points."""
+    assert threshold_ldim(points) == littlestone_dimension(thresholds(points), points)
 
 
 def test_point_functions_have_littlestone_dimension_one() -> None:
