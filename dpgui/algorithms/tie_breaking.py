@@ -24,7 +24,6 @@ error, whose bound counts the finer grid (ln(N K) in place of ln N).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -47,7 +46,7 @@ MAX_REFINED_BITS = 62
 
 def refinement(domain_size: int) -> int:
     """K: 2^REFINEMENT_BITS, or less where domain_size * K would reach 2^MAX_REFINED_BITS (public)."""
-    room = MAX_REFINED_BITS - math.ceil(math.log2(max(domain_size, 2)))
+    room = MAX_REFINED_BITS - (max(domain_size, 2) - 1).bit_length()  # ceil(log2 size), exact on ints
     return 1 << max(0, min(REFINEMENT_BITS, room))
 
 

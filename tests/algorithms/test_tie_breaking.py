@@ -100,3 +100,13 @@ def test_released_indices_and_live_partials_are_on_the_declared_grid():
     assert all(0 <= i < 12 for i in release.indices)
     assert partials and all(0 <= i < 12 for p in partials for i in p.indices)
     assert partials[-1].indices == tuple(release.indices[QS.index(q)] for q in partials[-1].qs)
+
+
+@pytest.mark.parametrize("size", [3 * 2**48, 2**50 + 1, 2**43 - 1, 5 * 2**57, 2**61 + 1])
+def test_the_refined_grid_stays_below_two_to_the_62_on_a_grid_just_above_a_power_of_two(size: int) -> None:
+    """K = 2^min(20, 62 - ceil(log2 N)): the largest power of two keeping N K at most 2^62. A grid of
+    3 * 2^48 points takes K = 2^12 (2^13 would reach 3 * 2^61); 2^50 + 1 points, whose float log2 rounds to
+    exactly 50, also take 2^12, not 2^13."""
+    bits = (size - 1).bit_length()  # ceil(log2 size), in integers
+    assert refinement(size) == 2 ** min(20, 62 - bits)
+    assert refined_size(size) <= 2**62 < refined_size(size) * 2 or refinement(size) == 2**20
