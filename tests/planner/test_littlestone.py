@@ -50,3 +50,12 @@ def test_vc_never_exceeds_ldim_and_boxes_have_vc_four():
     for concepts, points in [(thresholds(8), 8), (intervals(8), 8), (point_functions(6), 6)]:
         assert vc_dimension(concepts, points) <= littlestone_dimension(concepts, points)
     assert vc_dimension(thresholds(8), 8) == 1
+
+
+@pytest.mark.parametrize("d", range(1, 5))
+def test_a_class_of_exactly_two_to_the_d_concepts_can_have_vc_d(d):
+    """All 2^d subsets of d points shatter them: VC = LDim = d (spec 003 s2.4, VC <= LDim <= floor(log2 |C|),
+    with equality here). Thresholds on 2 points (two concepts) have VC 1, as on more points."""
+    every_subset = list(range(2**d))
+    assert vc_dimension(every_subset, d) == littlestone_dimension(every_subset, d) == d
+    assert vc_dimension(thresholds(2), 2) == 1
