@@ -5,7 +5,9 @@ wrong formula, in a temporary copy of the repository; the privacy, algorithm and
 the tasks book each release's privacy curve) then run on that copy and must fail. The mutations cover the
 mechanisms, the samplers, the accountant and the ledger, and what surrounds them: what an export holds
 and when a run counts as having read the data (those also run the export, data and command-line tests,
-``SURFACE_TEST_DIRS``). The working tree is never modified. Usage, from the repository root::
+``SURFACE_TEST_DIRS``); and the planner's sample-size formulas, lower bounds and searches, which the planner
+and ``auto`` show and rank by (those run the planner tests, ``PLANNER_TEST_DIRS``). The working tree is never
+modified. Usage, from the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -24,7 +26,9 @@ for a growth-1 quality (it leaks only under growth k > 1, which the tests exerci
 
 Since session 15 these constants are pinned to the paper's or the review's formulas as well (each
 mechanism's "uses the paper's constants" test), so such a change is caught too, but as a departure from the
-paper rather than a privacy error.
+paper rather than a privacy error. The planner's mutations (and the error bounds' and minimum sizes' in the
+algorithm modules) are errors of that kind by nature: a sample size or error bound smaller than the theorem
+gives, or a lower bound above the proven one, caught by the tests that compute the paper's formula apart.
 
 Also not planted, because no exact check shows a breach: RecConcave's A_dist delta split delta/(L-1)
 instead of delta/(2(L-1)) (A_dist's exact delta on the searched pairs stays far below its share), and one
@@ -38,6 +42,11 @@ t >= g is not planted: at the tested parameters another term of the max sets t. 
 theta - 2 delta instead of theta - delta is planted as a departure from the paper (Alg. 2): one record's
 path then costs up to 3.6/lambda against Thm 3.2's 3/lambda under add/remove, but a replacement's two paths
 stay near 4.6/lambda, inside the 6/lambda that dpgui's replace-one doubling pays for.
+
+Not planted, because they change nothing: the histogram error bound's union bound written with one tail
+(cells P(Z >= k) in place of cells P(|Z| >= k)) in either of its two places, the closed-form first guess of k
+or the loop that steps k up: the guess alone is already the least k (the loop only corrects a float
+rounding), and a wrong guess below it is stepped up by the loop.
 
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
@@ -61,6 +70,22 @@ TEST_DIRS = ("tests/privacy", "tests/algorithms", "tests/tasks")
 SURFACE_TEST_DIRS = (*TEST_DIRS, "tests/release", "tests/data", "tests/cli")
 """For errors outside the mechanisms (what an export holds, when a run counts as having read the data):
 the export, data and command-line tests check those."""
+PLANNER_TEST_DIRS = ("tests/planner",)
+"""For the planner's sample-size formulas, lower bounds, dimension calculator and searches (dpgui/planner):
+only the planner and the user interface read them, and the planner tests pin them to the papers."""
+TIE_BREAKING_TESTS = (
+    "tests/algorithms/test_tie_breaking.py",
+    "tests/tasks/test_pins_sanitize_21.py",
+    "tests/tasks/test_pins_adaptive_bounds.py",
+)
+SYNTHETIC_TESTS = ("tests/algorithms/test_synthetic.py", "tests/algorithms/test_pins_synthetic.py",
+                   "tests/algorithms/test_pins_synthetic_21.py")  # fmt: skip
+STATED_BOUND_TESTS = ("tests/algorithms/test_pins_stated_bounds.py", "tests/algorithms/test_histogram.py")
+DISTANCE_TASK_TESTS = ("tests/tasks/test_distance.py", "tests/tasks/test_pins_distance_21.py",
+                       "tests/tasks/test_pins_distance_22.py")  # fmt: skip
+"""For errors that no privacy test can see (tie breaking's refinement and mapping back, synthetic sampling,
+stated error bounds and minimum sizes, the distance task's normalisation and query count): the test modules
+that pin them, run alone, since the privacy folder runs for minutes before ``-x`` reaches them."""
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -1115,6 +1140,352 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the out-of-core pre-charge check reads no row: a bad file is refused only after the charge",
         SURFACE_TEST_DIRS,
     ),
+    Mutation(
+        "planner-em-learner-privacy-term",
+        "dpgui/planner/bounds.py",
+        "max(4 / (epsilon * error), 8 / error)",
+        "max(2 / (epsilon * error), 8 / error)",
+        "planner: n_EM's privacy term 2/(eps err) instead of spec 003 A2's 4/(eps err) (too few records)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-em-learner-confidence",
+        "dpgui/planner/bounds.py",
+        "(math.log(hypotheses) + math.log(2 / beta))",
+        "(math.log(hypotheses) + math.log(1 / beta))",
+        "planner: n_EM with ln(1/beta) instead of spec 003 A2's ln(2/beta)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-rep-learner-third-term",
+        "dpgui/planner/bounds.py",
+        "(40 / error) * math.log(4 / beta))",
+        "(40 / error) * math.log(2 / beta))",
+        "planner: n_rep's third term (40/err) ln(2/beta) instead of spec 003 A4's ln(4/beta)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-hashing-bits-ln",
+        "dpgui/planner/bounds.py",
+        "math.ceil(math.log2(16 / (error * beta)))",
+        "math.ceil(math.log(16 / (error * beta)))",
+        "planner: hash bits ceil(ln(16/(err beta))) instead of spec 003 A5's log2 (too few bits)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-learn-points-half",
+        "dpgui/planner/bounds.py",
+        "max((4 / error) * (1 + math.log(1 / (2 * beta * delta)) / epsilon)",
+        "max((2 / error) * (1 + math.log(1 / (2 * beta * delta)) / epsilon)",
+        "planner: LearnPoints' first term with 2/a instead of spec 000 s4.1's 4/a (too few records)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-learn-points-confidence",
+        "dpgui/planner/bounds.py",
+        "(8 / error) * math.log(2 / beta))",
+        "(8 / error) * math.log(1 / beta))",
+        "planner: LearnPoints' second term (8/a) ln(1/beta) instead of spec 000 s4.1's ln(2/beta)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-pure-floor-validity",
+        "dpgui/planner/bounds.py",
+        "        if combined >= 0.5:\n",
+        "        if combined >= 1:\n",
+        "planner: the A9 floor also taken where err + d' - err d' >= 1/2, outside its validity (too high)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-pure-floor-minus-one",
+        "dpgui/planner/bounds.py",
+        "inside = (2**p - 1) * (1 - beta)",
+        "inside = 2**p * (1 - beta)",
+        "planner: the A9 floor with 2^P instead of 2^P - 1 (a floor above the proven one)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-pure-floor-log2",
+        "dpgui/planner/bounds.py",
+        "best = max(best, math.log(inside) / epsilon)",
+        "best = max(best, math.log2(inside) / epsilon)",
+        "planner: the A9 floor with log2 instead of ln (a floor above the proven one)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-sanitizer-floor-three",
+        "dpgui/planner/bounds.py",
+        "/ (3 * epsilon * error)",
+        "/ (epsilon * error)",
+        "planner: Lemma 4.15's sanitizer floor without its 3 in 3 eps a (three times the proven floor)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-behw-log2",
+        "dpgui/planner/bounds.py",
+        "(8 * vc / error) * math.log2(13 / error)",
+        "(8 * vc / error) * math.log(13 / error)",
+        "planner: BEHW'89's (8 VC/err) log2(13/err) with ln (a non-private upper bound too small)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-ehkv-vc-off-by-one",
+        "dpgui/planner/bounds.py",
+        "(vc - 1) / (32 * error)",
+        "vc / (32 * error)",
+        "planner: EHKV'89's floor with VC/(32 err) instead of (VC - 1)/(32 err) (above the proven floor)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-two-target-mass",
+        "dpgui/planner/bounds.py",
+        "math.log(1 / (1 - 2 * error))",
+        "math.log(1 / (1 - error))",
+        "planner: the two-concept floor with mass err on x0 instead of 2 err (twice the proven floor)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-ehkv-beta-range",
+        "dpgui/planner/bounds.py",
+        "EHKV_MAX_BETA = 1 / 100\n",
+        "EHKV_MAX_BETA = 1 / 10\n",
+        "planner: EHKV'89 applied up to beta 1/10, outside its stated range beta <= 1/100",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "planner-log-star-one-more",
+        "dpgui/planner/bounds.py",
+        "    while x > 1:\n",
+        "    while x >= 1:\n",
+        "planner: log* stops at x < 1 instead of x <= 1 (one more on every grid)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "floors-threshold-ldim-rounded-up",
+        "dpgui/planner/floors.py",
+        "    return max(points, 1).bit_length() - 1\n",
+        "    return max(points, 1).bit_length()\n",
+        "floors: thresholds' Littlestone dimension one too high (the A9 floor for a class it is not)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "floors-public-half",
+        "dpgui/planner/floors.py",
+        "                1 / (2 * alpha),\n",
+        "                1 / alpha,\n",
+        "floors: public records 1/a instead of paper 001 Thm 15's 1/(2a)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "floors-default-accuracy",
+        "dpgui/planner/floors.py",
+        "DEFAULT_ACCURACY = 0.05\n",
+        "DEFAULT_ACCURACY = 0.1\n",
+        "floors: default accuracy 0.1 instead of the documented 0.05",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "floors-default-beta",
+        "dpgui/planner/floors.py",
+        'beta = float(spec.parameter("beta", 0.05))',
+        'beta = float(spec.parameter("beta", 0.1))',
+        "floors: default beta 0.1 instead of the documented 0.05",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "ldim-over-pruned",
+        "dpgui/planner/littlestone.py",
+        "        need = 2 ** (depth - 1)\n",
+        "        need = 2**depth\n",
+        "Littlestone dimension: each side of a split asked for 2^d concepts, not 2^(d-1) (LDim too low)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "ldim-leaf-needs-two",
+        "dpgui/planner/littlestone.py",
+        "            return len(subset) >= 1\n",
+        "            return len(subset) >= 2\n",
+        "Littlestone dimension: a leaf of the mistake tree asked for two concepts instead of one",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "vc-count-off-by-one",
+        "dpgui/planner/littlestone.py",
+        "        if 2**size > len(cs):\n",
+        "        if 2**size >= len(cs):\n",
+        "VC dimension: a class of exactly 2^d concepts never tried on d points (VC too low)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "thresholds-with-all-zero",
+        "dpgui/planner/littlestone.py",
+        "for y in range(x, points)) for x in range(points)]",
+        "for y in range(x, points)) for x in range(points + 1)]",
+        "thresholds: the all-zero concept added (spec 003 s2.5 has none; LDim one higher on 2^b - 1 points)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "lines-without-slope-zero",
+        "dpgui/planner/littlestone.py",
+        "for a in range(p) for b in range(p)]",
+        "for a in range(1, p) for b in range(p)]",
+        "Line_p: the p horizontal lines (slope 0) left out of spec 003 s2.5's p^2 lines",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-min-n-one-short",
+        "dpgui/planner/plan.py",
+        "(middle, high)\n    return high\n\n\ndef epsilon_for",
+        "(middle, high)\n    return low\n\n\ndef epsilon_for",
+        "planner: min n is the largest n that does not fit instead of the least that does",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-needs-delta-inverted",
+        "dpgui/planner/plan.py",
+        "needs_delta = spec.delta == 0 and not cost.is_pure",
+        "needs_delta = spec.delta == 0 and cost.is_pure",
+        "planner: at delta = 0 an approximate-DP algorithm's row is feasible (and pure ones are not)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-pure-from-cost-only",
+        "dpgui/planner/plan.py",
+        "pure=cost.is_pure and info.guarantee_for(concrete) is Guarantee.PURE,",
+        "pure=cost.is_pure,",
+        "planner: a row called pure whenever its cost has delta 0, even for a zCDP guarantee",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-epsilon-search-inverted",
+        "dpgui/planner/plan.py",
+        "        low, high = (low, middle) if fits(middle) else (middle, high)\n",
+        "        low, high = (middle, high) if fits(middle) else (low, middle)\n",
+        "planner: the epsilon search moves the wrong end (epsilon for a target is not the least that fits)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "tie-breaking-rounds-back",
+        "dpgui/algorithms/tie_breaking.py",
+        "return QuantilesRelease(release.qs, tuple(int(np.uint64(i) // k) for i in release.indices))",
+        "return QuantilesRelease(release.qs, tuple(int((np.uint64(i) + k // np.uint64(2)) // k) for i in "
+        "release.indices))",
+        "tie breaking: a refined index mapped back to the nearest grid point instead of its block (i // K)",
+        TIE_BREAKING_TESTS,
+    ),
+    Mutation(
+        "tie-breaking-offset-past-block",
+        "dpgui/algorithms/tie_breaking.py",
+        "rng.uniform_ints(k, n)",
+        "rng.uniform_ints(k + 1, n)",
+        "tie breaking: offsets uniform on [0, K] instead of [0, K), so a record can land in the next block",
+        TIE_BREAKING_TESTS,
+    ),
+    Mutation(
+        "tie-breaking-k-is-bits",
+        "dpgui/algorithms/tie_breaking.py",
+        "    return 1 << max(0, min(REFINEMENT_BITS, room))\n",
+        "    return max(1, min(REFINEMENT_BITS, room))\n",
+        "tie breaking: K = 20 (the refinement's bits) instead of 2^20 finer points per grid point",
+        TIE_BREAKING_TESTS,
+    ),
+    Mutation(
+        "tie-breaking-room-rounded-down",
+        "dpgui/algorithms/tie_breaking.py",
+        "room = MAX_REFINED_BITS - (max(domain_size, 2) - 1).bit_length()",
+        "room = MAX_REFINED_BITS - max(domain_size, 2).bit_length() + 1",
+        "tie breaking: the room under 2^62 counts the grid's bits rounded down (refined indices past 2^62)",
+        TIE_BREAKING_TESTS,
+    ),
+    Mutation(
+        "tie-breaking-bound-on-the-coarse-grid",
+        "dpgui/algorithms/tie_breaking.py",
+        "    return domain_size * refinement(domain_size)\n",
+        "    return domain_size\n",
+        "tie breaking: the error bounds count the declared grid (ln N) instead of the refined one (ln N K)",
+        TIE_BREAKING_TESTS,
+    ),
+    Mutation(
+        "tie-breaking-partials-not-mapped",
+        "dpgui/algorithms/tie_breaking.py",
+        "coarse = tuple(int(np.uint64(i) // k) for i in partial.indices)",
+        "coarse = tuple(int(i) for i in partial.indices)",
+        "tie breaking: a live plot's partial quantiles left on the refined grid",
+        TIE_BREAKING_TESTS,
+    ),
+    Mutation(
+        "synthetic-draw-side-right",
+        "dpgui/algorithms/synthetic.py",
+        'np.searchsorted(cdf, uniforms, side="left")',
+        'np.searchsorted(cdf, uniforms, side="right")',
+        "synthetic records: a uniform equal to a CDF value drawn one grid point up",
+        SYNTHETIC_TESTS,
+    ),
+    Mutation(
+        "synthetic-zero-histogram-not-uniform",
+        "dpgui/algorithms/synthetic.py",
+        "    if total <= 0:\n",
+        "    if total < 0:\n",
+        "synthetic records: an all-zero released histogram divides by 0 instead of drawing uniformly",
+        SYNTHETIC_TESTS,
+    ),
+    Mutation(
+        "synthetic-cdf-not-closed",
+        "dpgui/algorithms/synthetic.py",
+        "    cdf[-1] = 1.0\n",
+        "",
+        "synthetic records: a histogram's CDF not set to end exactly at 1 (rounding leaves it below)",
+        SYNTHETIC_TESTS,
+    ),
+    Mutation(
+        "em-interior-point-min-n-rank-constant",
+        "dpgui/algorithms/interior_point.py",
+        "math.ceil(2 + (4 / epsilon) * math.log(domain_size / beta))",
+        "math.ceil(2 + (2 / epsilon) * math.log(domain_size / beta))",
+        "interior point: min n with 2/eps (the rank error's constant) instead of spec 002 s3.1's 4/eps",
+        STATED_BOUND_TESTS,
+    ),
+    Mutation(
+        "em-interior-point-min-n-off-by-one",
+        "dpgui/algorithms/interior_point.py",
+        "math.ceil(2 + (4 / epsilon)",
+        "math.ceil(1 + (4 / epsilon)",
+        "interior point: min n 1 + (4/eps) ln(|X|/beta) instead of spec 002 s3.1's 2 + ...",
+        STATED_BOUND_TESTS,
+    ),
+    Mutation(
+        "histogram-bound-add-remove-scale",
+        "dpgui/algorithms/histogram.py",
+        "    scale = histogram_scale(epsilon)\n    r = math.exp",
+        "    scale = 1 / epsilon\n    r = math.exp",
+        "histogram error bound: at the noise scale 1/eps (add/remove) instead of the 2/eps the release draws",
+        STATED_BOUND_TESTS,
+    ),
+    Mutation(
+        "distance-normalise-by-upper",
+        "dpgui/tasks/distance.py",
+        "    return (points - lower) / (upper - lower)\n",
+        "    return (points - lower) / upper\n",
+        "distance release: columns normalised by their upper bound, not their width (a record beyond the "
+        "unit box, past the sensitivity)",
+        DISTANCE_TASK_TESTS,
+    ),
+    Mutation(
+        "distance-query-count-off-by-one",
+        "dpgui/tasks/distance.py",
+        "return len(queries) if queries is not None else",
+        "return len(queries) - 1 if queries is not None else",
+        "distance release: k one less than the queries file's rows (the per-query budget split k - 1 ways)",
+        DISTANCE_TASK_TESTS,
+    ),
+    Mutation(
+        "distance-budget-double-delta",
+        "dpgui/tasks/distance.py",
+        "zcdp_rho_for(PrivacyCost(spec.epsilon, spec.delta))",
+        "zcdp_rho_for(PrivacyCost(spec.epsilon, 2 * spec.delta))",
+        "distance release: the zCDP rho for (eps, 2 delta) instead of the asked (eps, delta)",
+        DISTANCE_TASK_TESTS,
+    ),
 )
 
 
@@ -1226,11 +1597,11 @@ def markdown(results: list[Result]) -> str:
         f"Written by `python tools/planted_errors.py --write` on {when}: each one-line mutation is applied",
         "alone to a temporary copy of the repository, then `pytest -x -q` runs its test folders on it (the",
         f"privacy, algorithm and task tests, `{' '.join(TEST_DIRS)}`; for an error outside the mechanisms",
-        "also the export, data and command-line tests). A mutation is *caught* when the tests fail. A run",
-        "with `--only` rewrites its own rows and keeps the others. The list itself lives in",
-        "`tools/planted_errors.py`; `tests/tools/test_planted_errors.py` checks in CI that every mutation",
-        "still applies. Constants that are conservative rather than wrong (not planted) are listed in the",
-        "script's docstring.",
+        "also the export, data and command-line tests; for the planner's formulas the planner tests). A",
+        "mutation is *caught* when the tests fail. A run with `--only` rewrites its own rows and keeps the",
+        "others. The list itself lives in `tools/planted_errors.py`; `tests/tools/test_planted_errors.py`",
+        "checks in CI that every mutation still applies. Constants that are conservative rather than wrong",
+        "(not planted) are listed in the script's docstring.",
         "",
         f"**{caught} of {len(results)} caught.**",
         "",
