@@ -1422,22 +1422,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         SYNTHETIC_TESTS,
     ),
     Mutation(
-        "synthetic-zero-histogram-not-uniform",
-        "dpgui/algorithms/synthetic.py",
-        "    if total <= 0:\n",
-        "    if total < 0:\n",
-        "synthetic records: an all-zero released histogram divides by 0 instead of drawing uniformly",
-        SYNTHETIC_TESTS,
-    ),
-    Mutation(
-        "synthetic-cdf-not-closed",
-        "dpgui/algorithms/synthetic.py",
-        "    cdf[-1] = 1.0\n",
-        "",
-        "synthetic records: a histogram's CDF not set to end exactly at 1 (rounding leaves it below)",
-        SYNTHETIC_TESTS,
-    ),
-    Mutation(
         "em-interior-point-min-n-rank-constant",
         "dpgui/algorithms/interior_point.py",
         "math.ceil(2 + (4 / epsilon) * math.log(domain_size / beta))",

@@ -1,4 +1,4 @@
-"""Synthetic records drawn from a released CDF or histogram: post-processing only, no privacy cost.
+"""Synthetic records drawn from a released CDF: post-processing only, no privacy cost.
 
 Inverse-CDF sampling on the grid: for U uniform on (0, 1) the record is the smallest grid index whose
 released CDF reaches U, so the records follow the released distribution exactly. The number of records is a
@@ -31,19 +31,3 @@ def sample_from_cdf(cdf: np.ndarray, rows: int, rng: PrivateRandom) -> np.ndarra
         uniforms = rng.uniform01(stop - start)
         draws[start:stop] = np.searchsorted(cdf, uniforms, side="left")  # U < 1 = cdf[-1]: always in range
     return draws
-
-
-def cdf_of_counts(counts: np.ndarray) -> np.ndarray:
-    """The CDF of a released (non-negative) histogram; uniform when every count is 0."""
-    weights = np.asarray(counts, dtype=np.float64)
-    total = weights.sum()
-    if total <= 0:
-        weights, total = np.ones_like(weights), float(weights.size)
-    cdf = np.cumsum(weights) / total
-    cdf[-1] = 1.0
-    return np.maximum.accumulate(cdf)
-
-
-def sample_from_histogram(counts: np.ndarray, rows: int, rng: PrivateRandom) -> np.ndarray:
-    """``rows`` cell indices drawn in proportion to a released histogram's counts."""
-    return sample_from_cdf(cdf_of_counts(counts), rows, rng)

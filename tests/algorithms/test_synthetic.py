@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.algorithms.synthetic import cdf_of_counts, sample_from_cdf, sample_from_histogram
+from dpgui.algorithms.synthetic import sample_from_cdf
 from dpgui.algorithms.tree_cdf import tree_cdf
 from dpgui.privacy.random import SeededRandom
 
@@ -27,13 +27,6 @@ def test_points_of_zero_mass_are_never_drawn():
     cdf = np.array([0.0, 0.5, 0.5, 1.0])
     records = sample_from_cdf(cdf, 5000, SeededRandom(4))
     assert set(np.unique(records).tolist()) == {1, 3}
-
-
-def test_histogram_sampling_follows_the_counts_and_an_all_zero_histogram_is_uniform():
-    records = sample_from_histogram(np.array([0, 3, 1]), 20_000, SeededRandom(5))
-    assert np.bincount(records, minlength=3)[0] == 0
-    assert np.mean(records == 1) == pytest.approx(0.75, abs=0.02)
-    np.testing.assert_allclose(cdf_of_counts(np.zeros(4)), [0.25, 0.5, 0.75, 1.0])
 
 
 def test_a_non_monotone_or_unfinished_cdf_is_refused():
