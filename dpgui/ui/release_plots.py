@@ -26,7 +26,7 @@ from dpgui.tasks.sanitize_papers import CDF_UNIT
 from dpgui.tasks.spec import TaskKind, TaskSpec
 from dpgui.ui.inside_label import inside_line
 from dpgui.ui.step_display import display_points, rising_range
-from dpgui.ui.theme import ThemedPlotWidget, legend_style, text_colour
+from dpgui.ui.theme import ThemedPlotWidget, legend_style, text_colour, translucent_background
 
 RED = (214, 39, 40)
 RELEASED = "#d62728"
@@ -237,7 +237,7 @@ def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
                 pg.mkPen(RELEASED, width=2),
                 position=_label_height(q),
                 color=RELEASED,
-                fill=(255, 255, 255, 200),
+                fill=translucent_background(200),
             )
             plot.addItem(line)
             lines.append(line)
@@ -283,7 +283,12 @@ def draw_synthetic(plot: pg.PlotWidget, release: Release) -> Drawing:
 
 def _hypothesis_line(plot: pg.PlotWidget, value: float, label: str) -> pg.InfiniteLine:
     line = inside_line(
-        value, label, pg.mkPen(RELEASED, width=2.5), position=0.75, color=RELEASED, fill=(255, 255, 255, 220)
+        value,
+        label,
+        pg.mkPen(RELEASED, width=2.5),
+        position=0.75,
+        color=RELEASED,
+        fill=translucent_background(),
     )
     line.setZValue(10)  # above any custodian-only bars
     plot.addItem(line)

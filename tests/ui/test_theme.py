@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from dpgui.ui.budget_panel import DARK_SEGMENT_COLOURS, BudgetBar
+from dpgui.ui.release_plots import _hypothesis_line, release_plot
 from dpgui.ui.theme import ThemedPlotWidget, dark_palette, is_dark
 
 
@@ -92,3 +93,12 @@ def test_the_dark_palettes_links_placeholders_and_disabled_text_are_readable_on_
     for text, on in ((role.WindowText, role.Window), (role.ButtonText, role.Button), (role.Text, role.Base)):
         disabled = _contrast(colours, group.Disabled, text, on)
         assert 3 <= disabled < _contrast(colours, group.Active, text, on) - 2, (text, on)
+
+
+def test_a_learned_lines_label_sits_on_the_plots_own_background_in_a_dark_palette(qtbot, dark):
+    """It was white whatever the palette: a bright box on a dark plot."""
+    plot = release_plot()
+    qtbot.addWidget(plot)
+    line = _hypothesis_line(plot, 1.0, "released point: positive when x = 1")
+    fill = line.label.fill.color()
+    assert fill.rgb() == dark.color(QPalette.ColorRole.Base).rgb() and fill.lightness() < 128
