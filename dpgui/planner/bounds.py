@@ -1,16 +1,13 @@
-"""Explicit sample-size formulas and lower bounds, each with its source.
+"""Lower bounds on the records any algorithm needs, each with its source and explicit constants.
 
-Upper bounds are sufficient conditions with explicit constants; lower bounds are proven floors. Shapes
-known only up to a constant are in :func:`asymptotic_shapes` and are marked "constant unknown".
-
-References: spec 003 s4 (A2, A5, A9) and s5 (the planner table), spec 000 s3.3, s4.1 and s8
-(Lemma 4.15), spec 002 s3.1; REVIEW-001-003-004 s5 confirms the spec 003 formulas and golden values.
+``floors`` shows them beside the algorithms' predictions (each algorithm's own sample-size formula lives
+with the algorithm). References: spec 003 s4 (A9) and s5 (the planner table), spec 000 s8 (Lemma 4.15),
+spec 002 s3.1; REVIEW-001-003-004 s5 confirms the spec 003 formulas and golden values.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 
 def binary_entropy(p: float) -> float:
@@ -27,31 +24,6 @@ def log_star(x: float) -> int:
         x = math.log2(x)
         count += 1
     return count
-
-
-def em_learner_n(hypotheses: float, epsilon: float, error: float, beta: float) -> int:
-    """Spec 003 A2: n_EM = ceil(max(4/(eps err), 8/err) (ln M + ln(2/beta))) (realizable, proper)."""
-    return math.ceil(max(4 / (epsilon * error), 8 / error) * (math.log(hypotheses) + math.log(2 / beta)))
-
-
-def representation_learner_n(bits: int, epsilon: float, error: float, beta: float) -> int:
-    """Spec 003 A4: n_rep(D) with L = D ln 2 + ln(4/beta)."""
-    big_l = bits * math.log(2) + math.log(4 / beta)
-    return math.ceil(
-        max((16 / (epsilon * error)) * big_l, (8 / error) * big_l, (40 / error) * math.log(4 / beta))
-    )
-
-
-def hashing_bits(error: float, beta: float) -> int:
-    """Spec 003 A5: k = ceil(log2(16 / (err beta))) hash bits."""
-    return math.ceil(math.log2(16 / (error * beta)))
-
-
-def learn_points_n(epsilon: float, delta: float, error: float, beta: float) -> int:
-    """LearnPoints with A_dist_safe (spec 000 s4.1 [ours], REVIEW-000-002 s1)."""
-    return math.ceil(
-        max((4 / error) * (1 + math.log(1 / (2 * beta * delta)) / epsilon), (8 / error) * math.log(2 / beta))
-    )
 
 
 def pure_learner_lower_bound(ldim: int, epsilon: float, error: float, beta: float) -> float:
@@ -81,11 +53,6 @@ def pure_sanitizer_lower_bound(domain_size: int, epsilon: float, error: float, b
     return math.log((domain_size - 1) * (1 - beta) / beta) / (3 * epsilon * error)
 
 
-def non_private_upper_bound(vc: int, error: float, beta: float) -> int:
-    """BEHW'89 consistent learner (not from the papers; labelled so in the UI)."""
-    return math.ceil(max((4 / error) * math.log2(2 / beta), (8 * vc / error) * math.log2(13 / error)))
-
-
 EHKV_MAX_ERROR = 1 / 8
 EHKV_MAX_BETA = 1 / 100
 """Ehrenfeucht, Haussler, Kearns, Valiant 1989 state their bound for err <= 1/8 and beta <= 1/100 only."""
@@ -111,27 +78,3 @@ def any_learner_lower_bound(vc: int, error: float, beta: float) -> float:
     if error <= EHKV_MAX_ERROR and beta <= EHKV_MAX_BETA:
         return non_private_lower_bound(vc, error, beta)
     return two_target_lower_bound(error, beta)
-
-
-@dataclass(frozen=True)
-class Shape:
-    """An asymptotic shape with no known constant (shown only on request, dashed)."""
-
-    name: str
-    value: float
-    note: str = "constant unknown"
-
-
-def asymptotic_shapes(domain_bits: int, epsilon: float, delta: float, beta: float) -> list[Shape]:
-    """Omega/Theta-only shapes for thresholds (spec 003 s5 display rule 3; spec 002 s8.1)."""
-    star = log_star(2.0**domain_bits) if domain_bits < 1000 else log_star(domain_bits) + 1
-    shapes = [
-        Shape("pure DP, Θ(log|X|/ε)", domain_bits / epsilon),
-        Shape("approximate DP floor, Ω(log*|X|)", float(star)),
-    ]
-    if delta > 0:
-        shapes.append(Shape("BNS13 approximate, 16^{log*|X|} ln(1/β)", 16.0**star * math.log(1 / beta)))
-        shapes.append(
-            Shape("Kaplan et al. Thm 1.2, (1/ε) ln(1/δ) (log*)^2", math.log(1 / delta) * star**2 / epsilon)
-        )
-    return shapes

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dpgui.planner.littlestone import (
+from tests.planner.littlestone import (
     boxes_2d,
     intervals,
     lines,

@@ -17,8 +17,8 @@ from dpgui.data.domain import NumericDomain
 from dpgui.data.public import PublicSample
 from dpgui.planner.bounds import pure_learner_lower_bound
 from dpgui.planner.floors import Floor, Solidity, floors, threshold_ldim
-from dpgui.planner.littlestone import littlestone_dimension, thresholds
 from dpgui.tasks.spec import ParameterValue, TaskKind, TaskSpec
+from tests.planner.littlestone import littlestone_dimension, thresholds
 
 LEARNER = "pure-DP learner (certified, Littlestone dimension)"
 NON_PRIVATE = "any learner, even non-private (VC = 1)"

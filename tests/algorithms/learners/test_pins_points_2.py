@@ -83,3 +83,12 @@ def test_finite_class_error_rate_of_no_record() -> None:
     """The EM learners' alpha = max(8, 4/eps) ln(2|H|/beta)/n guarantees nothing without records (inf)."""
     assert finite_class_error_rate(100, 1.0, 0.05, 0) == math.inf
     assert finite_class_error_rate(100, 1.0, 0.05, 1) == pytest.approx(8 * math.log(4000), rel=1e-12)
+
+
+@pytest.mark.parametrize(("bits", "records"), [(8, 739), (16, 1183), (32, 2070), (64, 3845)])
+def test_finite_class_error_rate_meets_spec_003_s5s_n_em_golden_values(bits: int, records: int) -> None:
+    """Spec 003 s5's worked example (REVIEW-001-003-004 s5a): n_EM(2^b) at privacy 1, error 0.1, confidence
+    0.05 is 739, 1183, 2070, 3845 records for b = 8, 16, 32, 64: error 0.1 is guaranteed there, not one
+    record earlier."""
+    assert finite_class_error_rate(2**bits, 1.0, 0.05, records) <= 0.1
+    assert finite_class_error_rate(2**bits, 1.0, 0.05, records - 1) > 0.1

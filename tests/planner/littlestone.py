@@ -1,4 +1,7 @@
-"""Littlestone and VC dimensions of small finite concept classes (spec 003 s2.4 and A7).
+"""Littlestone and VC dimensions of small finite concept classes (spec 003 s2.4 and A7): a test oracle.
+
+The planner states the thresholds' dimension in closed form (``floors.threshold_ldim``); the tests check it
+against this brute-force calculator, which the app itself never needs.
 
 A class is a sequence of concepts over points 0..N-1, each concept an int bitmask (bit x set iff c(x) = 1).
 LDim uses the decision version with memoisation and the halving prune (spec 003 A7); the naive recursion
