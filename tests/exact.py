@@ -8,6 +8,10 @@ from statistics import NormalDist
 
 import numpy as np
 
+from dpgui.algorithms.learners.thresholds import Direction, threshold_quality
+from dpgui.algorithms.recconcave import log_mass
+from dpgui.privacy.cost import ZCDPCost, round_up
+
 
 def hockey_stick(p: Mapping[object, float], q: Mapping[object, float], epsilon: float) -> float:
     """max over both directions of sum_o max(0, P(o) - e^eps Q(o)); (eps, delta)-DP iff this <= delta."""
@@ -124,3 +128,41 @@ def adaptive_composition_delta(
         for i, (p, q) in enumerate(pairs):
             worst[i] = max(worst[i], vector_hockey_stick(p, q, epsilon_each))
     return math.fsum(worst)
+
+
+def discrete_laplace_pmf(z: np.ndarray, scale: float) -> np.ndarray:
+    """Exact pmf of the discrete Laplace with P(z) proportional to exp(-|z| / scale)."""
+    r = math.exp(-1 / scale)
+    return (1 - r) / (1 + r) * np.power(r, np.abs(z))
+
+
+def log_probabilities(log_weights: np.ndarray) -> np.ndarray:
+    """The normalised log-probabilities of ``exponential.gumbel_max``."""
+    log_weights = np.asarray(log_weights, dtype=np.float64)
+    top = np.max(log_weights)
+    return log_weights - (top + np.log(np.sum(np.exp(log_weights - top))))
+
+
+def gaussian_zcdp(l2_sensitivity: float, sigma: float) -> ZCDPCost:
+    """The (discrete) Gaussian mechanism with scale sigma is (Delta^2 / (2 sigma^2))-zCDP."""
+    return ZCDPCost(round_up(l2_sensitivity**2 / (2 * sigma**2)))
+
+
+def threshold_log_probabilities(
+    values: np.ndarray,
+    positives: np.ndarray,
+    negatives: np.ndarray,
+    size: int,
+    direction: Direction,
+    epsilon: float,
+) -> dict[tuple[str, int], float]:
+    """Exact ln P((direction, cut)) of ``learners.thresholds.em_threshold`` (small grids)."""
+    qualities = {d: threshold_quality(values, positives, negatives, size, d) for d in direction.families}
+    masses = {d: log_mass(q, epsilon) for d, q in qualities.items()}
+    peak = max(masses.values())
+    total = peak + math.log(math.fsum(math.exp(m - peak) for m in masses.values()))
+    out: dict[tuple[str, int], float] = {}
+    for d, q in qualities.items():
+        for cut, value in enumerate(q.to_dense()):
+            out[(d.value, cut)] = epsilon * float(value) / 2 - total
+    return out

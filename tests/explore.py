@@ -19,8 +19,8 @@ from collections.abc import Callable, Hashable
 
 import numpy as np
 
-from dpgui.privacy.exponential import log_probabilities
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf, discrete_laplace_tail
+from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
+from tests.exact import discrete_laplace_pmf, log_probabilities
 
 
 class NeedChoice(Exception):

@@ -261,13 +261,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "per-query Laplace baseline: scale Delta/eps instead of k Delta/eps (eps not split)",
     ),
     Mutation(
-        "gaussian-zcdp-rho",
-        "dpgui/privacy/cost.py",
-        "l2_sensitivity**2 / (2 * sigma**2)",
-        "l2_sensitivity**2 / (4 * sigma**2)",
-        "discrete Gaussian zCDP: rho = Delta^2 / (4 sigma^2) instead of Delta^2 / (2 sigma^2)",
-    ),
-    Mutation(
         "zcdp-to-approx-dp",
         "dpgui/privacy/cost.py",
         "if zcdp_delta(rho, mid) <= delta:",

@@ -148,11 +148,6 @@ class ZCDPCost:
         return PrivacyCost(zcdp_epsilon(self.rho, delta), delta)
 
 
-def gaussian_zcdp(l2_sensitivity: float, sigma: float) -> ZCDPCost:
-    """The (discrete) Gaussian mechanism with scale sigma is (Delta^2 / (2 sigma^2))-zCDP."""
-    return ZCDPCost(round_up(l2_sensitivity**2 / (2 * sigma**2)))
-
-
 def zcdp_rho_for(cost: PrivacyCost) -> float:
     """The largest rho whose tight zCDP-to-(eps, delta) conversion (``zcdp_epsilon``, CKS 2020 Cor. 13)
     fits inside ``cost``: about 1.4x Bun-Steinke's rho at eps = 1, delta = 1e-6, so every zCDP mechanism

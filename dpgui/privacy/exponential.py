@@ -32,13 +32,6 @@ def gumbel_max(log_weights: np.ndarray, rng: PrivateRandom) -> int:
     return rng.choose_index(log_weights)
 
 
-def log_probabilities(log_weights: np.ndarray) -> np.ndarray:
-    """The normalised log-probabilities of :func:`gumbel_max` (for tests, plots and planners)."""
-    log_weights = np.asarray(log_weights, dtype=np.float64)
-    top = np.max(log_weights)
-    return log_weights - (top + np.log(np.sum(np.exp(log_weights - top))))
-
-
 def exponential_mechanism(
     scores: np.ndarray, epsilon: float, rng: PrivateRandom, sensitivity: float = 1.0
 ) -> int:

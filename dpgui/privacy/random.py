@@ -226,12 +226,6 @@ def simulation_generator(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
-def discrete_laplace_pmf(z: np.ndarray, scale: float) -> np.ndarray:
-    """Exact pmf of the discrete Laplace with P(z) proportional to exp(-|z| / scale)."""
-    r = math.exp(-1 / scale)
-    return (1 - r) / (1 + r) * np.power(r, np.abs(z))
-
-
 def discrete_laplace_tail(k: int, scale: float) -> float:
     """P(Z >= k) for integer k >= 0: r^k / (1 + r), with r = exp(-1/scale); r^k as exp(-k/scale), since
     at scales above 2^53 r rounds to 1 and r**k would give 1 for every k."""

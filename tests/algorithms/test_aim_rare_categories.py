@@ -11,8 +11,8 @@ import pytest
 
 from dpgui.algorithms import marginal_table as mt
 from dpgui.algorithms.progress import run_to_end
-from dpgui.privacy.cost import gaussian_zcdp
 from tests.algorithms.test_marginal_table import _marginals
+from tests.exact import gaussian_zcdp
 from tests.recording import RecordingRandom
 
 RHO = 0.05

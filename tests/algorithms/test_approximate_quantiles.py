@@ -22,9 +22,8 @@ from dpgui.algorithms.approximate_quantiles import (
 )
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.rank_scores import quantile_score, rank_pieces
-from dpgui.privacy.exponential import log_probabilities
 from dpgui.privacy.random import SeededRandom
-from tests.exact import binomial_upper, max_log_ratio
+from tests.exact import binomial_upper, log_probabilities, max_log_ratio
 
 Law = dict[tuple[int, ...], float]
 

@@ -9,8 +9,8 @@ import pytest
 
 from dpgui.algorithms.histogram import geometric_histogram, histogram_error_bound
 from dpgui.algorithms.progress import run_to_end
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf, discrete_laplace_tail
-from tests.exact import binomial_upper, max_log_ratio
+from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
+from tests.exact import binomial_upper, discrete_laplace_pmf, max_log_ratio
 from tests.recording import RecordingRandom
 
 

@@ -12,9 +12,8 @@ import pytest
 from dpgui.algorithms import marginal_table as mt
 from dpgui.algorithms.pgm import coarsen
 from dpgui.algorithms.progress import run_to_end
-from dpgui.privacy.cost import gaussian_zcdp
-from dpgui.privacy.exponential import log_probabilities
 from dpgui.privacy.random import SeededRandom
+from tests.exact import gaussian_zcdp, log_probabilities
 from tests.recording import RecordingRandom as ObservingRandom
 from tests.recording import chosen_law
 

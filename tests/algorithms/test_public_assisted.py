@@ -16,9 +16,9 @@ from dpgui.algorithms.public_assisted import (
     predicted_error,
     shift_diagnostic,
 )
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
+from dpgui.privacy.random import SeededRandom
 from tests.algorithms.test_san_points import distinct
-from tests.exact import max_log_ratio
+from tests.exact import discrete_laplace_pmf, max_log_ratio
 from tests.recording import RecordingRandom
 
 PUBLIC = np.array([10, 20, 20, 35], dtype=np.uint64)

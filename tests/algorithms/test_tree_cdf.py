@@ -24,8 +24,8 @@ from dpgui.algorithms.tree_cdf import (
     tree_level_counts,
 )
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
-from dpgui.privacy.random import PrivateRandom, SeededRandom, discrete_laplace_pmf
-from tests.exact import binomial_upper, discrete_gaussian_delta, max_log_ratio
+from dpgui.privacy.random import PrivateRandom, SeededRandom
+from tests.exact import binomial_upper, discrete_gaussian_delta, discrete_laplace_pmf, max_log_ratio
 from tests.recording import RecordingRandom
 
 

@@ -10,12 +10,11 @@ from dpgui.privacy.cost import (
     advanced_composition_with_some_deltas,
     advanced_per_mechanism_epsilon,
     basic_composition,
-    gaussian_zcdp,
     repeated,
     replace_one_from_add_remove,
     zcdp_rho_for,
 )
-from tests.exact import discrete_gaussian_delta, discrete_gaussian_renyi, gaussian_delta
+from tests.exact import discrete_gaussian_delta, discrete_gaussian_renyi, gaussian_delta, gaussian_zcdp
 
 
 def test_basic_composition_adds_epsilons_and_deltas_rounding_up():

@@ -16,7 +16,8 @@ from scipy import stats
 
 from dpgui.privacy import exact_vector
 from dpgui.privacy.exact_vector import NoiseOverflow, _Uniform
-from dpgui.privacy.random import SecureRandom, discrete_laplace_pmf
+from dpgui.privacy.random import SecureRandom
+from tests.exact import discrete_laplace_pmf
 
 
 def seeded_words(seed: int) -> exact_vector.WordSource:

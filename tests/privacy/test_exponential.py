@@ -10,11 +10,10 @@ from dpgui.privacy.exponential import (
     PiecewiseScore,
     exponential_mechanism,
     gumbel_max,
-    log_probabilities,
     sample_piecewise,
 )
 from dpgui.privacy.random import SeededRandom
-from tests.exact import max_log_ratio
+from tests.exact import log_probabilities, max_log_ratio
 from tests.recording import RecordingRandom, chosen_law
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from dpgui.privacy.heavy_bin import HeavyBinParameters, heavy_bin
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
-from tests.exact import hockey_stick
+from dpgui.privacy.random import SeededRandom
+from tests.exact import discrete_laplace_pmf, hockey_stick
 from tests.recording import RecordingRandom, smallest_releasing_noise
 
 

@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from dpgui.privacy.exponential import PiecewiseScore, log_probabilities
+from dpgui.privacy.exponential import PiecewiseScore
+from tests.exact import log_probabilities
 
 
 def test_piecewise_log_weights_are_log_length_plus_eps_q_over_two() -> None:

@@ -18,9 +18,9 @@ from dpgui.privacy.random import (
     SecureRandom,
     SeededRandom,
     _uniform_from_uint64,
-    discrete_laplace_pmf,
     discrete_laplace_tail,
 )
+from tests.exact import discrete_laplace_pmf
 
 SCALE_HALF = 1 / math.log(2)
 """The scale at which r = exp(-1 / scale) = 1/2, so that the discrete Laplace law has simple exact values."""

@@ -10,9 +10,9 @@ from dpgui.privacy.random import (
     PrivateRandom,
     SecureRandom,
     SeededRandom,
-    discrete_laplace_pmf,
     discrete_laplace_tail,
 )
+from tests.exact import discrete_laplace_pmf
 
 
 def chi_square_statistic(samples: np.ndarray, pmf: dict[int, float]) -> tuple[float, int]:

@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
+from dpgui.privacy.random import SeededRandom
 from dpgui.privacy.sparse_vector import SparseVector, SparseVectorExhausted, SparseVectorParameters
-from tests.exact import hockey_stick
+from tests.exact import discrete_laplace_pmf, hockey_stick
 from tests.recording import RecordingRandom
 
 

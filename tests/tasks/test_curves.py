@@ -289,7 +289,7 @@ def test_the_table_zcdp_algorithms_spend_exactly_the_rho_they_record(
     """The ledger books the recorded rho; the run must measure and select with exactly that much: the
     Gaussian measurements' 1/sigma^2 (L2 sensitivity sqrt 2) and the selections' eps^2 / 8, observed."""
     from dpgui.algorithms import marginal_table
-    from dpgui.privacy.cost import gaussian_zcdp
+    from tests.exact import gaussian_zcdp
 
     selections: list[float] = []
     real_em = marginal_table.exponential_mechanism

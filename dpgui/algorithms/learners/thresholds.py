@@ -185,26 +185,6 @@ def em_over_cuts(
     return ThresholdHypothesis(family, cut, size)
 
 
-def threshold_log_probabilities(
-    values: np.ndarray,
-    positives: np.ndarray,
-    negatives: np.ndarray,
-    size: int,
-    direction: Direction,
-    epsilon: float,
-) -> dict[tuple[str, int], float]:
-    """Exact ln P((direction, cut)) of :func:`em_threshold` (small grids: tests and planners)."""
-    qualities = {d: threshold_quality(values, positives, negatives, size, d) for d in direction.families}
-    masses = {d: log_mass(q, epsilon) for d, q in qualities.items()}
-    peak = max(masses.values())
-    total = peak + math.log(math.fsum(math.exp(m - peak) for m in masses.values()))
-    out: dict[tuple[str, int], float] = {}
-    for d, q in qualities.items():
-        for cut, value in enumerate(q.to_dense()):
-            out[(d.value, cut)] = epsilon * float(value) / 2 - total
-    return out
-
-
 def learn_thresholds(
     values: np.ndarray,
     positives: np.ndarray,

@@ -23,8 +23,8 @@ from dpgui.algorithms.distance.cdf_route import (
 from dpgui.algorithms.distance.embeddings import IdentityEmbedding, RandomProjection
 from dpgui.algorithms.progress import run_to_end
 from dpgui.algorithms.tree_cdf import TreeNoise, TreeShape, best_branching
-from dpgui.privacy.random import SeededRandom, discrete_laplace_pmf
-from tests.exact import max_log_ratio
+from dpgui.privacy.random import SeededRandom
+from tests.exact import discrete_laplace_pmf, max_log_ratio
 from tests.recording import RecordingRandom
 
 

@@ -5,7 +5,7 @@
   2^j + 1 grid hash like 0.
 - The IP reduction (spec 000 s7.1 "efficient instantiations"; spec 002 s8) hands the interior-point
   solver the k largest positives (as their smallest correct cuts v + 1) and the k smallest negatives.
-- ``threshold_log_probabilities`` is the exact law of the EM threshold learner (planners, tests).
+- ``threshold_log_probabilities`` (tests/exact.py) is the exact law of the EM threshold learner.
 - ``smallest_alpha`` inverts a stated sample bound (the error the app shows the user).
 
 Survivors this pins (non-keyword lines of learners/*.py): slips in the mask width, ``_take``,
@@ -23,6 +23,7 @@ from dpgui.algorithms.learners import ip_threshold as ip_module
 from dpgui.algorithms.learners import points as points_module
 from dpgui.algorithms.learners import thresholds as thresholds_module
 from dpgui.algorithms.progress import run_to_end
+from tests.exact import threshold_log_probabilities
 from tests.recording import ScriptedRandom
 
 
@@ -87,7 +88,7 @@ def test_threshold_log_probabilities_survive_far_apart_families() -> None:
     values = np.arange(0, 400, dtype=np.uint64)
     positives = (values >= 200).astype(np.int64)  # "ge" fits all 400 rows, "le" at best 200
     negatives = 1 - positives
-    law = thresholds_module.threshold_log_probabilities(
+    law = threshold_log_probabilities(
         values, positives, negatives, 401, thresholds_module.Direction.AUTO, 20.0
     )
     logs = np.array(list(law.values()))

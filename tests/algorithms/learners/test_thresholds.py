@@ -16,14 +16,13 @@ from dpgui.algorithms.learners.thresholds import (
     learn_thresholds,
     learn_thresholds_min_n,
     smallest_alpha,
-    threshold_log_probabilities,
     threshold_quality,
 )
 from dpgui.algorithms.progress import Progress, run_to_end
 from dpgui.algorithms.recconcave import exponential_mechanism_step
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
-from tests.exact import binomial_upper, max_log_ratio
+from tests.exact import binomial_upper, max_log_ratio, threshold_log_probabilities
 from tests.recording import SteeredRandom, enumerated_law
 
 
