@@ -7,7 +7,7 @@ ledger's budget state. Nothing here reads the private data, so showing the revie
 
 A check either passes or fails. A failed check does not block by itself: the CLI refuses unless
 ``--accept-warnings`` is given and the app needs the failure acknowledged. Checks that concern how one
-algorithm uses the public sample (``Check.algorithm_specific``) also keep ``auto`` from choosing that
+algorithm uses the public sample (:func:`algorithm_checks`) also keep ``auto`` from choosing that
 algorithm (:func:`algorithm_check_failures`, used by ``runner.choose_auto``).
 """
 
@@ -76,8 +76,6 @@ class Check:
     title: str
     passed: bool
     detail: str
-    algorithm_specific: bool = False
-    """True when the check concerns how the chosen algorithm uses public data (auto avoids failures)."""
 
     def line(self) -> str:
         return f"[{'ok' if self.passed else 'FAILED'}] {self.title}: {self.detail}"
@@ -311,7 +309,6 @@ def algorithm_checks(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, .
                 else f": the sample looks shifted from the grid or on another scale, so {algorithm.name}'s "
                 "cut points would not describe the private data"
             ),
-            algorithm_specific=True,
         ),
     )
 
