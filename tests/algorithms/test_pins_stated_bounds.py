@@ -20,7 +20,6 @@ from dpgui.algorithms.learners.thresholds import (
     Direction,
     em_threshold_error_rate,
     em_threshold_excess,
-    em_threshold_min_n,
     finite_class_error_rate,
 )
 from dpgui.algorithms.san_points import spec_closed_form_epsilon
@@ -84,7 +83,7 @@ def test_public_em_excess_is_the_exponential_mechanism_bound(
     ("direction", "epsilon", "alpha"),
     [(Direction.GE, 1.0, 0.05), (Direction.AUTO, 0.1, 0.1), (Direction.LE, 2.0, 0.1)],
 )
-def test_em_threshold_min_n_is_the_realizable_bound(
+def test_em_threshold_error_rate_is_the_realizable_bound(
     direction: Direction, epsilon: float, alpha: float
 ) -> None:
     """Spec 000 s3.3 [ours]: the EM over the |C| = (size + 1) x families thresholds has error_D <= alpha
@@ -93,7 +92,8 @@ def test_em_threshold_min_n_is_the_realizable_bound(
     size, beta = 2**32, 0.05
     hypotheses = (size + 1) * len(direction.families)
     expected = math.ceil(max(8 / alpha, 4 / (alpha * epsilon)) * math.log(2 * hypotheses / beta))
-    assert em_threshold_min_n(size, direction, epsilon, alpha, beta) == expected
+    assert em_threshold_error_rate(size, direction, epsilon, beta, expected) <= alpha
+    assert em_threshold_error_rate(size, direction, epsilon, beta, expected - 1) > alpha
     assert em_threshold_excess(size, direction, epsilon, beta) == pytest.approx(
         2 / epsilon * math.log(hypotheses / beta), rel=1e-12
     )

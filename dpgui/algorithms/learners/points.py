@@ -56,15 +56,10 @@ def learn_points(
     return PointRelease(point)
 
 
-def learn_points_min_n(epsilon: float, delta: float, alpha: float, beta: float) -> int:
-    """m >= max{2 gap(beta/2) / alpha, (8/alpha) ln(2/beta)}: the target's count >= alpha m / 2 with
-    probability >= 1 - beta/2 (Chernoff) and A_dist then outputs it with probability >= 1 - beta/2."""
-    gap = StableSelectionParameters(epsilon, delta).gap_for_success(beta / 2)
-    return math.ceil(max(2 * gap / alpha, (8 / alpha) * math.log(2 / beta)))
-
-
 def learn_points_error_rate(epsilon: float, delta: float, beta: float, n: int) -> float:
-    """The alpha that :func:`learn_points_min_n` guarantees at this n."""
+    """The alpha guaranteed at n records: m >= max{2 gap(beta/2) / alpha, (8/alpha) ln(2/beta)} records
+    suffice, since the target's count is >= alpha m / 2 with probability >= 1 - beta/2 (Chernoff) and A_dist
+    then outputs it with probability >= 1 - beta/2."""
     if n <= 0:
         return math.inf
     gap = StableSelectionParameters(epsilon, delta).gap_for_success(beta / 2)

@@ -105,16 +105,9 @@ def hypothesis_count(size: int, direction: Direction) -> int:
     return (size + 1) * len(direction.families)
 
 
-def em_threshold_min_n(size: int, direction: Direction, epsilon: float, alpha: float, beta: float) -> int:
-    """Realizable sample bound [ours, spec 000 s3.3]: m >= max(8/alpha, 4/(alpha eps)) ln(2|C|/beta)
-    gives error_D <= alpha with probability >= 1 - beta."""
-    return math.ceil(
-        max(8 / alpha, 4 / (alpha * epsilon)) * math.log(2 * hypothesis_count(size, direction) / beta)
-    )
-
-
 def em_threshold_error_rate(size: int, direction: Direction, epsilon: float, beta: float, n: int) -> float:
-    """The alpha that :func:`em_threshold_min_n` guarantees at this n (inverse of the bound)."""
+    """The alpha guaranteed at n records by the realizable sample bound [ours, spec 000 s3.3]:
+    m >= max(8/alpha, 4/(alpha eps)) ln(2|C|/beta) gives error_D <= alpha with probability >= 1 - beta."""
     return finite_class_error_rate(hypothesis_count(size, direction), epsilon, beta, n)
 
 

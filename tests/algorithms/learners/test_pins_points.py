@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from dpgui.algorithms.learners.points import learn_points, learn_points_error_rate, learn_points_min_n
+from dpgui.algorithms.learners.points import learn_points, learn_points_error_rate
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.stability import StableSelectionParameters
 from tests.recording import RecordingRandom, smallest_releasing_noise
@@ -68,7 +68,8 @@ def test_min_n_is_the_specs_bound(epsilon: float, delta: float, alpha: float, be
     params = StableSelectionParameters(epsilon, delta)
     gap = params.threshold + params.noise_scale * math.log(1 / beta)  # gap_for_success(beta / 2)
     expected = math.ceil(max(2 * gap / alpha, 8 / alpha * math.log(2 / beta)))
-    assert learn_points_min_n(epsilon, delta, alpha, beta) == expected
+    assert learn_points_error_rate(epsilon, delta, beta, expected) <= alpha
+    assert learn_points_error_rate(epsilon, delta, beta, expected - 1) > alpha
     assert learn_points_error_rate(epsilon, delta, beta, 1000) == pytest.approx(
         max(2 * gap, 8 * math.log(2 / beta)) / 1000, rel=1e-12
     )

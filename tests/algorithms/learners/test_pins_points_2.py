@@ -54,7 +54,7 @@ def test_hashing_min_n_is_spec_003_a4(
 
 def test_error_rate_of_no_record_and_of_one() -> None:
     """learn_points_error_rate: no records guarantee nothing (inf); from one record on it is
-    max(2 gap(beta/2), 8 ln(2/beta))/n, finite (the inverse of learn_points_min_n)."""
+    max(2 gap(beta/2), 8 ln(2/beta))/n, finite."""
     assert learn_points_error_rate(1.0, 1e-6, 0.05, 0) == math.inf
     gap = StableSelectionParameters(1.0, 1e-6).gap_for_success(0.025)
     expected = max(2 * gap, 8 * math.log(40))

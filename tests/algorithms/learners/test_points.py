@@ -15,7 +15,7 @@ from dpgui.algorithms.learners.points import (
     hashing_min_n,
     hashing_point,
     learn_points,
-    learn_points_min_n,
+    learn_points_error_rate,
 )
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.random import SeededRandom, discrete_laplace_tail
@@ -95,7 +95,7 @@ def test_no_positives_or_a_tie_gives_no_confident_point() -> None:
 def test_learn_points_at_its_bound_finds_a_point_near_2_63() -> None:
     alpha = beta = 0.05
     epsilon, delta = 1.0, 1e-6
-    n = learn_points_min_n(epsilon, delta, alpha, beta)
+    n = math.ceil(learn_points_error_rate(epsilon, delta, beta, 1) / alpha)
     assert abs(n - 1369) <= 60  # spec 000 s4.1 / REVIEW-000-002 s1: 1,369 with A_dist_safe
     target = 2**63 + 1
     gen = np.random.default_rng(3)

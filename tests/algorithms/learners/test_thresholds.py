@@ -12,7 +12,7 @@ import pytest
 from dpgui.algorithms.learners.thresholds import (
     Direction,
     em_threshold,
-    em_threshold_min_n,
+    em_threshold_error_rate,
     learn_thresholds,
     learn_thresholds_min_n,
     smallest_alpha,
@@ -122,6 +122,11 @@ def concentrated_sample(n: int, gen: np.random.Generator, direction: Direction) 
     return values, pos, np.bincount(inverse, minlength=values.size).astype(np.int64) - pos, support, weights
 
 
+def em_records(size: int, direction: Direction, epsilon: float, alpha: float, beta: float) -> int:
+    """The least n at which the EM learner's stated error rate (proportional to 1/n) reaches alpha."""
+    return math.ceil(em_threshold_error_rate(size, direction, epsilon, beta, 1) / alpha)
+
+
 def population_error(hypothesis, support, weights, direction) -> float:
     truth = support >= np.uint64(2**63) if direction is Direction.GE else support < np.uint64(2**63)
     return float(np.sum(weights[hypothesis.predict(support) != truth]))
@@ -131,7 +136,7 @@ def population_error(hypothesis, support, weights, direction) -> float:
 def test_em_learner_at_its_bound_succeeds_on_concentrated_data_near_2_63(direction: Direction) -> None:
     alpha = beta = 0.05
     size = 2**64
-    n = em_threshold_min_n(size, Direction.AUTO, 1.0, alpha, beta)
+    n = em_records(size, Direction.AUTO, 1.0, alpha, beta)
     gen = np.random.default_rng(7)
     rng = SeededRandom(7)
     trials = 60
@@ -197,10 +202,10 @@ def test_learn_thresholds_refuses_an_automatic_direction() -> None:
 
 def test_sample_bounds_match_the_spec_numbers() -> None:
     # spec 000 s3.3: about 4,139 at d = 32 and 7,688 at d = 64 (eps = 1, alpha = beta = 0.05)
-    assert abs(em_threshold_min_n(2**32, Direction.LE, 1.0, 0.05, 0.05) - 4139) <= 10
-    assert abs(em_threshold_min_n(2**64, Direction.LE, 1.0, 0.05, 0.05) - 7688) <= 10
+    assert abs(em_records(2**32, Direction.LE, 1.0, 0.05, 0.05) - 4139) <= 10
+    assert abs(em_records(2**64, Direction.LE, 1.0, 0.05, 0.05) - 7688) <= 10
     assert 1e6 < learn_thresholds_min_n(2**32, PrivacyCost(1, 1e-6), 0.05, 0.05) < 1e7
-    alpha = smallest_alpha(lambda a: em_threshold_min_n(2**32, Direction.LE, 1.0, a, 0.05), 4139)
+    alpha = smallest_alpha(lambda a: em_records(2**32, Direction.LE, 1.0, a, 0.05), 4139)
     assert alpha == pytest.approx(0.05, rel=0.01)
 
 
