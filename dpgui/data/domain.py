@@ -478,13 +478,6 @@ class CategoricalDomain:
         """Whether a cell reading ``text`` (``distinct_text``) is one of the declared categories."""
         return text in self._positions
 
-    def index_of(self, value: str) -> int:
-        """Index of one value: its category, else the other index, else ``DataError``."""
-        index = self._index(value)
-        if index < 0:
-            raise DataError(f"{shown(value)} is not one of the declared categories {list(self.categories)}")
-        return index
-
     def to_indices(
         self, values: pd.Series, *, file_name: str, missing_index: int | None = None
     ) -> np.ndarray:

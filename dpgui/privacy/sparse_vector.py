@@ -62,7 +62,6 @@ class SparseVector:
         self.params = params
         self._rng = rng
         self.above_count = 0
-        self.queries_answered = 0
         self._noisy_threshold = self._draw_threshold()
 
     def _draw_threshold(self) -> float:
@@ -81,7 +80,6 @@ class SparseVector:
             )
         noise = float(self._rng.discrete_laplace(self.params.query_scale, 1)[0])
         above = value + noise >= self._noisy_threshold
-        self.queries_answered += 1
         if above:
             self.above_count += 1
             if not self.exhausted:

@@ -216,7 +216,6 @@ def test_categorical_indices_follow_the_declared_order_and_other_comes_last() ->
     values = pd.Series(["west", " south", "north", None], name="region")
     assert domain.to_indices(values, file_name="f.csv").tolist() == [1, 0, 2, 2]
     assert domain.size == 3
-    assert domain.index_of("north") == 2
 
 
 def test_categorical_codes_read_as_floats_match_integer_categories() -> None:

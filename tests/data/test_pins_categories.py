@@ -2,28 +2,28 @@
 'other' when it is declared, and are refused otherwise; a category list is declared text.
 
 Rule (module docs): "A cell outside the list goes to the other index ...; without ``other`` it raises
-``DataError``"; "index_of: its category, else the other index, else DataError"."""
+``DataError``"."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from dpgui.data import CategoricalDomain, DataError
 
 
-def test_index_of_refuses_an_undeclared_value_without_other() -> None:
+def test_an_undeclared_value_is_refused_without_other() -> None:
     """Without 'other' an undeclared value has no cell: a DataError, never a negative index (which would
     count it in the last category)."""
     domain = CategoricalDomain(("a", "b"))
-    assert domain.index_of("a") == 0
-    assert domain.index_of("b") == 1
-    with pytest.raises(DataError, match="not one of the declared categories"):
-        domain.index_of("c")
+    assert domain.to_indices(pd.Series(["a", "b"]), file_name="f.csv").tolist() == [0, 1]
+    with pytest.raises(DataError):
+        domain.to_indices(pd.Series(["a", "c"]), file_name="f.csv")
 
 
-def test_index_of_sends_an_undeclared_value_to_other_when_declared() -> None:
+def test_an_undeclared_value_goes_to_other_when_declared() -> None:
     domain = CategoricalDomain(("a", "b"), other=True)
-    assert domain.index_of("c") == 2 == domain.size - 1
+    assert domain.to_indices(pd.Series(["c"]), file_name="f.csv").tolist() == [2] == [domain.size - 1]
 
 
 @pytest.mark.parametrize("categories", [(1, 2), ("a", 3), ("a", None)])

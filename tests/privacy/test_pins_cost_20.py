@@ -31,7 +31,7 @@ def test_one_cost_composes_to_itself() -> None:
 
 
 def test_zero_rho_has_zero_delta() -> None:
-    """Guards zcdp_delta's rho = 0 case (cost.py:196/197): 0-zCDP is (eps, 0)-DP for every eps >= 0."""
+    """Guards zcdp_delta's rho = 0 case (cost.py:191/192): 0-zCDP is (eps, 0)-DP for every eps >= 0."""
     assert zcdp_delta(0.0, 0.0) == 0.0
     assert zcdp_delta(0.0, 1.0) == 0.0
 

@@ -78,8 +78,8 @@ def test_uniform_ints_maps_each_uniform_to_the_floor_of_u_times_n() -> None:
 
 
 def test_discrete_laplace_pmf_has_its_exact_values_at_r_one_half() -> None:
-    """Guards discrete_laplace_pmf (random.py:222/223): at r = 1/2 the law is P(0) = 1/3, P(+-1) = 1/6,
-    P(+-2) = 1/12 (normaliser (1 - r) / (1 + r))."""
+    """Guards the oracle discrete_laplace_pmf (tests/exact.py): at r = 1/2 the law is P(0) = 1/3,
+    P(+-1) = 1/6, P(+-2) = 1/12 (normaliser (1 - r) / (1 + r))."""
     z = np.array([-2, -1, 0, 1, 2, 5])
     got = discrete_laplace_pmf(z, SCALE_HALF)
     expected = np.array([1 / 12, 1 / 6, 1 / 3, 1 / 6, 1 / 12, 1 / 96])
