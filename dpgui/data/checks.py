@@ -11,7 +11,7 @@ header is refused by all of them when they count the rows).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -273,23 +273,6 @@ def combine_summaries(summaries: pd.DataFrame, order: tuple[ColumnCheck, ...]) -
             replace(check, **{name: int(rows[name].sum()) for name in _COUNTS}, first_problem=first)
         )
     return tuple(combined)
-
-
-def check_frames(
-    file_name: str,
-    frames: Iterable[tuple[int, pd.DataFrame]],
-    columns: tuple[str, ...],
-    domains: tuple[NumericDomain | CategoricalDomain, ...],
-    missing: MissingPolicy,
-    *,
-    label: str | None = None,
-    positive: str | None = None,
-) -> DataCheck:
-    """Count every column's problems over ``frames`` ((row offset, frame) pairs covering the file)."""
-    checker = FrameChecker(file_name, columns, domains, missing, label=label, positive=positive)
-    for offset, frame in frames:
-        checker.add(offset, frame)
-    return checker.result()
 
 
 def _imputed_without_other(

@@ -11,9 +11,9 @@ import pytest
 from dpgui.data import DataError, NumericDomain
 from dpgui.data.aggregate import cell_indices
 from dpgui.data.backends import open_aggregator
-from dpgui.data.checks import check_frames
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain
 from dpgui.data.missing import MissingKind, MissingPolicy
+from tests.data.checking import check_frames
 
 DOMAIN = NumericDomain(0, 10, 1)
 

@@ -9,9 +9,9 @@ import pytest
 
 from dpgui.data import SUPPORTED_SUFFIXES, DataError, load_table
 from dpgui.data.backends import open_aggregator
-from dpgui.data.checks import check_frames
 from dpgui.data.domain import NumericDomain
 from dpgui.data.missing import MissingPolicy
+from tests.data.checking import check_frames
 
 FRAME = pd.DataFrame(
     {

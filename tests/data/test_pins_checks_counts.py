@@ -12,8 +12,9 @@ import pytest
 
 from dpgui.data import DataError, NumericDomain
 from dpgui.data.backends import open_aggregator
-from dpgui.data.checks import MARKER_HINT, check_data, check_frames
+from dpgui.data.checks import MARKER_HINT, check_data
 from dpgui.data.missing import MissingPolicy
+from tests.data.checking import check_frames
 
 DOMAIN = NumericDomain(0, 10, 1)
 

@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpgui.data.checks import check_frames
 from dpgui.data.domain import NumericDomain
 from dpgui.data.missing import MissingPolicy
 from dpgui.data.validation import binary_labels, positive_texts
+from tests.data.checking import check_frames
 
 DOMAIN = (NumericDomain(0.0, 10.0, 1.0),)
 

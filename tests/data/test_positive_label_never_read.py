@@ -7,9 +7,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dpgui.data.checks import FrameChecker, _partition_summary, check_frames, combine_summaries
+from dpgui.data.checks import FrameChecker, _partition_summary, combine_summaries
 from dpgui.data.domain import NumericDomain
 from dpgui.data.missing import MissingPolicy
+from tests.data.checking import check_frames
 
 FRAME = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": ["yes", "no", "no", None]})
 DOMAIN = (NumericDomain(0.0, 10.0, 1.0),)
