@@ -84,13 +84,6 @@ class StepFunction:
         inner = (self.cuts[1:] - self.cuts[:-1]).tolist()
         return [int(self.cuts[0]) + 1, *inner, self.top - int(self.cuts[-1])]
 
-    def value_at(self, point: int) -> int:
-        if not 0 <= point <= self.top:
-            raise ValueError(f"{point} lies outside [0, {self.top}]")
-        if point > 2**64 - 1:
-            return int(self.values[-1])
-        return int(self.values[int(np.searchsorted(self.cuts, np.uint64(point), side="left"))])
-
     def values_at(self, points: list[int]) -> np.ndarray:
         """The values at many points of [0, top] (points beyond 2^64 - 1 lie in the last piece)."""
         small = [p for p in points if p <= 2**64 - 1]

@@ -42,7 +42,7 @@ alpha when every estimate is within alpha/k.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,11 +74,6 @@ def smallest_n(holds: Callable[[int], bool]) -> int:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if holds(mid) else (mid, hi)
     return hi
-
-
-def spec_closed_form_epsilon(epsilon: float, delta: float, iterations: int) -> float:
-    """Spec 000 s5.1's per-mechanism epsilon eps / sqrt(16 I ln(5/delta)) (for comparison and tests)."""
-    return epsilon / math.sqrt(16 * iterations * math.log(5 / delta))
 
 
 @dataclass(frozen=True)
@@ -169,11 +164,6 @@ class PointFrequencies:
 
     def frequency(self, value: int) -> float:
         return dict(zip(self.values, self.frequencies, strict=True)).get(value, 0.0)
-
-    def set_frequency(self, values: Iterable[int]) -> float:
-        """The k-POINT answer for a set of distinct values: the sum of their estimates (Fig. 10)."""
-        table = dict(zip(self.values, self.frequencies, strict=True))
-        return min(1.0, math.fsum(table.get(v, 0.0) for v in set(values)))
 
 
 def san_points(

@@ -76,13 +76,6 @@ class PiecewiseScore:
     def log_weights(self, epsilon: float, sensitivity: float = 1.0) -> np.ndarray:
         return np.log(self.lengths) + epsilon * self.scores / (2 * sensitivity)
 
-    def score_at(self, point: int) -> float:
-        """The score of one domain point (binary search over the pieces)."""
-        index = int(np.searchsorted(self.starts, np.uint64(point), side="right")) - 1
-        if index < 0 or point > int(self.ends[index]):
-            raise ValueError(f"{point} lies outside the scored domain")
-        return float(self.scores[index])
-
 
 @dataclass(frozen=True)
 class PiecewiseChoice:

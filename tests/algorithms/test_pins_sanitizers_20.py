@@ -8,7 +8,7 @@ window levels and a choosing run over single points (z = 0) or the A/B blocks of
 points with the figures' steps.
 
 Survivors this pins (non-keyword lines): slips in SanPoints' availability mask, release order and
-clipping, its k-POINT set answer cap at 1 and ``predicted_error``; SanThresholds' ``_Data.blocks`` (offsets
+clipping and ``predicted_error``; SanThresholds' ``_Data.blocks`` (offsets
 first and first + 2^z, block widths, trimming at l), its stack order and ranges [b + 1, l], [k, a - 1].
 """
 
@@ -59,16 +59,6 @@ def test_san_points_chooses_among_available_values_and_releases_clipped_frequenc
     assert out.values == (9, 2, 11)
     assert out.frequencies == (0.2, 0.0, 1.0)
     assert out.frequency(9) == 0.2 and out.frequency(5) == 0.0
-
-
-def test_k_point_answer_is_the_capped_sum_of_estimates() -> None:
-    """Fig. 10: the k-POINT answer for a set is the sum of its values' estimates (0 when not released),
-    capped at 1 (a frequency)."""
-    release = points_module.PointFrequencies((1, 4, 7), (0.3, 0.45, 0.4), 3)
-    assert release.set_frequency([1, 4]) == pytest.approx(0.75)
-    assert release.set_frequency([1, 4, 4, 8]) == pytest.approx(0.75)
-    assert release.set_frequency([1, 4, 7]) == 1.0
-    assert release.set_frequency([2]) == 0.0
 
 
 @pytest.mark.parametrize("m", [1, 50, 10**6, 10**9])

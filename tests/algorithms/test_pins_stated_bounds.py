@@ -22,7 +22,7 @@ from dpgui.algorithms.learners.thresholds import (
     em_threshold_excess,
     finite_class_error_rate,
 )
-from dpgui.algorithms.san_points import spec_closed_form_epsilon
+from tests.algorithms.test_san_points import spec_closed_form_epsilon
 
 
 @pytest.mark.parametrize(("domain", "epsilon", "expected"), [(2**32, 1.0, 103), (2**64, 1.0, 192)])

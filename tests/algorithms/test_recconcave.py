@@ -143,7 +143,7 @@ def test_noise_off_output_meets_the_promise_on_quasi_concave_qualities() -> None
         q = StepFunction(cuts, values, top)
         params = RecConcaveParameters(1000, 0.1, PrivacyCost(1e6, 1e-6))
         k = run_to_end(recconcave(q, params, SeededRandom(int(gen.integers(1 << 30)))))
-        assert q.value_at(k) >= 900
+        assert q.values_at([k])[0] >= 900
 
 
 # -- the law the code samples: a two-level run (T in [33, 64]), enumerated ---------------------------------
