@@ -59,18 +59,6 @@ class Aggregator(Protocol):
         """Sorted distinct feature grid indices, and the positive and negative label counts at each."""
         ...
 
-    def joint_histogram(
-        self,
-        col_a: str,
-        dom_a: NumericDomain,
-        miss_a: MissingPolicy,
-        col_b: str,
-        dom_b: NumericDomain,
-        miss_b: MissingPolicy,
-    ) -> np.ndarray:
-        """int64 counts of shape (dom_a.size, dom_b.size) (at most 2^26 cells)."""
-        ...
-
     def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
         """int64 count of every category index (length ``domain.size``)."""
         ...
@@ -227,21 +215,6 @@ class InMemoryAggregator:
     ) -> tuple[np.ndarray, np.ndarray]:
         indices = self._grid(feature, domain, missing)
         return indices, binary_labels(self._dataset.frame, label, positive, file_name=self._dataset.name)
-
-    def joint_histogram(
-        self,
-        col_a: str,
-        dom_a: NumericDomain,
-        miss_a: MissingPolicy,
-        col_b: str,
-        dom_b: NumericDomain,
-        miss_b: MissingPolicy,
-    ) -> np.ndarray:
-        _refuse_large(dom_a.size * dom_b.size, "joint histogram")
-        cells = self._grid(col_a, dom_a, miss_a).astype(np.intp) * dom_b.size
-        cells += self._grid(col_b, dom_b, miss_b).astype(np.intp)
-        counts = np.bincount(cells, minlength=dom_a.size * dom_b.size)
-        return counts.astype(np.int64).reshape(dom_a.size, dom_b.size)
 
     def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
         if missing.fill_value is not None:

@@ -86,9 +86,9 @@ def test_labelled_distinct_counts_with_a_declared_positive_value() -> None:
     assert negatives.tolist() == [2, 2, 0, 1]
 
 
-def test_joint_histogram_counts_pairs_of_grid_points() -> None:
+def test_a_two_way_marginal_counts_pairs_of_grid_points() -> None:
     # education: 12, 10, 16->14, 11.2->12 (index 1), 9->10, 12, nan->10, 14
-    joint = HAND.joint_histogram("hours", HOURS, IMPUTE, "education", EDUCATION, IMPUTE)
+    (joint,) = HAND.marginals(["hours", "education"], [HOURS, EDUCATION], [IMPUTE, IMPUTE], [(0, 1)])
     expected = np.zeros((11, 3), dtype=np.int64)
     for hour, education in [(3, 1), (3, 0), (0, 2), (10, 1), (0, 0), (4, 1), (3, 0), (10, 2)]:
         expected[hour, education] += 1
@@ -129,7 +129,9 @@ def test_dense_aggregates_refuse_grids_beyond_2_pow_26_cells() -> None:
     with pytest.raises(DataError, match="sorted distinct counts"):
         HAND.histogram("hours", fine, IMPUTE)
     with pytest.raises(DataError, match="too large"):
-        HAND.joint_histogram("hours", NumericDomain(0, 10_000, 1), IMPUTE, "education", fine, IMPUTE)
+        HAND.marginals(
+            ["hours", "education"], [NumericDomain(0, 10_000, 1), fine], [IMPUTE, IMPUTE], [(0, 1)]
+        )
 
 
 def test_sorted_distinct_counts_work_on_a_2_pow_64_point_domain() -> None:

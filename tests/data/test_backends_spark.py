@@ -57,10 +57,6 @@ def test_spark_aggregates_equal_the_in_memory_ones_exactly(tmp_path: Path, suffi
         memory.labelled_distinct_counts("x", HALF, FILL, "flag", "7"),
         spark.labelled_distinct_counts("x", HALF, FILL, "flag", "7"),
     )
-    _same(
-        memory.joint_histogram("x", HALF, IMPUTE, "y", UNIT, FAIL),
-        spark.joint_histogram("x", HALF, IMPUTE, "y", UNIT, FAIL),
-    )
     _same(memory.category_counts("cat", CATEGORIES, IMPUTE), spark.category_counts("cat", CATEGORIES, IMPUTE))
     table = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [IMPUTE, FAIL, IMPUTE])
     cliques = [(2,), (0, 1), (2, 0, 1)]

@@ -614,26 +614,6 @@ class EmbeddedAggregator:
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=bool)
         return np.concatenate(indices), np.concatenate(labels)
 
-    def joint_histogram(
-        self,
-        col_a: str,
-        dom_a: NumericDomain,
-        miss_a: MissingPolicy,
-        col_b: str,
-        dom_b: NumericDomain,
-        miss_b: MissingPolicy,
-    ) -> np.ndarray:
-        _refuse_large(dom_a.size * dom_b.size, "joint histogram")
-        counts = np.zeros(dom_a.size * dom_b.size, np.int64)
-
-        def consume(_: int, frame: pd.DataFrame) -> None:
-            cells = self._grid(frame, col_a, dom_a, miss_a).astype(np.intp) * dom_b.size
-            cells += self._grid(frame, col_b, dom_b, miss_b).astype(np.intp)
-            counts[:] += np.bincount(cells, minlength=counts.size)
-
-        self._scan([col_a, col_b], consume)
-        return counts.reshape(dom_a.size, dom_b.size)
-
     def category_counts(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> np.ndarray:
         check_categorical_fill(column, missing)
         counts = np.zeros(domain.size, np.int64)

@@ -371,21 +371,6 @@ class SparkAggregator:
         positives = self._distinct(counts[positive_rows], domain.size)
         return labelled_split(*every.result(), *positives.result())
 
-    def joint_histogram(
-        self,
-        col_a: str,
-        dom_a: NumericDomain,
-        miss_a: MissingPolicy,
-        col_b: str,
-        dom_b: NumericDomain,
-        miss_b: MissingPolicy,
-    ) -> np.ndarray:
-        _refuse_large(dom_a.size * dom_b.size, "joint histogram")
-        counts = self._counts(self._grid(col_a, dom_a, miss_a), self._grid(col_b, dom_b, miss_b))
-        joint = np.zeros((dom_a.size, dom_b.size), np.int64)
-        np.add.at(joint, (counts["k0"].to_numpy(np.intp), counts["k1"].to_numpy(np.intp)), counts["count"])
-        return joint
-
     def _category_index(self, column: str, domain: CategoricalDomain, missing: MissingPolicy) -> Column:
         from pyspark.sql.functions import pandas_udf
 
