@@ -43,13 +43,13 @@ def test_em_interior_point_min_n_is_the_spec_formula(domain: int, epsilon: float
     )
 
 
-@pytest.mark.parametrize(("alpha", "beta", "vc"), [(0.05, 0.05, 1), (0.1, 0.01, 1), (0.2, 0.1, 2)])
-def test_label_private_split_is_the_specs_corrected_n(alpha: float, beta: float, vc: int) -> None:
+@pytest.mark.parametrize(("alpha", "beta"), [(0.05, 0.05), (0.1, 0.01), (0.2, 0.1)])
+def test_label_private_split_is_the_specs_corrected_n(alpha: float, beta: float) -> None:
     """Spec 000 s7.1 "constant slip" [ours], confirmed by REVIEW-000-002 s6: the public S1 has
     n = ceil((64/alpha)(VC ln(128/alpha) + ln(8/beta))) rows (the paper's 32/alpha and 64/alpha give
-    error_D(h*) <= alpha/4, not the alpha/8 its proof uses)."""
-    expected = math.ceil(64 / alpha * (vc * math.log(128 / alpha) + math.log(8 / beta)))
-    assert label_private_split(alpha, beta, vc) == expected
+    error_D(h*) <= alpha/4, not the alpha/8 its proof uses); VC = 1 for thresholds."""
+    expected = math.ceil(64 / alpha * (1 * math.log(128 / alpha) + math.log(8 / beta)))
+    assert label_private_split(alpha, beta) == expected
 
 
 def test_label_private_split_at_the_specs_operating_point() -> None:

@@ -27,15 +27,16 @@ LABEL_PRIVACY_NOTE = (
 )
 
 
-def label_private_split(alpha: float, beta: float, vc: int = 1) -> int:
-    """The public size of S1: n = ceil((64/alpha)(VC ln(128/alpha) + ln(8/beta))) (spec 000 s7.1,
-    "constant slip" fix); smaller n keeps privacy and only weakens the utility guarantee."""
-    return math.ceil((64 / alpha) * (vc * math.log(128 / alpha) + math.log(8 / beta)))
+def label_private_split(alpha: float, beta: float) -> int:
+    """The public size of S1: n = ceil((64/alpha)(VC ln(128/alpha) + ln(8/beta))) with VC = 1 for
+    thresholds (spec 000 s7.1, "constant slip" fix); smaller n keeps privacy and only weakens the utility
+    guarantee."""
+    return math.ceil((64 / alpha) * (math.log(128 / alpha) + math.log(8 / beta)))
 
 
-def label_private_min_n(alpha: float, beta: float, epsilon: float, vc: int = 1) -> int:
+def label_private_min_n(alpha: float, beta: float, epsilon: float) -> int:
     """m >= n + (8/(alpha min(eps, 1)))(n + ln(4/beta)) (spec 000 s7.1: events E1-E3)."""
-    n = label_private_split(alpha, beta, vc)
+    n = label_private_split(alpha, beta)
     return math.ceil(n + (8 / (alpha * min(epsilon, 1.0))) * (n + math.log(4 / beta)))
 
 
