@@ -504,7 +504,6 @@ def aim_table(
     rng: PrivateRandom,
     *,
     way: int = 2,
-    max_model_mb: float = MAX_MODEL_MB,
     max_rounds: int | None = None,
     ordered: Sequence[bool] | None = None,
     levels: Sequence[int] = (),
@@ -602,7 +601,7 @@ def aim_table(
         this_round: list[tuple[int, NoisyMarginal, float]] = []
         grown = BATCH_MAX_MB if picks > 1 else math.inf
         while len(this_round) < picks:  # several only in a last round cut short (see final_picks)
-            limit = min(max_model_mb * (used + measure_rho + select_rho) / rho, grown)
+            limit = min(MAX_MODEL_MB * (used + measure_rho + select_rho) / rho, grown)
             fits = {c: model.size_mb([*cliques, c]) <= limit for c in closure}
             feasible = np.array([fits[c] for c, _ in candidates]) & offered
             feasible[np.array([index for index, _, _ in this_round], dtype=np.intp)] = False
