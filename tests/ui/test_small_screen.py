@@ -22,6 +22,15 @@ def small_window_with(qtbot, window: MainWindow, kind: TaskKind) -> MainWindow:
     return window
 
 
+def release_and_wait(qtbot, window, timeout: int) -> None:
+    """Start the task built on ``window`` and wait (at most ``timeout`` ms) until it is released."""
+    window.start_release()
+    job = window.current_job
+    assert job is not None
+    with qtbot.waitSignal(job.released, timeout=timeout):
+        pass
+
+
 def test_the_window_can_be_as_small_as_1024_by_700_on_every_page(qtbot, demo_window: MainWindow):
     window = demo_window
     window.show()
@@ -123,11 +132,7 @@ def test_at_1024_by_700_a_distance_release_keeps_its_explorer_whole_and_the_wind
     window.budget_page.delta.setText("1e-6")
     window.budget_page.delta.editingFinished.emit()
     for _ in range(2):  # two releases in the session's list
-        window.start_release()
-        job = window.current_job
-        assert job is not None
-        with qtbot.waitSignal(job.released, timeout=30_000):
-            pass
+        release_and_wait(qtbot, window, 30_000)
         qtbot.waitUntil(lambda: window.current_job is None)
     assert window.pages.currentIndex() == REVIEW
     window.resize(*SMALL)
@@ -181,11 +186,7 @@ def test_at_1024_by_700_a_table_releases_plots_show_their_titles_whole(qtbot, de
 
     demo_window.ledger.set_total(demo_window.record.id, PrivacyCost(20.0, 1e-3))
     window = small_window_with(qtbot, demo_window, TaskKind.TABLE)
-    window.start_release()
-    job = window.current_job
-    assert job is not None
-    with qtbot.waitSignal(job.released, timeout=60_000):
-        pass
+    release_and_wait(qtbot, window, 60_000)
     review = window.review_page
     synthetic = review.synthetic_view
     for tab, plots in ((0, (review.plot,)), (1, (synthetic.bars_plot, synthetic.heat_plot))):
@@ -237,11 +238,7 @@ def test_at_1024_by_700_the_learned_points_line_label_stays_inside_the_plot(qtbo
     window.task_page.select_algorithm("learn-points")
     window.budget_page.delta.setText("1e-6")  # learn-points is approximate DP
     window.budget_page.delta.editingFinished.emit()
-    window.start_release()
-    job = window.current_job
-    assert job is not None
-    with qtbot.waitSignal(job.released, timeout=30_000):
-        pass
+    release_and_wait(qtbot, window, 30_000)
     qtbot.wait(50)
     review = window.review_page
     assert review.drawing is not None
