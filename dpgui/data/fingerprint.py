@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 from dpgui.data.errors import refuse_non_file
-from dpgui.paths import dpgui_home
+from dpgui.paths import OWNER_ONLY_FILE, dpgui_home
 from dpgui.privacy.random import secret_bytes
 
 CHUNK_BYTES = 1 << 20
@@ -74,7 +74,7 @@ def installation_key(home: Path | None = None) -> bytes:
 def _create_key(path: Path) -> None:
     """Write a fresh key to a private temporary file, then link it into place (first writer wins)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secret_bytes(4).hex()}")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY_FILE)
     try:
         with os.fdopen(descriptor, "w", encoding="ascii") as handle:
             handle.write(secret_bytes(KEY_BYTES).hex())

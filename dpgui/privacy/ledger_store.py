@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
-from dpgui.paths import restrict_to_owner
+from dpgui.paths import OWNER_ONLY_FILE, restrict_to_owner
 
 GENESIS = "0" * 64
 
@@ -167,7 +167,6 @@ def record_hash(record: dict[str, object]) -> str:
     return hashlib.sha256(canonical_json(record)).hexdigest()
 
 
-PRIVATE_FILE = 0o600
 HEAD_SUFFIX = ".head"
 
 
@@ -189,7 +188,7 @@ def _writable(directory: Path) -> bool:
     """Whether dpgui can create files in ``directory`` (tried, not guessed from permission bits)."""
     probe = directory / f".dpgui-write-probe-{os.getpid()}"
     try:
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY_FILE)
     except FileExistsError:
         return True
     except OSError as error:
@@ -230,10 +229,10 @@ class LedgerFile:
         self.read_only = not _writable(path.parent)
         from filelock import FileLock  # only a store that is opened pays for its import (commands start fast)
 
-        self._lock = None if self.read_only else FileLock(self._lock_path, mode=PRIVATE_FILE)
+        self._lock = None if self.read_only else FileLock(self._lock_path, mode=OWNER_ONLY_FILE)
         for existing in (path, self.head_path):  # files from before they were made owner-only
             if existing.exists():
-                restrict_to_owner(existing, PRIVATE_FILE)
+                restrict_to_owner(existing, OWNER_ONLY_FILE)
 
     @property
     def head(self) -> ChainHead:
@@ -287,7 +286,7 @@ class LedgerFile:
         raw = canonical_json(record)
         created = not self.path.exists()
         fd = os.open(
-            self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), PRIVATE_FILE
+            self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), OWNER_ONLY_FILE
         )
         with os.fdopen(fd, "ab") as f:
             f.write(raw + b"\n")
@@ -301,7 +300,7 @@ class LedgerFile:
     def _write_head(self) -> None:
         """Record the chain head beside the ledger (atomically: a temporary file renamed into place)."""
         temporary = self.head_path.with_name(f"{self.head_path.name}.{os.getpid()}.tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, OWNER_ONLY_FILE)
         with os.fdopen(fd, "wb") as f:
             f.write(canonical_json(self.head.as_dict()) + b"\n")
             f.flush()
@@ -406,7 +405,7 @@ class LedgerFile:
                 fd = os.open(
                     self.path.with_name(f"{self.path.name}.torn-{stamp}{suffix}"),
                     os.O_WRONLY | os.O_CREAT | os.O_EXCL,
-                    0o600,
+                    OWNER_ONLY_FILE,
                 )
             except FileExistsError:
                 continue

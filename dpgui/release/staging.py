@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpgui.data.errors import DataError
+from dpgui.paths import OWNER_ONLY_FILE
 from dpgui.release import export
 from dpgui.release.export import MANIFEST_JSON, RELEASE_CSV, RELEASE_PARQUET, ExportedFiles, export_release
 from dpgui.release.release import Release
@@ -283,7 +284,7 @@ def claimed_plan_folder(out: Path) -> Iterator[None]:
     marker = out / PLAN_CLAIM
     try:
         out.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY_FILE))
     except FileExistsError:
         raise OutFolderError(f"--out {out}: another plan is writing into it; name another folder") from None
     except OSError as error:
