@@ -66,18 +66,16 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | None = None) -> ExportedFiles:
     """Write the released values, any attachments, the report (with ``plots``: caption -> PNG bytes) and
-    the manifest fingerprinting them into ``folder``."""
+    the manifest fingerprinting them into ``folder`` (the manifest last, so a crash leaves no manifest
+    vouching for missing files)."""
     contents = {RELEASE_CSV: table_csv(release.table)}
     if len(release.table.rows) > 1:
         contents[RELEASE_PARQUET] = table_parquet(release.table)
     contents.update((a.file_name, a.content) for a in release.table.attachments)
     contents[REPORT_HTML] = build_report(release, plots)
-    written = []
+    fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
+    manifest = build_manifest(release, fingerprints)  # checked before any file is written
+    contents[MANIFEST_JSON] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     for name, content in contents.items():
         write_atomic(folder / name, content)
-        written.append(folder / name)
-    fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
-    manifest = build_manifest(release, fingerprints)
-    manifest_path = folder / MANIFEST_JSON
-    write_atomic(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    return ExportedFiles(folder, (*written, manifest_path))
+    return ExportedFiles(folder, tuple(folder / name for name in contents))

@@ -1,7 +1,8 @@
 """The manifest: what a release states about itself (schema-versioned JSON).
 
 It holds DP outputs' fingerprints and public facts only: never a seed, a raw value or a non-private
-statistic. :data:`FORBIDDEN_KEYS` lists names that must never appear; tests scan every export for them.
+statistic. :data:`FORBIDDEN_KEYS` lists names that must never appear: :func:`build_manifest` refuses a
+manifest holding one (a bug upstream, never an export), and tests scan exports for them too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,24 @@ ACCOUNTANT = (
     "composition (sums of ε and of δ)"
 )
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
+COLUMN_KEYED = (("parameters", "domains"),)
+"""Paths of the manifest's maps keyed by the custodian's column names: a column may be called "max"."""
+
+
+class ForbiddenKeyError(RuntimeError):
+    """A manifest about to state a seed or a non-private statistic: a bug in dpgui, refused before any file
+    of the export is written."""
+
+
+def forbidden_keys(node: object, path: tuple[str, ...] = ()) -> set[str]:
+    """The :data:`FORBIDDEN_KEYS` anywhere in ``node`` (dicts and lists of a JSON document), except the
+    column names that key the maps at :data:`COLUMN_KEYED`."""
+    if isinstance(node, list):
+        return {key for item in node for key in forbidden_keys(item, path)}
+    if not isinstance(node, dict):
+        return set()
+    own = set() if path in COLUMN_KEYED else FORBIDDEN_KEYS.intersection(node)
+    return own.union(*(forbidden_keys(value, (*path, str(key))) for key, value in node.items()))
 
 
 def cost_json(cost: PrivacyCost | None) -> dict[str, float] | None:
@@ -54,7 +73,18 @@ def _domain(domain: Domain) -> dict[str, Any]:
 
 
 def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
-    """The manifest of ``release``; ``outputs`` maps each exported file name to its SHA-256."""
+    """The manifest of ``release``; ``outputs`` maps each exported file name to its SHA-256. Raises
+    :class:`ForbiddenKeyError` if it would hold a key of :data:`FORBIDDEN_KEYS`."""
+    manifest = _manifest(release, outputs)
+    if found := forbidden_keys(manifest):
+        raise ForbiddenKeyError(
+            f"release {release.release_id}: its manifest would state {', '.join(sorted(found))}, which no "
+            "export may hold; nothing was written. This is a bug in dpgui: please report it."
+        )
+    return manifest
+
+
+def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
     spec, algorithm = release.spec, release.algorithm
     return {
         "schema_version": SCHEMA_VERSION,

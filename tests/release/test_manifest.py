@@ -16,7 +16,7 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom, SeededRandom
 from dpgui.release.export import export_release
-from dpgui.release.manifest import FORBIDDEN_KEYS
+from dpgui.release.manifest import FORBIDDEN_KEYS, ForbiddenKeyError, forbidden_keys
 from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -99,3 +99,30 @@ def test_manifest_and_report_list_only_the_chosen_algorithms_parameters(wages_cs
     listed = manifest["parameters"]["algorithm_parameters"]
     assert "branching" not in listed and set(listed) <= taken
     assert "branching" not in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_a_manifest_that_would_state_a_seed_is_refused_before_any_file_is_written(
+    wages_csv, tmp_path, monkeypatch
+):
+    release, _, _ = released(wages_csv)
+    monkeypatch.setattr(type(release), "exported_parameters", lambda self: [("seed", 12345)])
+    with pytest.raises(ForbiddenKeyError, match="seed"):
+        export_release(release, tmp_path / "out")
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_column_named_like_a_forbidden_key_exports(tmp_path):
+    private = tmp_path / "private.csv"
+    private.write_text("max\n" + "\n".join(str(v) for v in range(1, 40)) + "\n")
+    dataset = open_dataset(private)
+    ledger = Ledger()
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(3.0))
+    spec = TaskSpec(TaskKind.MEDIAN, ("max",), NumericDomain(0, 100, 1), 1.0)
+    release = run_to_end(execute(spec, dataset, ledger, SecureRandom()))
+    export_release(release, tmp_path / "out")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert "max" in manifest["parameters"]["domains"]
+    assert forbidden_keys({"parameters": {"domains": {"max": {"lower": 0}}, "notes": [{"mean": 1}]}}) == {
+        "mean"
+    }
