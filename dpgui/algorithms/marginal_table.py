@@ -206,6 +206,33 @@ class TableRelease:
     def total_cost(self) -> float:
         return math.fsum(m.cost for m in self.measured) + math.fsum(s.cost for s in self.selected)
 
+    @property
+    def spent_by_noise(self) -> float:
+        """What the noise actually drawn pays for, recomputed from each measurement's scale and each
+        selection's epsilon rather than read from the recorded shares: rho = L2^2 / (2 sigma^2) per discrete
+        Gaussian and eps^2 / 8 per exponential-mechanism choice (bounded range), or epsilon = L1 / b per
+        discrete Laplace of scale b (``Accounting.PURE``)."""
+        if self.accounting is Accounting.PURE:
+            return math.fsum(L1_SENSITIVITY / m.scale for m in self.measured)
+        return math.fsum(L2_SQUARED / (2 * m.scale**2) for m in self.measured) + math.fsum(
+            s.epsilon**2 / 8 for s in self.selected
+        )
+
+    def check_spent_within(self, charged: float) -> None:
+        """Raise :class:`OverspendError` if the noise drawn pays for more than ``charged`` (the rho or
+        epsilon the ledger booked), so a table whose noise is too small is never shown or exported."""
+        if (spent := self.spent_by_noise) > charged * (1 + 1e-9):
+            unit = self.accounting.value
+            raise OverspendError(
+                f"the synthetic table's noise pays for {unit} = {spent:.6g}, more than the {charged:.6g} the "
+                "ledger charged: nothing is released and the charge stays. This is a bug in dpgui: please "
+                "report it."
+            )
+
+
+class OverspendError(RuntimeError):
+    """A release whose noise pays for more privacy loss than was charged (a bug, never a result)."""
+
 
 def workload(k_columns: int, way: int) -> list[Clique]:
     """All ``way``-way marginals of ``k_columns`` columns (fewer columns: the one k-way marginal)."""

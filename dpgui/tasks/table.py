@@ -316,6 +316,7 @@ def catch_all_note(spec: TaskSpec) -> str:
 def _table(
     spec: TaskSpec, release: TableRelease, total: float, algorithm: str, n: int, rng: PrivateRandom
 ) -> ReleaseTable:
+    release.check_spent_within(total)
     frame = synthetic_frame(spec, without_noise_catch_alls(spec, release, n, rng))
     csv_bytes = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
     unit = release.accounting.value
