@@ -85,6 +85,16 @@ LABEL_NOISE = ParameterSpec(
     0.5,
     advanced=True,
 )
+RECURSION_BOUND = ParameterSpec(
+    "recursion_bound",
+    int,
+    0,
+    "Levels RecConcave may recurse through (the paper's N; 1: one exponential mechanism over every "
+    "threshold, which needs no δ; 0: no bound, the paper's default).",
+    0,
+    8,
+    advanced=True,
+)
 MAX_HASH_BITS = 20
 """At most 2^20 hash buckets (a public cap on the hashing learner's k)."""
 
@@ -187,21 +197,41 @@ EM_THRESHOLD = register(
 # -- recconcave ------------------------------------------------------------------------------------------
 
 
+def _recursion_bound(spec: TaskSpec) -> int | None:
+    return int(spec.parameter("recursion_bound", RECURSION_BOUND.default)) or None
+
+
+def _recconcave_levels(spec: TaskSpec) -> int:
+    return levels(spec.domain.size, _recursion_bound(spec))
+
+
+def _recconcave_cost(spec: TaskSpec) -> PrivacyCost:
+    """(eps, delta), or eps alone when RecConcave has one level (a grid of at most 32 points, or a recursion
+    bound of 1): its one exponential mechanism is pure, and a δ it never spends is not charged."""
+    return _pure_cost(spec) if _recconcave_levels(spec) == 1 else _approximate_cost(spec)
+
+
 def _recconcave_min_n(spec: TaskSpec, alpha: float) -> int:
-    return learn_thresholds_min_n(spec.domain.size, _approximate_cost(spec), alpha, _beta(spec))
+    return learn_thresholds_min_n(
+        spec.domain.size, _recconcave_cost(spec), alpha, _beta(spec), _recursion_bound(spec)
+    )
 
 
 def _recconcave_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     failures = []
     if _direction(spec) is Direction.AUTO:
         failures.append(PreconditionFailure("RecConcave needs a public direction: choose ge or le."))
-    if levels(spec.domain.size) > 1 and spec.delta <= 0:
-        failures.append(PreconditionFailure("RecConcave over more than 32 thresholds needs δ > 0 (A_dist)."))
+    if _recconcave_levels(spec) > 1 and spec.delta <= 0:
+        failures.append(
+            PreconditionFailure(
+                "RecConcave over more than 32 thresholds needs δ > 0 (A_dist), or a recursion bound of 1."
+            )
+        )
     return tuple(failures)
 
 
 def _recconcave_error(spec: TaskSpec, n: int) -> float:
-    if spec.delta <= 0 and levels(spec.domain.size) > 1:
+    if spec.delta <= 0 and _recconcave_levels(spec) > 1:
         return math.inf
     return smallest_alpha(lambda alpha: _recconcave_min_n(spec, alpha), n)
 
@@ -216,10 +246,11 @@ def _run_recconcave(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Alg
         neg,
         spec.domain.size,
         _direction(spec),
-        _approximate_cost(spec),
+        _recconcave_cost(spec),
         _alpha(spec),
         promise,
         rng,
+        _recursion_bound(spec),
     )
     return _threshold_table(release, spec)
 
@@ -234,11 +265,11 @@ RECCONCAVE_THRESHOLD = register(
         guarantee=Guarantee.APPROXIMATE,
         summary="Recursive search over window lengths with A_dist_safe and the exponential mechanism; "
         "sample cost 8^(log* d) instead of d (research option: the pure em is better for real grids).",
-        cost=_approximate_cost,
+        cost=_recconcave_cost,
         predicted_error=_recconcave_error,
         error_unit=ERROR_UNIT,
         run=_run_recconcave,
-        parameters=(BETA, DIRECTION, ALPHA, LABEL_NOISE),
+        parameters=(BETA, DIRECTION, ALPHA, LABEL_NOISE, RECURSION_BOUND),
         preconditions=_recconcave_preconditions,
     )
 )

@@ -34,7 +34,7 @@ def test_recconcave_promise_is_one_minus_label_noise_times_n(noise: float, tmp_p
     pd.DataFrame({"age": age, "retired": (age >= 65).astype(int)}).to_csv(path, index=False)
     seen = {}
 
-    def fake(values, pos, neg, size, direction, cost, alpha, promise, rng):
+    def fake(values, pos, neg, size, direction, cost, alpha, promise, rng, recursion_bound=None):
         seen["promise"] = promise
         raise Captured
         yield  # pragma: no cover

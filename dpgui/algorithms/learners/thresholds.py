@@ -205,15 +205,19 @@ def learn_thresholds(
     return ThresholdRelease(hypothesis)
 
 
-def learn_thresholds_min_n(size: int, total: PrivacyCost, alpha: float, beta: float) -> int:
+def learn_thresholds_min_n(
+    size: int, total: PrivacyCost, alpha: float, beta: float, recursion_bound: int | None = None
+) -> int:
     """Thm 3.18 with Lemma 3.14 refined (spec 000 s4.4): m >= max{(200/alpha^2) ln(4/(alpha beta)),
     the RecConcave promise at (alpha/2, beta/2)} for realizable data (promise r = m).
 
     RecConcave at beta/2 means failure <= beta/2; Lemma 3.14's promise at beta' fails w.p. <= 2 beta' N
-    over N levels, so it is taken at beta' = beta/(4N) (the spec's table is computed this way)."""
+    over N levels, so it is taken at beta' = beta/(4N) (the spec's table is computed this way). N is the
+    levels reached from ``size`` under ``recursion_bound`` (None: no bound)."""
     generalisation = (200 / alpha**2) * math.log(4 / (alpha * beta))
-    lemma_beta = beta / (4 * levels(size))
-    recursion = lemma_3_14_promise(size, alpha / 2, lemma_beta, per_mechanism_cost(total, size))
+    lemma_beta = beta / (4 * levels(size, recursion_bound))
+    per_mechanism = per_mechanism_cost(total, size, recursion_bound)
+    recursion = lemma_3_14_promise(size, alpha / 2, lemma_beta, per_mechanism, recursion_bound)
     return math.ceil(max(generalisation, recursion))
 
 
