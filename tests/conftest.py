@@ -13,8 +13,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+settings.register_profile("dpgui", deadline=None, derandomize=True)
+settings.load_profile("dpgui")
+"""Property tests draw the same examples on every run (a failure reproduces; a pass is not luck) and are
+never failed for their speed: Hypothesis' 200 ms deadline failed a domain test on a loaded 2-core machine."""
 
 CANARY = 987_654.321
 """A value planted in private test data; it must never appear in any exported byte."""
