@@ -162,10 +162,16 @@ class ColumnSummary:
     missing: int
 
 
+def _holds_decimals(values: pd.Series) -> bool:
+    """Whether every present cell is a ``decimal.Decimal``: a Parquet or Feather decimal column (money, as
+    databases export it) reaches pandas as objects, yet ``numeric_column`` reads it as numbers."""
+    return values.dtype == object and pd.api.types.infer_dtype(values, skipna=True) == "decimal"
+
+
 def _kind(values: pd.Series) -> ColumnKind:
     if pd.api.types.is_bool_dtype(values):
         return ColumnKind.CATEGORICAL
-    if pd.api.types.is_numeric_dtype(values):
+    if pd.api.types.is_numeric_dtype(values) or _holds_decimals(values):
         return ColumnKind.NUMERIC
     if pd.api.types.is_string_dtype(values) or isinstance(values.dtype, pd.CategoricalDtype):
         return ColumnKind.CATEGORICAL

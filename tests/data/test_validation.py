@@ -99,3 +99,25 @@ def test_summary_gives_kind_and_missing_count_per_column() -> None:
         ColumnSummary("flag", ColumnKind.CATEGORICAL, 0),
         ColumnSummary("when", ColumnKind.OTHER, 0),
     ]
+
+
+def test_a_parquet_decimal_column_is_numeric_in_the_summary_as_numeric_column_reads_it(tmp_path) -> None:
+    """A decimal column (money from a database) reaches pandas as Decimal objects: the summary called it
+    'other', so the app offered it neither as a number nor declared bounds for it, while the CLI read it."""
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from dpgui.data.loaders import load_table
+
+    cents = [decimal.Decimal("12.50"), None, decimal.Decimal("7.25")]
+    path = tmp_path / "pay.parquet"
+    table = pa.table({"pay": pa.array(cents, type=pa.decimal128(10, 2)), "who": ["a", "b", "c"]})
+    pq.write_table(table, path)
+    frame = load_table(path)
+    assert summarize_columns(frame) == [
+        ColumnSummary("pay", ColumnKind.NUMERIC, 1),
+        ColumnSummary("who", ColumnKind.CATEGORICAL, 0),
+    ]
+    assert numeric_column(frame, "pay", file_name=path.name).tolist()[::2] == [12.5, 7.25]
