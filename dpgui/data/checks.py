@@ -44,7 +44,8 @@ warns: the list most likely does not match how the file writes the values (1/0 a
 
 _TRUTH = frozenset({"0", "1", "false", "true", "no", "yes"})
 
-_COMMA_NUMBER = re.compile(r"\s*[+-]?\d[\d.]*,\d+\s*")
+_COMMA_NUMBER = re.compile(r"\s*[+-]?\d[\d.]*(?:,\d[\d.]*)+\s*")
+"""12,5, 1,200, and numbers with several separators (1,234,567) or a point as well (3,011.89)."""
 COMMA_NUMBER_HINT = (
     "; this file's numbers are read with a decimal point (other cells write them like 12.5, or commas "
     "separate the fields), so a comma in a number makes it text: write every number with one decimal mark "

@@ -19,3 +19,10 @@ def test_a_number_or_a_cell_with_digits_gets_no_missing_marker_hint(cell: str) -
 
 def test_a_number_with_a_decimal_comma_keeps_its_own_hint() -> None:
     assert "decimal point" in _not_a_number("12,5") and MARKER_HINT not in _not_a_number("12,5")
+
+
+@pytest.mark.parametrize("cell", ["1,234,567", "3,011.89", "-12,500.5", " 1.234,5 "])
+def test_a_number_with_thousands_separators_gets_the_decimal_mark_hint(cell: str) -> None:
+    """'1,200' had the hint, but a number with two separators or a decimal point after one (a
+    spreadsheet's "#,##0.00" format) was refused without it, though the cure is the same."""
+    assert "no thousands separator" in _not_a_number(cell) and MARKER_HINT not in _not_a_number(cell)
