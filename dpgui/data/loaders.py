@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -153,9 +154,45 @@ def refuse_duplicate_header(path: Path) -> None:
     refuse_duplicate_names(header, path.name)
 
 
+_TOO_MANY_FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+"""pandas' words for a row with more fields than the header."""
+
+
+def _first_long_row(path: Path, text_format: TextFormat, fields: int) -> tuple[int, int] | None:
+    """(line in the file, field count) of the first row with more than ``fields`` fields, or None."""
+    try:
+        with path.open(newline="", encoding=text_format.encoding, errors="replace") as handle:
+            reader = csv.reader(handle, delimiter=text_format.delimiter)
+            for row in reader:
+                if len(row) > fields:
+                    return reader.line_num, len(row)
+    except (OSError, csv.Error):
+        return None
+    return None
+
+
+def _too_many_fields(path: Path, exc: Exception, text_format: TextFormat) -> DataError | None:
+    """The refusal of a row with more fields than the header, by its line in the file: pandas numbers
+    records, not lines, so after a quoted cell that spans lines its "line 47" was another line (51)."""
+    match = _TOO_MANY_FIELDS.search(str(exc))
+    if match is None:
+        return None
+    expected, line, saw = map(int, match.groups())
+    line, saw = _first_long_row(path, text_format, expected) or (line, saw)
+    return DataError(
+        f"{path.name}: line {line} has {saw} fields, but the header names {expected} columns; a cell that "
+        f"holds the delimiter (a {text_format.delimiter_name}) must be in double quotes: quote that cell or "
+        "remove the extra fields, then open the file again"
+    )
+
+
 def unreadable(path: Path, exc: Exception, text_format: TextFormat | None = None) -> DataError:
     """The refusal of a file its reader could not read: a text file whose later bytes are not in the
-    encoding its first 64 KiB showed is told so; anything else names the reader's error."""
+    encoding its first 64 KiB showed is told so, a row with more fields than the header by its line;
+    anything else names the reader's error."""
+    ragged = _too_many_fields(path, exc, text_format) if text_format is not None else None
+    if ragged is not None:
+        return ragged
     if isinstance(exc, UnicodeDecodeError) and text_format is not None:
         return DataError(
             f"{path.name}: the file is not {text_format.encoding_name} text throughout: its "

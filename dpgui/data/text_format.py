@@ -80,9 +80,13 @@ class TextFormat:
         }
         return names.get(self.encoding, self.encoding)
 
+    @property
+    def delimiter_name(self) -> str:
+        """The delimiter as the user knows it ("comma", "tab")."""
+        return _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
+
     def describe(self) -> str:
-        delimiter = _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
-        described = f"{self.encoding_name} text, {delimiter}-separated"
+        described = f"{self.encoding_name} text, {self.delimiter_name}-separated"
         return described + (", decimal comma" if self.decimal == "," else "")
 
 

@@ -70,7 +70,7 @@ MALFORMED = {
         "1 missing cells",
     ),
     "duplicate_header": ("x,x\n" + "1,2\n" * 300, ["--column", "x"], "names the column 'x' twice"),
-    "ragged_row": ("x,y\n" + "1,2\n" * 300 + "1,2,3\n" + "4,5\n" * 3, ["--column", "x"], "could not be read"),
+    "ragged_row": ("x,y\n" + "1,2\n" * 300 + "1,2,3\n" + "4,5\n" * 3, ["--column", "x"], "line 302 has 3"),
 }
 
 

@@ -187,3 +187,19 @@ def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
     assert frame["note"].tolist()[:2] == ["a", "b"] and frame["note"].iloc[3] == "#REF!"
     verdict = check_frames("errors.xlsx", [(0, frame)], ("x",), (NumericDomain(0, 10, 1),), MissingPolicy())
     assert verdict.columns[0].invalid == 2 and "'#DIV/0!' is not a finite number" in verdict.refusals[0]
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_a_row_with_too_many_fields_is_named_by_its_line_after_a_cell_spanning_lines(
+    tmp_path: Path, engine: str
+) -> None:
+    """pandas counts records: after a quoted cell over two lines it called line 5 "line 4", and its
+    "C error: Expected 2 fields" advised checking the file's suffix."""
+    path = tmp_path / "notes.tsv"
+    path.write_text('id\tnote\n1\t"two\nlines"\n2\tok\n3\tok\textra\n4\tok\n', encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        open_aggregator(path, engine)
+    assert str(refused.value) == (
+        "notes.tsv: line 5 has 3 fields, but the header names 2 columns; a cell that holds the delimiter (a "
+        "tab) must be in double quotes: quote that cell or remove the extra fields, then open the file again"
+    )
