@@ -35,7 +35,20 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, file_name: s
                 if other_sheets
                 else ""
             )
-            raise DataError(f"{file_name}: no column {column!r}; the columns are {available}{sheets}")
+            spaced = _spaced_name(frame.columns, column)
+            raise DataError(f"{file_name}: no column {column!r}; the columns are {available}{sheets}{spaced}")
+
+
+def _spaced_name(names: Iterable[object], column: str) -> str:
+    """A hint when the header writes ``column`` with spaces around it ("a, b" after a comma): the name
+    looked right, and the list of columns hides the spaces inside its quotes."""
+    for name in map(str, names):
+        if name != column and name.strip() == column.strip():
+            return (
+                f" (the header writes it {name!r}, with spaces: name it so, or remove the spaces from the "
+                "header)"
+            )
+    return ""
 
 
 def first_position(mask: np.ndarray) -> int:

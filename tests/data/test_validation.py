@@ -45,6 +45,17 @@ def test_unknown_column_lists_the_available_ones() -> None:
         require_columns(frame, ["wage", "age"], file_name="f.csv")
 
 
+def test_a_column_the_header_writes_with_spaces_is_named_as_written(tmp_path) -> None:
+    """A header typed "wage, age" names the column ' age': asked for 'age', the refusal listed ' age'
+    among the columns, the space hidden inside the quotes."""
+    from dpgui.data.loaders import load_table
+
+    path = tmp_path / "typed.csv"
+    path.write_text("wage, age\n1, 30\n2, 40\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"\(the header writes it ' age', with spaces: name it so, or remove"):
+        require_columns(load_table(path), ["wage", "age"], file_name=path.name)
+
+
 @pytest.mark.parametrize(
     "cells",
     [[0, 1, 1, 0], [0.0, 1.0, 1.0, 0.0], ["no", "Yes", "YES", "no"], ["false", "true", "True", " false"]],
