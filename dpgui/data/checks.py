@@ -59,12 +59,22 @@ MARKER_HINT = (
 )
 """Why '?' or 'unknown' in a numeric column is refused: only pandas' missing spellings read as missing."""
 
+COLUMNAR_MARKER_HINT = (
+    "; if it marks a missing value, write those cells as null (missing) when saving the file (Parquet and "
+    "Feather keep text such as NA as text), and open it again"
+)
+"""The same for a Parquet or Feather file, whose readers take no text for a missing value."""
+_COLUMNAR_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
 
-def _not_a_number(value: object) -> str:
+
+def _not_a_number(value: object, file_name: str = "") -> str:
     if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value):
         return f"is not a finite number{COMMA_NUMBER_HINT}"
     marker = isinstance(value, str) and not any(c.isdigit() for c in value) and not _is_float(value)
-    return f"is not a finite number{MARKER_HINT if marker else ''}"
+    if not marker:
+        return "is not a finite number"
+    columnar = Path(file_name).suffix.lower() in _COLUMNAR_SUFFIXES
+    return f"is not a finite number{COLUMNAR_MARKER_HINT if columnar else MARKER_HINT}"
 
 
 def _is_float(text: str) -> bool:
@@ -176,7 +186,7 @@ def _value_column(
         outside = np.isfinite(numbers) & ((numbers < domain.lower) | (numbers > domain.upper))
     counter.add(invalid=int(invalid.sum()), out_of_bounds=int(outside.sum()))
     if invalid.any():
-        why = _not_a_number(values.iloc[first_position(invalid)])
+        why = _not_a_number(values.iloc[first_position(invalid)], name)
         counter.problem(_first(name, offset, invalid, values, why))
 
 

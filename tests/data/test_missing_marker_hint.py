@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dpgui.data.checks import MARKER_HINT, _not_a_number
+from dpgui.data.checks import COLUMNAR_MARKER_HINT, MARKER_HINT, _not_a_number
 
 
 @pytest.mark.parametrize("cell", ["?", " ? ", "unknown", "-"])
@@ -26,3 +26,15 @@ def test_a_number_with_thousands_separators_gets_the_decimal_mark_hint(cell: str
     """'1,200' had the hint, but a number with two separators or a decimal point after one (a
     spreadsheet's "#,##0.00" format) was refused without it, though the cure is the same."""
     assert "no thousands separator" in _not_a_number(cell) and MARKER_HINT not in _not_a_number(cell)
+
+
+@pytest.mark.parametrize("file_name", ["codes.parquet", "codes.PQ", "codes.feather", "codes.arrow"])
+def test_a_missing_marker_in_a_columnar_file_is_told_to_be_null_not_na(file_name: str) -> None:
+    """The text hint's "write NA, which every reader takes as missing" does not hold for Parquet or
+    Feather: their readers keep the text 'NA', so the custodian who followed it was refused again."""
+    assert _not_a_number("?", file_name) == f"is not a finite number{COLUMNAR_MARKER_HINT}"
+    assert (
+        _not_a_number("?", "codes.xlsx")
+        == _not_a_number("?", "codes.csv")
+        == f"is not a finite number{MARKER_HINT}"
+    )
