@@ -100,6 +100,13 @@ def test_category_counts_put_missing_and_undeclared_values_in_other() -> None:
     assert HAND.category_counts("region", domain, IMPUTE).tolist() == [3, 3, 2]
 
 
+def test_category_counts_keep_an_empty_other_cell() -> None:
+    counts = aggregator(pd.DataFrame({"region": ["south", "west", "south"]})).category_counts(
+        "region", CategoricalDomain(("south", "west"), other=True), IMPUTE
+    )
+    assert counts.tolist() == [2, 1, 0]  # one count per index, 'other' too, though nobody sits there
+
+
 def test_category_counts_refuse_missing_cells_under_fail() -> None:
     with pytest.raises(DataError, match=r"row 4, column 'region'"):
         HAND.category_counts("region", CategoricalDomain(("south", "west"), other=True), FAIL)

@@ -126,6 +126,13 @@ def test_from_grid_refuses_indices_outside_the_grid() -> None:
         domain.value_of(3)
 
 
+def test_value_of_refuses_the_index_one_past_the_last_point_of_a_whole_number_grid() -> None:
+    domain = NumericDomain(0, 10, 2)  # 6 points: 0, 2, ..., 10
+    assert domain.value_of(5) == 10
+    with pytest.raises(ValueError, match="outside"):
+        domain.value_of(6)  # would be 12, beyond the upper bound
+
+
 def test_value_of_is_a_float_on_fractional_grids_and_an_int_on_whole_ones() -> None:
     assert NumericDomain(0.0, 1.0, 0.25).value_of(3) == 0.75
     value = NumericDomain(10.0, 20.0, 2.0).value_of(2)
@@ -266,6 +273,12 @@ def test_snapping_up_encodes_a_value_at_the_smallest_grid_point_not_below_it():
     assert domain.snapped_up().to_grid(values).tolist() == [0, 1, 1, 3, 4, 10, 10, 0, 10]
     assert domain.to_grid(values).tolist() == [0, 0, 1, 3, 3, 10, 10, 0, 10]
     assert domain.snapped_up() == domain and hash(domain.snapped_up()) == hash(domain)
+
+
+def test_snapping_up_encodes_every_grid_point_as_its_own_index_despite_float_error():
+    domain = NumericDomain(0, 2, 0.1).snapped_up()
+    indices = np.arange(domain.size)  # point 3 is 3 * 0.1 = 0.30000000000000004, and 0.3... / 0.1 > 3
+    assert domain.to_grid(domain.from_grid(indices)).tolist() == indices.tolist()
 
 
 def test_a_declared_unit_is_a_stripped_label_that_changes_no_grid():
