@@ -61,7 +61,8 @@ def test_spark_aggregates_equal_the_in_memory_ones_exactly(tmp_path: Path, suffi
     table = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [IMPUTE, FAIL, IMPUTE])
     cliques = [(2,), (0, 1), (2, 0, 1)]
     kept = (["x", "y", "cat"], [HALF, UNIT, CATEGORIES], [KEEP, KEEP, KEEP])
-    for declared in (table, kept):
+    mixed = (["cat", "x", "y"], [CATEGORIES, HALF, UNIT], [IMPUTE, FILL, IMPUTE])  # x's own policy
+    for declared in (table, kept, mixed):
         pairs = zip(memory.marginals(*declared, cliques), spark.marginals(*declared, cliques), strict=True)
         for mine, theirs in pairs:
             _same(mine, theirs)
