@@ -6,8 +6,11 @@ the tasks book each release's privacy curve) then run on that copy and must fail
 mechanisms, the samplers, the accountant and the ledger, and what surrounds them: what an export holds
 and when a run counts as having read the data (those also run the export, data and command-line tests,
 ``SURFACE_TEST_DIRS``); and the planner's sample-size formulas, lower bounds and searches, which the planner
-and ``auto`` show and rank by (those run the planner tests, ``PLANNER_TEST_DIRS``). The working tree is never
-modified. Usage, from the repository root::
+and ``auto`` show and rank by (those run the planner tests, ``PLANNER_TEST_DIRS``); and the data and release
+code every release goes through: the grids, snapping and categories, the missing-value policy, the labels,
+each engine's counts on edge rows, the export's files, the report's figures and a synthetic table's rows
+(those run the data, release or task tests: ``DATA_TEST_DIRS``, ``RELEASE_TEST_DIRS``,
+``TABLE_TASK_TESTS``). The working tree is never modified. Usage, from the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -46,7 +49,10 @@ stay near 4.6/lambda, inside the 6/lambda that dpgui's replace-one doubling pays
 Not planted, because they change nothing: the histogram error bound's union bound written with one tail
 (cells P(Z >= k) in place of cells P(|Z| >= k)) in either of its two places, the closed-form first guess of k
 or the loop that steps k up: the guess alone is already the least k (the loop only corrects a float
-rounding), and a wrong guess below it is stepped up by the loop.
+rounding), and a wrong guess below it is stepped up by the loop. Nor, in ``NumericDomain.to_grid``, the
+clip at the upper bound (an index past the last grid point is clamped to it anyway) or the clamp at 0
+after snapping up (values are already clipped at the lower bound, so at least -1e-9 steps reach the
+ceiling, which gives 0).
 
 Not planted either (session 27): SanThresholds' EM condition in ``guarantee_met`` with 1/eps for 2/eps (the
 Laplace condition, alpha m >= 16 c ln(2/beta_m)/eps with c = ceil(77/alpha), always binds first, so the EM
@@ -120,6 +126,17 @@ TASK_TESTS = ("tests/tasks/test_pins_median_law_25.py", "tests/tasks/test_pins_p
               "tests/tasks/test_pins_median_error_27.py")  # fmt: skip
 """For the mechanisms' and algorithms' constants planted in session 27 (h27e): the test modules of the
 module planted in, so that a survivor costs a minute, not the several minutes of the whole folders."""
+DATA_TEST_DIRS = ("tests/data",)
+"""For errors in reading, checking and counting the data (domains, grids, missing values, labels, the
+engines): the data tests compare every engine with the in-memory one on edge rows."""
+SURFACE_DATA_TEST_DIRS = ("tests/data", "tests/release")
+"""For a data module's words that the manifest and report quote."""
+SPARK_TESTS = ("tests/data/test_backends_spark.py",)
+"""For the Spark engine alone (its tests start a JVM; skipped without Java)."""
+RELEASE_TEST_DIRS = ("tests/release",)
+"""For what an export writes: the files, the report's facts and the kept copy."""
+TABLE_TASK_TESTS = ("tests/tasks",)
+"""For a synthetic table's rows as the task writes them (grid values, blanks, catch-all cells, limits)."""
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -1951,6 +1968,382 @@ MUTATIONS: tuple[Mutation, ...] = (
         "Gaussian tree task: its privacy curve booked at the sigma of 2 rho (smaller than the release draws)",
         TASK_TESTS,
     ),
+    Mutation(
+        "aggregate-histogram-short",
+        "dpgui/data/aggregate.py",
+        "return np.bincount(indices, minlength=domain.size).astype(np.int64)",
+        "return np.bincount(indices, minlength=domain.size - 1).astype(np.int64)",
+        "in-memory histogram one cell short when nobody sits at the last grid point",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "aggregate-kept-missing-in-last-cell",
+        "dpgui/data/aggregate.py",
+        "        indices[mask] = domain.size\n",
+        "        indices[mask] = domain.size - 1\n",
+        "synthetic table's marginals: a kept missing cell counted at the last grid point or category",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "aggregate-category-counts-without-other",
+        "dpgui/data/aggregate.py",
+        "return np.bincount(codes, minlength=domain.size).astype(np.int64)",
+        "return np.bincount(codes, minlength=len(domain.categories)).astype(np.int64)",
+        "in-memory category counts without the 'other' cell when no row is undeclared",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "aggregate-labels-swapped",
+        "dpgui/data/aggregate.py",
+        "        return values, positives, counts - positives\n",
+        "        return values, counts - positives, positives\n",
+        "in-memory labelled counts: positive and negative counts swapped",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "aggregate-marginal-wrong-columns",
+        "dpgui/data/aggregate.py",
+        "cells = np.ravel_multi_index(tuple(indices[i] for i in clique), shape)",
+        "cells = np.ravel_multi_index(tuple(indices[i] for i in range(len(clique))), shape)",
+        "marginals: a clique's counts read from the first columns of the table, not the clique's",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-size-whole-off-by-one",
+        "dpgui/data/domain.py",
+        "return (int(self.upper) - int(self.lower)) // int(self.granularity) + 1",
+        "return (int(self.upper) - int(self.lower)) // int(self.granularity)",
+        "whole-number grid: one grid point short (the upper bound lost)",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-size-no-tolerance",
+        "dpgui/data/domain.py",
+        "        return math.floor(steps + _TOLERANCE) + 1\n",
+        "        return math.floor(steps) + 1\n",
+        "decimal grid: granularity rounding drops the last point ([0, 0.3] by 0.1 has 3 points, not 4)",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-snap-up-no-tolerance",
+        "dpgui/data/domain.py",
+        "            steps -= _TOLERANCE\n",
+        "",
+        "CDF grid: a value on a grid point (up to float error) snapped up to the next point",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-no-lower-clip",
+        "dpgui/data/domain.py",
+        "steps = np.maximum(x, lower)  # np.maximum",
+        "steps = x.copy()  # np.maximum",
+        "grid: values below the lower bound not clipped to it",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-snap-floor",
+        "dpgui/data/domain.py",
+        "            np.rint(steps, out=steps)\n",
+        "            np.floor(steps, out=steps)\n",
+        "grid: a value snapped down to the grid point below, not to the nearest",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-top-past-grid",
+        "dpgui/data/domain.py",
+        "        top = self.size - 1\n",
+        "        top = self.size\n",
+        "grid: a value above the last grid point mapped one index past the grid",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-index-check-past-grid",
+        "dpgui/data/domain.py",
+        "if checked.size and checked.max() > np.uint64(self.size - 1):",
+        "if checked.size and checked.max() > np.uint64(self.size):",
+        "grid: index size (one past the last point) accepted and turned into a value beyond the bound",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-value-of-past-grid",
+        "dpgui/data/domain.py",
+        "if not 0 <= index < self.size:",
+        "if not 0 <= index <= self.size:",
+        "grid: value_of accepts the index one past the last grid point",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-suggest-crosses-zero",
+        "dpgui/data/domain.py",
+        "    if low >= 0:\n",
+        "    if low > 0:\n",
+        "suggested domain: a non-negative sample starting at 0 gets a negative lower bound",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-default-whole-boundary",
+        "dpgui/data/domain.py",
+        "if whole and DEFAULT_MIN_WHOLE_POINTS - 1 <= upper - lower <= DEFAULT_INTEGER_SPAN:",
+        "if whole and DEFAULT_MIN_WHOLE_POINTS - 1 < upper - lower <= DEFAULT_INTEGER_SPAN:",
+        "default granularity: bounds holding exactly 1,000 whole numbers not given granularity 1",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-bins-off-by-one",
+        "dpgui/data/domain.py",
+        "return NumericDomain(lower, upper, (upper - lower) / bins, unit=unit)",
+        "return NumericDomain(lower, upper, (upper - lower) / (bins + 1), unit=unit)",
+        "declared bins: B bins give B + 1 intervals",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-undeclared-as-last-category",
+        "dpgui/data/domain.py",
+        "return len(self.categories) if self.other else -1",
+        "return len(self.categories) - 1 if self.other else -1",
+        "categories: an undeclared or missing cell counted in the last declared category, not 'other'",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-ambiguous-leading-zeros",
+        "dpgui/data/domain.py",
+        "            if numbers.count(number) == 1:\n",
+        "            if numbers.count(number) >= 1:\n",
+        "categories: a number two declared codes read as ('07', '007') matched to the first of them",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-leading-zeros-override",
+        "dpgui/data/domain.py",
+        "                positions.setdefault(number, i)\n",
+        "                positions[number] = i\n",
+        "categories: a declared '7' counted as the declared code '007'",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-cell-text-float",
+        "dpgui/data/domain.py",
+        "        return str(int(value))\n",
+        "        return str(value)\n",
+        "categories: a code 3 read as 3.0 no longer matches the declared '3'",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "missing-fill-upper",
+        "dpgui/data/missing.py",
+        "return float(domain.lower if self.fill_value is None else self.fill_value)",
+        "return float(domain.upper if self.fill_value is None else self.fill_value)",
+        "missing values replaced by the upper bound while the manifest says the lower bound",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "missing-describe-wrong-bound",
+        "dpgui/data/missing.py",
+        'replacement = f"{_number(domain.lower)} (the declared lower bound)"',
+        'replacement = f"{_number(domain.upper)} (the declared lower bound)"',
+        "manifest and report: the missing values' replacement quoted as the upper bound",
+        SURFACE_DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "missing-kept-cell-not-counted",
+        "dpgui/data/missing.py",
+        "return int(domain.size) + missing.extra_cells",
+        "return int(domain.size)",
+        "synthetic table: no 'missing' cell in a column's marginal under KEEP",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "validation-infinity-accepted",
+        "dpgui/data/validation.py",
+        "return (np.isnan(parsed) & raw.notna().to_numpy()) | np.isinf(parsed)",
+        "return np.isnan(parsed) & raw.notna().to_numpy()",
+        "an infinite cell clipped to a bound instead of refused",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "validation-missing-label-positive",
+        "dpgui/data/validation.py",
+        "return np.array([*truth, False], dtype=bool)[codes]",
+        "return np.array([*truth, True], dtype=bool)[codes]",
+        "labels: a missing label counted as positive",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "validation-positive-whole-float",
+        "dpgui/data/validation.py",
+        "return frozenset({typed, str(int(number))})",
+        "return frozenset({typed})",
+        "labels: --positive 1.0 no longer names the cells a CSV's 1.0 reads as ('1')",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "loaders-excel-drops-incomplete-rows",
+        "dpgui/data/loaders.py",
+        'return frame.dropna(how="all").reset_index(drop=True)',
+        'return frame.dropna(how="any").reset_index(drop=True)',
+        "Excel: every row with a missing cell dropped (n changes with the data), not only blank rows",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "loaders-chunked-typing",
+        "dpgui/data/loaders.py",
+        "        low_memory=False,\n",
+        "",
+        "CSV: each internal chunk typed on its own ('007' read as 7 in some chunks only)",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "embedded-merge-loses-first",
+        "dpgui/data/backends/embedded.py",
+        "starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])",
+        "starts = np.flatnonzero(np.r_[False, values[1:] != values[:-1]])",
+        "embedded engine, grids over 2^26 points: the smallest distinct value merged away",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "embedded-row-numbers-unshifted",
+        "dpgui/data/backends/embedded.py",
+        'lambda m: f"{file_name}, row {int(m.group(1)) + offset}"',
+        'lambda m: f"{file_name}, row {int(m.group(1))}"',
+        "embedded engine: a refused cell in a later batch named by its row in the batch, not in the file",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "embedded-labels-swapped",
+        "dpgui/data/backends/embedded.py",
+        "    return values, positives, counts - positives\n",
+        "    return values, counts - positives, positives\n",
+        "embedded and Spark engines: positive and negative label counts swapped",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "embedded-category-counts-without-other",
+        "dpgui/data/backends/embedded.py",
+        "domain.to_indices(frame[column], file_name=self._source.name), minlength=domain.size",
+        "domain.to_indices(frame[column], file_name=self._source.name), minlength=domain.size - 1",
+        "embedded engine: category counts one cell short when the last category is empty",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "spark-labels-inverted",
+        "dpgui/data/backends/spark.py",
+        'positive_rows = counts["k1"].to_numpy(bool)',
+        'positive_rows = ~counts["k1"].to_numpy(bool)',
+        "Spark engine: labelled counts take the negative rows for the positive ones",
+        SPARK_TESTS,
+    ),
+    Mutation(
+        "spark-marginal-first-missing",
+        "dpgui/data/backends/spark.py",
+        "keys = [self._cell_index(columns[j], domains[j], missings[j]) for j in clique]",
+        "keys = [self._cell_index(columns[j], domains[j], missings[0]) for j in clique]",
+        "Spark engine: every column of a marginal under the first column's missing-value policy",
+        SPARK_TESTS,
+    ),
+    Mutation(
+        "export-parquet-columns-sorted",
+        "dpgui/release/export.py",
+        "frame = pd.DataFrame(list(table.rows), columns=list(table.columns))",
+        "frame = pd.DataFrame(list(table.rows), columns=sorted(table.columns))",
+        "export: release.parquet's column names in alphabetical order over the values' columns",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "export-parquet-two-rows",
+        "dpgui/release/export.py",
+        "    if len(release.table.rows) > 1:\n",
+        "    if len(release.table.rows) > 2:\n",
+        "export: no release.parquet for a table of two rows",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "report-grid-points-off-by-one",
+        "dpgui/release/report.py",
+        "({domain.size:,} grid points; declared",
+        "({domain.size - 1:,} grid points; declared",
+        "report: a domain's grid points quoted one short",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "report-rows-shown-off-by-one",
+        "dpgui/release/report.py",
+        "for row in table.rows[:MAX_REPORT_ROWS]]",
+        "for row in table.rows[: MAX_REPORT_ROWS - 1]]",
+        "report: one released row fewer than it says it shows",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "report-rows-released-not-public-n",
+        "dpgui/release/report.py",
+        '("rows (public)", f"{release.dataset.n_rows:,}")',
+        '("rows (public)", f"{len(release.table.rows):,}")',
+        "report: the dataset's row count quoted as the released table's",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "report-budget-spent-remaining-swapped",
+        "dpgui/release/report.py",
+        "return [_cost(state.total), _cost(state.spent), _cost(state.remaining)]",
+        "return [_cost(state.total), _cost(state.remaining), _cost(state.spent)]",
+        "report: the budget's spent and remaining columns swapped",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "report-budget-after-is-before",
+        "dpgui/release/report.py",
+        '["after", *_budget(release.budget_after)]',
+        '["after", *_budget(release.budget_before)]',
+        "report: the budget after the release quoted as the budget before it",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "report-odds-half-epsilon",
+        "dpgui/release/report.py",
+        "    odds = math.exp(cost.epsilon)\n",
+        "    odds = math.exp(cost.epsilon / 2)\n",
+        "report: the odds bound quoted as e^(eps/2)",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "kept-failed-copy-left",
+        "dpgui/release/kept.py",
+        "        forget(release.release_id)\n        return",
+        "        return",
+        "a kept copy whose writing failed is left half-written in the releases folder",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "table-cell-values-truncated",
+        "dpgui/tasks/table.py",
+        "whole = float(domain.lower).is_integer() and float(domain.granularity).is_integer()",
+        "whole = float(domain.lower).is_integer() and float(domain.upper).is_integer()",
+        "synthetic rows: a half-step grid on whole bounds written as whole numbers (2.5 as 2, off its bin)",
+        TABLE_TASK_TESTS,
+    ),
+    Mutation(
+        "table-blank-cell-as-value",
+        "dpgui/tasks/table.py",
+        "blank = indices >= domain.size if missing.extra_cells else None",
+        "blank = indices > domain.size if missing.extra_cells else None",
+        "synthetic rows: a kept missing cell written as a value, not left blank",
+        TABLE_TASK_TESTS,
+    ),
+    Mutation(
+        "table-catch-all-wrong-cell",
+        "dpgui/tasks/table.py",
+        "other = (domain.size - 1,) if isinstance(domain, CategoricalDomain) and domain.other else ()",
+        "other = (domain.size,) if isinstance(domain, CategoricalDomain) and domain.other else ()",
+        "synthetic rows: the 'other' cell not recognised as a catch-all, so its noise rows stay",
+        TABLE_TASK_TESTS,
+    ),
+    Mutation(
+        "table-column-cell-limit",
+        "dpgui/tasks/table.py",
+        "        if domain.size > 1 << 16:\n",
+        "        if domain.size >= 1 << 16:\n",
+        "synthetic table: a column of exactly 65536 cells (the stated limit) refused",
+        TABLE_TASK_TESTS,
+    ),
 )
 
 
@@ -2062,11 +2455,12 @@ def markdown(results: list[Result]) -> str:
         f"Written by `python tools/planted_errors.py --write` on {when}: each one-line mutation is applied",
         "alone to a temporary copy of the repository, then `pytest -x -q` runs its test folders on it (the",
         f"privacy, algorithm and task tests, `{' '.join(TEST_DIRS)}`; for an error outside the mechanisms",
-        "also the export, data and command-line tests; for the planner's formulas the planner tests). A",
-        "mutation is *caught* when the tests fail. A run with `--only` rewrites its own rows and keeps the",
-        "others. The list itself lives in `tools/planted_errors.py`; `tests/tools/test_planted_errors.py`",
-        "checks in CI that every mutation still applies. Constants that are conservative rather than wrong",
-        "(not planted) are listed in the script's docstring.",
+        "also the export, data and command-line tests; for the planner's formulas the planner tests; for the",
+        "data's grids, engines and missing values, and an export's files and report, the data, release or",
+        "task tests). A mutation is *caught* when the tests fail. A run with `--only` rewrites its own rows",
+        "and keeps the others. The list itself lives in `tools/planted_errors.py`;",
+        "`tests/tools/test_planted_errors.py` checks in CI that every mutation still applies. Constants that",
+        "are conservative rather than wrong (not planted) are listed in the script's docstring.",
         "",
         f"**{caught} of {len(results)} caught.**",
         "",
