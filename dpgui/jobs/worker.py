@@ -17,7 +17,8 @@ from dpgui.algorithms.progress import FINISH_NOW, Progress
 GUI_SWITCH_INTERVAL = 0.0005
 """Seconds a thread may keep the GIL while another waits for it. Python's default, 5 ms, lets a worker that
 runs Python code hold up the GUI thread 5 ms at every Qt call (each releases and retakes the GIL), so a
-slot of twenty calls could stall 100 ms; at 0.5 ms the stall test (tests/ui/test_responsiveness.py) holds."""
+slot of twenty calls could stall 100 ms; at 0.5 ms the worst gap stays a few tens of ms
+(benchmarks/gui_responsiveness.md)."""
 
 
 def keep_the_gui_thread_responsive() -> None:

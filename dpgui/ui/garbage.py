@@ -5,7 +5,7 @@ Python's automatic collector runs in whichever thread happens to allocate, at wh
 - inside a Qt call: the test suite froze when a collection started inside ``QObject::disconnect`` (PySide
   allocates there) and freed a PySide object whose destructor disconnected signals under the same Qt mutex;
 - in a worker thread: it may destroy Qt objects away from their thread, and a full collection of a large
-  heap holds the GIL for tens of milliseconds, stalling the GUI thread (tests/ui/test_responsiveness.py).
+  heap holds the GIL for tens of milliseconds, stalling the GUI thread (benchmarks/gui_responsiveness.py).
 
 pyqtgraph's collector disables the automatic one and collects from a GUI-thread timer, with the same
 generation thresholds, where no Qt lock is held. It checks every 10 ms, so that a worker allocating fast
