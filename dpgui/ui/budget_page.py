@@ -79,20 +79,26 @@ def _tabs(pages: dict[str, QWidget]) -> QTabWidget:
     return tabs
 
 
-def _table(headers: tuple[str, ...], stretch: str) -> QTableWidget:
+def _table(headers: tuple[str, ...], stretch: str, *, wrapped: bool = True) -> QTableWidget:
     """A read-only table whose ``stretch`` column takes the spare width and whose rows are as tall as their
-    wrapped text (the planner's long 'Feasible' reasons were cut to '…' at 1024 x 700)."""
+    wrapped text (the planner's long 'Feasible' reasons were cut to '…' at 1024 x 700). Not ``wrapped``:
+    every row is one line high and a long cell ends in '…', its whole text in the tooltip; measuring every
+    row's wrapped height at each refresh took seconds on a ledger of thousands
+    (benchmarks/ledger_table.md)."""
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(list(headers))
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.setWordWrap(True)
+    table.setWordWrap(wrapped)
     table.setVerticalScrollMode(QTableWidget.ScrollMode.ScrollPerPixel)  # a tall row scrolls into view
     # a scroll bar that came and went with the wrapped rows' heights narrowed the stretched column after the
     # rows were sized for it: their last lines were cut
     table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.verticalHeader().setMinimumSectionSize(table.fontMetrics().height() + 8)  # as the Data page's rows
+    rows = table.verticalHeader()
+    rows.setVisible(False)
+    rows.setMinimumSectionSize(table.fontMetrics().height() + 8)  # as the Data page's rows
+    rows.setDefaultSectionSize(rows.minimumSectionSize())
+    mode = QHeaderView.ResizeMode.ResizeToContents if wrapped else QHeaderView.ResizeMode.Fixed
+    rows.setSectionResizeMode(mode)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     table.horizontalHeader().setSectionResizeMode(headers.index(stretch), QHeaderView.ResizeMode.Stretch)
     return table
@@ -165,7 +171,7 @@ class BudgetPage(QWidget):
         for column, tip in PLAN_HEADER_TIPS.items():
             self.plan_table.horizontalHeaderItem(PLAN_COLUMNS.index(column)).setToolTip(tip)
         self.parts_table = _table(PART_COLUMNS, "Assuming")
-        self.ledger_table = _table(LEDGER_COLUMNS, "Release")
+        self.ledger_table = _table(LEDGER_COLUMNS, "Release", wrapped=False)
         self.curve = ErrorCurveView()
         self.simulation = SimulationView()
         self.timeline = BudgetTimeline()

@@ -83,14 +83,25 @@ class BudgetTimeline(LazyPlotView):
         self.total_line = pg.InfiniteLine(
             angle=0, pen=_TOTAL_PEN, label="total", labelOpts={"position": 0.05, "color": "#d62728"}
         )
-        self.timeline: tuple[TimelinePoint, ...] = ()
+        self.entries: Sequence[LedgerEntry] = ()
         self.total: PrivacyCost | None = None
+        self._timeline: tuple[TimelinePoint, ...] | None = ()
 
     def show_timeline(self, entries: Sequence[LedgerEntry], total: PrivacyCost | None) -> None:
-        """The dataset's entries (hover a point for its release) and its total ε, if set."""
-        self.timeline = spend_timeline(entries, total)
+        """The dataset's entries (hover a point for its release) and its total ε, if set. Their cumulative
+        spend is composed when first needed (the timeline drawn, or read): one composition per entry takes
+        seconds on thousands of entries, which the Ledger table's refresh must not wait for."""
+        self.entries = entries
         self.total = total
+        self._timeline = None
         self.refresh()
+
+    @property
+    def timeline(self) -> tuple[TimelinePoint, ...]:
+        """The shown entries with the ε spent up to each (``spend_timeline``), composed once per show."""
+        if self._timeline is None:
+            self._timeline = spend_timeline(self.entries, self.total)
+        return self._timeline
 
     def make_plot(self) -> pg.PlotWidget:
         plot = ThemedPlotWidget(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})

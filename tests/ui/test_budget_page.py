@@ -6,10 +6,12 @@ import math
 from datetime import UTC, datetime
 
 import pytest
+from PySide6.QtWidgets import QTableWidgetItem
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry, ReservationStatus
-from dpgui.ui.budget_page import LEDGER_COLUMNS, BudgetPage, odds_text
+from dpgui.ui import budget_timeline
+from dpgui.ui.budget_page import LEDGER_COLUMNS, PLAN_COLUMNS, BudgetPage, odds_text
 from dpgui.ui.budget_panel import BudgetBar
 
 
@@ -118,3 +120,55 @@ def test_the_panels_wrapped_lines_keep_their_height_at_a_narrow_width(qtbot):
         fresh.setFont(label.font())
         assert label.height() >= fresh.heightForWidth(label.width()), label.text()
     assert panel.accounting_label.height() > panel.total_label.height()  # it did wrap at this width
+
+
+def test_the_ledger_table_is_refreshed_without_composing_the_hidden_timeline(qtbot, monkeypatch):
+    """One composition per entry takes seconds on thousands of entries: a refresh with the Ledger table shown
+    composes nothing; the timeline composes its entries once, when it is shown."""
+    composed: list[int] = []
+    spend_timeline = budget_timeline.spend_timeline
+    monkeypatch.setattr(
+        budget_timeline,
+        "spend_timeline",
+        lambda entries, total: composed.append(len(entries)) or spend_timeline(entries, total),
+    )
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    page.show()
+    now = datetime.now(UTC)
+    entries = [
+        LedgerEntry(
+            f"r{i}", now, "x", PrivacyCost(0.1), ReservationStatus.COMMITTED, "id", Account.REPLACE_ONE
+        )
+        for i in range(3)
+    ]
+    page.show_ledger(entries, PrivacyCost(1.0))
+    page.show_ledger(entries, PrivacyCost(1.0))
+    assert page.ledger_table.rowCount() == 3 and composed == []
+    page.ledger_tabs.setCurrentWidget(page.timeline)
+    qtbot.waitUntil(lambda: composed == [3])
+    assert [point.epsilon for point in page.timeline.timeline] == pytest.approx([0.1, 0.2, 0.3])
+    assert composed == [3]
+
+
+def test_ledger_rows_stay_one_line_high_while_the_planners_reasons_wrap(qtbot):
+    """Sizing every ledger row to its wrapped text took seconds on thousands of entries: a long release
+    description is cut in its one-line row (whole in the tooltip); the planner's rows still wrap."""
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    page.resize(900, 700)
+    page.show()
+    now = datetime.now(UTC)
+    long = "median of wage " * 40
+    entry = LedgerEntry(
+        "r", now, long, PrivacyCost(0.1), ReservationStatus.COMMITTED, "id", Account.REPLACE_ONE
+    )
+    page.show_ledger([entry], PrivacyCost(1.0))
+    table = page.ledger_table
+    one_line = table.verticalHeader().minimumSectionSize()
+    assert table.rowHeight(0) == one_line
+    assert table.item(0, LEDGER_COLUMNS.index("Release")).toolTip() == long
+    page.planner_tabs.setCurrentWidget(page.plan_table)
+    page.plan_table.setRowCount(1)
+    page.plan_table.setItem(0, PLAN_COLUMNS.index("Feasible"), QTableWidgetItem(long))
+    qtbot.waitUntil(lambda: page.plan_table.rowHeight(0) > one_line)
