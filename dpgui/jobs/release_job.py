@@ -29,7 +29,12 @@ from dpgui.data.backends import ScanMonitor
 from dpgui.data.checks import DataCheck, check_data
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
-from dpgui.privacy.cancellable import CancellableRandom
+from dpgui.privacy.cancellable import (
+    POLL_SECONDS,
+    CancellableRandom,
+    abandoned_work_running,
+    wait_for_abandoned_work,
+)
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import PrivateRandom, SecureRandom
 from dpgui.release.kept import keep
@@ -37,7 +42,9 @@ from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.preflight import Limits, check_parameters, preflight
 from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algorithm, settle_failed_run
-from dpgui.tasks.spec import TaskSpec
+from dpgui.tasks.spec import TaskKind, TaskSpec
+
+WAITING_FOR_ABANDONED_FIT = "waiting for the cancelled model fit to stop"
 
 
 def checked_data(spec: TaskSpec, dataset: Dataset | DatasetHandle, aggregator: Aggregator) -> DataCheck:
@@ -60,6 +67,19 @@ def checked_in_memory(spec: TaskSpec, dataset: Dataset | DatasetHandle) -> DataC
     """``checked_data`` for data in memory, ahead of the review; None for a scanning engine's file, whose
     pass runs in the release's worker before its first read (a refusal there is refunded)."""
     return checked_data(spec, dataset, InMemoryAggregator(dataset)) if isinstance(dataset, Dataset) else None
+
+
+def after_abandoned_work(
+    run: Generator[Progress, object, ReleaseTable],
+) -> Generator[Progress, object, ReleaseTable]:
+    """Worker thread: ``run``, once the model fit an earlier cancel gave up has stopped (it runs on until
+    JAX ends compiling; beside a new fit the two would share the memory the pre-run check gave one). Until
+    then a step saying so every POLL_SECONDS, at which a cancel lands: the data is not read yet, so a run
+    cancelled while it waits is refunded."""
+    while abandoned_work_running():
+        yield Progress(0.0, WAITING_FOR_ABANDONED_FIT)
+        wait_for_abandoned_work(POLL_SECONDS)
+    return (yield from run)
 
 
 class ReleaseJob(PoolJob):
@@ -128,8 +148,12 @@ class ReleaseJob(PoolJob):
             self._on_touch,
             aggregator=lambda _: aggregator,
         )
+        if self.data_check is None:
+            run = self._checked_first(aggregator, run)
+        if spec.kind is TaskKind.TABLE:  # a model fit: not beside one a cancel gave up
+            run = after_abandoned_work(run)
         worker = self._run_in_pool(
-            run if self.data_check is not None else self._checked_first(aggregator, run),
+            run,
             monitor,
             f"scanning {dataset.name}",
         )

@@ -8,14 +8,18 @@ drawn is released, and a run that had read the data stays charged as before.
 
 Long work between two draws (a synthetic table's model fit: JAX compiling and iterating for seconds) takes
 the same cancel through :func:`cancel_checkpoint` and runs under :func:`wait_cancellably`, which stops
-waiting for it at a cancel.
+waiting for it at a cancel. Such work given up runs on to its next checkpoint (JAX cannot stop compiling):
+:func:`abandoned_work_running` says whether any still runs, so that the next run needing the same resources
+waits for it (:func:`wait_for_abandoned_work`) rather than overlap it. Its thread is not a daemon: at
+interpreter exit Python joins it, so the process never ends while JAX runs in it.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
 import numpy as np
@@ -29,6 +33,11 @@ NOISE_BATCH = 1 << 14
 
 POLL_SECONDS = 0.1
 """How often :func:`wait_cancellably` looks at the cancel flag while the work runs."""
+
+
+_abandoned: set[Future] = set()
+"""The work :func:`wait_cancellably` stopped waiting for that has not ended yet."""
+_abandoned_lock = threading.Lock()
 
 
 class DrawCancelled(Exception):
@@ -88,5 +97,33 @@ def wait_cancellably(work: Callable[[], T], checkpoint: Callable[[], None]) -> T
     future = pool.submit(work)
     pool.shutdown(wait=False)  # the thread ends with the work
     while not wait([future], timeout=POLL_SECONDS).done:
-        checkpoint()
+        try:
+            checkpoint()
+        except BaseException:
+            _abandon(future)
+            raise
     return future.result()
+
+
+def _abandon(future: Future) -> None:
+    with _abandoned_lock:
+        _abandoned.add(future)
+    future.add_done_callback(_forget)  # at once if it has ended meanwhile
+
+
+def _forget(future: Future) -> None:
+    with _abandoned_lock:
+        _abandoned.discard(future)
+
+
+def abandoned_work_running() -> bool:
+    """Whether work a cancel gave up (:func:`wait_cancellably`) still runs."""
+    with _abandoned_lock:
+        return bool(_abandoned)
+
+
+def wait_for_abandoned_work(timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the abandoned work to end; whether none runs any more."""
+    with _abandoned_lock:
+        running = list(_abandoned)
+    return not wait(running, timeout=timeout).not_done

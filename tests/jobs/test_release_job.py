@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,11 +13,17 @@ from dpgui.data import DataError, NumericDomain, open_dataset
 from dpgui.data.checks import DataCheck
 from dpgui.jobs import release_job
 from dpgui.jobs.release_job import ReleaseJob
+from dpgui.privacy.cancellable import (
+    DrawCancelled,
+    abandoned_work_running,
+    wait_cancellably,
+    wait_for_abandoned_work,
+)
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, BudgetNotSet, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.spec import TaskKind, TaskSpec
-from tests.algorithms.test_pgm_cancel import hold_fits
+from tests.algorithms.test_pgm_cancel import HOLD_SECONDS, hold_fits
 
 DOMAIN = NumericDomain(0, 5000, 1)
 
@@ -154,3 +162,59 @@ def test_a_scanning_engines_data_pass_refuses_in_the_worker_before_the_touch_and
     assert "row 501, column 'wage': 'inf' is not a finite number" in failed.args[0]
     assert not job.touched
     assert statuses(ledger, record.id) == [ReservationStatus.REFUNDED]
+
+
+@pytest.fixture
+def abandoned_fit() -> Iterator[threading.Event]:
+    """A model fit a cancel gave up (``wait_cancellably``), running until the test sets the returned Event."""
+    let_go = threading.Event()
+
+    def cancelled() -> None:
+        raise DrawCancelled("cancelled by the test")
+
+    with pytest.raises(DrawCancelled):
+        wait_cancellably(lambda: let_go.wait(HOLD_SECONDS), cancelled)
+    assert abandoned_work_running()
+    yield let_go
+    let_go.set()
+    assert wait_for_abandoned_work(HOLD_SECONDS)
+
+
+def table_job(ledger: Ledger, wages_csv: Path) -> tuple[ReleaseJob, str]:
+    """An MST table release of wage and education, its dataset's id."""
+    dataset = open_dataset(wages_csv)
+    record = ledger.open_dataset(dataset.path, dataset.sha256)
+    ledger.set_total(record.id, PrivacyCost(2.0, 1e-3))
+    domains = (NumericDomain(0, 5000, 500), NumericDomain(0, 18, 1))
+    spec = TaskSpec(TaskKind.TABLE, ("wage", "education"), domains, 1.0, 1e-6, "mst")
+    return ReleaseJob(spec, dataset, ledger, SeededRandom(1)), record.id
+
+
+def test_a_table_run_waits_for_the_model_fit_a_cancel_gave_up_before_it_reads_the_data(
+    qtbot, pool: QThreadPool, ledger, wages_csv, abandoned_fit
+):
+    job, dataset_id = table_job(ledger, wages_csv)
+    messages: list[str] = []
+    job.progress.connect(lambda _, message: messages.append(message))
+    job.start(pool)
+    qtbot.waitUntil(lambda: release_job.WAITING_FOR_ABANDONED_FIT in messages, timeout=HOLD_SECONDS * 1000)
+    assert not job.touched
+    with qtbot.waitSignal(job.released, timeout=60_000):
+        abandoned_fit.set()
+    assert messages[: messages.index(release_job.WAITING_FOR_ABANDONED_FIT) + 1] == [
+        release_job.WAITING_FOR_ABANDONED_FIT
+    ]  # nothing else ran before it waited
+    assert statuses(ledger, dataset_id) == [ReservationStatus.COMMITTED]
+
+
+def test_a_table_run_cancelled_while_it_waits_for_an_abandoned_fit_is_refunded(
+    qtbot, pool: QThreadPool, ledger, wages_csv, abandoned_fit
+):
+    job, dataset_id = table_job(ledger, wages_csv)
+    job.start(pool)
+    with qtbot.waitSignal(job.progress, timeout=HOLD_SECONDS * 1000):
+        pass
+    with qtbot.waitSignal(job.cancelled, timeout=10_000):
+        job.cancel()
+    assert not job.touched and abandoned_work_running()
+    assert statuses(ledger, dataset_id) == [ReservationStatus.REFUNDED]
