@@ -15,16 +15,14 @@ Writes benchmarks/gui_responsiveness.md (keeping its "## Reading" part).
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
-import platform
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from reading import kept_reading
+from reading import machine_line, write_output
 
 OUT = Path(__file__).with_suffix(".md")
 DOMAIN_SIZE = 2**16
@@ -101,12 +99,10 @@ def main() -> None:
                 f"{np.percentile(gaps, 99):.0f} | {gaps.max():.0f} |"
             )
             print(rows[-1], flush=True)
-    load = os.getloadavg()[0]
     lines = [
         "# GUI responsiveness during a long release",
         "",
-        f"{datetime.date.today()}, {platform.machine()}, {os.cpu_count()} cores (load average {load:.1f} at "
-        f"the end: other jobs shared the machine). A tree CDF (tree-laplace) over {DOMAIN_SIZE:,} grid "
+        f"{machine_line()} A tree CDF (tree-laplace) over {DOMAIN_SIZE:,} grid "
         f"points of {args.rows:,} rows, run from the main window (offscreen); a GUI-thread timer ticks every "
         f"{TICK_MS} ms.",
         "",
@@ -115,9 +111,7 @@ def main() -> None:
         *rows,
         "",
     ]
-    reading = kept_reading(OUT)
-    OUT.write_text("\n".join(lines) + ("\n" + reading if reading else ""), encoding="utf-8")
-    print("\n".join(lines))
+    write_output(OUT, lines)
 
 
 if __name__ == "__main__":

@@ -14,15 +14,13 @@ Writes benchmarks/ledger_table.md (keeping its "## Reading" part).
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
-import platform
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from reading import kept_reading
+from reading import machine_line, write_output
 
 OUT = Path(__file__).with_suffix(".md")
 EACH = 0.01
@@ -80,12 +78,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["DPGUI_HOME"] = home
         rows = measure(sorted(args.sizes))
-    load = os.getloadavg()[0]
     lines = [
         "# The Budget page with a long ledger",
         "",
-        f"{datetime.date.today()}, {platform.machine()}, {os.cpu_count()} cores (load average {load:.1f} at "
-        "the end: other jobs shared the machine). The demo dataset in the main window (offscreen, 1200 x "
+        f"{machine_line()} The demo dataset in the main window (offscreen, 1200 x "
         f"800), its ledger filled with committed releases of ε = {EACH:g}, no δ.",
         "",
         "| ledger entries | show the Budget page ms | refresh its ledger ms | show the Timeline tab ms |",
@@ -93,9 +89,7 @@ def main() -> None:
         *rows,
         "",
     ]
-    reading = kept_reading(OUT)
-    OUT.write_text("\n".join(lines) + ("\n" + reading if reading else ""), encoding="utf-8")
-    print("\n".join(lines))
+    write_output(OUT, lines)
 
 
 if __name__ == "__main__":
