@@ -27,7 +27,7 @@ from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends import ScanMonitor
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
-from dpgui.jobs.release_job import checked_data
+from dpgui.jobs.release_job import after_abandoned_work, checked_data
 from dpgui.planner.batch import BatchPlan
 from dpgui.privacy.cancellable import CancellableRandom
 from dpgui.privacy.ledger import BudgetState, Ledger
@@ -146,6 +146,7 @@ class PlanJob(PoolJob):
         )
         if not self.in_memory:
             run = self._checked_first(run)
+        run = after_abandoned_work(prepared.spec, run)
         worker = self._run_in_pool(
             self._numbered(self.index, run), self._monitor, f"scanning {self._dataset.name}"
         )

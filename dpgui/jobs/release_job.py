@@ -70,13 +70,13 @@ def checked_in_memory(spec: TaskSpec, dataset: Dataset | DatasetHandle) -> DataC
 
 
 def after_abandoned_work(
-    run: Generator[Progress, object, ReleaseTable],
+    spec: TaskSpec, run: Generator[Progress, object, ReleaseTable]
 ) -> Generator[Progress, object, ReleaseTable]:
-    """Worker thread: ``run``, once the model fit an earlier cancel gave up has stopped (it runs on until
-    JAX ends compiling; beside a new fit the two would share the memory the pre-run check gave one). Until
-    then a step saying so every POLL_SECONDS, at which a cancel lands: the data is not read yet, so a run
-    cancelled while it waits is refunded."""
-    while abandoned_work_running():
+    """Worker thread: ``run``; for a synthetic table (a model fit) only once the fit an earlier cancel gave
+    up has stopped (it runs on until JAX ends compiling; beside a new fit the two would share the memory the
+    pre-run check gave one). Until then a step saying so every POLL_SECONDS, at which a cancel lands: the
+    data is not read yet, so a run cancelled while it waits is refunded."""
+    while spec.kind is TaskKind.TABLE and abandoned_work_running():
         yield Progress(0.0, WAITING_FOR_ABANDONED_FIT)
         wait_for_abandoned_work(POLL_SECONDS)
     return (yield from run)
@@ -150,8 +150,7 @@ class ReleaseJob(PoolJob):
         )
         if self.data_check is None:
             run = self._checked_first(aggregator, run)
-        if spec.kind is TaskKind.TABLE:  # a model fit: not beside one a cancel gave up
-            run = after_abandoned_work(run)
+        run = after_abandoned_work(spec, run)
         worker = self._run_in_pool(
             run,
             monitor,

@@ -9,12 +9,14 @@ import pytest
 from PySide6.QtCore import QThreadPool
 
 from dpgui.data import open_dataset
+from dpgui.jobs import release_job
 from dpgui.jobs.plan_job import PlanJob
 from dpgui.planner.batch import BatchPlan, split_plan
 from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
+from tests.algorithms.test_pgm_cancel import HOLD_SECONDS
 from tests.cli.test_batch import PLAN
 from tests.jobs.test_release_job import statuses, with_total
 
@@ -136,3 +138,44 @@ def test_finish_now_reaches_the_running_release_only(
         job.start(pool)
     assert received == [[FINISH_NOW], [None]]
     assert len(finished.args[0]) == 2
+
+
+TABLE_PLAN = """epsilon = 1.0
+delta = 1e-6
+
+[[release]]
+name = "wage median"
+task = "median"
+column = "wage"
+bounds = [0, 2000]
+
+[[release]]
+name = "wage and education"
+task = "table"
+columns = ["wage", "education"]
+bounds = [0, 5000, 0, 18]
+granularity = [500, 1]
+algorithm = "mst"
+"""
+
+
+def test_a_plans_table_release_waits_for_the_model_fit_a_cancel_gave_up_and_its_median_does_not(
+    qtbot, pool: QThreadPool, ledger, wages_csv, tmp_path, abandoned_fit
+):
+    path = tmp_path / "plan.toml"
+    path.write_text(TABLE_PLAN)
+    dataset = open_dataset(wages_csv)
+    dataset_id = ledger.open_dataset(dataset.path, dataset.sha256).id
+    ledger.set_total(dataset_id, PrivacyCost(2.0, 1e-3))
+    job = PlanJob(split_plan(load_plan(path), 2001), dataset, ledger, SeededRandom(1))
+    messages: list[str] = []
+    job.progress.connect(lambda _, message: messages.append(message))
+    released: list[int] = []
+    job.released.connect(lambda index, release: released.append(index))
+    job.start(pool)
+    waiting = f"wage and education (2 of 2): {release_job.WAITING_FOR_ABANDONED_FIT}"
+    qtbot.waitUntil(lambda: waiting in messages, timeout=HOLD_SECONDS * 1000)
+    assert released == [0]  # the median ran beside the abandoned fit
+    with qtbot.waitSignal(job.finished, timeout=60_000):
+        abandoned_fit.set()
+    assert statuses(ledger, dataset_id) == [COMMITTED, COMMITTED]

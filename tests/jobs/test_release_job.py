@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,10 +12,7 @@ from dpgui.data.checks import DataCheck
 from dpgui.jobs import release_job
 from dpgui.jobs.release_job import ReleaseJob
 from dpgui.privacy.cancellable import (
-    DrawCancelled,
     abandoned_work_running,
-    wait_cancellably,
-    wait_for_abandoned_work,
 )
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, BudgetNotSet, Ledger, ReservationStatus
@@ -162,22 +157,6 @@ def test_a_scanning_engines_data_pass_refuses_in_the_worker_before_the_touch_and
     assert "row 501, column 'wage': 'inf' is not a finite number" in failed.args[0]
     assert not job.touched
     assert statuses(ledger, record.id) == [ReservationStatus.REFUNDED]
-
-
-@pytest.fixture
-def abandoned_fit() -> Iterator[threading.Event]:
-    """A model fit a cancel gave up (``wait_cancellably``), running until the test sets the returned Event."""
-    let_go = threading.Event()
-
-    def cancelled() -> None:
-        raise DrawCancelled("cancelled by the test")
-
-    with pytest.raises(DrawCancelled):
-        wait_cancellably(lambda: let_go.wait(HOLD_SECONDS), cancelled)
-    assert abandoned_work_running()
-    yield let_go
-    let_go.set()
-    assert wait_for_abandoned_work(HOLD_SECONDS)
 
 
 def table_job(ledger: Ledger, wages_csv: Path) -> tuple[ReleaseJob, str]:
