@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel
 
+from dpgui.jobs.background import LatestCall
 from dpgui.privacy.accountant import BookedRelease, compose
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import LedgerEntry, ReservationStatus
@@ -72,9 +74,14 @@ def step_xy(points: Sequence[TimelinePoint], end: float) -> tuple[np.ndarray, np
 
 
 class BudgetTimeline(LazyPlotView):
-    """Step plot of cumulative ε over time (date axis), one point per reservation, and the total ε."""
+    """Step plot of cumulative ε over time (date axis), one point per reservation, and the total ε.
+
+    The spend after each entry is composed off the GUI thread (``LatestCall``): on thousands of entries the
+    accountant takes seconds to minutes, during which the page says so and stays usable."""
 
     min_plot_height = MIN_PLOT_HEIGHT - 20  # no axis title below the dates
+    composed = Signal()
+    """The shown entries' spend is composed and drawn."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -83,25 +90,40 @@ class BudgetTimeline(LazyPlotView):
         self.total_line = pg.InfiniteLine(
             angle=0, pen=_TOTAL_PEN, label="total", labelOpts={"position": 0.05, "color": "#d62728"}
         )
+        self.composing = QLabel()
+        self.composing.hide()
+        self.layout_.addWidget(self.composing)
+        self._composer = LatestCall(self)
+        self._composer.done.connect(self._composed)
+        self._composer.failed.connect(self._composing_failed)
         self.entries: Sequence[LedgerEntry] = ()
         self.total: PrivacyCost | None = None
         self._timeline: tuple[TimelinePoint, ...] | None = ()
 
     def show_timeline(self, entries: Sequence[LedgerEntry], total: PrivacyCost | None) -> None:
         """The dataset's entries (hover a point for its release) and its total ε, if set. Their cumulative
-        spend is composed when first needed (the timeline drawn, or read): one composition per entry takes
+        spend is composed when first needed (the timeline shown, or read): one composition per entry takes
         seconds on thousands of entries, which the Ledger table's refresh must not wait for."""
         self.entries = entries
         self.total = total
         self._timeline = None
+        self._composer.drop()
         self.refresh()
 
     @property
     def timeline(self) -> tuple[TimelinePoint, ...]:
-        """The shown entries with the ε spent up to each (``spend_timeline``), composed once per show."""
+        """The shown entries with the ε spent up to each (``spend_timeline``), composed once per show (here,
+        in the calling thread, if the background composition has not delivered it yet)."""
         if self._timeline is None:
             self._timeline = spend_timeline(self.entries, self.total)
         return self._timeline
+
+    def _composed(self, timeline: tuple[TimelinePoint, ...]) -> None:
+        self._timeline = timeline
+        self.refresh()
+
+    def _composing_failed(self, error: Exception) -> None:
+        self.composing.setText(f"The spend could not be composed: {error}")
 
     def make_plot(self) -> pg.PlotWidget:
         plot = ThemedPlotWidget(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
@@ -111,6 +133,14 @@ class BudgetTimeline(LazyPlotView):
 
     def render(self, plot: pg.PlotWidget) -> None:
         plot.clear()
+        if self._timeline is None:
+            if not self._composer.busy:
+                entries, total = tuple(self.entries), self.total
+                self._composer.submit(lambda: spend_timeline(entries, total))
+            self.composing.setText(f"Composing the spend of {len(self.entries):,} ledger entries…")
+            self.composing.show()
+            return
+        self.composing.hide()
         self.steps.setData(*step_xy(self.timeline, time.time()))
         self.points.setData(
             [
@@ -129,3 +159,4 @@ class BudgetTimeline(LazyPlotView):
             self.total_line.setValue(self.total.epsilon)
             self.total_line.label.setFormat(f"total ε = {self.total.epsilon:g}")
             plot.addItem(self.total_line)
+        self.composed.emit()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -146,7 +147,7 @@ def test_the_ledger_table_is_refreshed_without_composing_the_hidden_timeline(qtb
     page.show_ledger(entries, PrivacyCost(1.0))
     assert page.ledger_table.rowCount() == 3 and composed == []
     page.ledger_tabs.setCurrentWidget(page.timeline)
-    qtbot.waitUntil(lambda: composed == [3])
+    qtbot.waitUntil(page.timeline.composing.isHidden)
     assert [point.epsilon for point in page.timeline.timeline] == pytest.approx([0.1, 0.2, 0.3])
     assert composed == [3]
 
@@ -172,3 +173,38 @@ def test_ledger_rows_stay_one_line_high_while_the_planners_reasons_wrap(qtbot):
     page.plan_table.setRowCount(1)
     page.plan_table.setItem(0, PLAN_COLUMNS.index("Feasible"), QTableWidgetItem(long))
     qtbot.waitUntil(lambda: page.plan_table.rowHeight(0) > one_line)
+
+
+def test_the_timeline_composes_off_the_gui_thread_and_draws_only_the_latest_entries(qtbot, monkeypatch):
+    """On thousands of entries the accountant takes seconds to minutes: the Timeline tab says it is composing
+    while the GUI thread goes on, and a composition for entries no longer shown is never drawn."""
+    let_go = threading.Event()
+    spend_timeline = budget_timeline.spend_timeline
+
+    def held(entries, total):
+        let_go.wait(10)
+        return spend_timeline(entries, total)
+
+    monkeypatch.setattr(budget_timeline, "spend_timeline", held)
+    page = BudgetPage()
+    qtbot.addWidget(page)
+    page.show()
+    now = datetime.now(UTC)
+
+    def entries(count: int) -> list[LedgerEntry]:
+        return [
+            LedgerEntry(
+                f"r{i}", now, "x", PrivacyCost(0.1), ReservationStatus.COMMITTED, "id", Account.REPLACE_ONE
+            )
+            for i in range(count)
+        ]
+
+    page.show_ledger(entries(3), PrivacyCost(1.0))
+    page.ledger_tabs.setCurrentWidget(page.timeline)  # returns while the composition is held
+    assert page.timeline.composing.isVisible() and "3 ledger entries" in page.timeline.composing.text()
+    page.show_ledger(entries(2), PrivacyCost(1.0))
+    assert "2 ledger entries" in page.timeline.composing.text()
+    with qtbot.waitSignal(page.timeline.composed, timeout=10_000):
+        let_go.set()
+    assert not page.timeline.composing.isVisible()
+    assert list(page.timeline.steps.yData) == pytest.approx([0.0, 0.0, 0.1, 0.1, 0.2, 0.2])

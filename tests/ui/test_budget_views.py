@@ -218,6 +218,7 @@ def test_the_timeline_counts_what_the_ledger_counts_as_spent(qtbot, window: Main
     window.refresh_budget()
 
     timeline = shown(window, window.budget_page.timeline)
+    qtbot.waitUntil(lambda: timeline.composing.isHidden() and len(timeline.steps.yData) > 0)
     statuses = [entry.status for entry in ledger.entries(record.id)]
     assert statuses == [
         ReservationStatus.COMMITTED,
