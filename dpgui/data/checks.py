@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from dpgui.data.aggregate import Aggregator
+from dpgui.data.backends import COLUMNAR_SUFFIXES
 from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
@@ -64,7 +65,6 @@ COLUMNAR_MARKER_HINT = (
     "Feather keep text such as NA as text), and open it again"
 )
 """The same for a Parquet or Feather file, whose readers take no text for a missing value."""
-_COLUMNAR_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
 
 
 def _not_a_number(value: object, file_name: str = "") -> str:
@@ -73,7 +73,7 @@ def _not_a_number(value: object, file_name: str = "") -> str:
     marker = isinstance(value, str) and not any(c.isdigit() for c in value) and not _is_float(value)
     if not marker:
         return "is not a finite number"
-    columnar = Path(file_name).suffix.lower() in _COLUMNAR_SUFFIXES
+    columnar = Path(file_name).suffix.lower() in COLUMNAR_SUFFIXES
     return f"is not a finite number{COLUMNAR_MARKER_HINT if columnar else MARKER_HINT}"
 
 

@@ -140,15 +140,9 @@ def test_finish_now_reaches_the_running_release_only(
     assert len(finished.args[0]) == 2
 
 
-TABLE_PLAN = """epsilon = 1.0
-delta = 1e-6
-
-[[release]]
-name = "wage median"
-task = "median"
-column = "wage"
-bounds = [0, 2000]
-
+TABLE_PLAN = (
+    PLAN
+    + """
 [[release]]
 name = "wage and education"
 task = "table"
@@ -157,9 +151,11 @@ bounds = [0, 5000, 0, 18]
 granularity = [500, 1]
 algorithm = "mst"
 """
+)
+"""The CDF and the median of the CLI's plan, then a synthetic table."""
 
 
-def test_a_plans_table_release_waits_for_the_model_fit_a_cancel_gave_up_and_its_median_does_not(
+def test_a_plans_table_release_waits_for_the_model_fit_a_cancel_gave_up_and_its_other_releases_do_not(
     qtbot, pool: QThreadPool, ledger, wages_csv, tmp_path, abandoned_fit
 ):
     path = tmp_path / "plan.toml"
@@ -173,9 +169,9 @@ def test_a_plans_table_release_waits_for_the_model_fit_a_cancel_gave_up_and_its_
     released: list[int] = []
     job.released.connect(lambda index, release: released.append(index))
     job.start(pool)
-    waiting = f"wage and education (2 of 2): {release_job.WAITING_FOR_ABANDONED_FIT}"
+    waiting = f"wage and education (3 of 3): {release_job.WAITING_FOR_ABANDONED_FIT}"
     qtbot.waitUntil(lambda: waiting in messages, timeout=HOLD_SECONDS * 1000)
-    assert released == [0]  # the median ran beside the abandoned fit
+    assert released == [0, 1]  # the CDF and the median ran beside the abandoned fit
     with qtbot.waitSignal(job.finished, timeout=60_000):
         abandoned_fit.set()
-    assert statuses(ledger, dataset_id) == [COMMITTED, COMMITTED]
+    assert statuses(ledger, dataset_id) == [COMMITTED] * 3
