@@ -228,7 +228,12 @@ def render(folder: Path, scratch: Path) -> int:
     shot("review-table", REVIEW)
 
     budget.ledger_tabs.setCurrentWidget(budget.timeline)
-    shot("budget-timeline", BUDGET)
+    window.go_to(BUDGET)
+    settle(budget.timeline.composing.isHidden)  # composed off the GUI thread
+    bar = budget.scroll.verticalScrollBar()
+    bar.setValue(bar.maximum())  # the ledger sits at the page's foot, as a custodian scrolls to it
+    shot("budget-timeline")
+    bar.setValue(0)
 
     task.select_task(TaskKind.CDF)
     task.select_columns(["wage"])
