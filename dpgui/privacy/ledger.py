@@ -439,39 +439,43 @@ class Ledger:
         ``as_committed``: the state once this open reservation is committed (an export staged before the
         commit states it), composed by the accountant like any other.
         """
-        with self._transaction():
+        with self._transaction():  # a snapshot under the lock; composing it (up to seconds) outside
             dataset = self._dataset(dataset_id)
             total = dataset.total
             bookings = _on(dataset.bookings, account)
             committing = None if as_committed is None else as_committed.id
-            spent_bookings = [
-                b
+            statuses = [
+                ReservationStatus.COMMITTED if b.reservation.id == committing else self._status(b)
                 for b in bookings
-                if b.reservation.id == committing
-                or self._status(b) in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
             ]
-            spent = self._used(spent_bookings, total)
-            composed = self._used(bookings, total)
-            used = composed.spent
-            if used == composed.basic and spent.spent == spent.basic:  # plain sums: as booked
-                pending = basic_composition(
-                    b.reservation.cost
-                    for b in bookings
-                    if b.reservation.id != committing
-                    and self._status(b) in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
-                )
-            else:  # what the open runs add to the accountant's figure
-                pending = PrivacyCost(
-                    max(0.0, used.epsilon - spent.spent.epsilon), max(0.0, used.delta - spent.spent.delta)
-                )
-            if total is None:
-                return BudgetState(None, spent.spent, pending, None, spent.basic)
-            # Remaining delta is the part of the total not yet booked by any release (the accountant measures
-            # epsilon at the total's delta, so this is for information: releases fit on epsilon).
-            remaining = PrivacyCost(
-                max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - composed.basic.delta)
+            spent_releases = self._live(
+                b
+                for b, status in zip(bookings, statuses, strict=True)
+                if status in (ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED)
             )
-            return BudgetState(total, spent.spent, pending, remaining, spent.basic)
+            live_releases = self._live(bookings)
+            open_costs = [
+                b.reservation.cost
+                for b, status in zip(bookings, statuses, strict=True)
+                if status in (ReservationStatus.PENDING, ReservationStatus.TOUCHED)
+            ]
+        spent = self._compose(spent_releases, total)
+        composed = self._compose(live_releases, total)
+        used = composed.spent
+        if used == composed.basic and spent.spent == spent.basic:  # plain sums: as booked
+            pending = basic_composition(open_costs)
+        else:  # what the open runs add to the accountant's figure
+            pending = PrivacyCost(
+                max(0.0, used.epsilon - spent.spent.epsilon), max(0.0, used.delta - spent.spent.delta)
+            )
+        if total is None:
+            return BudgetState(None, spent.spent, pending, None, spent.basic)
+        # Remaining delta is the part of the total not yet booked by any release (the accountant measures
+        # epsilon at the total's delta, so this is for information: releases fit on epsilon).
+        remaining = PrivacyCost(
+            max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - composed.basic.delta)
+        )
+        return BudgetState(total, spent.spent, pending, remaining, spent.basic)
 
     def entries(self, dataset_id: str) -> list[LedgerEntry]:
         """One row per reservation of the dataset, oldest first."""

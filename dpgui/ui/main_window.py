@@ -398,7 +398,7 @@ class MainWindow(QMainWindow):
         """Open the private data in a worker (progress and Cancel on the Data page), then show it."""
         if self.open_job is not None or self.current_job is not None:
             return
-        job = OpenJob(request, self.scan_monitor, parent=self)
+        job = OpenJob(request, self.scan_monitor, self.ledger, parent=self)
         job.progress.connect(self.data_page.show_progress)
         job.opened.connect(self._show_opened)
         job.failed.connect(lambda error: self._open_failed(job, error))

@@ -5,6 +5,7 @@ after every transaction, so the next command is not kept waiting by this one."""
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from filelock import FileLock
 
 import dpgui.privacy.ledger_store as ledger_store
 from dpgui.cli.errors import EXIT_USAGE, run_guarded
+from dpgui.privacy import accountant
+from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Ledger, LedgerBusy
 
 
@@ -50,3 +53,37 @@ def test_a_transaction_releases_the_lock_it_took(tmp_path: Path) -> None:
     ledger.datasets()
     with FileLock(str(path) + ".lock", timeout=0.5):  # free again: a leaked acquire would time out here
         pass
+
+
+def test_a_budget_state_holds_the_lock_to_read_the_ledger_not_while_it_composes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Composing a long ledger takes seconds: the window's ledger and other processes are not kept waiting."""
+    path = tmp_path / "ledger.jsonl"
+    ledger = Ledger(path)
+    record = ledger.open_dataset(tmp_path / "data.csv", "ab" * 32)
+    ledger.set_total(record.id, PrivacyCost(5.0, 1e-6))
+    ledger.commit(ledger.reserve(record.id, PrivacyCost(0.5, 1e-7), "median"), "r")
+    composing, finish = threading.Event(), threading.Event()
+    compose = accountant._pld_epsilon
+
+    def slow(items, delta):
+        composing.set()
+        assert finish.wait(30)
+        return compose(items, delta)
+
+    monkeypatch.setattr(accountant, "_pld_epsilon", slow)
+    monkeypatch.setattr(ledger_store, "LOCK_TIMEOUT_SECONDS", 0.2)
+    accountant._compose.cache_clear()
+    reader = threading.Thread(target=ledger.state, args=(record.id,))
+    reader.start()
+    try:
+        assert composing.wait(30)
+        assert Ledger(path).datasets()[0].id == record.id  # another process's view: the file is not locked
+        same = threading.Thread(target=ledger.entries, args=(record.id,))
+        same.start()
+        same.join(10)
+        assert not same.is_alive()  # the same ledger's other calls go on too
+    finally:
+        finish.set()
+        reader.join(30)
