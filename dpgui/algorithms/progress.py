@@ -30,9 +30,14 @@ FINISH_NOW = "finish now"
 """The request to end a run early without losing its result (the app's Finish now button)."""
 
 
-def map_steps(run: AlgorithmRun[T], transform: Callable[[Progress], Progress]) -> AlgorithmRun[T]:
+def map_steps(
+    run: AlgorithmRun[T], transform: Callable[[Progress], Progress], pending: object = None
+) -> AlgorithmRun[T]:
     """``run`` with each step passed through ``transform`` (a name, a share of a plan); a value sent in
-    (FINISH_NOW) reaches ``run``, and closing this closes ``run``. Its result is ``run``'s."""
+    (FINISH_NOW) reaches ``run``, and closing this closes ``run``. Its result is ``run``'s.
+
+    ``pending``: a request that arrived before ``run`` started (a started generator is the only kind that
+    takes one), sent in at its first step unless another value is."""
     request: object = None
     try:
         while True:
@@ -41,6 +46,7 @@ def map_steps(run: AlgorithmRun[T], transform: Callable[[Progress], Progress]) -
             except StopIteration as stop:
                 return stop.value
             request = yield transform(step)
+            request, pending = (pending if request is None else request), None
     finally:
         run.close()
 

@@ -23,7 +23,7 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, Signal
 
-from dpgui.algorithms.progress import Progress
+from dpgui.algorithms.progress import Progress, map_steps
 from dpgui.data.aggregate import Aggregator, InMemoryAggregator
 from dpgui.data.backends import ScanMonitor
 from dpgui.data.checks import DataCheck, check_data
@@ -75,11 +75,13 @@ def after_abandoned_work(
     """Worker thread: ``run``; for a synthetic table (a model fit) only once the fit an earlier cancel gave
     up has stopped (it runs on until JAX ends compiling; beside a new fit the two would share the memory the
     pre-run check gave one). Until then a step saying so every POLL_SECONDS, at which a cancel lands: the
-    data is not read yet, so a run cancelled while it waits is refunded."""
+    data is not read yet, so a run cancelled while it waits is refunded. A Finish now sent in meanwhile
+    (the worker sends it once) is kept and passed on at the run's first step."""
+    request: object = None
     while spec.kind is TaskKind.TABLE and abandoned_work_running():
-        yield Progress(0.0, WAITING_FOR_ABANDONED_FIT)
+        request = (yield Progress(0.0, WAITING_FOR_ABANDONED_FIT)) or request
         wait_for_abandoned_work(POLL_SECONDS)
-    return (yield from run)
+    return (yield from map_steps(run, lambda step: step, pending=request))
 
 
 class ReleaseJob(PoolJob):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QThreadPool
 
+from dpgui.algorithms.progress import FINISH_NOW, Progress
 from dpgui.data import DataError, NumericDomain, open_dataset
 from dpgui.data.checks import DataCheck
 from dpgui.jobs import release_job
@@ -197,3 +198,24 @@ def test_a_table_run_cancelled_while_it_waits_for_an_abandoned_fit_is_refunded(
         job.cancel()
     assert not job.touched and abandoned_work_running()
     assert statuses(ledger, dataset_id) == [ReservationStatus.REFUNDED]
+
+
+def test_finish_now_pressed_while_a_table_run_waits_for_an_abandoned_fit_reaches_the_run(abandoned_fit):
+    """The worker sends Finish now once: a request that arrives during the wait is passed on at the run's
+    first step, not dropped with the waiting step."""
+    received: list[object] = []
+
+    def run():
+        received.append((yield Progress(0.5, "1-way marginals measured")))
+        received.append((yield Progress(0.9, "round 1")))
+        return "released"
+
+    spec = TaskSpec(TaskKind.TABLE, ("wage",), (DOMAIN,), 1.0, 1e-6, "aim")
+    steps = release_job.after_abandoned_work(spec, run())
+    assert next(steps).message == release_job.WAITING_FOR_ABANDONED_FIT
+    abandoned_fit.set()
+    assert steps.send(FINISH_NOW).message == "1-way marginals measured"  # the wait ends, the run starts
+    assert steps.send(None).message == "round 1"
+    with pytest.raises(StopIteration):
+        steps.send(None)
+    assert received == [FINISH_NOW, None]
