@@ -205,10 +205,15 @@ def _recconcave_levels(spec: TaskSpec) -> int:
     return levels(spec.domain.size, _recursion_bound(spec))
 
 
+def _recconcave_is_pure(spec: TaskSpec) -> bool:
+    """RecConcave with one level (a grid of at most 32 points, or a recursion bound of 1) is its one
+    exponential mechanism: pure ε-DP."""
+    return _recconcave_levels(spec) == 1
+
+
 def _recconcave_cost(spec: TaskSpec) -> PrivacyCost:
-    """(eps, delta), or eps alone when RecConcave has one level (a grid of at most 32 points, or a recursion
-    bound of 1): its one exponential mechanism is pure, and a δ it never spends is not charged."""
-    return _pure_cost(spec) if _recconcave_levels(spec) == 1 else _approximate_cost(spec)
+    """(eps, delta), or eps alone when RecConcave is pure (one level): a δ it never spends is not charged."""
+    return _pure_cost(spec) if _recconcave_is_pure(spec) else _approximate_cost(spec)
 
 
 def _recconcave_min_n(spec: TaskSpec, alpha: float) -> int:
@@ -221,7 +226,7 @@ def _recconcave_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailu
     failures = []
     if _direction(spec) is Direction.AUTO:
         failures.append(PreconditionFailure("RecConcave needs a public direction: choose ge or le."))
-    if _recconcave_levels(spec) > 1 and spec.delta <= 0:
+    if not _recconcave_is_pure(spec) and spec.delta <= 0:
         failures.append(
             PreconditionFailure(
                 "RecConcave over more than 32 thresholds needs δ > 0 (A_dist), or a recursion bound of 1."
@@ -231,7 +236,7 @@ def _recconcave_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailu
 
 
 def _recconcave_error(spec: TaskSpec, n: int) -> float:
-    if spec.delta <= 0 and _recconcave_levels(spec) > 1:
+    if spec.delta <= 0 and not _recconcave_is_pure(spec):
         return math.inf
     return smallest_alpha(lambda alpha: _recconcave_min_n(spec, alpha), n)
 
@@ -264,13 +269,15 @@ RECCONCAVE_THRESHOLD = register(
         section="000 s3.3-3.4, Fig. 5, Thm 3.18 (spec 000 s4.3-4.4; REVIEW-000-002 s1, s3)",
         guarantee=Guarantee.APPROXIMATE,
         summary="Recursive search over window lengths with A_dist_safe and the exponential mechanism; "
-        "sample cost 8^(log* d) instead of d (research option: the pure em is better for real grids).",
+        "sample cost 8^(log* d) instead of d (research option: the pure em is better for real grids). "
+        "With one level (recursion bound 1, or at most 32 thresholds) it is one exponential mechanism: pure.",
         cost=_recconcave_cost,
         predicted_error=_recconcave_error,
         error_unit=ERROR_UNIT,
         run=_run_recconcave,
         parameters=(BETA, DIRECTION, ALPHA, LABEL_NOISE, RECURSION_BOUND),
         preconditions=_recconcave_preconditions,
+        pure_when=_recconcave_is_pure,
     )
 )
 

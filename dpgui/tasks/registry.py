@@ -156,6 +156,9 @@ class AlgorithmInfo:
     bytes_per_record: int = 0
     """Memory it holds for each record besides the aggregates (AQ and JointExp: each record's tie-breaking
     offset, ``tie_breaking.BYTES_PER_RECORD``): the pre-charge memory check counts it at the public n."""
+    pure_when: Callable[[TaskSpec], bool] = lambda spec: False
+    """For an approximate-DP algorithm: the specs whose runs are pure ε-DP all the same, decided from public
+    values (RecConcave with one level is one exponential mechanism); its cost must then charge δ = 0."""
 
     def recorded_curve(self, spec: TaskSpec) -> PrivacyCurve:
         """The curve the ledger records: the mechanism's own (``curve``), else its cost as one step in the
@@ -167,7 +170,10 @@ class AlgorithmInfo:
         return PrivacyCurve(steps=(DpSteps(cost),))
 
     def guarantee_for(self, spec: TaskSpec) -> Guarantee:
-        """The guarantee of a run of this spec: pure or approximate (resolving PURE_OR_ZCDP by its cost)."""
+        """The guarantee of a run of this spec: pure or approximate (resolving PURE_OR_ZCDP by its cost,
+        and an approximate one by ``pure_when``)."""
+        if self.guarantee is Guarantee.APPROXIMATE and self.pure_when(spec):
+            return Guarantee.PURE
         if self.guarantee is not Guarantee.PURE_OR_ZCDP:
             return self.guarantee
         return Guarantee.PURE if self.cost(spec).is_pure else Guarantee.APPROXIMATE

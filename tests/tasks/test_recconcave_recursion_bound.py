@@ -16,7 +16,7 @@ from dpgui.data.dataset import open_dataset
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
-from dpgui.tasks.registry import get_algorithm
+from dpgui.tasks.registry import Guarantee, get_algorithm
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 RECCONCAVE = get_algorithm("recconcave")
@@ -75,3 +75,17 @@ def test_the_needed_sample_follows_the_levels_the_bound_leaves():
         < 0.05
         < RECCONCAVE.predicted_error(_spec(1e-6, 0), 10**6)
     )
+
+
+@pytest.mark.parametrize("delta", [0.0, 1e-6])
+def test_one_level_is_labelled_pure_wherever_the_guarantee_is_stated(delta):
+    """The manifest, report, review and planner read ``guarantee_for``: one exponential mechanism is pure,
+    even when the custodian typed a δ (it is not charged)."""
+    assert RECCONCAVE.guarantee_for(_spec(delta, 1)) is Guarantee.PURE
+    assert RECCONCAVE.cost(_spec(delta, 1)).is_pure
+
+
+def test_two_levels_are_labelled_approximate_even_at_delta_zero_where_they_are_refused():
+    assert RECCONCAVE.guarantee_for(_spec(1e-6, 0)) is Guarantee.APPROXIMATE
+    assert RECCONCAVE.guarantee_for(_spec(0.0, 0)) is Guarantee.APPROXIMATE
+    assert RECCONCAVE.guarantee_for(_spec(1e-6, 2)) is Guarantee.APPROXIMATE
