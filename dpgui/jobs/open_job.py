@@ -19,7 +19,7 @@ from dpgui.algorithms.progress import Progress
 from dpgui.data.backends import Engine, OpenedData, ScanMonitor, open_aggregator
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
 from dpgui.privacy.ledger import Ledger
-from dpgui.privacy.ledger_store import Account
+from dpgui.privacy.ledger_store import Account, LedgerError
 
 
 @dataclass(frozen=True)
@@ -53,12 +53,16 @@ def compose_budget_ahead(ledger: Ledger, opened: OpenedData) -> None:
 
     The accountant caches what it composed (``accountant.compose``), so the window's first ``Ledger.state``
     after the open finds it there instead of composing on the GUI thread: a ledger of 1,000 releases of
-    mixed kinds takes about a second to compose, plus dp-accounting's import when it has not finished."""
+    mixed kinds takes about a second to compose, plus dp-accounting's import when it has not finished.
+    A ledger that cannot be read (busy, tampered) is left to the window, which says so when it registers
+    the file: composing ahead only saves time and must not fail the open."""
     dataset = opened.dataset
-    record = ledger.find(dataset.path, dataset.sha256)
-    if record is not None:
-        for account in Account:
+    try:
+        record = ledger.find(dataset.path, dataset.sha256)
+        for account in Account if record is not None else ():
             ledger.state(record.id, account)
+    except LedgerError:
+        return
 
 
 def _opening(

@@ -15,6 +15,7 @@ from dpgui.privacy import accountant
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.ledger_store import LedgerBusy
 from dpgui.ui.main_window import MainWindow
 
 
@@ -61,3 +62,19 @@ def test_the_budget_of_an_opened_file_is_composed_in_the_worker_not_on_the_gui_t
     state = window.ledger.state(window.record.id)
     assert len(composing_threads) == composed  # read from the accountant's cache
     assert state.saving > 0  # the PLD accountant's figure, not basic composition
+
+
+def test_a_ledger_the_worker_cannot_read_does_not_fail_the_open(qtbot, spent_file, monkeypatch):
+    """Composing ahead only saves time: a busy ledger is left to the window, which reports it itself."""
+    path, ledger = spent_file
+
+    def busy(*args, **kwargs):
+        raise LedgerBusy("the ledger's lock is held by another process")
+
+    window = MainWindow(ledger=ledger)
+    qtbot.addWidget(window)
+    monkeypatch.setattr(ledger, "find", busy)
+    window.data_page.select_engine(Engine.MEMORY)
+    window.open_private(window.data_page.request(str(path)))
+    with qtbot.waitSignal(window.open_job.opened, timeout=20_000):
+        pass
