@@ -88,6 +88,7 @@ def _table(headers: tuple[str, ...], stretch: str, *, wrapped: bool = True) -> Q
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(list(headers))
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setTabKeyNavigation(False)  # Tab leaves the table (a ledger of thousands); the arrows go through it
     table.setWordWrap(wrapped)
     table.setVerticalScrollMode(QTableWidget.ScrollMode.ScrollPerPixel)  # a tall row scrolls into view
     # a scroll bar that came and went with the wrapped rows' heights narrowed the stretched column after the

@@ -121,6 +121,7 @@ class DataPage(QWidget):
         self.summary = QTableWidget(0, len(SUMMARY_COLUMNS))
         self.summary.setHorizontalHeaderLabels(list(SUMMARY_COLUMNS))
         self.summary.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.summary.setTabKeyNavigation(False)  # Tab leaves a read-only table; the arrows go through it
         self.summary.verticalHeader().setVisible(False)
         self.summary.verticalHeader().setDefaultSectionSize(self.summary.fontMetrics().height() + 8)
         self.summary.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -132,6 +133,7 @@ class DataPage(QWidget):
         self.preview.setModel(self.preview_model)
         self.preview.setAlternatingRowColors(True)
         self.preview.setSelectionMode(QTableView.SelectionMode.NoSelection)
+        self.preview.setTabKeyNavigation(False)
         self.preview.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.preview.verticalHeader().setDefaultSectionSize(self.preview.fontMetrics().height() + 8)
         self.preview.horizontalHeader().setStretchLastSection(True)

@@ -124,6 +124,7 @@ class DistanceExplorer(QWidget):
         self.history.setHorizontalHeaderLabels(["point asked", "average distance"])
         self.history.horizontalHeader().setStretchLastSection(True)
         self.history.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.history.setTabKeyNavigation(False)
         self.history.setToolTip("Every point asked in this session, newest first (select and copy).")
         self.history.setMaximumHeight(120)
         asking = QVBoxLayout()

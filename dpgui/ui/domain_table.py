@@ -54,6 +54,7 @@ class DomainTable(QGroupBox):
         self.table.verticalHeader().setDefaultSectionSize(QLineEdit().sizeHint().height())
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setTabKeyNavigation(False)  # Tab goes through the cells' edits, not the cells
         self.table.setToolTip(
             "A numeric column's lower and upper bounds with a granularity or a number of bins; a categorical "
             "column's categories, comma-separated. The Task page shows the same declarations."

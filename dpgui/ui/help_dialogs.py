@@ -68,6 +68,7 @@ class GlossaryDialog(_HelpDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(True)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)
         for row, (term, meaning) in enumerate(GLOSSARY):
             self.table.setItem(row, 0, QTableWidgetItem(term))
             self.table.setItem(row, 1, QTableWidgetItem(meaning))

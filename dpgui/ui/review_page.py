@@ -134,12 +134,14 @@ class ReviewPage(QWidget):
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setAlternatingRowColors(True)
+        self.table.setTabKeyNavigation(False)  # Tab leaves a 2^16-row CDF; the arrows go through it
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setResizeContentsPrecision(50)  # a 2^16-row CDF: widths from 50 rows
         self.preview_model = DataFrameModel()
         self.preview = QTableView()
         self.preview.setModel(self.preview_model)
         self.preview.setAlternatingRowColors(True)
+        self.preview.setTabKeyNavigation(False)
         self.preview.setToolTip(f"The first {PREVIEW_ROWS} synthetic rows (synthetic.csv has them all).")
         self.preview.hide()
         self.plot = release_plot()
@@ -268,6 +270,8 @@ class ReviewPage(QWidget):
         table = not self.synthetic_view.isHidden()
         self.plot_tabs.setTabVisible(1, table)
         self.plot_tabs.tabBar().setVisible(table)
+        # a tab widget with its tab bar hidden that takes focus kept Tab from leaving the table before it
+        self.plot_tabs.setFocusPolicy(Qt.FocusPolicy.TabFocus if table else Qt.FocusPolicy.NoFocus)
         self.plot_tabs.setCurrentIndex(1 if table else 0)
 
     def _reset_split(self) -> None:
