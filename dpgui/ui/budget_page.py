@@ -164,7 +164,9 @@ class BudgetPage(QWidget):
         self.epsilon.setDecimals(3)
         self.epsilon.setSingleStep(0.1)
         self.epsilon.setValue(1.0)
+        self.epsilon.setAccessibleName("Epsilon (ε) of this release")
         self.delta = QLineEdit("0")
+        self.delta.setAccessibleName("Delta (δ) of this release")
         self.delta.setToolTip("0 for pure DP; approximate-DP algorithms need a small δ such as 1e-6.")
         self.odds = WrappingLabel()
         self.plan_status = WrappingLabel()
@@ -187,11 +189,24 @@ class BudgetPage(QWidget):
             }
         )
         self.ledger_tabs = _tabs({"Ledger table": self.ledger_table, "Timeline": self.timeline})
+        for widget, text in (
+            (self.plan_table, "Planner table: predicted error of each algorithm"),
+            (self.parts_table, "Predicted error per marginal"),
+            (self.ledger_table, "Ledger table of this dataset"),
+            (self.planner_tabs, "Planner views"),
+            (self.ledger_tabs, "Ledger views"),
+        ):
+            widget.setAccessibleName(text)
 
         release = QGroupBox("This release")
         fields = QFormLayout(release)
-        fields.addRow(help_label("Epsilon (ε):", glossary("ε (epsilon)")), self.epsilon)
-        fields.addRow(help_label("Delta (δ):", glossary("δ (delta)")), self.delta)
+        for text, term, field in (
+            ("Epsilon (ε):", "ε (epsilon)", self.epsilon),
+            ("Delta (δ):", "δ (delta)", self.delta),
+        ):
+            label = help_label(text, glossary(term))
+            label.setBuddy(field)
+            fields.addRow(label, field)
         fields.addRow(self.odds)
         top = QHBoxLayout()
         top.addWidget(release, 1)
@@ -214,7 +229,7 @@ class BudgetPage(QWidget):
         layout = QVBoxLayout()
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
-        self.scroll = scroll_page(self, layout)
+        self.scroll = scroll_page(self, layout, "Budget page")
         """The page scrolls when the window is too short for the panel's wrapped lines and the plots' least
         heights (at 1024 x 700 the plots had 40 to 70 px; the wrapped lines made the window 721 px tall)."""
         self.epsilon.valueChanged.connect(self._update_odds)

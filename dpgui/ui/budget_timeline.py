@@ -80,6 +80,7 @@ class BudgetTimeline(LazyPlotView):
     accountant takes seconds to minutes, during which the page says so and stays usable."""
 
     min_plot_height = MIN_PLOT_HEIGHT - 20  # no axis title below the dates
+    subject = "Cumulative ε spent over time, against the total"
     composed = Signal()
     """The shown entries' spend is composed and drawn."""
 
@@ -125,7 +126,7 @@ class BudgetTimeline(LazyPlotView):
     def _composing_failed(self, error: Exception) -> None:
         self.composing.setText(f"The spend could not be composed: {error}")
 
-    def make_plot(self) -> pg.PlotWidget:
+    def make_plot(self) -> ThemedPlotWidget:
         plot = ThemedPlotWidget(axisItems={"bottom": pg.DateAxisItem(orientation="bottom")})
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("left", "ε spent")

@@ -139,6 +139,8 @@ class DataPage(QWidget):
         self.preview.horizontalHeader().setStretchLastSection(True)
         self.preview.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.preview.horizontalHeader().setResizeContentsPrecision(200)  # never scan 10^6 rows for widths
+        self.summary.setAccessibleName("Columns of the private file (custodian-only)")
+        self.preview.setAccessibleName("Custodian-only preview of the private rows")
         self.preview_title = _bold(QLabel("Custodian-only preview — never exported"))
         summary_box = QWidget()
         summary_layout = QVBoxLayout(summary_box)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QWidget,
 )
 
 from dpgui.data.domain import (
@@ -45,6 +46,8 @@ HEADER_HELP = {
     "Unit": "Optional: the values' unit (e.g. USD per week), shown on the plots' axes and in the manifest.",
 }
 """Plain-words help of the declared-domain headers (the "?" of the Task page, the Data page's tooltips)."""
+FIELD_NAMES = ("lower bound", "upper bound", "granularity", "number of bins", "unit")
+"""What a screen reader calls a numeric row's edits, after the column's name ("wage lower bound")."""
 BOUNDS_RULE = (
     "Bounds and categories are public: declare them, or suggest them from a public sample — never from the "
     "private data."
@@ -162,10 +165,17 @@ class DomainRow:
         self.unit.setToolTip("The values' unit, shown on the plots' axes and in the manifest (CLI --unit).")
         self.unit.setMinimumWidth(self.unit.fontMetrics().horizontalAdvance(UNIT_SHOWN) + UNIT_PADDING)
         self.suggest = QPushButton("Suggest from public sample")
+        for edit, what in zip(self._edits(), FIELD_NAMES, strict=True):
+            edit.setAccessibleName(f"{column} {what}")
+        self.suggest.setAccessibleName(f"Suggest {column}'s domain from the public sample")
         self.show(texts)
 
     def _edits(self) -> tuple[QLineEdit, ...]:
         return self.lower, self.upper, self.granularity, self.bins, self.unit
+
+    def fields(self) -> tuple[QWidget, ...]:
+        """The row's inputs (not its suggest button) in the order they are shown, left to right."""
+        return self._edits()
 
     def texts(self) -> tuple[str, ...]:
         return tuple(edit.text() for edit in self._edits())
@@ -216,10 +226,17 @@ class CategoryRow:
         self.other = QCheckBox(f"count other values as '{OTHER}'")
         self.other.setToolTip("Undeclared values (and, when imputing, missing cells) go to one extra bucket.")
         self.suggest = QPushButton("Suggest from public sample")
+        self.categories.setAccessibleName(f"{column} categories, comma-separated")
+        self.other.setAccessibleName(f"{column}: count other values as '{OTHER}'")
+        self.suggest.setAccessibleName(f"Suggest {column}'s categories from the public sample")
         self.show(texts)
 
     def texts(self) -> tuple[str, ...]:
         return self.categories.text(), OTHER if self.other.isChecked() else ""
+
+    def fields(self) -> tuple[QWidget, ...]:
+        """The row's inputs (not its suggest button) in the order they are shown, left to right."""
+        return self.categories, self.other
 
     def show(self, texts: tuple[str, ...]) -> None:
         """Show declared texts (none: no categories, no 'other') without signalling an edit."""

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from dpgui.data import DataError
 from dpgui.data.public import PublicSample
 from dpgui.data.validation import ColumnKind, ColumnSummary
+from dpgui.ui.accessible import in_tab_order
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.domain_rows import (
     HEADER_HELP,
@@ -54,6 +55,7 @@ class DomainTable(QGroupBox):
         self.table.verticalHeader().setDefaultSectionSize(QLineEdit().sizeHint().height())
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setAccessibleName("Declared domains")
         self.table.setTabKeyNavigation(False)  # Tab goes through the cells' edits, not the cells
         self.table.setToolTip(
             "A numeric column's lower and upper bounds with a granularity or a number of bins; a categorical "
@@ -85,6 +87,8 @@ class DomainTable(QGroupBox):
             row.write_to(self._declared)
             self.rows[summary.name] = row
         self.table.resizeColumnToContents(0)
+        fields = (field for row in self.rows.values() for field in row.fields())
+        in_tab_order([self.table, *fields, self.suggest_button])
 
     def set_public(self, sample: PublicSample | None, notes: Mapping[str, str]) -> None:
         """The public sample the button suggests from (none: the button is disabled) and its per-column

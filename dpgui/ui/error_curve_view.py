@@ -90,6 +90,8 @@ class ErrorCurveView(LazyPlotView):
     The curve is computed (in the pool) and drawn only while the view is shown.
     """
 
+    subject = "Predicted error against ε"
+
     def __init__(self) -> None:
         super().__init__()
         self.status = WrappingLabel()  # in a tab: a plain wrapped QLabel lost its second line
@@ -138,7 +140,7 @@ class ErrorCurveView(LazyPlotView):
         self._best = error
         self.refresh()
 
-    def make_plot(self) -> pg.PlotWidget:
+    def make_plot(self) -> ThemedPlotWidget:
         plot = ThemedPlotWidget(axisItems={"bottom": DecadeAxis("bottom")})
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "ε (log)")

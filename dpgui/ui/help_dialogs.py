@@ -56,6 +56,7 @@ class UserGuideDialog(_HelpDialog):
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(True)
         self.browser.setMarkdown(user_guide_text())
+        self.browser.setAccessibleName("User guide")
         super().__init__("dpgui user guide", self.browser, parent)
 
 
@@ -65,6 +66,7 @@ class GlossaryDialog(_HelpDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         self.table = QTableWidget(len(GLOSSARY), 2)
         self.table.setHorizontalHeaderLabels(["Term", "In plain words"])
+        self.table.setAccessibleName("Glossary")
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(True)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

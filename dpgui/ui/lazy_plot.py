@@ -24,19 +24,21 @@ class LazyPlotView(QWidget):
 
     min_plot_height = MIN_PLOT_HEIGHT
     """The plot's minimum height (less for a plot without an axis title below it)."""
+    subject = "Plot"
+    """What the plot shows, in words: its accessible name (the views' plots have no title)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(0, 0, 0, 0)
-        self._plot: pg.PlotWidget | None = None
+        self._plot: ThemedPlotWidget | None = None
 
     @property
-    def plot(self) -> pg.PlotWidget | None:
+    def plot(self) -> ThemedPlotWidget | None:
         """The plot, once the view has been shown."""
         return self._plot
 
-    def make_plot(self) -> pg.PlotWidget:
+    def make_plot(self) -> ThemedPlotWidget:
         """The plot widget, built once (override for other axes)."""
         plot = ThemedPlotWidget()
         plot.showGrid(x=True, y=True, alpha=0.25)
@@ -66,5 +68,6 @@ class LazyPlotView(QWidget):
     def _render_now(self) -> None:
         if self._plot is None:
             self._plot = self.make_plot()
+            self._plot.set_subject(self.subject)
             self.layout_.addWidget(self._plot, 1)
         self.render(self._plot)

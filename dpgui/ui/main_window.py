@@ -62,6 +62,7 @@ from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, re
 from dpgui.tasks.review import build_review
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, over_budget, prepare
 from dpgui.tasks.spec import TaskSpec
+from dpgui.ui.accessible import first_field
 from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource
@@ -259,6 +260,7 @@ class MainWindow(QMainWindow):
         self.sidebar = QListWidget()
         self.sidebar.addItems([f"{number}. {title}" for number, title in enumerate(PAGES, start=1)])
         self.sidebar.setSpacing(3)
+        self.sidebar.setAccessibleName("Pages")
         self.sidebar.setFixedWidth(self.sidebar.fontMetrics().horizontalAdvance("5. Review & export") + 40)
         self.pages = QStackedWidget()
         for page in (
@@ -273,7 +275,7 @@ class MainWindow(QMainWindow):
         self.next_button = QPushButton("Next →")
         self.back_button.clicked.connect(lambda: self.go_to(self.pages.currentIndex() - 1))
         self.next_button.clicked.connect(lambda: self.go_to(self.pages.currentIndex() + 1))
-        self.sidebar.currentRowChanged.connect(self.go_to)
+        self.sidebar.currentRowChanged.connect(lambda row: self.go_to(row, focus=False))  # arrows go on
 
         navigation = QHBoxLayout()
         navigation.addStretch(1)
@@ -302,6 +304,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         back = self._action("&Back", lambda: self.go_to(self.pages.currentIndex() - 1), "Alt+Left")
         forward = self._action("&Next", lambda: self.go_to(self.pages.currentIndex() + 1), "Alt+Right")
+        self.page_actions = [self._page_action(page) for page in range(len(PAGES))]
 
         file_menu = self.menuBar().addMenu("&File")
         self._add(file_menu, self.open_private_action, self.open_public_action, self.open_table_action)
@@ -317,7 +320,7 @@ class MainWindow(QMainWindow):
         )
         self._add(file_menu, self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
         self._add(self.menuBar().addMenu("&Release"), self.run_action, self.cancel_action)
-        self._add(self.menuBar().addMenu("&Go"), back, forward)
+        self._add(self.menuBar().addMenu("&Go"), back, forward, None, *self.page_actions)
         self.user_guide_action = self._action(
             "&User guide",
             lambda: self._show_help(UserGuideDialog(self)),
@@ -358,6 +361,15 @@ class MainWindow(QMainWindow):
         self.addAction(action)  # shortcuts work whichever page has the focus
         return action
 
+    def _page_action(self, page: int) -> QAction:
+        """Go > "1 Data" … "5 Review & export": Ctrl+1 … Ctrl+5 show the page (the sidebar's numbers)."""
+        number = page + 1
+
+        def show() -> None:
+            self.go_to(page)
+
+        return self._action(f"&{number} {PAGES[page].replace('&', '&&')}", show, f"Ctrl+{number}")
+
     @staticmethod
     def _add(menu: QMenu, *actions: QAction | None) -> None:
         for action in actions:
@@ -368,8 +380,9 @@ class MainWindow(QMainWindow):
 
     # -- navigation ----------------------------------------------------------------------------------------
 
-    def go_to(self, page: int) -> None:
-        """Show page ``page`` (clamped to the flow); entering Task or Budget refreshes what they show."""
+    def go_to(self, page: int, *, focus: bool = True) -> None:
+        """Show page ``page`` (clamped to the flow) with the focus on its first field (``focus``: not when
+        the sidebar's arrows chose it); entering Task or Budget refreshes what they show."""
         page = max(DATA, min(REVIEW, page))
         self.pages.setCurrentIndex(page)
         self.sidebar.blockSignals(True)
@@ -377,6 +390,9 @@ class MainWindow(QMainWindow):
         self.sidebar.blockSignals(False)
         self.back_button.setEnabled(page > DATA)
         self.next_button.setEnabled(page < REVIEW)
+        field = first_field(self.pages.currentWidget()) if focus else None
+        if field is not None:
+            field.setFocus(Qt.FocusReason.OtherFocusReason)
         if page in (TASK, BUDGET, RUN):
             self._spec_changed()
 

@@ -28,6 +28,7 @@ class MissingBox(QGroupBox):
         super().__init__("Missing values")
         self.impute = QRadioButton("Replace a missing value by")
         self.fill = number_edit("the lower bound")
+        self.fill.setAccessibleName("Replace a missing value by this value (default: the lower bound)")
         self.fail = QRadioButton("Stop the release at the first missing value")
         self.keep = QRadioButton("Keep them: a cell of their own, left blank in the synthetic rows")
         self.keep.setToolTip(

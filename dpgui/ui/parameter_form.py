@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from dpgui.tasks.registry import ParameterSpec
 from dpgui.tasks.spec import ParameterValue
+from dpgui.ui.accessible import focusable_before, in_tab_order
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.help_mark import help_label
 
@@ -69,13 +70,15 @@ def _editor(spec: ParameterSpec) -> Editor:
     bounds = "" if spec.minimum is None else f" (range {spec.minimum:g} to {spec.maximum:g})"
     editor.setToolTip(f"{spec.help}{bounds}")
     editor.setObjectName(spec.name)
+    editor.setAccessibleName(spec.name)
     return editor
 
 
-def _with_browse(editor: QLineEdit, title: str) -> QWidget:
-    """The path's text editor with a "Browse…" button that fills it from a file dialog."""
+def _with_browse(editor: QLineEdit, title: str) -> tuple[QWidget, QPushButton]:
+    """The path's text editor with a "Browse…" button that fills it from a file dialog, and the button."""
     button = QPushButton("Browse…")
     button.setObjectName(f"{editor.objectName()}-browse")
+    button.setAccessibleName(f"Browse for the {editor.objectName()} file")
     button.setToolTip("Choose a PUBLIC file (never the private dataset).")
 
     def browse() -> None:
@@ -91,7 +94,7 @@ def _with_browse(editor: QLineEdit, title: str) -> QWidget:
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(editor, 1)
     layout.addWidget(button)
-    return row
+    return row, button
 
 
 def _value(editor: Editor, kind: type) -> ParameterValue:
@@ -135,17 +138,27 @@ class ParameterForm(QWidget):
         for layout in (self._layout, self._advanced_layout):
             while layout.rowCount():
                 layout.removeRow(0)
+        before = focusable_before(self.advanced_button)  # where the new editors go in the tab chain
         self._specs = tuple(specs)
         self.editors = {spec.name: _editor(spec) for spec in self._specs}
+        shown: list[QWidget] = []
+        hidden: list[QWidget] = []  # behind "Advanced"
         for spec in self._specs:
             label = help_label(f"{spec.name}:", spec.help)
             editor = self.editors[spec.name]
+            label.setBuddy(editor)
             layout = self._advanced_layout if spec.advanced else self._layout
+            fields = hidden if spec.advanced else shown
             if spec.path and isinstance(editor, QLineEdit):
                 editor.setPlaceholderText("path of a public CSV file")
-                layout.addRow(label, _with_browse(editor, f"Choose the public {spec.name} file"))
+                row, browse = _with_browse(editor, f"Choose the public {spec.name} file")
+                layout.addRow(label, row)
+                fields += [label, editor, browse]
             else:
                 layout.addRow(label, editor)
+                fields += [label, editor]
+        # the editors are made after the button: they would come after the whole window in the tab chain
+        in_tab_order([before, *shown, self.advanced_button, *hidden])
         for spec in self._specs:
             source = self.editors.get(spec.set_by)
             if isinstance(source, QLineEdit):

@@ -65,6 +65,7 @@ class BandSample(pg.ItemSample):
 def release_plot() -> pg.PlotWidget:
     """An empty white plot with a legend, ready for :func:`draw_release`."""
     plot = ThemedPlotWidget()
+    plot.set_subject("Plot of the release")  # until a release titles it
     plot.showGrid(x=True, y=True, alpha=0.25)
     plot.setMinimumHeight(220)
     plot.addLegend(offset=(10, 10), **legend_style())

@@ -130,6 +130,11 @@ class ReviewPage(QWidget):
         for label in (self.headline, self.details, self.more_details):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # the headline is a tab stop, the page's first: a screen reader speaks what was released
+        self.headline.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.headline.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.model = DataFrameModel(formatter=readable)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -160,6 +165,8 @@ class ReviewPage(QWidget):
         self.export_button = QPushButton("Export release…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_requested)
+        self.table.setAccessibleName("Released values")
+        self.preview.setAccessibleName("First synthetic rows")
 
         self.tables = tables = QWidget()
         table_column = QVBoxLayout(tables)
@@ -180,6 +187,7 @@ class ReviewPage(QWidget):
         """The release's plot and, for a synthetic table, a second tab of the synthetic rows' 1- and 2-way
         distributions: stacked, the three plots of a table release had about 100 px each at 1024 x 700."""
         plots.setDocumentMode(True)
+        plots.setAccessibleName("Plots of the release")
         plots.addTab(release_plots, MEASURED_TAB)
         plots.addTab(synthetic_page, SYNTHETIC_TAB)
         self.body = QSplitter()
@@ -192,6 +200,7 @@ class ReviewPage(QWidget):
         self.body.setChildrenCollapsible(False)
         self._reset_split()
         self.history = QListWidget()
+        self.history.setAccessibleName("Releases of this session")
         self._fit_history()
         self.history.setToolTip(
             "The releases made in this session (saved in the project file): pick one to show and export it."
@@ -211,7 +220,7 @@ class ReviewPage(QWidget):
         layout.addWidget(self.more_details)
         layout.addWidget(self.body, 1)
         layout.addLayout(footer)
-        self.scroll = scroll_page(self, layout)
+        self.scroll = scroll_page(self, layout, "Review and export page")
         """The page scrolls when the window is too short for the release's notes, plots and list: at
         1024 x 700 a distance release's explorer was squeezed (its note ran over the plot's axis title) and
         the window grew to 715 px."""

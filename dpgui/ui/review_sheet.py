@@ -109,6 +109,7 @@ class ReviewSheet(QDialog):
         self.scroll = QScrollArea()
         """The reviews scroll: a table's seven columns bring ten checks, and at 1024 x 700 the summary's
         wrapped rows were squeezed to one clipped line each."""
+        self.scroll.setAccessibleName("What the release will cost and its checks")
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setWidget(body)

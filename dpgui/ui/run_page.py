@@ -52,6 +52,7 @@ class RunPage(QWidget):
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setPlaceholderText("Progress messages of the run appear here.")
+        self.log.setAccessibleName("Progress messages of the run")
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button, 1)

@@ -22,11 +22,13 @@ class ScrollContents(QWidget):
         return self.minimumSizeHint().height()
 
 
-def scroll_page(page: QWidget, layout: QLayout) -> QScrollArea:
-    """Put ``layout`` (the page's contents) in a frameless vertical scroll area filling ``page``."""
+def scroll_page(page: QWidget, layout: QLayout, name: str) -> QScrollArea:
+    """Put ``layout`` (the page's contents) in a frameless vertical scroll area filling ``page``, which a
+    screen reader calls ``name``."""
     contents = ScrollContents()
     contents.setLayout(layout)
     scroll = QScrollArea()
+    scroll.setAccessibleName(name)
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
     scroll.setWidget(contents)

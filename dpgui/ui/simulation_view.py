@@ -66,12 +66,15 @@ def caption(simulation: Simulation, n: int) -> str:
 class SimulationView(LazyPlotView):
     """A Simulate button, the number of trials, a histogram of the errors and its caption."""
 
+    subject = "Histogram of the simulated releases' errors"
+
     def __init__(self) -> None:
         super().__init__()
         self.trials = QSpinBox()
         self.trials.setRange(5, 1000)
         self.trials.setValue(50)
         self.trials.setSuffix(" trials")
+        self.trials.setAccessibleName("Number of simulated releases")
         self.button = QPushButton("Simulate")
         self.button.setToolTip("Run the algorithm on the public sample or synthetic data; spends no budget.")
         self.caption = WrappingLabel()  # in a tab: a plain wrapped QLabel can lose its last line

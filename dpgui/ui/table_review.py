@@ -108,8 +108,15 @@ class SyntheticTableView(QWidget):
         self.heatmap = pg.ImageItem()
         self.heat_plot.addItem(self.heatmap)
         choices = QHBoxLayout()
-        for text, box in (("1-way of", self.column), ("2-way of", self.first), ("×", self.second)):
-            choices.addWidget(QLabel(text))
+        for text, name, box in (
+            ("1-way of", "Synthetic rows by column", self.column),
+            ("2-way of", "Synthetic rows by pair: first column", self.first),
+            ("×", "Synthetic rows by pair: second column", self.second),
+        ):
+            label = QLabel(text)
+            label.setBuddy(box)
+            box.setAccessibleName(name)
+            choices.addWidget(label)
             choices.addWidget(box, 1)
         plots = QHBoxLayout()
         plots.addWidget(self.bars_plot, 1)

@@ -37,6 +37,7 @@ from dpgui.tasks.plain_words import details as algorithm_details
 from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
 from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
+from dpgui.ui.accessible import in_tab_order
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.domain_rows import (
@@ -124,6 +125,7 @@ class TaskPage(QWidget):
         self.algorithm.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.algorithm.setMinimumHeight(120)
         self.algorithm.setSpacing(2)
+        self.algorithm.setAccessibleName("Algorithm")
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -190,6 +192,7 @@ class TaskPage(QWidget):
         inner = QWidget()
         inner.setLayout(columns)
         scroll = QScrollArea()
+        scroll.setAccessibleName("Task page")
         scroll.setWidgetResizable(True)
         scroll.setWidget(inner)
         outer = QVBoxLayout(self)
@@ -463,10 +466,12 @@ class TaskPage(QWidget):
         grid = QGridLayout(self._domains_widget)
         grid.setContentsMargins(0, 0, 0, 0)
         columns = self.selected_columns()
+        headers: list[QLabel] = []
         if any(column in self._numeric for column in columns):
             for position, title in enumerate(NUMERIC_HEADERS):
                 header = help_label(f"<b>{title}</b>", HEADER_HELP[title]) if title in HEADER_HELP else None
-                grid.addWidget(header or QLabel(f"<b>{title}</b>"), 0, position)
+                headers.append(header or QLabel(f"<b>{title}</b>"))
+                grid.addWidget(headers[-1], 0, position)
         self.domain_rows = {}
         for line, column in enumerate(columns, start=1):
             numeric = column in self._numeric
@@ -477,6 +482,8 @@ class TaskPage(QWidget):
             row.write_to(self._declared)
             self.domain_rows[column] = row
         self._domains_holder.addWidget(self._domains_widget)
+        fields = (field for row in self.domain_rows.values() for field in (*row.fields(), row.suggest))
+        in_tab_order([self.positive, *headers, *fields, self.load_domains_button])  # rows built last
         self._update_public_note()
         self.changed.emit()
 

@@ -15,6 +15,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
+from dpgui.ui.accessible import UNTITLED_PLOT, plain_text, plot_description
+
 _export_palette: QPalette | None = None
 """Set while a plot is drawn for a report: exports are light whatever the screen's palette."""
 
@@ -116,13 +118,44 @@ def background_colour(colours: QPalette | None = None) -> QColor:
     return (colours or palette()).color(QPalette.ColorRole.Base)
 
 
+SIDES = ("bottom", "left")
+"""The axes a plot's accessible description names, horizontal first."""
+
+
 class ThemedPlotWidget(pg.PlotWidget):
-    """A ``pg.PlotWidget`` in the palette's Base and Text colours, re-coloured on a palette change."""
+    """A ``pg.PlotWidget`` in the palette's Base and Text colours, re-coloured on a palette change, and named
+    and described for a screen reader by its title and axis titles (:mod:`dpgui.ui.accessible`)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.pop("background", None)
         super().__init__(*args, **kwargs)
         self.apply_palette()
+        self.subject = UNTITLED_PLOT
+        """What the plot shows, its accessible name while it has no title."""
+        self._describe()
+
+    def set_subject(self, subject: str) -> None:
+        """Name the plot ``subject`` for a screen reader while it has no title (a plot under a caption)."""
+        self.subject = subject
+        self._describe()
+
+    def setTitle(self, title: str | None = None, **args: object) -> None:
+        """Set the plot's title, and name the plot after it for a screen reader."""
+        self.getPlotItem().setTitle(title, **args)
+        self._describe()
+
+    def setLabel(self, axis: str, text: str | None = None, *args: object, **kwargs: object) -> None:
+        """Set an axis title, and say in the plot's accessible description what the axes show."""
+        self.getPlotItem().setLabel(axis, text, *args, **kwargs)
+        self._describe()
+
+    def _describe(self) -> None:
+        """The accessible name (the title) and description (title and axis titles) of what is shown."""
+        item = self.getPlotItem()
+        title = plain_text(item.titleLabel.text or "")
+        self.setAccessibleName(title or self.subject)
+        axes = (item.getAxis(side).labelText if item.getAxis(side).isVisible() else "" for side in SIDES)
+        self.setAccessibleDescription(plot_description(title or self.subject, *axes))
 
     def apply_palette(self) -> None:
         self.setBackground(background_colour())
