@@ -200,18 +200,21 @@ def test_a_table_run_cancelled_while_it_waits_for_an_abandoned_fit_is_refunded(
     assert statuses(ledger, dataset_id) == [ReservationStatus.REFUNDED]
 
 
+def _table_run(received: list[object]):
+    """A table run of two steps that records what each step received (Finish now or None)."""
+    received.append((yield Progress(0.5, "1-way marginals measured")))
+    received.append((yield Progress(0.9, "round 1")))
+    return "released"
+
+
+TABLE_SPEC = TaskSpec(TaskKind.TABLE, ("wage",), (DOMAIN,), 1.0, 1e-6, "aim")
+
+
 def test_finish_now_pressed_while_a_table_run_waits_for_an_abandoned_fit_reaches_the_run(abandoned_fit):
     """The worker sends Finish now once: a request that arrives during the wait is passed on at the run's
     first step, not dropped with the waiting step."""
     received: list[object] = []
-
-    def run():
-        received.append((yield Progress(0.5, "1-way marginals measured")))
-        received.append((yield Progress(0.9, "round 1")))
-        return "released"
-
-    spec = TaskSpec(TaskKind.TABLE, ("wage",), (DOMAIN,), 1.0, 1e-6, "aim")
-    steps = release_job.after_abandoned_work(spec, run())
+    steps = release_job.after_abandoned_work(TABLE_SPEC, _table_run(received))
     assert next(steps).message == release_job.WAITING_FOR_ABANDONED_FIT
     abandoned_fit.set()
     assert steps.send(FINISH_NOW).message == "1-way marginals measured"  # the wait ends, the run starts
@@ -219,3 +222,19 @@ def test_finish_now_pressed_while_a_table_run_waits_for_an_abandoned_fit_reaches
     with pytest.raises(StopIteration):
         steps.send(None)
     assert received == [FINISH_NOW, None]
+
+
+def test_finish_now_pressed_at_an_earlier_waiting_step_survives_the_later_ones(abandoned_fit):
+    """The fit still runs after Finish now, so more waiting steps follow, each sent None by the worker: the
+    request is kept through them, not overwritten by the last one."""
+    received: list[object] = []
+    steps = release_job.after_abandoned_work(TABLE_SPEC, _table_run(received))
+    assert next(steps).message == release_job.WAITING_FOR_ABANDONED_FIT
+    assert steps.send(FINISH_NOW).message == release_job.WAITING_FOR_ABANDONED_FIT  # the fit still runs
+    abandoned_fit.set()
+    step = steps.send(None)
+    while step.message == release_job.WAITING_FOR_ABANDONED_FIT:  # until the fit has ended
+        step = steps.send(None)
+    assert step.message == "1-way marginals measured"
+    assert steps.send(None).message == "round 1"
+    assert received == [FINISH_NOW]

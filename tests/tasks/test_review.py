@@ -166,3 +166,19 @@ def test_a_table_column_too_fine_for_its_1_way_marginal_fails_and_the_advice_pas
     coarse = replace(fine, domains=(declared_grid(0, 20000, bins=advised - 1), *fine.domains[1:]))
     checks = {check.title: check for check in review_of(coarse).checks}
     assert checks["the 1-way marginal of x is measurable"].passed
+
+
+@pytest.mark.parametrize(
+    ("bound", "delta", "guarantee", "cost"),
+    [(1, 1e-6, "(pure ε-DP)", "ε = 1, δ = 0"), (0, 1e-6, "(approximate (ε, δ)-DP)", "ε = 1, δ = 1e-06")],
+)
+def test_the_review_states_this_runs_guarantee_and_the_delta_it_charges(bound, delta, guarantee, cost):
+    """One-level RecConcave is one exponential mechanism: the review said "approximate" from the registry's
+    label while its cost charges no δ; with two levels the δ it charges must be stated."""
+    spec = TaskSpec(
+        TaskKind.THRESHOLD, ("age",), (declared_grid(0, 2000),), 1.0, delta, "recconcave",
+        parameters=(("direction", "ge"), ("recursion_bound", bound)), label="retired",
+    )  # fmt: skip
+    summary = dict(review_of(spec).summary())
+    assert summary["Algorithm"].endswith(guarantee)
+    assert summary["Privacy cost"] == cost
