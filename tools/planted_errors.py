@@ -10,7 +10,13 @@ and ``auto`` show and rank by (those run the planner tests, ``PLANNER_TEST_DIRS`
 code every release goes through: the grids, snapping and categories, the missing-value policy, the labels,
 each engine's counts on edge rows, the export's files, the report's figures and a synthetic table's rows
 (those run the data, release or task tests: ``DATA_TEST_DIRS``, ``RELEASE_TEST_DIRS``,
-``TABLE_TASK_TESTS``). The working tree is never modified. Usage, from the repository root::
+``TABLE_TASK_TESTS``); and, since session 28, what decides what is charged, when, and what a run may do:
+each algorithm's task wiring (its cost, guarantee, preconditions and the budget its run is given), the
+spec's and pre-flight's refusals, the review's words (``WIRING_TESTS``), the app's release and plan jobs
+(the touched line, the commit before results, refunds only of runs that never read the data:
+``JOB_TESTS``), a cancel during a draw (``CANCEL_TESTS``), a plan's split (``PLANNER_TEST_DIRS``), the
+command line's review gate (``REVIEW_GATE_TESTS``), DOMAINS.json and the project file. The working tree
+is never modified. Usage, from the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -32,6 +38,9 @@ mechanism's "uses the paper's constants" test), so such a change is caught too, 
 paper rather than a privacy error. The planner's mutations (and the error bounds' and minimum sizes' in the
 algorithm modules) are errors of that kind by nature: a sample size or error bound smaller than the theorem
 gives, or a lower bound above the proven one, caught by the tests that compute the paper's formula apart.
+Those of session 28 break what is charged, refused, refunded or stated rather than an output law: a δ
+dropped from a cost, a guarantee labelled pure, a run given more ε than it is charged, a precondition
+that no longer refuses, a refund where a commit is due, a review that lets a failed check through.
 
 Also not planted, because no exact check shows a breach: RecConcave's A_dist delta split delta/(L-1)
 instead of delta/(2(L-1)) (A_dist's exact delta on the searched pairs stays far below its share), and one
@@ -137,6 +146,25 @@ RELEASE_TEST_DIRS = ("tests/release",)
 """For what an export writes: the files, the report's facts and the kept copy."""
 TABLE_TASK_TESTS = ("tests/tasks",)
 """For a synthetic table's rows as the task writes them (grid values, blanks, catch-all cells, limits)."""
+WIRING_TESTS = ("tests/tasks",)
+"""For the task wiring (costs, guarantees, preconditions, the runs' budget, the review's words) and the
+spec's and pre-flight's refusals: the task tests pin each registered algorithm's wiring."""
+JOB_TESTS = ("tests/jobs",)
+"""For the app's release and plan jobs (the settle order: touched line, commit before results, refunds)."""
+CANCEL_TESTS = ("tests/privacy/test_cancellable_work.py", "tests/privacy/test_pins_cancellable.py",
+                "tests/privacy/test_pins_cancellable_20.py", "tests/jobs")  # fmt: skip
+"""For a cancel during a draw or a model fit."""
+REVIEW_GATE_TESTS = (
+    "tests/cli/test_pins_review_gate.py",
+    "tests/tasks/test_review.py",
+    "tests/cli/test_batch.py",
+    "tests/cli/test_batch_refuses_one_failed_review.py",
+)
+"""For the command line's review before every charge (dpgui/cli/review_gate.py and its two callers)."""
+DOMAINS_FILE_TESTS = tuple(f"tests/data/test_{name}.py" for name in (
+    "domains_file", "domains_file_category_spaces", "domains_file_category_text",
+    "domains_file_duplicate_column", "pins_public_and_domains_file"))  # fmt: skip
+PROJECT_TESTS = ("tests/release/test_project.py", "tests/release/test_pins_project.py")
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -2344,6 +2372,408 @@ MUTATIONS: tuple[Mutation, ...] = (
         "synthetic table: a column of exactly 65536 cells (the stated limit) refused",
         TABLE_TASK_TESTS,
     ),
+    # -- session 28 (h28b): the task wiring, the jobs, the plan split, the review gate, domains, projects --
+    Mutation(
+        "learning-recconcave-two-levels-pure",
+        "dpgui/tasks/learning.py",
+        "return _recconcave_levels(spec) == 1",
+        "return _recconcave_levels(spec) <= 2",
+        "RecConcave with two levels (A_dist inside) labelled pure and charged no δ",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-recconcave-cost-drops-delta",
+        "dpgui/tasks/learning.py",
+        "return _pure_cost(spec) if _recconcave_is_pure(spec) else _approximate_cost(spec)",
+        "return _pure_cost(spec)",
+        "RecConcave charged ε alone, δ dropped, on grids where A_dist spends it",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-recconcave-delta-not-required",
+        "dpgui/tasks/learning.py",
+        "if not _recconcave_is_pure(spec) and spec.delta <= 0:",
+        "if not _recconcave_is_pure(spec) and spec.delta < 0:",
+        "RecConcave over more than 32 thresholds no longer refused at δ = 0",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-recconcave-auto-direction",
+        "dpgui/tasks/learning.py",
+        "    if _direction(spec) is Direction.AUTO:\n",
+        "    if _direction(spec) is None:\n",
+        "RecConcave no longer refuses direction auto (it needs a public direction)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-recconcave-label-noise-ignored",
+        "dpgui/tasks/learning.py",
+        'promise = (1 - float(spec.parameter("label_noise", LABEL_NOISE.default))) * n',
+        "promise = n",
+        "RecConcave: the declared label noise ignored (the promise is every row)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-labels-only-booked-replace-one",
+        "dpgui/tasks/learning.py",
+        "return Account.REPLACE_ONE if spec.public is not None else Account.LABELS_ONLY",
+        "return Account.REPLACE_ONE",
+        "a labels-only release booked on the replace-one account (composed with guarantees it lacks)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-labels-only-opt-in-skipped",
+        "dpgui/tasks/learning.py",
+        "if _label_private_account(spec) is Account.LABELS_ONLY and not spec.parameter(",
+        "if _label_private_account(spec) is Account.REPLACE_ONE and not spec.parameter(",
+        "label-private learner without a public sample runs without the labels-only opt-in",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-labels-only-stated-replace-one",
+        "dpgui/tasks/learning.py",
+        "    if spec.public is not None:\n        return REPLACE_ONE",
+        "    if spec.public is None:\n        return REPLACE_ONE",
+        "label-private learner without a public sample stated as replace-one (features protected)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-points-cost-drops-delta",
+        "dpgui/tasks/learning.py",
+        "cost=_approximate_cost,\n        predicted_error=lambda spec, n: (\n            learn_points",
+        "cost=_pure_cost,\n        predicted_error=lambda spec, n: (\n            learn_points",
+        "learn-points charged ε alone, δ dropped",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-public-em-needs-no-sample",
+        "dpgui/tasks/learning.py",
+        '    if spec.public is None:\n        return (PreconditionFailure("public-em',
+        '    if spec.public is False:\n        return (PreconditionFailure("public-em',
+        "public-em no longer refused without a public sample (it fails after the charge)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "learning-em-runs-at-twice-epsilon",
+        "dpgui/tasks/learning.py",
+        "release = yield from em_threshold(values, pos, neg, spec.domain.size, direction, spec.epsilon, rng)",
+        "release = yield from em_threshold(values, pos, neg, spec.domain.size, direction, 2 * spec.epsilon, "
+        "rng)",
+        "em-threshold runs at 2ε while ε is charged",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-treelog-delta-not-required",
+        "dpgui/tasks/interior.py",
+        '    if spec.delta <= 0:\n        return "TreeLog is',
+        '    if spec.delta < 0:\n        return "TreeLog is',
+        "TreeLog (and HeavyPaths, ip-reduction-treelog) no longer refused at δ = 0",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-treelog-min-n-not-refused",
+        "dpgui/tasks/interior.py",
+        "    if params.meets_requirement:\n        return ()\n    need = params.n_required",
+        "    if True:\n        return ()\n    need = params.n_required",
+        "TreeLog no longer refused below its n_required",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-treelog-cost-drops-delta",
+        "dpgui/tasks/interior.py",
+        "        cost=_approximate_cost,\n        predicted_error=_treelog_error,",
+        "        cost=_pure_cost,\n        predicted_error=_treelog_error,",
+        "TreeLog charged ε alone, δ dropped",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-ip-treelog-cost-drops-delta",
+        "dpgui/tasks/interior.py",
+        '(InteriorSolver.TREELOG, Guarantee.APPROXIMATE, _approximate_cost, "TreeLog"),',
+        '(InteriorSolver.TREELOG, Guarantee.APPROXIMATE, _pure_cost, "TreeLog"),',
+        "threshold learning via TreeLog charged ε alone, δ dropped",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-heavypaths-guarantee-pure",
+        "dpgui/tasks/interior.py",
+        'guarantee=Guarantee.APPROXIMATE,\n        summary="Sparse-vector',
+        'guarantee=Guarantee.PURE,\n        summary="Sparse-vector',
+        "HeavyPaths labelled pure ε-DP",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-ip-auto-direction",
+        "dpgui/tasks/interior.py",
+        'if str(spec.parameter("direction", DIRECTION.default)) != "le":',
+        'if str(spec.parameter("direction", DIRECTION.default)) not in ("le", "auto"):',
+        "the interior-point reduction runs under direction auto (it releases 'x <= t' whatever the data)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-ip-treelog-unusable-skipped",
+        "dpgui/tasks/interior.py",
+        "        if solver is InteriorSolver.TREELOG:\n            reason",
+        "        if solver is InteriorSolver.EM:\n            reason",
+        "threshold learning via TreeLog no longer refused at δ = 0 or on a grid TreeLog cannot take",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "interior-box-min-n-not-refused",
+        "dpgui/tasks/interior.py",
+        "    if params.error_rate < 1:\n        return ()",
+        "    if params.error_rate < 2:\n        return ()",
+        "the quantile box no longer refused where it guarantees nothing",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "adaptive-privtree-runs-at-twice-epsilon",
+        "dpgui/tasks/adaptive.py",
+        "histogram, data.count(), spec.epsilon, rng, tree_share=share",
+        "histogram, data.count(), 2 * spec.epsilon, rng, tree_share=share",
+        "PrivTree runs at 2ε while ε is charged",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "adaptive-privtree-bound-full-epsilon",
+        "dpgui/tasks/adaptive.py",
+        "params = PrivTreeParameters.for_epsilon(share * spec.epsilon)",
+        "params = PrivTreeParameters.for_epsilon(spec.epsilon)",
+        "PrivTree's stated bound with the tree's test at the full ε (too small)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "registry-approximate-labelled-pure",
+        "dpgui/tasks/registry.py",
+        "if self.guarantee is Guarantee.APPROXIMATE and self.pure_when(spec):",
+        "if self.guarantee is Guarantee.APPROXIMATE or self.pure_when(spec):",
+        "every approximate-DP algorithm's run labelled pure ε-DP",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "registry-zcdp-labelled-pure",
+        "dpgui/tasks/registry.py",
+        "return Guarantee.PURE if self.cost(spec).is_pure else Guarantee.APPROXIMATE",
+        "return Guarantee.PURE",
+        "a zCDP run at δ > 0 labelled pure ε-DP",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "registry-recorded-curve-drops-delta",
+        "dpgui/tasks/registry.py",
+        "return PrivacyCurve(steps=(DpSteps(cost),))",
+        "return PrivacyCurve(steps=(DpSteps(PrivacyCost(cost.epsilon)),))",
+        "the ledger records an (ε, δ) release as pure ε (its δ left out of the composition)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "preflight-epsilon-above-max",
+        "dpgui/tasks/preflight.py",
+        "MIN_EPSILON <= spec.epsilon <= MAX_EPSILON",
+        "MIN_EPSILON <= spec.epsilon",
+        "ε above 100 (a guarantee that says nothing) accepted before the charge",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "preflight-fill-above-upper",
+        "dpgui/tasks/preflight.py",
+        "if fill is not None and not domain.lower <= fill <= domain.upper:",
+        "if fill is not None and not domain.lower <= fill:",
+        "a fill value above the upper bound accepted (imputed cells released at the bound)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "review-budget-after-not-subtracted",
+        "dpgui/tasks/review.py",
+        "epsilon = max(self.remaining_before.epsilon - self.cost.epsilon, 0.0)",
+        "epsilon = max(self.remaining_before.epsilon, 0.0)",
+        "the review states the ε left after the release as the ε left before it",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "review-guarantee-unresolved",
+        "dpgui/tasks/review.py",
+        'f"({self.algorithm.guarantee_for(self.spec).value})",',
+        'f"({self.algorithm.guarantee.value})",',
+        "the review states the registered guarantee, not this run's (one-level RecConcave as approximate)",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "review-cost-states-no-delta",
+        "dpgui/tasks/review.py",
+        '("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),',
+        '("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = 0"),',
+        "the review states δ = 0 for a release that charges δ",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "review-gate-accepts-failures",
+        "dpgui/cli/review_gate.py",
+        "if review.failures and not accept_warnings:",
+        "if review.failures and accept_warnings:",
+        "CLI: a failed review check no longer refuses without --accept-warnings",
+        REVIEW_GATE_TESTS,
+    ),
+    Mutation(
+        "release-cmd-review-always-accepted",
+        "dpgui/cli/release_cmd.py",
+        "reviewed = review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings)",
+        "reviewed = review_gate.review_or_refuse(spec, dataset, ledger, True)",
+        "CLI release: charged and run although a review check failed and --accept-warnings was not given",
+        REVIEW_GATE_TESTS,
+    ),
+    Mutation(
+        "batch-cmd-review-one-refusal-ignored",
+        "dpgui/cli/batch_cmd.py",
+        "if any(review is None for review in reviews):",
+        "if all(review is None for review in reviews):",
+        "CLI plan: charged and run although one release's review check failed",
+        REVIEW_GATE_TESTS,
+    ),
+    Mutation(
+        "release-job-cancel-after-touch-refunded",
+        "dpgui/jobs/release_job.py",
+        "settle_failed_run(self._ledger, self._reservation, self.touched)",
+        "settle_failed_run(self._ledger, self._reservation, False)",
+        "app: a run cancelled or failed after it read the data is refunded",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "release-job-no-touched-line",
+        "dpgui/jobs/release_job.py",
+        "        self._ledger.mark_touched(self._reservation)\n",
+        "",
+        "app: no fsynced touched line before the first read (a crash then refunds a run that read the data)",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "release-job-results-before-commit",
+        "dpgui/jobs/release_job.py",
+        "        try:\n            release: Release = finish(",
+        "        self.partial.emit(table)\n        try:\n            release: Release = finish(",
+        "app: the released table emitted before its commit",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "release-job-finish-now-lost",
+        "dpgui/jobs/release_job.py",
+        "request = (yield Progress(0.0, WAITING_FOR_ABANDONED_FIT)) or request",
+        "request = yield Progress(0.0, WAITING_FOR_ABANDONED_FIT)",
+        "app: Finish now pressed while a table run waits for an abandoned fit is lost at the next wait step",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "plan-job-cancel-after-touch-refunded",
+        "dpgui/jobs/plan_job.py",
+        "settle_failed_run(self._ledger, self._reservations[self.index], self.touched)",
+        "settle_failed_run(self._ledger, self._reservations[self.index], False)",
+        "app plan: a release cancelled after it read the data is refunded",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "plan-job-one-never-started-kept",
+        "dpgui/jobs/plan_job.py",
+        "for never_started in self._reservations[self.index + 1 :]:",
+        "for never_started in self._reservations[self.index + 2 :]:",
+        "app plan: the next release, never started, stays reserved after a cancel",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "plan-job-refunds-the-running-release",
+        "dpgui/jobs/plan_job.py",
+        "for never_started in self._reservations[self.index + 1 :]:",
+        "for never_started in self._reservations[self.index :]:",
+        "app plan: the release that ran (committed, or touched the data) refunded with the rest",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "plan-job-cancel-before-start-kept",
+        "dpgui/jobs/plan_job.py",
+        "        if self.index < 0:\n            self._refund_the_rest()",
+        "        if self.index < -1:\n            self._refund_the_rest()",
+        "app plan: a plan cancelled before it started keeps every reservation",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "plan-job-commit-failure-keeps-rest",
+        "dpgui/jobs/plan_job.py",
+        "        except Exception as error:\n            self._refund_the_rest()\n",
+        "        except Exception as error:\n",
+        "app plan: a commit that fails leaves the later releases reserved",
+        JOB_TESTS,
+    ),
+    Mutation(
+        "cancellable-batch-unchecked",
+        "dpgui/privacy/cancellable.py",
+        "            self.check()\n            parts.append(",
+        "            parts.append(",
+        "a cancel during a long noise draw waits for the whole draw",
+        CANCEL_TESTS,
+    ),
+    Mutation(
+        "cancellable-abandoned-not-recorded",
+        "dpgui/privacy/cancellable.py",
+        "            _abandon(future)\n",
+        "",
+        "work a cancel gave up is not recorded: the next model fit overlaps it",
+        CANCEL_TESTS,
+    ),
+    Mutation(
+        "cancellable-fit-not-cancellable",
+        "dpgui/privacy/cancellable.py",
+        "return functools.partial(rng.check, during) if isinstance(rng, CancellableRandom) else None",
+        "return None",
+        "a model fit ignores the cancel of its run",
+        CANCEL_TESTS,
+    ),
+    Mutation(
+        "batch-delta-share-undivided",
+        "dpgui/planner/batch.py",
+        "share = delta_total / len(sharing) if sharing and delta_total > 0 else 0.0",
+        "share = delta_total if sharing and delta_total > 0 else 0.0",
+        "plan: every release given the plan's whole δ (their δs sum to more than the budget)",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "batch-epsilon-split-over-budget",
+        "dpgui/planner/batch.py",
+        "scale = epsilon_total / math.fsum(best) * (1 - 1e-12)",
+        "scale = epsilon_total / math.fsum(best) * (1 + 1e-3)",
+        "plan: the releases' ε sum to more than the plan's budget",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "batch-total-largest-release",
+        "dpgui/planner/batch.py",
+        "total = basic_composition(r.cost for r in releases)",
+        "total = max((r.cost for r in releases), key=lambda cost: cost.epsilon)",
+        "plan: its total stated as its largest release, not their composition",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "domains-other-off-by-default",
+        "dpgui/data/domains_file.py",
+        'entry.get("other", True)',
+        'entry.get("other", False)',
+        'DOMAINS.json: a categorical column without "other" gets no catch-all cell',
+        DOMAINS_FILE_TESTS,
+    ),
+    Mutation(
+        "project-raw-sha256",
+        "dpgui/release/project.py",
+        "return cls(path, keyed_fingerprint(sha256))",
+        "return cls(path, sha256)",
+        "project file: the private file's raw SHA-256 saved (a fingerprint anyone can test a guess against)",
+        PROJECT_TESTS,
+    ),
+    Mutation(
+        "project-spec-delta-dropped",
+        "dpgui/release/project.py",
+        '"delta": spec.delta,',
+        '"delta": 0.0,',
+        "project file: a reopened task's δ is 0",
+        PROJECT_TESTS,
+    ),
 )
 
 
@@ -2457,7 +2887,8 @@ def markdown(results: list[Result]) -> str:
         f"privacy, algorithm and task tests, `{' '.join(TEST_DIRS)}`; for an error outside the mechanisms",
         "also the export, data and command-line tests; for the planner's formulas the planner tests; for the",
         "data's grids, engines and missing values, and an export's files and report, the data, release or",
-        "task tests). A mutation is *caught* when the tests fail. A run with `--only` rewrites its own rows",
+        "task tests; for the app's jobs the job tests; for the review gate the command-line tests that run",
+        "it). A mutation is *caught* when the tests fail. A run with `--only` rewrites its own rows",
         "and keeps the others. The list itself lives in `tools/planted_errors.py`;",
         "`tests/tools/test_planted_errors.py` checks in CI that every mutation still applies. Constants that",
         "are conservative rather than wrong (not planted) are listed in the script's docstring.",
