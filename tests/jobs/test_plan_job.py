@@ -16,8 +16,8 @@ from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
-from tests.algorithms.test_pgm_cancel import HOLD_SECONDS
 from tests.cli.test_batch import PLAN
+from tests.jobs.conftest import ABANDONED_FIT_SECONDS
 from tests.jobs.test_release_job import statuses, with_total
 
 COMMITTED, REFUNDED = ReservationStatus.COMMITTED, ReservationStatus.REFUNDED
@@ -170,7 +170,7 @@ def test_a_plans_table_release_waits_for_the_model_fit_a_cancel_gave_up_and_its_
     job.released.connect(lambda index, release: released.append(index))
     job.start(pool)
     waiting = f"wage and education (3 of 3): {release_job.WAITING_FOR_ABANDONED_FIT}"
-    qtbot.waitUntil(lambda: waiting in messages, timeout=HOLD_SECONDS * 1000)
+    qtbot.waitUntil(lambda: waiting in messages, timeout=ABANDONED_FIT_SECONDS * 1000)
     assert released == [0, 1]  # the CDF and the median ran beside the abandoned fit
     with qtbot.waitSignal(job.finished, timeout=60_000):
         abandoned_fit.set()

@@ -19,7 +19,8 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetExceeded, BudgetNotSet, Ledger, ReservationStatus
 from dpgui.privacy.random import SeededRandom
 from dpgui.tasks.spec import TaskKind, TaskSpec
-from tests.algorithms.test_pgm_cancel import HOLD_SECONDS, hold_fits
+from tests.algorithms.test_pgm_cancel import hold_fits
+from tests.jobs.conftest import ABANDONED_FIT_SECONDS
 
 DOMAIN = NumericDomain(0, 5000, 1)
 
@@ -177,7 +178,8 @@ def test_a_table_run_waits_for_the_model_fit_a_cancel_gave_up_before_it_reads_th
     messages: list[str] = []
     job.progress.connect(lambda _, message: messages.append(message))
     job.start(pool)
-    qtbot.waitUntil(lambda: release_job.WAITING_FOR_ABANDONED_FIT in messages, timeout=HOLD_SECONDS * 1000)
+    waiting = release_job.WAITING_FOR_ABANDONED_FIT
+    qtbot.waitUntil(lambda: waiting in messages, timeout=ABANDONED_FIT_SECONDS * 1000)
     assert not job.touched
     with qtbot.waitSignal(job.released, timeout=60_000):
         abandoned_fit.set()
@@ -192,7 +194,7 @@ def test_a_table_run_cancelled_while_it_waits_for_an_abandoned_fit_is_refunded(
 ):
     job, dataset_id = table_job(ledger, wages_csv)
     job.start(pool)
-    with qtbot.waitSignal(job.progress, timeout=HOLD_SECONDS * 1000):
+    with qtbot.waitSignal(job.progress, timeout=ABANDONED_FIT_SECONDS * 1000):
         pass
     with qtbot.waitSignal(job.cancelled, timeout=10_000):
         job.cancel()
