@@ -23,6 +23,8 @@ from dpgui.numbers import readable
         (np.int64(65536), "65,536"),
         (np.float64(0.99951), "0.9995"),
         (123456789.0, "123,456,789"),
+        (1000.4, "1000"),  # rounded to a whole number: its zeros are digits, not decimals to strip
+        (20000.2, "20,000"),
         (3.2e-7, "3.2e-07"),
         (2.5e18, "2.5e+18"),
         (float("inf"), "inf"),

@@ -260,3 +260,15 @@ def test_finish_now_sent_through_the_runner_ends_aim_and_the_release_says_so(tmp
         n.endswith("Finish now made round 2 the last, which spent what was left on 4 marginals")
         for n in table.notes
     )
+
+
+def test_aim_predicts_each_pair_at_the_resolution_with_less_error():
+    """Where AIM would offer a pair coarsened (too noisy cell by cell), the plan predicts the coarse
+    resolution, with less expected TV than the full one: AIM picks the less noisy candidate."""
+    spec, n = _spec(coarse=8), 2000
+    sizes = table_error.table_sizes(spec)
+    pairs = [pair for pair in table_error.aim_plans(spec, n) if len(pair.clique) > 1]
+    assert any(pair.bins is not None for pair in pairs), "no pair is predicted coarsened at n = 2000"
+    for pair in pairs:
+        full = table_error.expected_tv(pair.noise, pair.scale, math.prod(sizes[i] for i in pair.clique), n)
+        assert pair.tv < full if pair.bins is not None else pair.tv == full
