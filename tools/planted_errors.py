@@ -15,8 +15,12 @@ each algorithm's task wiring (its cost, guarantee, preconditions and the budget 
 spec's and pre-flight's refusals, the review's words (``WIRING_TESTS``), the app's release and plan jobs
 (the touched line, the commit before results, refunds only of runs that never read the data:
 ``JOB_TESTS``), a cancel during a draw (``CANCEL_TESTS``), a plan's split (``PLANNER_TEST_DIRS``), the
-command line's review gate (``REVIEW_GATE_TESTS``), DOMAINS.json and the project file. The working tree
-is never modified. Usage, from the repository root::
+command line's review gate (``REVIEW_GATE_TESTS``), DOMAINS.json and the project file; and what a user
+gets from the core around them: how ``auto`` simulates and ranks (``SIMULATION_TESTS``), the table
+planner's predicted error (``TABLE_ERROR_TESTS``), the plan file, the budget's words and the numbers'
+(``BUDGET_WORDS_TESTS``, ``NUMBERS_TESTS``), the command line's generated flags and ``--public``
+(``CLI_TESTS``), a plan's run and export (``BATCH_RUN_TESTS``), the released table's labels and the plain
+words (``PLAIN_WORDS_TESTS``). The working tree is never modified. Usage, from the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -71,6 +75,10 @@ condition never decides); HeavyBin's noise bound with ln(m/beta) for ln(2m/beta)
 noise Lap(4c/eps) stays eps-DP, Lyu, Su, Li 2017); the tree CDF's height one too large on a grid of exactly
 b^h points (one more real level paid for by the larger scale: conservative); A_dist releasing on a noisy
 gap > tau for >= tau (a threshold one higher: conservative).
+
+Not planted (session 28, h28c): ``expected_error`` without its rescaling ``* rows / n``: the tasks it
+simulates (CDF, quantiles) run at rows = n, below CALIBRATION_ROWS on rows and above it from grid counts,
+so the factor is always 1.
 
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
@@ -165,6 +173,23 @@ DOMAINS_FILE_TESTS = tuple(f"tests/data/test_{name}.py" for name in (
     "domains_file", "domains_file_category_spaces", "domains_file_category_text",
     "domains_file_duplicate_column", "pins_public_and_domains_file"))  # fmt: skip
 PROJECT_TESTS = ("tests/release/test_project.py", "tests/release/test_pins_project.py")
+SIMULATION_TESTS = ("tests/tasks/test_pins_simulation_rescale.py", "tests/tasks/test_pins_simulation_23.py")
+"""For how ``auto`` simulates and ranks (dpgui/tasks/simulation.py): its shapes, rows and mean."""
+TABLE_ERROR_TESTS = tuple(f"tests/tasks/test_{name}.py" for name in (
+    "table_error", "table_missing", "pins_table_error_cap", "pins_table_23"))  # fmt: skip
+"""For the planner's predicted error per marginal of a synthetic table (dpgui/tasks/table_error.py)."""
+BUDGET_WORDS_TESTS = ("tests/cli/test_budget_accounting.py", "tests/cli/test_pins_budget_cmd.py",
+                      "tests/ui/test_budget_accounting_views.py")  # fmt: skip
+"""For how the spent and remaining budget are said (dpgui/privacy/budget_words.py)."""
+NUMBERS_TESTS = ("tests/test_numbers.py", "tests/release")
+"""For how released values and errors are written (dpgui/numbers.py)."""
+CLI_TESTS = ("tests/cli",)
+"""For the command line's flags: generated algorithm flags, --public, --delta, the budget command."""
+BATCH_RUN_TESTS = ("tests/tasks/test_batch_run_refuses_private_inputs.py", "tests/jobs", "tests/cli")
+"""For running a release plan (dpgui/tasks/batch_run.py): the plan run itself, the app's plan job and
+``dpgui release batch``."""
+PLAIN_WORDS_TESTS = ("tests/tasks/test_plain_words.py", "tests/ui/test_plain_words_ui.py")
+"""For the plain-language words of an algorithm or a guarantee (dpgui/tasks/plain_words.py)."""
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -2773,6 +2798,296 @@ MUTATIONS: tuple[Mutation, ...] = (
         '"delta": 0.0,',
         "project file: a reopened task's δ is 0",
         PROJECT_TESTS,
+    ),
+    # -- session 28 (h28c): what a user gets from the core: auto's simulations, the table planner, the plan
+    # file, budget and number words, the CLI's flags and --public, plan runs and exports, plain words --
+    Mutation(
+        "sim-shapes-ranked-by-worst",
+        "dpgui/tasks/simulation.py",
+        "return float(np.exp(np.mean(np.log(np.maximum(errors, floor)))))",
+        "return float(np.max(np.maximum(errors, floor)))",
+        "auto: an algorithm's simulated error is its worst shape's, not the shapes' geometric mean",
+        SIMULATION_TESTS,
+    ),
+    Mutation(
+        "sim-cdf-error-against-share-below",
+        "dpgui/tasks/simulation.py",
+        'at_or_below = through[np.searchsorted(indices, points, "right")]',
+        'at_or_below = through[np.searchsorted(indices, points, "left")]',
+        "auto: a simulated CDF's error measured against the share strictly below each point, not at or below",
+        SIMULATION_TESTS,
+    ),
+    Mutation(
+        "sim-counted-at-calibration-rows",
+        "dpgui/tasks/simulation.py",
+        "rows = n if counted else min(n, CALIBRATION_ROWS)",
+        "rows = CALIBRATION_ROWS if counted else min(n, CALIBRATION_ROWS)",
+        "auto: a CDF or quantiles task above 20,000 rows simulated at 20,000 rows, not at its n",
+        SIMULATION_TESTS,
+    ),
+    Mutation(
+        "sim-atoms-smoothed",
+        "dpgui/tasks/simulation.py",
+        "single = self.counts[picked] == 1",
+        "single = self.counts[picked] >= 1",
+        "simulation: a public value held many times (a heaped wage) smoothed away instead of kept an atom",
+        SIMULATION_TESTS,
+    ),
+    Mutation(
+        "table-error-gaussian-mean-abs",
+        "dpgui/tasks/table_error.py",
+        "mean_abs = math.sqrt(2 / math.pi) * scale",
+        "mean_abs = scale",
+        "table planner: a Gaussian's mean absolute noise taken as sigma, not sqrt(2/pi) sigma",
+        TABLE_ERROR_TESTS,
+    ),
+    Mutation(
+        "table-error-independent-scale-undivided",
+        "dpgui/tasks/table_error.py",
+        "scale = L1_SENSITIVITY * d / spec.epsilon",
+        "scale = L1_SENSITIVITY / spec.epsilon",
+        "table planner: independent marginals predicted at the whole ε per column (split over d forgotten)",
+        TABLE_ERROR_TESTS,
+    ),
+    Mutation(
+        "table-error-mst-pair-always-measured",
+        "dpgui/tasks/table_error.py",
+        "chance = (d - 1) / math.comb(d, 2)",
+        "chance = 1.0",
+        "table planner: every pair predicted as measured by MST, not (d - 1) / C(d, 2) of them",
+        TABLE_ERROR_TESTS,
+    ),
+    Mutation(
+        "table-error-unmeasured-free",
+        "dpgui/tasks/table_error.py",
+        "errors.append(1.0 if plan is None else plan.measured * plan.tv + (1 - plan.measured))",
+        "errors.append(0.0 if plan is None else plan.measured * plan.tv + (1 - plan.measured))",
+        "table planner: a workload marginal never measured jointly counts as TV 0, not 1",
+        TABLE_ERROR_TESTS,
+    ),
+    Mutation(
+        "table-error-aim-worst-resolution",
+        "dpgui/tasks/table_error.py",
+        "plans.append(min(options, key=lambda plan: plan.tv))",
+        "plans.append(max(options, key=lambda plan: plan.tv))",
+        "table planner: AIM's pair predicted at the resolution with more error, not less",
+        TABLE_ERROR_TESTS,
+    ),
+    Mutation(
+        "plan-file-weight-ignored",
+        "dpgui/planner/plan_file.py",
+        "return PlannedRelease(name, spec, weight, None if target is None",
+        "return PlannedRelease(name, spec, 1.0, None if target is None",
+        "plan file: a release's weight read as 1",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-file-delta-dropped",
+        "dpgui/planner/plan_file.py",
+        "            delta=delta,\n",
+        "            delta=0.0,\n",
+        "plan file: the plan's δ not given to its releases",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-file-other-by-default",
+        "dpgui/planner/plan_file.py",
+        'other=bool(entry.get("other", False))',
+        'other=bool(entry.get("other", True))',
+        "plan file: a categorical release without other = true counts undeclared categories as 'other'",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "plan-file-weight-not-saved",
+        "dpgui/planner/plan_file.py",
+        'lines.append(f"weight = {_number(release.weight)}")',
+        'lines.append("weight = 1.0")',
+        "plan file: a saved plan loses its releases' weights",
+        PLANNER_TEST_DIRS,
+    ),
+    Mutation(
+        "budget-words-remaining-delta-total",
+        "dpgui/privacy/budget_words.py",
+        "δ not yet booked: {remaining.delta:.3g} of {total.delta:.3g}",
+        "δ not yet booked: {total.delta:.3g} of {total.delta:.3g}",
+        "budget: under tight composition the δ not yet booked stated as the whole total δ",
+        BUDGET_WORDS_TESTS,
+    ),
+    Mutation(
+        "numbers-trailing-zeros-of-whole",
+        "dpgui/numbers.py",
+        'return text.rstrip("0").rstrip(".") if "." in text else text',
+        'return text.rstrip("0").rstrip(".")',
+        "numbers: a value rounded to a whole number loses its trailing zeros (1000.4 shown as 1)",
+        NUMBERS_TESTS,
+    ),
+    Mutation(
+        "flags-foreign-accepted",
+        "dpgui/cli/algorithm_flags.py",
+        "foreign = set(given) - taken",
+        "foreign = set(given) - taken - set(given)",
+        "CLI: a flag the chosen algorithm does not take silently ignored instead of refused",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "flags-values-dropped",
+        "dpgui/cli/algorithm_flags.py",
+        "return dataclasses.replace(spec, parameters=(*spec.parameters, *given.items())) if given else spec",
+        "return spec",
+        "CLI: every algorithm flag's value silently ignored (the release runs at the defaults)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "flags-auto-unused-accepted",
+        "dpgui/cli/algorithm_flags.py",
+        "unused = set(given_parameters(args)) - {parameter.name for parameter in chosen.parameters}",
+        "unused = set(given_parameters(args)) & {parameter.name for parameter in chosen.parameters}",
+        "CLI: with auto, a flag the chosen algorithm does not take accepted (and one it takes refused)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "distance-public-ignored",
+        "dpgui/cli/release_distance.py",
+        "public=release_cmd.public_sample(args),",
+        "public=None,",
+        "CLI distance: --public silently ignored",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "sanitize-public-ignored",
+        "dpgui/cli/release_sanitize.py",
+        "public=release_cmd.public_sample(args),",
+        "public=None,",
+        "CLI cdf/quantiles/histogram/synthetic: --public silently ignored",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "table-public-ignored",
+        "dpgui/cli/release_table.py",
+        "    if args.public is not None:\n",
+        "    if args.public is None and False:\n",
+        "CLI table: --public silently ignored instead of refused",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "table-time-limit-above-max-seconds",
+        "dpgui/cli/release_table.py",
+        "min(float(args.max_seconds), TIME_LIMIT.default)",
+        "max(float(args.max_seconds), TIME_LIMIT.default)",
+        "CLI table: AIM's time limit the larger of --max-seconds and its default, not the smaller",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "plan-cmd-public-ignored",
+        "dpgui/cli/plan_cmd.py",
+        "public=public_sample(args),",
+        "public=None,",
+        "CLI plan: --public silently ignored (the public-data algorithms planned as without it)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "budget-set-delta-dropped",
+        "dpgui/cli/budget_cmd.py",
+        "PrivacyCost(args.epsilon, args.delta), args.note",
+        "PrivacyCost(args.epsilon, 0.0), args.note",
+        "CLI budget set: --delta ignored (the total's δ set to 0)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "budget-json-spent-basic-is-spent",
+        "dpgui/cli/budget_cmd.py",
+        '"spent_basic": _cost_json(state.spent_basic if state.spent_basic is not None else state.spent),',
+        '"spent_basic": _cost_json(state.spent),',
+        "CLI budget show --json: spent_basic stated as the accountant's figure",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "preflight-auto-flags-unchecked",
+        "dpgui/cli/preflight.py",
+        "    refuse_flags_auto_ignores(prepared.algorithm, args)\n",
+        "",
+        "CLI: a flag auto's choice does not take no longer refused before the charge",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "preflight-limits-on-auto",
+        "dpgui/cli/preflight.py",
+        "predicted = estimate(concrete, n)",
+        "predicted = estimate(spec, n)",
+        "CLI: the time and memory limits checked for auto, not for the algorithm auto chose",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "outputs-upper-bound-sentence-omitted",
+        "dpgui/tasks/outputs.py",
+        "if float(domain.upper) - float(last) <= 1e-9 * float(domain.granularity):",
+        "if float(domain.upper) - float(last) <= float(domain.granularity):",
+        "released table: the sentence that values above the last grid point count at it left out",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "outputs-statistic-columns-swapped",
+        "dpgui/tasks/outputs.py",
+        '("statistic", "column", "value"),',
+        '("statistic", "value", "column"),',
+        "released table: a median's or interior point's columns labelled value and column the wrong way",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "release-exported-parameter-path",
+        "dpgui/release/release.py",
+        "(name, Path(str(value)).name if taken[name].path and value else value)",
+        "(name, value)",
+        "export: a file parameter stated by its full path (the custodian's folders), not its name",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "batch-export-budget-after-first",
+        "dpgui/release/batch_export.py",
+        "after = releases[-1].release.budget_after",
+        "after = releases[0].release.budget_after",
+        "plan export: the budget after the plan stated as after its first release",
+        RELEASE_TEST_DIRS,
+    ),
+    Mutation(
+        "batch-run-next-release-kept",
+        "dpgui/tasks/batch_run.py",
+        "for never_started in reservations[index + 1 :]:",
+        "for never_started in reservations[index + 2 :]:",
+        "plan run: after a failed release, the next one (never started) stays reserved",
+        BATCH_RUN_TESTS,
+    ),
+    Mutation(
+        "batch-run-private-inputs-unchecked",
+        "dpgui/tasks/batch_run.py",
+        "        refuse_private_inputs(run.prepared, record)\n",
+        "        pass\n",
+        "plan run: a release reading the private file as its queries or public sample is not refused",
+        BATCH_RUN_TESTS,
+    ),
+    Mutation(
+        "spec-cdf-not-snapped-up",
+        "dpgui/tasks/spec.py",
+        "snapped = tuple(d.snapped_up() if isinstance(d, NumericDomain) else d for d in self.domains)",
+        "snapped = tuple(d for d in self.domains)",
+        "CDF task: values snapped to the nearest grid point, so cdf(v) is not the share at or below v",
+        WIRING_TESTS,
+    ),
+    Mutation(
+        "plain-words-neighbours-add-remove",
+        "dpgui/tasks/plain_words.py",
+        "here, by replacing one record.",
+        "here, by adding or removing one record.",
+        "glossary: the neighbouring relation stated as add/remove, not replace-one",
+        PLAIN_WORDS_TESTS,
+    ),
+    Mutation(
+        "plain-words-independent-approximate",
+        "dpgui/tasks/plain_words.py",
+        '"Pure ε-DP; keeps every column',
+        '"When δ > 0 is acceptable; keeps every column',
+        "plain words: independent marginals (pure ε-DP) said to need δ > 0",
+        PLAIN_WORDS_TESTS,
     ),
 )
 
