@@ -76,10 +76,6 @@ noise Lap(4c/eps) stays eps-DP, Lyu, Su, Li 2017); the tree CDF's height one too
 b^h points (one more real level paid for by the larger scale: conservative); A_dist releasing on a noisy
 gap > tau for >= tau (a threshold one higher: conservative).
 
-Not planted (session 28, h28c): ``expected_error`` without its rescaling ``* rows / n``: the tasks it
-simulates (CDF, quantiles) run at rows = n, below CALIBRATION_ROWS on rows and above it from grid counts,
-so the factor is always 1.
-
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
 """
@@ -2820,8 +2816,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "sim-counted-at-calibration-rows",
         "dpgui/tasks/simulation.py",
-        "rows = n if counted else min(n, CALIBRATION_ROWS)",
-        "rows = CALIBRATION_ROWS if counted else min(n, CALIBRATION_ROWS)",
+        "run(spec, n, CALIBRATION_TRIALS, 18, shape)",
+        "run(spec, min(n, CALIBRATION_ROWS), CALIBRATION_TRIALS, 18, shape)",
         "auto: a CDF or quantiles task above 20,000 rows simulated at 20,000 rows, not at its n",
         SIMULATION_TESTS,
     ),

@@ -277,8 +277,8 @@ def simulate_counts(spec: TaskSpec, n: int, trials: int, seed: int = 0, shape: s
 CALIBRATION_TRIALS = 2
 """Seeded releases per synthetic shape (or, with a public sample, 2 x len(SHAPES) resamples of it)."""
 CALIBRATION_ROWS = 20_000
-"""Simulations for ``auto`` use at most this many rows (errors rescaled by rows / n: expected_error), except
-CDF and quantile tasks, which above it are simulated from grid counts at the full n (``simulate_counts``)."""
+"""Above this many rows the simulations for ``auto`` (CDF and quantile tasks) draw grid counts at the full n
+(``simulate_counts``) instead of rows."""
 CALIBRATION_GRID = {TaskKind.CDF: (1 << 16) + 1, TaskKind.QUANTILES: 1 << 20}
 """The tasks ``auto`` simulates, and the grid size above which it ranks by the bounds instead (2^16 bins are
 2^16 + 1 grid points, so a CDF of 65,536 bins is still simulated): the CLI waits
@@ -319,22 +319,17 @@ def expected_error(spec: TaskSpec, n: int) -> float | None:
     are then combined by their geometric mean (``across_shapes``), so every shape weighs the same in
     relative terms. Never the private data.
 
-    Above CALIBRATION_ROWS rows, CDF and quantile tasks are simulated at the full n from grid counts
-    (``simulate_counts``): a data-adaptive engine's rank error grows with n, and on DPBench's shapes at 10^7
-    records PrivTree loses to the tree where 20,000 rows showed it ahead (benchmarks/dpbench_1d.md). Other
-    tasks run on CALIBRATION_ROWS rows and their error, a count error divided by n, is rescaled by
-    CALIBRATION_ROWS / n.
+    Always at the full n: above CALIBRATION_ROWS rows from grid counts (``simulate_counts``), since a
+    data-adaptive engine's rank error grows with n, and on DPBench's shapes at 10^7 records PrivTree loses to
+    the tree where 20,000 rows showed it ahead (benchmarks/dpbench_1d.md).
     """
     if spec.domain.size > CALIBRATION_GRID.get(spec.kind, 0) or n < 1:
         return None
-    counted = n > CALIBRATION_ROWS and spec.kind in COUNTED_KINDS
-    rows = n if counted else min(n, CALIBRATION_ROWS)
-    run = simulate_counts if counted else simulate
+    run = simulate_counts if n > CALIBRATION_ROWS and spec.kind in COUNTED_KINDS else simulate
     if simulates_public_sample(spec):
-        errors = run(spec, rows, CALIBRATION_TRIALS * len(SHAPES), 18).errors
-        return float(np.mean(errors)) * rows / n
-    by_shape = [float(np.mean(run(spec, rows, CALIBRATION_TRIALS, 18, shape).errors)) for shape in SHAPES]
-    return across_shapes(by_shape, floor=1 / rows) * rows / n
+        return float(np.mean(run(spec, n, CALIBRATION_TRIALS * len(SHAPES), 18).errors))
+    by_shape = [float(np.mean(run(spec, n, CALIBRATION_TRIALS, 18, shape).errors)) for shape in SHAPES]
+    return across_shapes(by_shape, floor=1 / n)
 
 
 def simulates_public_sample(spec: TaskSpec) -> bool:

@@ -1,5 +1,5 @@
 """Pins expected_error's bookkeeping around the simulations (stubbed here): the value is the simulated mean
-error itself (rescaled by rows / n = 1 for the simulated tasks), floored at one record's share, routed to
+error itself at the full n, floored at one record's share, routed to
 grid counts only above CALIBRATION_ROWS, and the grid limits are inclusive (2^16 bins = 2^16 + 1 points)."""
 
 from __future__ import annotations
