@@ -153,11 +153,7 @@ class ReleaseJob(PoolJob):
         if self.data_check is None:
             run = self._checked_first(aggregator, run)
         run = after_abandoned_work(spec, run)
-        worker = self._run_in_pool(
-            run,
-            monitor,
-            f"scanning {dataset.name}",
-        )
+        worker = self._run_in_pool(run, monitor, f"scanning {dataset.name}")
         worker.signals.partial.connect(self.partial)
         worker.signals.finished.connect(self._on_finished)
         worker.signals.failed.connect(self._on_failed)
