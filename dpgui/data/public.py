@@ -28,7 +28,9 @@ class PublicSample:
 
     @classmethod
     def from_file(cls, path: Path) -> PublicSample:
-        dataset = _load(Path(path).resolve(), None)
+        """The sample as the file holds it now: read afresh, not from the copy of an earlier opening of the
+        same path (which a rewritten file would no longer match)."""
+        dataset = open_dataset(Path(path).resolve())
         return cls(dataset.path, dataset.sha256)
 
     @property
@@ -62,8 +64,8 @@ class PublicSample:
 
 
 @functools.lru_cache(maxsize=4)
-def _load(path: Path, sha256: str | None) -> Dataset:
+def _load(path: Path, sha256: str) -> Dataset:
     dataset = open_dataset(path)
-    if sha256 is not None and dataset.sha256 != sha256:
+    if dataset.sha256 != sha256:
         raise DataError(f"the public sample {path.name} changed since it was chosen; open it again")
     return dataset

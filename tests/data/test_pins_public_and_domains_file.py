@@ -61,3 +61,13 @@ def test_a_declared_unit_is_written_only_when_declared_and_read_back(tmp_path) -
     assert columns == ("wage", "hours") and domains == (with_unit, without)
     assert [d.unit for d in domains] == ["USD", ""]
     assert json.loads(path.read_text())["hours"] == {"lower": 0.0, "upper": 5.0, "granularity": 0.5}
+
+
+def test_a_public_sample_opened_again_after_its_file_changed_holds_the_new_content(tmp_path) -> None:
+    path = tmp_path / "public_rewritten.csv"
+    path.write_text("x\n1\n2\n")
+    first = PublicSample.from_file(path)
+    assert list(first.column_values("x")) == [1.0, 2.0]
+    path.write_text("x\n1\n2\n3\n")
+    again = PublicSample.from_file(path)
+    assert again.sha256 != first.sha256 and list(again.column_values("x")) == [1.0, 2.0, 3.0]
