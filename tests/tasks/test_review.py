@@ -82,6 +82,41 @@ def test_a_coarse_grid_and_a_sample_outside_the_bounds_fail(public):
     assert failed_titles(histogram) == []  # a histogram's few bins are what it asks for
 
 
+def grid_detail(spec: TaskSpec) -> str:
+    (check,) = [check for check in review_of(spec).checks if check.title.startswith("grid of")]
+    assert check.passed
+    return check.detail
+
+
+def sample_of(tmp_path: Path, values: np.ndarray) -> PublicSample:
+    path = tmp_path / "public.csv"
+    pd.DataFrame({"age": values}).to_csv(path, index=False)
+    return PublicSample.from_file(path)
+
+
+def test_a_grid_finer_than_every_public_value_passes_with_the_coarser_step_as_advice(tmp_path: Path):
+    ages = np.round(np.random.default_rng(0).gamma(6, 7, 300) + 18)
+    whole = sample_of(tmp_path, ages)
+    fine = TaskSpec(TaskKind.CDF, ("age",), (declared_grid(0, 100),), 1.0, public=whole)  # step 0.01
+    assert declared_grid(0, 100).size == 10_001
+    assert grid_detail(fine) == (
+        "10,001 grid points; every public sample value lies on a step of 1 (101 points): declaring "
+        "granularity 1 spreads the noise over fewer points and lowers the error, unless the private column "
+        "takes values between them"
+    )
+    halves = TaskSpec(
+        TaskKind.CDF, ("age",), (NumericDomain(0, 100, 0.1),), 1.0, public=sample_of(tmp_path, ages + 0.5)
+    )
+    assert "on a step of 0.5 (201 points)" in grid_detail(halves)
+    assert grid_detail(replace(fine, domains=(NumericDomain(0, 100, 1),))) == "101 grid points"  # already it
+    shifted = replace(fine, domains=(NumericDomain(0.05, 100.05, 0.1),))
+    assert grid_detail(shifted) == "1,001 grid points"  # whole numbers are off that grid's points
+    decimals = sample_of(tmp_path, ages + np.random.default_rng(1).uniform(0, 1, ages.size))
+    assert grid_detail(replace(fine, public=decimals)) == "10,001 grid points"
+    few = sample_of(tmp_path, np.arange(9) * 5.0)  # 9 values may lie on a coarse step by chance
+    assert grid_detail(replace(fine, public=few)) == "10,001 grid points"
+
+
 def test_a_rank_error_is_also_shown_in_the_column_units_of_the_public_sample(public):
     spec = TaskSpec(TaskKind.MEDIAN, ("wage",), (declared_grid(0, 50),), 1.0, public=public)
     text = dict(review_of(spec).summary())["Predicted error"]
