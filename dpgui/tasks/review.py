@@ -435,9 +435,10 @@ def coarser_public_step(domain: NumericDomain, public: np.ndarray) -> float | No
 
     Whole-number ages declared on a step of 0.01 (the default granularity of bounds 0 to 100) put 100 grid
     points between two values the column takes: a tree CDF over them has more levels, each adding its
-    noise, and a data-adaptive partition spreads each whole number's records over its leaf. On 20,000 generated ages
-    (benchmarks/cdf_accuracy.md, "columns nobody tuned for") a step of 1 in place of about 0.1 halved the
-    tree's and PrivTree's maximum rank error. Public facts only: the declaration and the public sample."""
+    noise, and a data-adaptive partition spreads each whole number's records over its leaf. On 20,000
+    generated ages (benchmarks/cdf_accuracy.md, "columns nobody tuned for") a step of 1 in place of about
+    0.1 halved the tree's and PrivTree's maximum rank error. Public facts only: the declaration and the
+    public sample."""
     inside = np.unique(public[(public >= domain.lower) & (public <= domain.upper)])
     if inside.size < MIN_LATTICE_VALUES:
         return None
