@@ -20,7 +20,12 @@ gets from the core around them: how ``auto`` simulates and ranks (``SIMULATION_T
 planner's predicted error (``TABLE_ERROR_TESTS``), the plan file, the budget's words and the numbers'
 (``BUDGET_WORDS_TESTS``, ``NUMBERS_TESTS``), the command line's generated flags and ``--public``
 (``CLI_TESTS``), a plan's run and export (``BATCH_RUN_TESTS``), the released table's labels and the plain
-words (``PLAIN_WORDS_TESTS``). The working tree is never modified. Usage, from the repository root::
+words (``PLAIN_WORDS_TESTS``); and, since session 29, the core around the releases: the worker threads'
+progress, cancel, Finish now and outcome, the open's budget composed ahead and the scan monitor
+(``WORKER_TESTS``), the loaded dataset, the engine choice and the data errors (``DATA_CORE_TESTS``), the
+command line's exit codes and commands (``CLI_CORE_TESTS``), where the state lives (``PATHS_TESTS``) and
+the progress helpers (``PROGRESS_TESTS``). The working tree is never modified. Usage, from the repository
+root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -75,6 +80,10 @@ condition never decides); HeavyBin's noise bound with ln(m/beta) for ln(2m/beta)
 noise Lap(4c/eps) stays eps-DP, Lyu, Su, Li 2017); the tree CDF's height one too large on a grid of exactly
 b^h points (one more real level paid for by the larger scale: conservative); A_dist releasing on a noisy
 gap > tau for >= tau (a threshold one higher: conservative).
+
+Not planted either (session 29): a line of ``dpgui/tasks/catalog.py`` left out (``adaptive`` imports
+every other task module, so the registry is complete whatever the catalog lists), and ``Dataset.header``
+holding a row instead of none (only its column names are ever read).
 
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
@@ -186,6 +195,41 @@ BATCH_RUN_TESTS = ("tests/tasks/test_batch_run_refuses_private_inputs.py", "test
 ``dpgui release batch``."""
 PLAIN_WORDS_TESTS = ("tests/tasks/test_plain_words.py", "tests/ui/test_plain_words_ui.py")
 """For the plain-language words of an algorithm or a guarantee (dpgui/tasks/plain_words.py)."""
+WORKER_TESTS = (
+    "tests/jobs/test_worker.py",
+    "tests/jobs/test_pins_worker.py",
+    "tests/jobs/test_pins_job_wiring.py",
+    "tests/jobs/test_pins_core_jobs_29.py",
+)
+"""For the worker threads (dpgui/jobs/worker.py, pool_job.py, open_job.py, background.py) and the scan
+monitor: progress, cancel, Finish now, the result or the error delivered once."""
+DATA_CORE_TESTS = (
+    "tests/data/test_dataset.py",
+    "tests/data/test_backends.py",
+    "tests/data/test_pins_core_data_29.py",
+    "tests/cli/test_paths_that_are_not_files.py",
+    "tests/cli/test_budget_parquet_folder.py",
+)
+"""For the loaded dataset, the engine choice and the data errors' words (and which paths they refuse)."""
+CLI_CORE_TESTS = (
+    "tests/cli/test_cli_robustness.py",
+    "tests/cli/test_cli.py",
+    "tests/cli/test_release_learning.py",
+    "tests/cli/test_release_rectangle.py",
+    "tests/cli/test_distance_queries_file.py",
+    "tests/cli/test_algorithms_cmd.py",
+    "tests/cli/test_pins_core_cli_29.py",
+    "tests/privacy/test_ledger_busy.py",
+)
+"""For the command line's exit codes, argument parsing and the commands that pass a spec to the core."""
+PATHS_TESTS = ("tests/test_paths.py",)
+"""For where the ledger and settings live (dpgui/paths.py)."""
+PROGRESS_TESTS = (
+    "tests/algorithms/test_progress.py",
+    "tests/algorithms/test_pins_progress_21.py",
+    "tests/algorithms/test_pins_progress_29.py",
+)
+"""For the progress helpers that name, share and drive a run (dpgui/algorithms/progress.py)."""
 TIMEOUT_SECONDS = 900
 TEST_TIME_LIMIT_SECONDS = 120
 """Per-test limit (tests/conftest.py, DPGUI_TEST_TIME_LIMIT): a mutation that makes the code loop fails the
@@ -1220,7 +1264,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "public-sample-unchecked",
         "dpgui/data/public.py",
-        "    if sha256 is not None and dataset.sha256 != sha256:\n",
+        "    if dataset.sha256 != sha256:\n",
         "    if False:\n",
         "a public sample changed since it was chosen is used: bounds from another file",
         SURFACE_TEST_DIRS,
@@ -3084,6 +3128,312 @@ MUTATIONS: tuple[Mutation, ...] = (
         '"When δ > 0 is acceptable; keeps every column',
         "plain words: independent marginals (pure ε-DP) said to need δ > 0",
         PLAIN_WORDS_TESTS,
+    ),
+    # Session 29 (h29a): the core modules around the releases: the worker threads, the loaded dataset and
+    # its errors, the command line's exit codes and commands, where the state lives, the progress helpers.
+    Mutation(
+        "worker-cancel-only-before-start",
+        "dpgui/jobs/worker.py",
+        "                if self._cancel.is_set():\n",
+        "                if self._cancel.is_set() and not started:\n",
+        "worker: a cancel honoured only before the first step (a running job cannot be stopped)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "worker-finish-now-never-sent",
+        "dpgui/jobs/worker.py",
+        "request = FINISH_NOW if started and not sent and self._finish.is_set() else None",
+        "request = FINISH_NOW if started and sent and self._finish.is_set() else None",
+        "worker: Finish now never reaches the run (AIM goes on to its last round)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "worker-progress-always-full",
+        "dpgui/jobs/worker.py",
+        "self.signals.progress.emit(step.fraction, step.message)",
+        "self.signals.progress.emit(1.0, step.message)",
+        "worker: every step reported as 100% done",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "worker-partial-dropped",
+        "dpgui/jobs/worker.py",
+        "if step.partial is not None:",
+        "if step.partial is None:",
+        "worker: a step's partial result (the live plot) never emitted, None emitted instead",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "worker-result-dropped",
+        "dpgui/jobs/worker.py",
+        "self.signals.finished.emit(stop.value)",
+        "self.signals.finished.emit(None)",
+        "worker: the run's result not delivered (finished carries None)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "worker-error-reported-as-result",
+        "dpgui/jobs/worker.py",
+        "self.signals.failed.emit(error)",
+        "self.signals.finished.emit(None)",
+        "worker: an error swallowed, the run reported as finished",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "worker-switch-interval-raised",
+        "dpgui/jobs/worker.py",
+        "if sys.getswitchinterval() > GUI_SWITCH_INTERVAL:",
+        "if sys.getswitchinterval() != GUI_SWITCH_INTERVAL:",
+        "worker: the thread switch interval raised to 0.5 ms when it was lower (a slower GUI)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "pool-scan-cancel-not-passed",
+        "dpgui/jobs/pool_job.py",
+        "                worker.is_cancelled,\n",
+        "                lambda: False,\n",
+        "background job: a cancel not passed on to a scanning engine (the scan runs to its end)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "pool-scan-progress-backwards",
+        "dpgui/jobs/pool_job.py",
+        'signals.progress.emit(fraction, f"{activity}: {fraction:.0%}")',
+        'signals.progress.emit(1 - fraction, f"{activity}: {fraction:.0%}")',
+        "background job: a scan's progress bar going backwards (1 - fraction)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "pool-draw-cancel-is-failure",
+        "dpgui/jobs/pool_job.py",
+        "return isinstance(error, Cancelled | ScanCancelled | DrawCancelled)",
+        "return isinstance(error, Cancelled | ScanCancelled)",
+        "background job: a cancel between two noise draws reported as a failure",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "pool-finish-now-cancels",
+        "dpgui/jobs/pool_job.py",
+        "        self._worker.finish_now()\n",
+        "        self._worker.cancel()\n",
+        "background job: Finish now cancels the run (its result lost)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "open-scan-cancel-not-passed",
+        "dpgui/jobs/open_job.py",
+        "cancelled=monitor.cancelled,",
+        "cancelled=lambda: False,",
+        "open job: a cancel not passed on to the engine's row count (the open cannot be stopped)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "open-cancel-also-failed",
+        "dpgui/jobs/open_job.py",
+        "            self.cancelled.emit()\n            return\n",
+        "            self.cancelled.emit()\n",
+        "open job: a cancelled open also reported as failed (two outcomes)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "open-compose-error-fails-open",
+        "dpgui/jobs/open_job.py",
+        "    except LedgerError:\n",
+        "    except KeyError:\n",
+        "open job: a ledger that cannot be read while composing ahead fails the open",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "latest-stale-outcome-shown",
+        "dpgui/jobs/background.py",
+        "if outcome.ticket != self._latest:",
+        "if outcome.ticket > self._latest:",
+        "planner previews: an older call's outcome shown after a newer call was made",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "latest-drop-ignored",
+        "dpgui/jobs/background.py",
+        '"""Forget the running call: its outcome will not be emitted."""\n        self._latest += 1\n',
+        '"""Forget the running call: its outcome will not be emitted."""\n',
+        "planner previews: a dropped call's outcome still shown",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "latest-error-swallowed",
+        "dpgui/jobs/background.py",
+        "return Outcome(ticket, None, error)",
+        "return Outcome(ticket, None, None)",
+        "planner previews: an error swallowed, the call reported done with no value",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "dataset-n-rows-off-by-one",
+        "dpgui/data/dataset.py",
+        "return len(self.frame)",
+        "return len(self.frame) - 1",
+        "dataset: the row count n one short (the header line subtracted twice)",
+        DATA_CORE_TESTS,
+    ),
+    Mutation(
+        "dataset-name-full-path",
+        "dpgui/data/dataset.py",
+        '"""The file name, as used in messages and the manifest."""\n        return self.path.name\n',
+        '"""The file name, as used in messages and the manifest."""\n        return str(self.path)\n',
+        "dataset: messages and the manifest name the private file by its full path (the custodian's folders)",
+        DATA_CORE_TESTS,
+    ),
+    Mutation(
+        "engines-auto-threshold-mib",
+        "dpgui/data/engines.py",
+        "AUTO_MIN_BYTES = 1 << 30\n",
+        "AUTO_MIN_BYTES = 1 << 20\n",
+        "engine choice: auto scans every file over 1 MiB out of core instead of over 1 GiB",
+        DATA_CORE_TESTS,
+    ),
+    Mutation(
+        "engines-auto-ram-half",
+        "dpgui/data/backends/__init__.py",
+        "return min(AUTO_MIN_BYTES, physical_memory() // 4)",
+        "return min(AUTO_MIN_BYTES, physical_memory() // 2)",
+        "engine choice: auto loads files up to half the RAM in memory, not a quarter",
+        DATA_CORE_TESTS,
+    ),
+    Mutation(
+        "errors-row-zero-based",
+        "dpgui/data/errors.py",
+        'return f"{file_name}, row {position + 1}, column {str(column)!r}"',
+        'return f"{file_name}, row {position}, column {str(column)!r}"',
+        "data errors: a bad cell's row named 0-based (one row above the one to fix)",
+        DATA_CORE_TESTS,
+    ),
+    Mutation(
+        "errors-folder-refused",
+        "dpgui/data/errors.py",
+        "if path.exists() and not path.is_file() and not path.is_dir():",
+        "if path.exists() and not path.is_file():",
+        "data errors: a Parquet folder refused as not a regular file",
+        DATA_CORE_TESTS,
+    ),
+    Mutation(
+        "monitor-cancel-never",
+        "dpgui/data/backends/monitor.py",
+        "        return self._cancelled()\n",
+        "        return False\n",
+        "scan monitor: the watching run's cancel never asked (a scan cannot be stopped)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "monitor-keeps-first-cancel",
+        "dpgui/data/backends/monitor.py",
+        "self._progress, self._cancelled = progress, cancelled",
+        "self._progress = progress",
+        "scan monitor: a new run's cancel not watched (the engine asks nobody)",
+        WORKER_TESTS,
+    ),
+    Mutation(
+        "exit-ledger-busy-as-budget",
+        "dpgui/cli/errors.py",
+        "except (LedgerReadOnly, LedgerBusy) as refusal:",
+        "except LedgerReadOnly as refusal:",
+        "CLI: a busy ledger reported as a budget refusal (exit 3) instead of an error to retry (exit 2)",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "exit-os-error-no-file",
+        "dpgui/cli/errors.py",
+        'where = error.filename if error.filename is not None else ""',
+        'where = ""',
+        "CLI: a file error's message does not name the file",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "main-handler-unguarded",
+        "dpgui/cli/main.py",
+        "return run_guarded(lambda: args.handler(args))",
+        "return args.handler(args)",
+        "CLI: a command's input error ends in a traceback and exit 1, not one line and exit 2",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "arguments-negative-exponent-refused",
+        "dpgui/cli/arguments.py",
+        r'NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|',
+        r'NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)$|',
+        "CLI: --bounds -1e3 0 refused (a negative number in scientific notation read as an option)",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "query-point-reversed",
+        "dpgui/cli/query_cmd.py",
+        'return [float(x) for x in text.split(",")]',
+        'return [float(x) for x in reversed(text.split(","))]',
+        "CLI query distance: --point's coordinates taken in the reverse column order",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "query-data-units-normalised",
+        "dpgui/cli/query_cmd.py",
+        "answers.append(structure.answer_in_data_units(queries))",
+        "answers.append(structure.answer(queries))",
+        "CLI query distance: the answer in data units stated in normalised units",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "learning-label-as-feature",
+        "dpgui/cli/release_learning.py",
+        "columns=(args.feature,),",
+        "columns=(args.label,),",
+        "CLI threshold/point: the label column learned from as the feature",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "rectangle-features-reversed",
+        "dpgui/cli/release_rectangle.py",
+        "columns=tuple(features),",
+        "columns=tuple(reversed(features)),",
+        "CLI rectangle: the features paired with each other's bounds (columns in reverse order)",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "algorithms-flag-is-parameter-name",
+        "dpgui/cli/algorithms_cmd.py",
+        "flag = parameter_flag(info.task, parameter.name)",
+        "flag = parameter.name",
+        "CLI algorithms: a parameter listed by its name, not the flag that sets it",
+        CLI_CORE_TESTS,
+    ),
+    Mutation(
+        "paths-home-env-ignored",
+        "dpgui/paths.py",
+        "override = os.environ.get(HOME_ENV)",
+        'override = os.environ.get("DPGUI_DIR")',
+        "paths: DPGUI_HOME ignored (the ledger and settings kept in the platform's folder)",
+        PATHS_TESTS,
+    ),
+    Mutation(
+        "paths-group-permissions-kept",
+        "dpgui/paths.py",
+        "if stat.S_IMODE(path.stat().st_mode) & 0o077:",
+        "if stat.S_IMODE(path.stat().st_mode) & 0o007:",
+        "paths: a state folder readable by its group left as it is (the ledger names the private files)",
+        PATHS_TESTS,
+    ),
+    Mutation(
+        "progress-map-steps-request-dropped",
+        "dpgui/algorithms/progress.py",
+        "request, pending = (pending if request is None else request), None",
+        "request, pending = pending, None",
+        "progress: a Finish now sent into a named or shared run lost on its way",
+        PROGRESS_TESTS,
+    ),
+    Mutation(
+        "progress-map-steps-run-not-closed",
+        "dpgui/algorithms/progress.py",
+        "        run.close()\n",
+        "        pass\n",
+        "progress: closing a named or shared run leaves the inner run open (its cleanup never runs)",
+        PROGRESS_TESTS,
     ),
 )
 
