@@ -24,8 +24,9 @@ words (``PLAIN_WORDS_TESTS``); and, since session 29, the core around the releas
 progress, cancel, Finish now and outcome, the open's budget composed ahead and the scan monitor
 (``WORKER_TESTS``), the loaded dataset, the engine choice and the data errors (``DATA_CORE_TESTS``), the
 command line's exit codes and commands (``CLI_CORE_TESTS``), where the state lives (``PATHS_TESTS``) and
-the progress helpers (``PROGRESS_TESTS``). The working tree is never modified. Usage, from the repository
-root::
+the progress helpers (``PROGRESS_TESTS``); the learning, rectangle, query and fingerprint commands'
+flags (``CLI_TESTS``) and the review's advice on a coarser step. The working tree is never modified.
+Usage, from the repository root::
 
     python tools/planted_errors.py            # run every mutation, print the table
     python tools/planted_errors.py --write    # ... and write tools/planted_errors.md
@@ -83,7 +84,8 @@ gap > tau for >= tau (a threshold one higher: conservative).
 
 Not planted either (session 29): a line of ``dpgui/tasks/catalog.py`` left out (``adaptive`` imports
 every other task module, so the registry is complete whatever the catalog lists), and ``Dataset.header``
-holding a row instead of none (only its column names are ever read).
+holding a row instead of none (only its column names are ever read), nor ``--delta`` dropped by ``release
+rectangle`` (its only algorithm, quantile-box, is pure and charges no δ whatever is asked).
 
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
@@ -3434,6 +3436,153 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        pass\n",
         "progress: closing a named or shared run leaves the inner run open (its cleanup never runs)",
         PROGRESS_TESTS,
+    ),
+    # Session 29 (lead): the command line's learning, rectangle, query and fingerprint commands, exit codes.
+    Mutation(
+        "learning-delta-dropped",
+        "dpgui/cli/release_learning.py",
+        "        delta=args.delta,\n",
+        "        delta=0.0,\n",
+        "CLI threshold/point: --delta ignored (an approximate learner run and charged at δ = 0)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "learning-positive-ignored",
+        "dpgui/cli/release_learning.py",
+        "        positive=args.positive,\n",
+        "        positive=None,\n",
+        "CLI threshold/point: --positive ignored (the label read with the default 0/1 meaning)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "learning-public-ignored",
+        "dpgui/cli/release_learning.py",
+        "        public=release_cmd.public_sample(args),\n",
+        "        public=None,\n",
+        "CLI threshold/point: --public silently ignored",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "learning-epsilon-doubled",
+        "dpgui/cli/release_learning.py",
+        "        epsilon=args.epsilon,\n",
+        "        epsilon=2 * args.epsilon,\n",
+        "CLI threshold/point: twice the ε asked for run and charged",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "learning-missing-policy-ignored",
+        "dpgui/cli/release_learning.py",
+        "MissingPolicy(MissingKind(args.missing), args.fill)",
+        "MissingPolicy(MissingKind.IMPUTE, args.fill)",
+        "CLI threshold/point: --missing fail ignored (missing cells imputed)",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "rectangle-positive-ignored",
+        "dpgui/cli/release_rectangle.py",
+        "        positive=args.positive,\n",
+        "        positive=None,\n",
+        "CLI rectangle: --positive ignored",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "rectangle-public-ignored",
+        "dpgui/cli/release_rectangle.py",
+        "        public=release_cmd.public_sample(args),\n",
+        "        public=None,\n",
+        "CLI rectangle: --public silently ignored",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "rectangle-epsilon-doubled",
+        "dpgui/cli/release_rectangle.py",
+        "        epsilon=args.epsilon,\n",
+        "        epsilon=2 * args.epsilon,\n",
+        "CLI rectangle: twice the ε asked for run and charged",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "rectangle-first-feature-only",
+        "dpgui/cli/release_rectangle.py",
+        'features = [name.strip() for name in args.features.split(",") if name.strip()]',
+        'features = [name.strip() for name in args.features.split(",") if name.strip()][:1]',
+        "CLI rectangle: only the first of --features learned",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "query-data-units-dropped",
+        "dpgui/cli/query_cmd.py",
+        "    if structure.in_data_units:",
+        "    if False:",
+        "CLI query distance: the answers in the columns' units never printed",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "query-wrong-columns",
+        "dpgui/cli/query_cmd.py",
+        "queries = load_queries(args.queries, structure.columns)",
+        "queries = load_queries(args.queries, structure.columns[::-1])",
+        "CLI query distance: the queries file's columns read in reverse order",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "exit-precondition-as-usage",
+        "dpgui/cli/errors.py",
+        "return EXIT_USAGE if failure.parameters_unusable else EXIT_PRECONDITION",
+        "return EXIT_USAGE",
+        "CLI: a precondition refusal (too few records) exits 2 instead of 4",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "exit-tampered-as-usage",
+        "dpgui/cli/errors.py",
+        'print(f"dpgui: the ledger cannot be trusted: {damage}", file=sys.stderr)\n'
+        "        return EXIT_BUDGET",
+        'print(f"dpgui: the ledger cannot be trusted: {damage}", file=sys.stderr)\n        return EXIT_USAGE',
+        "CLI: a tampered ledger exits 2 instead of 3",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "exit-budget-as-ok",
+        "dpgui/cli/errors.py",
+        '        print(f"dpgui: budget refused: {refusal}", file=sys.stderr)\n        return EXIT_BUDGET',
+        '        print(f"dpgui: budget refused: {refusal}", file=sys.stderr)\n        return EXIT_OK',
+        "CLI: an overspend refusal exits 0, as if released",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "exit-interrupt-as-ok",
+        "dpgui/cli/errors.py",
+        "        return EXIT_INTERRUPTED",
+        "        return EXIT_OK",
+        "CLI: Ctrl-C exits 0, as if the release had finished",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "exit-cancel-message-dropped",
+        "dpgui/cli/errors.py",
+        '        print("dpgui: cancelled (a run that had read the private data stays charged)", '
+        "file=sys.stderr)\n",
+        "",
+        "CLI: Ctrl-C ends silently, without saying the run stays charged",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "fingerprint-raw-sha",
+        "dpgui/cli/fingerprint_cmd.py",
+        'print(f"{keyed_fingerprint(sha256_source(args.file))}  {args.file.name}")',
+        'print(f"{sha256_source(args.file)}  {args.file.name}")',
+        "CLI fingerprint: the file's raw SHA-256 printed instead of the keyed fingerprint manifests state",
+        CLI_TESTS,
+    ),
+    Mutation(
+        "review-lattice-advice-dropped",
+        "dpgui/tasks/review.py",
+        "step = None if public is None else coarser_public_step(domain, public)",
+        "step = None",
+        "review: a grid finer than every public sample value no longer names the coarser step",
+        ("tests/tasks/test_review.py",),
     ),
 )
 
