@@ -294,6 +294,19 @@ def test_the_total_budget_dialog_sets_and_confirms_a_raise(window: MainWindow, m
     assert window.ledger.state(window.record.id).total == PrivacyCost(2.0, 1e-6)
 
 
+def test_a_raise_of_the_totals_delta_alone_must_be_confirmed(window: MainWindow, monkeypatch):
+    """A larger δ weakens the promise as a larger ε does (planted error ui-delta-raise-unconfirmed)."""
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(2.0, 1e-6))
+    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (2.0, True))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("1e-3", True))
+    asked = []
+    no = QMessageBox.StandardButton.No
+    monkeypatch.setattr(QMessageBox, "question", lambda *args: asked.append(1) or no)
+    window.budget_panel.set_total_button.click()
+    assert asked == [1] and window.ledger.state(window.record.id).total == PrivacyCost(2.0, 1e-6)
+
+
 def test_each_algorithm_says_whether_its_preconditions_hold_at_this_n(window: MainWindow):
     page = window.task_page
     pick_threshold(window)

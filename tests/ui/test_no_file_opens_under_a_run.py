@@ -25,3 +25,12 @@ def test_run_waits_for_a_file_being_opened(window: MainWindow, errors: list[str]
     assert errors == ["Wait until it is open (or cancel it), then run."]
     assert window.current_job is None and window.review_sheet is None
     window.open_job = None
+
+
+def test_a_file_dropped_while_a_release_runs_is_not_opened(window: MainWindow) -> None:
+    """The open actions are disabled during a run, but a drop (or a recent file) calls open_private directly:
+    it must not replace the data under the run (planted error ui-file-opens-under-a-run)."""
+    window.current_job = object()  # a release is running in the worker
+    window.open_private(window.data_page.request(str(window.dataset.path)))
+    assert window.open_job is None
+    window.current_job = None

@@ -195,3 +195,34 @@ def test_finish_now_is_offered_while_a_release_of_the_plan_can_end_early(qtbot, 
         pass
     assert shown == [False]  # the median, second, cannot end early
     assert not button.isVisibleTo(window.run_page)
+
+
+def test_an_edit_disables_run_plan_until_the_new_split_is_shown(qtbot, view: PlanView) -> None:
+    """Run plan runs the split shown: while the plan's new budget is split, the old split cannot run
+    (planted error ui-plan-stale-split-runnable)."""
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.epsilon.setValue(0.5)
+        assert view.batch is None and not view.run_button.isEnabled()
+    assert view.batch is not None and view.batch.total.epsilon <= 0.5
+
+
+def test_the_plans_delta_typed_is_the_one_its_targets_are_met_at(qtbot, view: PlanView) -> None:
+    """In targets mode the plan has no budget: its δ is the releases' own, so the δ typed must reach them
+    (planted error ui-plan-delta-ignored: the plan file's δ = 1e-6 stayed)."""
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.mode.setCurrentIndex(list(Mode).index(Mode.TARGETS))
+    with qtbot.waitSignal(view.calls.done, timeout=SPLIT_TIMEOUT):
+        view.delta.setText("1e-8")
+        view.delta.editingFinished.emit()
+    assert [release.spec.delta for release in view.plan().releases] == [1e-8, 1e-8]
+    assert view.batch is not None and view.batch.total.delta == pytest.approx(1e-8)
+
+
+def test_a_plans_review_states_each_releases_budget_after_the_earlier_ones(qtbot, plan_window) -> None:
+    window = plan_window
+    batch = plan_two_wage_releases(qtbot, window).batch
+    window.review_plan(batch)
+    (_, first), (_, second) = window.review_sheet.reviews
+    assert first.remaining_before == PrivacyCost(3.0)
+    assert second.remaining_before == first.remaining_after != first.remaining_before
+    window.review_sheet.reject()

@@ -8,9 +8,11 @@ from PySide6.QtGui import QKeySequence
 
 from dpgui.data import CategoricalDomain, NumericDomain
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.tasks.review import build_review
+from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import Domain, TaskKind
 from dpgui.ui.main_window import MainWindow
-from dpgui.ui.review_sheet import FAILED_MARK
+from dpgui.ui.review_sheet import FAILED_MARK, ReviewSheet
 from tests.ui.test_main_window import review_shown
 
 WEEKLY = NumericDomain(0, 20000, 20)
@@ -160,6 +162,26 @@ def test_a_release_that_does_not_fit_cannot_be_charged_and_the_review_says_why(
     assert not sheet.charge_button.isEnabled() and "does not fit" in sheet.charge_button.toolTip()
     sheet.reject()
     assert window.ledger.entries(window.record.id) == []
+
+
+def test_a_plans_failed_check_in_a_later_release_must_be_acknowledged(qtbot, demo_window: MainWindow):
+    """A plan's sheet counts the failed checks of every release, not only its first's (planted error
+    ui-plan-review-later-failures-ignored)."""
+    window = demo_window
+    pap_on_weekly_wages(window)
+    failing = window.current_spec()
+    window.task_page.declare("wage", NumericDomain(0, 20000, 1))
+    window.task_page.select_algorithm("tree-laplace")
+    passing = window.current_spec()
+    n = window.dataset.n_rows
+    pair = (("a", passing), ("b", failing))
+    reviews = [(name, build_review(prepare(spec, n), None)) for name, spec in pair]
+    assert reviews[0][1].failures == () and reviews[1][1].failures
+    sheet = ReviewSheet(reviews, window)
+    qtbot.addWidget(sheet)
+    assert sheet.acknowledge.isVisibleTo(sheet) and not sheet.charge_button.isEnabled()
+    sheet.acknowledge.setChecked(True)
+    assert sheet.charge_button.isEnabled()
 
 
 def test_at_1024_by_700_a_tables_review_keeps_every_row_whole_and_scrolls(qtbot, demo_window: MainWindow):
