@@ -87,6 +87,15 @@ every other task module, so the registry is complete whatever the catalog lists)
 holding a row instead of none (only its column names are ever read), nor ``--delta`` dropped by ``release
 rectangle`` (its only algorithm, quantile-box, is pure and charges no δ whatever is asked).
 
+Since session 29 the app's own privacy-relevant logic (dpgui/ui) is planted too, each error run against the
+tests/ui files of its page (``UI_DOMAIN_TESTS``, ``UI_FORM_TESTS``, ``UI_REVIEW_TESTS``, ``UI_PLAN_TESTS``,
+``UI_BUDGET_TESTS``, ``UI_EXPORT_TESTS``, ``UI_CANCEL_TESTS``): the private file taken as the public sample
+(or its twin as the private data), a declaration typed but not sent, the default or half the ε typed sent,
+a review skipped, stale or stating the wrong account, the budget shown without the running reservations, an
+export beside the private data or holding a custodian-only layer, a cancel that does not cancel. Not planted:
+the Data page's "Suggest" trying a column the public sample lacks (it fails, and the status then names the
+column twice; nothing else changes).
+
 A mutation that makes the code loop (zcdp-rho-for: the guard steps a too-large rho down ulp by ulp) is
 caught by the per-test time limit the runner sets (DPGUI_TEST_TIME_LIMIT, tests/conftest.py).
 """
@@ -176,6 +185,34 @@ REVIEW_GATE_TESTS = (
     "tests/cli/test_batch_refuses_one_failed_review.py",
 )
 """For the command line's review before every charge (dpgui/cli/review_gate.py and its two callers)."""
+_U = "tests/ui/"
+UI_DOMAIN_TESTS = (f"{_U}test_declared_domains.py", f"{_U}test_task_page_extras.py",
+                   f"{_U}test_public_sample_twin.py", f"{_U}test_main_window.py")  # fmt: skip
+"""For the app's declared domains (dpgui/ui): typed, loaded, or suggested from the PUBLIC sample only."""
+UI_FORM_TESTS = (f"{_U}test_parameter_form.py", f"{_U}test_pins_typed_cost_is_charged.py",
+                 f"{_U}test_main_window.py", f"{_U}test_declared_domains.py", f"{_U}test_task_page_extras.py",
+                 f"{_U}test_session.py", f"{_U}test_review_plots.py")  # fmt: skip
+"""For what the Task and Budget pages give the core: the (ε, δ), parameters, columns and labels typed."""
+UI_REVIEW_TESTS = (f"{_U}test_review_sheet.py", f"{_U}test_pins_review_before_the_charge.py",
+                   f"{_U}test_main_window.py")  # fmt: skip
+"""For the app's review before every charge (dpgui/ui/review_sheet.py and the window's calls)."""
+UI_PLAN_TESTS = (f"{_U}test_plan_view.py", f"{_U}test_redteam_plan_split_for_another_file.py",
+                 f"{_U}test_plan_export_outside_the_data.py")  # fmt: skip
+"""For the Budget page's release plan: the budget it splits and the split it runs."""
+UI_BUDGET_TESTS = (f"{_U}test_budget_page.py", f"{_U}test_pins_budget_shown_is_the_ledgers.py",
+                   f"{_U}test_budget_views.py",
+                   f"{_U}test_budget_accounting_views.py", f"{_U}test_kept_releases.py",
+                   f"{_U}test_budget_composed_at_open.py", f"{_U}test_main_window.py")  # fmt: skip
+"""For the budget the app shows: the ledger's account, its reservations, the timeline, a raised total."""
+UI_EXPORT_TESTS = (f"{_U}test_export_staging.py", f"{_U}test_review_plots.py",
+                   f"{_U}test_plan_export_outside_the_data.py",
+                   f"{_U}test_redteam_export_guard_after_switch.py",
+                   f"{_U}test_export_off_the_gui_thread.py", f"{_U}test_main_window.py")  # fmt: skip
+"""For what the app's Export writes, and where: DP outputs only, never beside the private data."""
+UI_CANCEL_TESTS = (f"{_U}test_cancel_and_close.py", f"{_U}test_no_file_opens_under_a_run.py",
+                   f"{_U}test_data_page.py", f"{_U}test_main_window.py")  # fmt: skip
+"""For a cancel that cancels and no file opened under a run. The UI groups run with QT_QPA_PLATFORM=offscreen
+(``_environment``); the slow layout and start-up files (test_app, test_small_screen) are left out."""
 DOMAINS_FILE_TESTS = tuple(f"tests/data/test_{name}.py" for name in (
     "domains_file", "domains_file_category_spaces", "domains_file_category_text",
     "domains_file_duplicate_column", "pins_public_and_domains_file"))  # fmt: skip
@@ -2840,6 +2877,376 @@ MUTATIONS: tuple[Mutation, ...] = (
         '"delta": 0.0,',
         "project file: a reopened task's δ is 0",
         PROJECT_TESTS,
+    ),
+    # -- session 29 (h29b): the app's own privacy-relevant logic (dpgui/ui): domains suggested from the public
+    # sample only, the (ε, δ) and parameters a form sends, the review before every charge, the budget shown,
+    # what an export holds, a cancel that cancels; each runs the tests/ui files that cover its page --
+    Mutation(
+        "ui-public-sample-twin-of-private-accepted",
+        "dpgui/ui/main_window.py",
+        "if self.dataset is not None and self.dataset.sha256 == sample.sha256:",
+        "if False and self.dataset is not None and self.dataset.sha256 == sample.sha256:",
+        "app: the private file opened as the public sample (domains then suggested from the private data)",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-private-twin-of-public-accepted",
+        "dpgui/ui/main_window.py",
+        "if self.public is None or self.public.sha256 != sha256:",
+        "if True:",
+        "app: the public sample's bytes opened as the private data (its suggested domains are then private)",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-domains-kept-for-new-private-file",
+        "dpgui/ui/main_window.py",
+        "        self.declared.clear()  # a new private file: its domains are declared afresh\n",
+        "",
+        "app: a new private file keeps the domains declared for the last one",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-suggestion-drops-typed-unit",
+        "dpgui/ui/domain_rows.py",
+        'return (*bounds, current[4] if len(current) > 4 else "")',
+        'return (*bounds, "")',
+        "app: a public suggestion wipes the unit the custodian typed",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-typed-bins-ignored",
+        "dpgui/ui/domain_rows.py",
+        "bins = _parse_bins(self.bins.text(), self.column)",
+        "bins = None",
+        "app: the number of bins typed is ignored (the release runs on another grid than declared)",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-typed-unit-dropped",
+        "dpgui/ui/domain_rows.py",
+        "bins=bins, unit=self.unit.text())",
+        'bins=bins, unit="")',
+        "app: the declared unit never reaches the spec (plots and manifest lose it)",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-other-bucket-always-on",
+        "dpgui/ui/domain_rows.py",
+        "return CategoricalDomain(names, self.other.isChecked())",
+        "return CategoricalDomain(names, True)",
+        "app: undeclared categories counted as 'other' although the box is unchecked",
+        UI_DOMAIN_TESTS,
+    ),
+    Mutation(
+        "ui-multi-column-domains-reversed",
+        "dpgui/ui/task_page.py",
+        "domains = tuple(self.domain_rows[column].domain() for column in columns)",
+        "domains = tuple(self.domain_rows[column].domain() for column in reversed(columns))",
+        "app: a several-column task's declared domains given to the wrong columns",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-spec-epsilon-default",
+        "dpgui/ui/main_window.py",
+        "return self.task_page.spec(cost.epsilon, cost.delta)",
+        "return self.task_page.spec(1.0, cost.delta)",
+        "app: the release runs and is charged at the default ε = 1, not the ε typed",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-cost-half-epsilon",
+        "dpgui/ui/budget_page.py",
+        "return PrivacyCost(self.epsilon.value(), delta)",
+        "return PrivacyCost(self.epsilon.value() / 2, delta)",
+        "app: the Budget page sends ε/2, not the ε typed",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-cost-delta-dropped",
+        "dpgui/ui/budget_page.py",
+        "return PrivacyCost(self.epsilon.value(), delta)",
+        "return PrivacyCost(self.epsilon.value(), 0.0)",
+        "app: the Budget page sends δ = 0 whatever δ is typed",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-parameters-sent-at-defaults",
+        "dpgui/ui/parameter_form.py",
+        "(spec.name, _value(self.editors[spec.name], spec.kind))",
+        "(spec.name, spec.default)",
+        "app: every algorithm parameter sent at its default instead of the value typed",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-file-set-parameter-sent",
+        "dpgui/ui/parameter_form.py",
+        "return isinstance(source, QLineEdit) and bool(source.text().strip())",
+        "return False",
+        "app: a parameter its named file sets (the query count) sent as well, so the core refuses the run",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-algorithm-choice-ignored",
+        "dpgui/ui/task_page.py",
+        "return AUTO if item is None else item.data(Qt.ItemDataRole.UserRole)",
+        "return AUTO",
+        "app: the algorithm chosen is ignored and auto runs instead",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-positive-label-dropped",
+        "dpgui/ui/task_page.py",
+        "positive=self.positive.text().strip() or None if labelled else None,",
+        "positive=None,",
+        "app: the positive label typed for a learning task is ignored (the default labels count)",
+        UI_FORM_TESTS,
+    ),
+    Mutation(
+        "ui-run-button-skips-review",
+        "dpgui/ui/main_window.py",
+        "self.run_page.run_button.clicked.connect(self.review_release)",
+        "self.run_page.run_button.clicked.connect(self.start_release)",
+        "app: the Run page's button charges and runs without the review",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-run-action-skips-review",
+        "dpgui/ui/main_window.py",
+        "        self.go_to(RUN)\n        self.review_release()",
+        "        self.go_to(RUN)\n        self.start_release()",
+        "app: Run release (Ctrl+R) charges and runs without the review",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-stale-review-charged",
+        "dpgui/ui/main_window.py",
+        "if self.current_spec() != spec or self.dataset.n_rows != n:",
+        "if False:",
+        "app: a review prepared for an earlier task is shown, and its Charge runs the task as changed since",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-review-over-budget-unchecked",
+        "dpgui/ui/main_window.py",
+        "refusal = over_budget(prepared, self.ledger, None if self.record is None else self.record.id)",
+        "refusal = None",
+        "app: a release that does not fit the budget left is reviewed as chargeable",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-review-remaining-wrong-account",
+        "dpgui/ui/main_window.py",
+        "remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining",
+        "remaining = None if self.record is None else self.ledger.state(self.record.id).remaining",
+        "app: the review states the replace-one budget left for a release charged to the labels-only account",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-review-other-specs-data-check-reused",
+        "dpgui/ui/main_window.py",
+        "return check if reviewed_spec == spec and dataset is self.dataset else None",
+        "return check",
+        "app: a charge reuses the data check of a review of another task or file",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-review-failed-check-not-acknowledged",
+        "dpgui/ui/review_sheet.py",
+        "self.over_budget is None and (not self.failures or self.acknowledge.isChecked())",
+        "self.over_budget is None",
+        "review sheet: Charge and run enabled although a check failed and was not acknowledged",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-review-over-budget-chargeable",
+        "dpgui/ui/review_sheet.py",
+        "self.over_budget is None and (not self.failures or self.acknowledge.isChecked())",
+        "(not self.failures or self.acknowledge.isChecked())",
+        "review sheet: Charge and run enabled for a release that does not fit the budget left",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-plan-review-later-failures-ignored",
+        "dpgui/ui/review_sheet.py",
+        "self.failures = tuple(check for _, review in self.reviews for check in review.failures)",
+        "self.failures = tuple(check for _, review in self.reviews[:1] for check in review.failures)",
+        "review sheet: a plan's failed checks counted for its first release only",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-plan-review-budget-not-carried",
+        "dpgui/ui/main_window.py",
+        "            remaining[account] = review.remaining_after  # the next release's budget before it\n",
+        "",
+        "app: a plan's review states each release's budget before it as if the earlier ones were not charged",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-plan-run-skips-review",
+        "dpgui/ui/main_window.py",
+        "self.budget_page.plan_view.run_requested.connect(self.review_plan)",
+        "self.budget_page.plan_view.run_requested.connect(self.start_plan)",
+        "app: Run plan charges and runs every release without the review",
+        UI_PLAN_TESTS,
+    ),
+    Mutation(
+        "ui-plan-stale-split-runnable",
+        "dpgui/ui/plan_view.py",
+        '"""Recompute the split (in the pool) for the plan as edited."""\n        self.batch = None\n',
+        '"""Recompute the split (in the pool) for the plan as edited."""\n',
+        "plan view: while a new split is computed, Run plan runs the old one (not the budget shown)",
+        UI_PLAN_TESTS,
+    ),
+    Mutation(
+        "ui-plan-delta-ignored",
+        "dpgui/ui/plan_view.py",
+        "dataclasses.replace(r, spec=dataclasses.replace(r.spec, delta=delta)) for r in self.releases",
+        "r for r in self.releases",
+        "plan view: the plan's δ typed is not given to its releases",
+        UI_PLAN_TESTS,
+    ),
+    Mutation(
+        "ui-plan-epsilon-default",
+        "dpgui/ui/plan_view.py",
+        "budget = PrivacyCost(self.epsilon.value(), delta)",
+        "budget = PrivacyCost(1.0, delta)",
+        "plan view: the plan split at the default ε = 1, not the ε typed",
+        UI_PLAN_TESTS,
+    ),
+    Mutation(
+        "ui-bar-without-pending",
+        "dpgui/ui/budget_panel.py",
+        "self.bar.show_budget(total, state.spent.epsilon + state.pending.epsilon, this)",
+        "self.bar.show_budget(total, state.spent.epsilon, this)",
+        "budget bar: the running releases' reservations left out of what is used",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-budget-shown-labels-only-account",
+        "dpgui/ui/main_window.py",
+        "        state = self.ledger.state(self.record.id)\n"
+        "        self.budget_panel.show_state(state, release)",
+        "        state = self.ledger.state(self.record.id, Account.LABELS_ONLY)\n"
+        "        self.budget_panel.show_state(state, release)",
+        "app: the budget panel shows the labels-only account instead of the dataset's budget",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-labels-only-shows-replace-one",
+        "dpgui/ui/main_window.py",
+        "self.ledger.state(self.record.id, Account.LABELS_ONLY),",
+        "self.ledger.state(self.record.id),",
+        "app: the Budget page's labels-only spend shows the replace-one account's",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-running-cost-counted-twice",
+        "dpgui/ui/main_window.py",
+        "release = self.budget_page.cost() if self.current_job is None else None",
+        "release = self.budget_page.cost()",
+        "app: during a run the bar adds the Budget page's cost on top of the running reservation",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-timeline-unresolved-not-spent",
+        "dpgui/ui/budget_timeline.py",
+        "SPENT = frozenset({ReservationStatus.COMMITTED, ReservationStatus.UNRESOLVED})",
+        "SPENT = frozenset({ReservationStatus.COMMITTED})",
+        "timeline: an unresolved reservation (a crashed run) not counted as spent",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-timeline-labels-only-on-it",
+        "dpgui/ui/budget_page.py",
+        "self.timeline.show_timeline([e for e in entries if e.account is Account.REPLACE_ONE], total)",
+        "self.timeline.show_timeline(list(entries), total)",
+        "timeline: the labels-only account's spend drawn against the replace-one total",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-delta-raise-unconfirmed",
+        "dpgui/ui/main_window.py",
+        "(total.epsilon > current.epsilon or total.delta > current.delta)",
+        "(total.epsilon > current.epsilon)",
+        "app: a raise of the total's δ alone is not confirmed",
+        UI_BUDGET_TESTS,
+    ),
+    Mutation(
+        "ui-export-private-check-dropped",
+        "dpgui/ui/main_window.py",
+        "self._start_export(ReleaseExport(self.release, folder, plots, self._private_in(folder)))",
+        "self._start_export(ReleaseExport(self.release, folder, plots, None))",
+        "app: a release exported into the folder holding the private data",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-plan-export-beside-data",
+        "dpgui/ui/main_window.py",
+        "refuse_beside_data(folder, self._release_data.get(item.release.release_id))",
+        "refuse_beside_data(folder, None)",
+        "app: a plan exported into the folder holding the private data",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-export-replaces-without-asking",
+        "dpgui/ui/export_requests.py",
+        "    private: Path | None\n"
+        '    """The private file the folder must not hold (``staging.prepare_out``)."""\n'
+        "    overwrite: bool = False",
+        "    private: Path | None\n"
+        '    """The private file the folder must not hold (``staging.prepare_out``)."""\n'
+        "    overwrite: bool = True",
+        "export: an earlier release in the folder replaced without asking",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-export-screen-plot-with-custodian-layer",
+        "dpgui/ui/review_page.py",
+        "            export = release_plot()\n",
+        "            export = self.plot\n",
+        "export: the report's plot is the on-screen one, with the custodian-only true data when shown",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-custodian-layer-shown-by-default",
+        "dpgui/ui/review_page.py",
+        "self.custodian_box.setChecked(False)  # custodian-only layers start hidden for every release",
+        "self.custodian_box.setChecked(True)",
+        "review page: the custodian-only true data drawn without being asked for",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-custodian-layer-from-another-file",
+        "dpgui/ui/review_page.py",
+        "return source if keyed_fingerprint(source.sha256) == release.dataset.fingerprint else None",
+        "return source",
+        "review page: the custodian layer drawn from another private file than the release's",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-chosen-release-not-exported",
+        "dpgui/ui/main_window.py",
+        "        self.release = release\n        self.review_page.show_release(release)\n"
+        "        self._enable_export()\n\n    def _on_failed",
+        "        self.review_page.show_release(release)\n        self._enable_export()\n\n    def _on_failed",
+        "app: a release picked in the list is shown but Export writes the one shown before",
+        UI_EXPORT_TESTS,
+    ),
+    Mutation(
+        "ui-cancel-does-not-cancel",
+        "dpgui/ui/main_window.py",
+        "            self.current_job.cancel()\n",
+        "            pass\n",
+        "app: Cancel (button, Ctrl+.) does not stop the run",
+        UI_CANCEL_TESTS,
+    ),
+    Mutation(
+        "ui-file-opens-under-a-run",
+        "dpgui/ui/main_window.py",
+        "if self.open_job is not None or self.current_job is not None:",
+        "if self.open_job is not None:",
+        "app: a private file opened while a release runs replaces the data under it",
+        UI_CANCEL_TESTS,
     ),
     # -- session 28 (h28c): what a user gets from the core: auto's simulations, the table planner, the plan
     # file, budget and number words, the CLI's flags and --public, plan runs and exports, plain words --
