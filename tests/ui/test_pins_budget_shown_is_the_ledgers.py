@@ -25,7 +25,7 @@ def test_the_bar_counts_the_running_reservations_as_used(qtbot):
     assert "running" in panel.spent_label.text()
 
 
-def test_during_a_run_the_bar_shows_its_reservation_once(qtbot, window: MainWindow):
+def test_during_a_run_the_bar_shows_its_reservation_once(qtbot, window: MainWindow, errors):
     """The running release is pending in the ledger; the Budget page's ε is not added a second time."""
     assert window.record is not None
     window.ledger.set_total(window.record.id, PrivacyCost(4.0))

@@ -23,7 +23,7 @@ def median_of_wage(window: MainWindow) -> None:
     window.task_page.declare("wage", WAGE_DOMAIN)
 
 
-def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot):
+def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot, errors):
     """Without a public sample the label-private learner is booked to the labels-only account: the budget
     before and after it are that account's, not the replace-one account's (here 2 of 5 spent)."""
     window = MainWindow()
@@ -45,7 +45,7 @@ def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot
 
 
 def test_a_charge_checks_the_data_again_when_it_was_opened_again_under_the_review(
-    qtbot, demo_window: MainWindow, monkeypatch
+    qtbot, demo_window: MainWindow, monkeypatch, errors
 ):
     """The review's data check is reused only for the very dataset it read: reopened, the file may have
     changed, so the charge runs the check on what it will read."""

@@ -11,7 +11,7 @@ from dpgui.ui.main_window import MainWindow
 from tests.ui.test_main_window import pick_cdf, review_shown
 
 
-def test_the_epsilon_and_delta_typed_are_reviewed_run_and_charged(qtbot, window: MainWindow):
+def test_the_epsilon_and_delta_typed_are_reviewed_run_and_charged(qtbot, window: MainWindow, errors):
     assert window.record is not None
     window.ledger.set_total(window.record.id, PrivacyCost(5.0, 1e-5))
     pick_cdf(window, algorithm="tree-gaussian")  # approximate DP: it needs the δ typed
