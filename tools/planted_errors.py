@@ -3079,7 +3079,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            remaining[account] = review.remaining_after  # the next release's budget before it\n",
         "",
         "app: a plan's review states each release's budget before it as if the earlier ones were not charged",
-        UI_REVIEW_TESTS,
+        UI_PLAN_TESTS,
     ),
     Mutation(
         "ui-plan-run-skips-review",
