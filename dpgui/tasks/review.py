@@ -429,9 +429,10 @@ def _grid_check(column: str, domain: NumericDomain, public: np.ndarray | None) -
 
 
 def coarser_public_step(domain: NumericDomain, public: np.ndarray) -> float | None:
-    """The coarsest step, 1, 2 or 5 times a power of ten and a whole multiple (at least 2) of the declared
-    granularity, whose grid from the same lower bound holds every public sample value inside the bounds;
-    None when none does or the sample holds fewer than MIN_LATTICE_VALUES distinct values there.
+    """The coarsest step, 1, 2 or 5 times a power of ten and at least twice the declared granularity, whose
+    grid from the same lower bound holds every public sample value inside the bounds; None when none does or
+    the sample holds fewer than MIN_LATTICE_VALUES distinct values there. The step need not be a multiple of
+    the granularity: a grid of 1,024 bins on [0, 100] (a step of 0.098) gets the advice for whole numbers too.
 
     Whole-number ages declared on a step of 0.01 (the default granularity of bounds 0 to 100) put 100 grid
     points between two values the column takes: a tree CDF over them has more levels, each adding its
@@ -446,10 +447,11 @@ def coarser_public_step(domain: NumericDomain, public: np.ndarray) -> float | No
     for power in range(math.floor(math.log10(span)), math.floor(math.log10(granularity)) - 1, -1):
         for mantissa in (5, 2, 1):
             step = float(Decimal(mantissa).scaleb(power))
-            multiple = step / granularity
-            if not (round(multiple) >= 2 and abs(multiple - round(multiple)) <= 1e-9 * multiple):
-                continue
-            if step * 2 <= span and _on_grid(inside, replace(domain, granularity=step)):
+            if (
+                step >= 2 * granularity
+                and step * 2 <= span
+                and _on_grid(inside, replace(domain, granularity=step))
+            ):
                 return step
     return None
 

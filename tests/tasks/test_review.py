@@ -109,6 +109,8 @@ def test_a_grid_finer_than_every_public_value_passes_with_the_coarser_step_as_ad
     )
     assert "on a step of 0.5 (201 points)" in grid_detail(halves)
     assert grid_detail(replace(fine, domains=(NumericDomain(0, 100, 1),))) == "101 grid points"  # already it
+    binned = replace(fine, domains=(declared_grid(0, 100, bins=1024),))  # a step of 0.098, not a divisor of 1
+    assert "on a step of 1 (101 points)" in grid_detail(binned)
     shifted = replace(fine, domains=(NumericDomain(0.05, 100.05, 0.1),))
     assert grid_detail(shifted) == "1,001 grid points"  # whole numbers are off that grid's points
     decimals = sample_of(tmp_path, ages + np.random.default_rng(1).uniform(0, 1, ages.size))
