@@ -1296,8 +1296,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ledger-plan-checks-first-only",
         "dpgui/privacy/ledger.py",
-        "mine = [r for r in requests if r.account is account]\n",
-        "mine = [r for r in requests if r.account is account][:1]\n",
+        "[r for r in requests if r.account is account])",
+        "[r for r in requests if r.account is account][:1])",
         "ledger: a release plan checked by its first release alone, so the rest of the plan overspends",
     ),
     Mutation(

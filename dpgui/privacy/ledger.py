@@ -342,11 +342,9 @@ class Ledger:
                     f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
                     "[--delta D]`."
                 )
-            for account in dict.fromkeys(r.account for r in requests):
-                mine = [r for r in requests if r.account is account]
-                refusal = self._overspend(dataset, total, account, mine)
-                if refusal is not None:
-                    raise BudgetExceeded(refusal)
+            refusal = self._first_overspend(dataset, total, requests)
+            if refusal is not None:
+                raise BudgetExceeded(refusal)
             reservations = []
             for request in requests:
                 reservation = Reservation(
@@ -372,11 +370,24 @@ class Ledger:
         """What ``reserve`` would refuse ``request`` with (its :class:`BudgetExceeded` words), or None when
         it fits now (or no total is set, which ``reserve`` refuses on its own): the review before a charge
         says so instead of predicting a remainder of zero. Books nothing."""
+        return self.refusal_all(dataset_id, [request])
+
+    def refusal_all(self, dataset_id: str, requests: Sequence[ReservationRequest]) -> str | None:
+        """What ``reserve_all`` would refuse ``requests`` with (a plan's review), or None; books nothing."""
         with self._transaction():
             dataset = self._dataset(dataset_id)
-            if dataset.total is None:
-                return None
-            return self._overspend(dataset, dataset.total, request.account, [request])
+            return None if dataset.total is None else self._first_overspend(dataset, dataset.total, requests)
+
+    def _first_overspend(
+        self, dataset: _Dataset, total: PrivacyCost, requests: Sequence[ReservationRequest]
+    ) -> str | None:
+        """The first account whose releases and ``requests`` do not fit the total, in words; or None. Each
+        account's releases must fit the total on their own."""
+        for account in dict.fromkeys(r.account for r in requests):
+            refusal = self._overspend(dataset, total, account, [r for r in requests if r.account is account])
+            if refusal is not None:
+                return refusal
+        return None
 
     def _overspend(
         self, dataset: _Dataset, total: PrivacyCost, account: Account, requests: Sequence[ReservationRequest]

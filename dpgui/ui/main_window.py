@@ -60,7 +60,7 @@ from dpgui.release.project import (
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
 from dpgui.tasks.review import build_review
-from dpgui.tasks.runner import PreconditionFailed, PreparedRun, over_budget, prepare
+from dpgui.tasks.runner import PreconditionFailed, PreparedRun, over_budget, prepare, reservation_request
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.accessible import first_field
 from dpgui.ui.budget_page import BudgetPage
@@ -856,12 +856,16 @@ class MainWindow(QMainWindow):
             return
         remaining: dict[Account, PrivacyCost | None] = {}
         reviews = []
+        refusal = None  # the whole plan is reserved at once: each release's review states the plan's refusal
+        if self.record is not None:
+            requests = [reservation_request(release.prepared) for release in batch.releases]
+            refusal = self.ledger.refusal_all(self.record.id, requests)
         for release in batch.releases:
             account = release.prepared.account
             if account not in remaining:
                 state = None if self.record is None else self.ledger.state(self.record.id, account)
                 remaining[account] = None if state is None else state.remaining
-            review = build_review(release.prepared, remaining[account])
+            review = build_review(release.prepared, remaining[account], refusal)
             remaining[account] = review.remaining_after  # the next release's budget before it
             reviews.append((release.name, review))
         self.review_sheet = ReviewSheet(reviews, self)

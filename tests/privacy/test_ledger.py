@@ -190,6 +190,20 @@ def test_the_refusal_a_review_shows_is_the_reservations_own_and_books_nothing(le
     assert ledger.refusal(unset.id, ReservationRequest(PrivacyCost(9.0), "x")) is None  # reserve says why
 
 
+def test_a_plans_refusal_is_that_of_its_releases_together_and_books_nothing(ledger_path: Path) -> None:
+    ledger = Ledger()
+    record = dataset_with_total(ledger, PrivacyCost(1.0))
+    plan = [ReservationRequest(PrivacyCost(0.6), "cdf"), ReservationRequest(PrivacyCost(0.6), "median")]
+    assert all(ledger.refusal(record.id, request) is None for request in plan)  # each fits alone
+    words = ledger.refusal_all(record.id, plan)
+    assert words is not None and words.startswith("These 2 releases need ε=1.2")
+    assert ledger.entries(record.id) == []
+    with pytest.raises(BudgetExceeded) as refused:
+        ledger.reserve_all(record.id, plan)
+    assert words == str(refused.value)
+    assert ledger.refusal_all(record.id, plan[:1]) is None
+
+
 def test_find_names_the_dataset_open_dataset_would_match_without_registering(ledger_path: Path) -> None:
     ledger = Ledger()
     record = dataset_with_total(ledger)

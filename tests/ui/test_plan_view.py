@@ -226,3 +226,18 @@ def test_a_plans_review_states_each_releases_budget_after_the_earlier_ones(qtbot
     assert first.remaining_before == PrivacyCost(3.0)
     assert second.remaining_before == first.remaining_after != first.remaining_before
     window.review_sheet.reject()
+
+
+def test_a_plan_that_does_not_fit_cannot_be_charged_and_its_review_says_why(qtbot, plan_window) -> None:
+    """The plan's sheet left "Charge and run" enabled for a plan the ledger then refused ("Plan refused"):
+    its reviews were built without the ledger's refusal, unlike a single release's."""
+    window = plan_window
+    batch = plan_two_wage_releases(qtbot, window).batch
+    assert batch is not None and batch.total.epsilon > 0.1
+    window.ledger.set_total(window.record.id, PrivacyCost(0.1))
+    window.review_plan(batch)
+    sheet = window.review_sheet
+    assert sheet.over_budget is not None and sheet.over_budget.startswith("These 2 releases need")
+    assert not sheet.charge_button.isEnabled()
+    sheet.reject()
+    assert window.ledger.entries(window.record.id) == []
