@@ -45,13 +45,18 @@ def charge_from_the_review(qtbot, window: MainWindow) -> None:
     sheet.charge_button.click()
 
 
-def run_and_wait(qtbot, window: MainWindow) -> None:
-    qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
-    charge_from_the_review(qtbot, window)
+def wait_for_the_release(qtbot, window: MainWindow) -> None:
+    """Wait until the job the review's charge started has released its result."""
     job = window.current_job
     assert job is not None
     with qtbot.waitSignal(job.released, timeout=15000):
         pass
+
+
+def run_and_wait(qtbot, window: MainWindow) -> None:
+    qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
+    charge_from_the_review(qtbot, window)
+    wait_for_the_release(qtbot, window)
 
 
 def export_and_wait(qtbot, window: MainWindow) -> None:

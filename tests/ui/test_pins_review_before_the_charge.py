@@ -14,7 +14,11 @@ from dpgui.privacy.ledger import Account
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
 from tests.ui.conftest import WAGE_DOMAIN
-from tests.ui.test_main_window import pick_threshold, review_shown
+from tests.ui.test_main_window import (
+    pick_threshold,
+    review_shown,
+    wait_for_the_release,
+)
 
 
 def median_of_wage(window: MainWindow) -> None:
@@ -64,10 +68,7 @@ def test_a_charge_checks_the_data_again_when_it_was_opened_again_under_the_revie
     window.load_private(demo_private_path())
     assert window.dataset is not reviewed
     median_of_wage(window)  # its domains are declared afresh for the file opened
-    sheet.acknowledge.setChecked(True)
+    sheet.acknowledge.setChecked(True)  # the sheet reviewed before the file was opened again
     sheet.charge_button.click()
-    job = window.current_job
-    assert job is not None
-    with qtbot.waitSignal(job.released, timeout=15000):
-        pass
+    wait_for_the_release(qtbot, window)
     assert passes == [1, 1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.ui.main_window import MainWindow
-from tests.ui.test_main_window import pick_cdf, review_shown
+from tests.ui.test_main_window import charge_from_the_review, pick_cdf, review_shown, wait_for_the_release
 
 
 def test_the_epsilon_and_delta_typed_are_reviewed_run_and_charged(qtbot, window: MainWindow, errors):
@@ -20,12 +20,8 @@ def test_the_epsilon_and_delta_typed_are_reviewed_run_and_charged(qtbot, window:
     window.run_action.trigger()
     sheet = review_shown(qtbot, window)
     assert sheet.review.cost == PrivacyCost(0.5, 1e-6)
-    sheet.acknowledge.setChecked(True)
-    sheet.charge_button.click()
-    job = window.current_job
-    assert job is not None
-    with qtbot.waitSignal(job.released, timeout=15000):
-        pass
+    charge_from_the_review(qtbot, window)
+    wait_for_the_release(qtbot, window)
     assert window.release is not None
     assert (window.release.spec.epsilon, window.release.spec.delta) == (0.5, 1e-6)
     assert [entry.cost for entry in window.ledger.entries(window.record.id)] == [PrivacyCost(0.5, 1e-6)]
