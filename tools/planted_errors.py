@@ -196,6 +196,11 @@ UI_FORM_TESTS = (f"{_U}test_parameter_form.py", f"{_U}test_pins_typed_cost_is_ch
 UI_REVIEW_TESTS = (f"{_U}test_review_sheet.py", f"{_U}test_pins_review_before_the_charge.py",
                    f"{_U}test_main_window.py")  # fmt: skip
 """For the app's review before every charge (dpgui/ui/review_sheet.py and the window's calls)."""
+QUERIES_FILE_TESTS = ("tests/tasks/test_queries_file_pinned.py", "tests/tasks/test_distance.py",
+                      "tests/cli/test_distance_refuses_the_private_file_as_queries.py",
+                      "tests/cli/test_batch_refuses_the_private_file_as_queries.py",
+                      "tests/cli/test_distance_queries_file.py", f"{_U}test_distance_views.py")  # fmt: skip
+"""For a distance release's PUBLIC queries file, priced, charged and answered with the same bytes."""
 UI_PLAN_TESTS = (f"{_U}test_plan_view.py", f"{_U}test_redteam_plan_split_for_another_file.py",
                  f"{_U}test_plan_export_outside_the_data.py")  # fmt: skip
 """For the Budget page's release plan: the budget it splits and the split it runs."""
@@ -1076,9 +1081,69 @@ MUTATIONS: tuple[Mutation, ...] = (
         SURFACE_TEST_DIRS,
     ),
     Mutation(
+        "queries-not-pinned",
+        "dpgui/tasks/public_files.py",
+        "    return dataclasses.replace(spec, pinned_files=pins)",
+        "    return spec",
+        "runner: a queries file is not pinned when the run is priced (a rewritten file is answered, or its "
+        "private twin accepted)",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
+        "queries-changed-run-reads-data",
+        "dpgui/tasks/runner.py",
+        "    refuse_changed_files(prepared.spec)  # so is a queries file changed since the run was priced\n",
+        "",
+        "runner: a queries file changed after the charge is found only once the run has read the data "
+        "(charged for nothing)",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
+        "queries-changed-reserved",
+        "dpgui/tasks/runner.py",
+        "    refuse_changed_files(prepared.spec)\n    refuse_private_inputs(prepared, record)",
+        "    refuse_private_inputs(prepared, record)",
+        "runner: a release whose queries file changed since it was priced is charged",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
+        "queries-changed-plan-reserved",
+        "dpgui/tasks/batch_run.py",
+        "        refuse_changed_files(run.prepared.spec)  # a plan is charged as it was priced, or not at all"
+        "\n",
+        "",
+        "plan: a release whose queries file changed since the plan was priced is charged with the plan",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
+        "queries-read-unpinned",
+        "dpgui/tasks/distance.py",
+        "    if pinned is not None and sha256 != pinned:",
+        "    if False:",
+        "distance: a run answers the queries file as it is now, not as it was priced (k rounds recorded, "
+        "k' run)",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
+        "queries-change-swallowed",
+        "dpgui/tasks/distance.py",
+        "    except PublicFileChanged:\n        raise\n",
+        "",
+        "distance: a pinned queries file that changed reads as no file (the run fails on an assertion)",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
+        "queries-changed-while-read",
+        "dpgui/tasks/distance.py",
+        "    if current_sha256(path) != sha256:\n        raise changed_file_error(path)\n",
+        "",
+        "distance: rows read after a rewrite are cached under the bytes hashed before it",
+        QUERIES_FILE_TESTS,
+    ),
+    Mutation(
         "queries-twin-accepted",
         "dpgui/tasks/runner.py",
-        "if named and Path(named).is_file() and sha256_source(Path(named)) == record.sha256:",
+        "        if sha256 == record.sha256:",
         "if False:",
         "runner: the private file accepted as a distance release's public queries file (its rows exported)",
         SURFACE_TEST_DIRS,
@@ -3016,6 +3081,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        self.go_to(RUN)\n        self.start_release()",
         "app: Run release (Ctrl+R) charges and runs without the review",
         UI_REVIEW_TESTS,
+    ),
+    Mutation(
+        "ui-charge-after-queries-changed",
+        "dpgui/ui/main_window.py",
+        "            if reviewed is not None:\n                refuse_changed_files(reviewed.spec)\n",
+        "",
+        "app: a queries file changed while the review was open is charged at its new price, not the reviewed",
+        QUERIES_FILE_TESTS,
     ),
     Mutation(
         "ui-stale-review-charged",

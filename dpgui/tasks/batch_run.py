@@ -21,6 +21,7 @@ from dpgui.data.fingerprint import installation_key
 from dpgui.privacy.ledger import DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import Release
+from dpgui.tasks.public_files import refuse_changed_files
 from dpgui.tasks.runner import PreparedRun, describe, refuse_private_inputs, run_reserved
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ def reserve_plan(
         for run in runs
     ]
     for run in runs:
+        refuse_changed_files(run.prepared.spec)  # a plan is charged as it was priced, or not at all
         refuse_private_inputs(run.prepared, record)
     installation_key()
     return record, ledger.reserve_all(record.id, requests)

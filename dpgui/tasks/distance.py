@@ -50,6 +50,7 @@ from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import MAX_NOISE_SCALE, PrivateRandom
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import Attachment, ReleaseTable
+from dpgui.tasks.public_files import PublicFileChanged, changed_file_error, current_sha256
 from dpgui.tasks.registry import (
     AlgorithmInfo,
     Guarantee,
@@ -150,14 +151,17 @@ def _bounds(spec: TaskSpec) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=16)
-def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
-    """The public query points, read like any table (CSV in any encoding and delimiter, Parquet, ...)."""
+def _read_queries(path: str, sha256: str, columns: tuple[str, ...]) -> np.ndarray:
+    """The public query points of the file at ``path`` with these bytes (``sha256``; a file changed while it
+    is read is refused), read like any table (CSV in any encoding and delimiter, Parquet, ...)."""
     from dpgui.data.loaders import load_table  # pandas: only when a queries file is read
 
     try:
         frame = load_table(Path(path))
     except DataError as error:
         raise ValueError(f"cannot read the queries file {path}: {error}") from error
+    if current_sha256(path) != sha256:
+        raise changed_file_error(path)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the queries file {path} lacks the columns {', '.join(missing)}")
@@ -176,23 +180,35 @@ def _read_queries(path: str, columns: tuple[str, ...]) -> np.ndarray:
     return values
 
 
-def load_queries(path: Path | str, columns: tuple[str, ...]) -> np.ndarray:
-    """PUBLIC query points (original units), one row each, from a CSV with the task's column names (raises
-    ValueError naming what is wrong with the file)."""
-    return _read_queries(str(path), columns).copy()
+def load_queries(path: Path | str, columns: tuple[str, ...], pinned: str | None = None) -> np.ndarray:
+    """PUBLIC query points (original units), one row each, from a CSV with the task's column names, read
+    again whenever the file's bytes change (raises ValueError naming what is wrong with the file). With
+    ``pinned`` (the SHA-256 the run was priced with), other bytes raise ``PublicFileChanged``."""
+    sha256 = current_sha256(str(path))
+    if sha256 is None:
+        raise ValueError(
+            f"cannot read the queries file {path}: it is not there or cannot be opened; check the path"
+        )
+    if pinned is not None and sha256 != pinned:
+        raise changed_file_error(str(path))
+    return _read_queries(str(path), sha256, columns).copy()
 
 
 def _named_queries(spec: TaskSpec) -> np.ndarray | None:
-    """The queries file's points, None when no file is named; raises ValueError when it cannot be read."""
+    """The queries file's points, None when no file is named; raises ValueError when it cannot be read,
+    ``PublicFileChanged`` when the spec pins other bytes than the file has now."""
     path = str(spec.parameter("queries", QUERIES.default))
-    return load_queries(path, spec.columns) if path else None
+    return load_queries(path, spec.columns, spec.pinned_sha256(path)) if path else None
 
 
 def _queries(spec: TaskSpec) -> np.ndarray | None:
     """The queries file's points, or None when none is named or it cannot be read (the preconditions say
-    why, so the planner's error predictions never raise)."""
+    why, so the planner's error predictions never raise). A pinned file that changed raises: a priced run
+    never answers other queries than it was priced on."""
     try:
         return _named_queries(spec)
+    except PublicFileChanged:
+        raise
     except ValueError:
         return None
 

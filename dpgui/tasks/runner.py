@@ -29,13 +29,14 @@ from dpgui import APP_NAME, __version__
 from dpgui.algorithms.progress import Progress
 from dpgui.data.engines import Engine
 from dpgui.data.errors import DataError
-from dpgui.data.fingerprint import installation_key, keyed_fingerprint, sha256_source
+from dpgui.data.fingerprint import installation_key, keyed_fingerprint
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.curve import PrivacyCurve
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, Reservation, ReservationRequest
 from dpgui.privacy.random import PrivateRandom
 from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
+from dpgui.tasks.public_files import named_files, pinned, refuse_changed_files
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
 from dpgui.tasks.review import algorithm_check_failures, sample_fit
 from dpgui.tasks.spec import AUTO, TaskSpec
@@ -87,7 +88,8 @@ class PreparedRun:
 
 
 def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
-    """Resolve ``auto``, price the run and enforce preconditions. Reads nothing private.
+    """Resolve ``auto``, pin the PUBLIC files the parameters name (``public_files.pinned``), price the run
+    and enforce preconditions. Reads nothing private.
 
     ``simulate=False`` lets ``auto`` rank by the a-priori bounds alone (a planner's inner search, which
     resolves ``auto`` at many budgets, cannot afford a simulation at each)."""
@@ -98,6 +100,7 @@ def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
         algorithm, reason = get_algorithm(spec.algorithm), None
         if algorithm.task is not spec.kind:
             raise ValueError(f"algorithm {algorithm.name!r} does not solve the task {spec.kind.value!r}")
+    spec = pinned(spec, algorithm)  # priced, checked and run on the named files' bytes as read now
     failures = algorithm.preconditions(spec, n)
     if failures:
         raise PreconditionFailed(failures)
@@ -193,11 +196,11 @@ def refuse_private_inputs(prepared: PreparedRun, record: DatasetRecord | Dataset
             f"the public sample {public.path.name} has the same bytes as the private file {record.name}: a "
             "public sample must be public data; give another file, or none"
         )
-    for parameter in (p for p in prepared.algorithm.parameters if p.path):
-        named = str(prepared.spec.parameter(parameter.name, parameter.default) or "")
-        if named and Path(named).is_file() and sha256_source(Path(named)) == record.sha256:
+    names = {path: name for name, path in named_files(prepared.spec, prepared.algorithm)}
+    for path, sha256 in prepared.spec.pinned_files:
+        if sha256 == record.sha256:
             raise DataError(
-                f"the {parameter.name} file {Path(named).name} has the same bytes as the private file "
+                f"the {names[path]} file {Path(path).name} has the same bytes as the private file "
                 f"{record.name}: it must hold public data only; give another file"
             )
 
@@ -206,8 +209,10 @@ def reserve(prepared: PreparedRun, ledger: Ledger, record: DatasetRecord) -> Res
     """Book the run's cost before it starts (raises BudgetExceeded or BudgetNotSet).
 
     The installation key that fingerprints the export is read (or made) first: a key that cannot be read
-    fails here, before the charge, not in :func:`finish` after the commit. Public inputs with the private
-    file's bytes are refused first (:func:`refuse_private_inputs`)."""
+    fails here, before the charge, not in :func:`finish` after the commit. Public inputs changed since the
+    run was priced (``public_files.refuse_changed_files``) or with the private file's bytes
+    (:func:`refuse_private_inputs`) are refused first."""
+    refuse_changed_files(prepared.spec)
     refuse_private_inputs(prepared, record)
     installation_key()
     return ledger.reserve_all(record.id, [reservation_request(prepared)])[0]
@@ -240,6 +245,7 @@ def run_algorithm(
     require_columns(dataset.header, list(prepared.spec.columns), file_name=dataset.name)
     engine = (aggregator or InMemoryAggregator)(dataset)
     engine.refuse_changed_source()  # before the touch: a file changed since its check is refused, refunded
+    refuse_changed_files(prepared.spec)  # so is a queries file changed since the run was priced
     on_touch()
     run = prepared.algorithm.run(prepared.spec, engine, rng)
     request: object = None  # what the caller sends in (FINISH_NOW), passed on to the algorithm

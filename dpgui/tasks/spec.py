@@ -84,6 +84,10 @@ class TaskSpec:
     label: str | None = None
     positive: str | None = None
     public: PublicSample | None = None
+    pinned_files: tuple[tuple[str, str], ...] = ()
+    """(path, SHA-256) of each PUBLIC file a parameter names (a queries file), as the run was priced on it:
+    set by ``runner.prepare`` (``dpgui.tasks.public_files``), never by the custodian, and not saved with a
+    project. A run reads these files only with these bytes."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.epsilon) and self.epsilon > 0):
@@ -128,3 +132,7 @@ class TaskSpec:
 
     def with_algorithm(self, algorithm: str) -> TaskSpec:
         return dataclasses.replace(self, algorithm=algorithm)
+
+    def pinned_sha256(self, path: str) -> str | None:
+        """The SHA-256 ``path`` was priced with (None: not pinned, as in a spec the custodian is editing)."""
+        return dict(self.pinned_files).get(path)

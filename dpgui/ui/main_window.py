@@ -59,6 +59,7 @@ from dpgui.release.project import (
 )
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
+from dpgui.tasks.public_files import refuse_changed_files
 from dpgui.tasks.review import build_review
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, over_budget, prepare, reservation_request
 from dpgui.tasks.spec import TaskSpec
@@ -753,14 +754,18 @@ class MainWindow(QMainWindow):
             self.review_sheet = ReviewSheet(review, self, data_note=SCANNED_DATA_NOTE)
         else:
             self.review_sheet = ReviewSheet(review, self, data_warnings=data_check.warnings)
-        self.review_sheet.accepted.connect(self.start_release)
+        self.review_sheet.accepted.connect(lambda: self.start_release(prepared))
         self.review_sheet.open()
 
-    def start_release(self) -> None:
-        """Reserve the budget and start the run in the worker; refusals are shown, nothing runs."""
+    def start_release(self, reviewed: PreparedRun | None = None) -> None:
+        """Reserve the budget and start the run in the worker; refusals are shown, nothing runs. After a
+        review (``reviewed``: the run it priced), a queries file changed since is refused: the charge would
+        not be the one reviewed."""
         if not self._ready_to_release():
             return
         try:
+            if reviewed is not None:
+                refuse_changed_files(reviewed.spec)
             spec = self.current_spec()
             job = ReleaseJob(
                 spec,

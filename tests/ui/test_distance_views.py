@@ -20,7 +20,7 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.online_view import UPDATE_BRUSH, OnlineView
 from tests.ui.conftest import WAGE_DOMAIN
-from tests.ui.test_main_window import run_and_wait, set_total
+from tests.ui.test_main_window import review_shown, run_and_wait, set_total
 from tests.ui.test_session import build
 
 COLUMNS = ["education", "experience"]
@@ -171,3 +171,25 @@ def test_a_per_query_release_with_a_queries_file_runs_without_the_count_it_sets(
     run_and_wait(qtbot, window)  # the core's refusal would show a dialog, which fails the test
     assert len(window.release.table.column("distance")) == 3
     assert "query_count" not in dict(window.current_spec().parameters)
+
+
+def test_a_queries_file_changed_while_the_review_is_open_is_refused_at_the_charge(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+):
+    """The review priced three queries; the file then gains a fourth. Charging would book another cost
+    than the one reviewed (the job prices the file again), so the charge is refused and nothing runs."""
+    queries = tmp_path / "queries.csv"
+    pd.DataFrame([[10, 5], [12, 20], [16, 40]], columns=COLUMNS).to_csv(queries, index=False)
+    window.task_page.select_algorithm("laplace-per-query")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(queries), ""))
+    window.task_page.parameters.findChild(QPushButton, "queries-browse").click()
+    qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
+    sheet = review_shown(qtbot, window)
+    pd.DataFrame([[10, 5], [12, 20], [16, 40], [1, 1]], columns=COLUMNS).to_csv(queries, index=False)
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *rest: shown.append(text))
+    sheet.acknowledge.setChecked(True)
+    sheet.charge_button.click()
+    assert window.current_job is None
+    assert len(shown) == 1 and "queries.csv changed since the release was priced" in shown[0]
+    assert window.ledger.entries(window.record.id) == []  # nothing booked
