@@ -194,7 +194,7 @@ UI_FORM_TESTS = (f"{_U}test_parameter_form.py", f"{_U}test_pins_typed_cost_is_ch
                  f"{_U}test_session.py", f"{_U}test_review_plots.py")  # fmt: skip
 """For what the Task and Budget pages give the core: the (ε, δ), parameters, columns and labels typed."""
 UI_REVIEW_TESTS = (f"{_U}test_review_sheet.py", f"{_U}test_pins_review_before_the_charge.py",
-                   f"{_U}test_main_window.py")  # fmt: skip
+                   f"{_U}test_main_window.py", f"{_U}test_review_composed_off_the_gui_thread.py")  # fmt: skip
 """For the app's review before every charge (dpgui/ui/review_sheet.py and the window's calls)."""
 QUERIES_FILE_TESTS = ("tests/tasks/test_queries_file_pinned.py", "tests/tasks/test_distance.py",
                       "tests/cli/test_distance_refuses_the_private_file_as_queries.py",
@@ -2784,6 +2784,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         REVIEW_GATE_TESTS,
     ),
     Mutation(
+        "review-gate-over-budget-passed",
+        "dpgui/cli/review_gate.py",
+        "    if review.over_budget is not None:  # exit 3",
+        "    if False:  # exit 3",
+        "CLI: a release the budget cannot hold passes its review (refused only at the reservation)",
+        REVIEW_GATE_TESTS,
+    ),
+    Mutation(
         "release-cmd-review-always-accepted",
         "dpgui/cli/release_cmd.py",
         "reviewed = review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings)",
@@ -3091,26 +3099,34 @@ MUTATIONS: tuple[Mutation, ...] = (
         QUERIES_FILE_TESTS,
     ),
     Mutation(
+        "ui-review-ledger-moved-shown",
+        "dpgui/ui/main_window.py",
+        "self.dataset.n_rows != n or self.ledger.head() != head:",
+        "self.dataset.n_rows != n:",
+        "app: a review composed before the ledger moved (a new total, another charge) is shown as current",
+        UI_REVIEW_TESTS,
+    ),
+    Mutation(
         "ui-stale-review-charged",
         "dpgui/ui/main_window.py",
-        "if self.current_spec() != spec or self.dataset.n_rows != n:",
+        "if self.current_spec() != spec or self.dataset.n_rows != n or self.ledger.head() != head:",
         "if False:",
         "app: a review prepared for an earlier task is shown, and its Charge runs the task as changed since",
         UI_REVIEW_TESTS,
     ),
     Mutation(
         "ui-review-over-budget-unchecked",
-        "dpgui/ui/main_window.py",
-        "refusal = over_budget(prepared, self.ledger, None if self.record is None else self.record.id)",
+        "dpgui/tasks/ledger_review.py",
+        "refusal = over_budget(prepared, ledger, dataset_id if alone else None)",
         "refusal = None",
         "app: a release that does not fit the budget left is reviewed as chargeable",
         UI_REVIEW_TESTS,
     ),
     Mutation(
         "ui-review-remaining-wrong-account",
-        "dpgui/ui/main_window.py",
-        "remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining",
-        "remaining = None if self.record is None else self.ledger.state(self.record.id).remaining",
+        "dpgui/tasks/ledger_review.py",
+        "remaining = None if dataset_id is None else ledger.state(dataset_id, prepared.account).remaining",
+        "remaining = None if dataset_id is None else ledger.state(dataset_id).remaining",
         "app: the review states the replace-one budget left for a release charged to the labels-only account",
         UI_REVIEW_TESTS,
     ),
@@ -3147,9 +3163,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         UI_REVIEW_TESTS,
     ),
     Mutation(
+        "ui-plan-review-refusal-dropped",
+        "dpgui/tasks/ledger_review.py",
+        "    if dataset_id is not None:\n        refusal = ledger.refusal_all(",
+        "    if False:\n        refusal = ledger.refusal_all(",
+        "app: a plan that does not fit the budget is reviewed as chargeable",
+        UI_PLAN_TESTS,
+    ),
+    Mutation(
         "ui-plan-review-budget-not-carried",
-        "dpgui/ui/main_window.py",
-        "            remaining[account] = review.remaining_after  # the next release's budget before it\n",
+        "dpgui/tasks/ledger_review.py",
+        "        remaining[account] = review.remaining_after  # the next release's budget before it\n",
         "",
         "app: a plan's review states each release's budget before it as if the earlier ones were not charged",
         UI_PLAN_TESTS,

@@ -11,8 +11,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from dpgui.privacy.ledger import BudgetExceeded, Ledger
-from dpgui.tasks.review import ReleaseReview, build_review
-from dpgui.tasks.runner import over_budget, prepare, refuse_private_inputs
+from dpgui.tasks.ledger_review import release_review
+from dpgui.tasks.review import ReleaseReview
+from dpgui.tasks.runner import prepare, refuse_private_inputs
 from dpgui.tasks.spec import TaskSpec
 
 if TYPE_CHECKING:
@@ -46,13 +47,11 @@ def review_or_refuse(
     prepared = prepare(spec, dataset.n_rows)
     refuse_private_inputs(prepared, dataset)
     record = ledger.find(dataset.path, dataset.sha256)  # the dataset the reservation will book on
-    remaining = None if record is None else ledger.state(record.id, prepared.account).remaining
-    refusal = over_budget(prepared, ledger, None if record is None or not alone else record.id)
-    review = build_review(prepared, remaining, refusal)
+    review = release_review(prepared, ledger, None if record is None else record.id, alone=alone)
     for line in review.lines():
         print(line, file=sys.stderr)
-    if refusal is not None:  # exit 3, as the reservation's refusal would, before anything is reserved
-        raise BudgetExceeded(refusal)
+    if review.over_budget is not None:  # exit 3, as the reservation's refusal would, before any booking
+        raise BudgetExceeded(review.over_budget)
     if review.failures and not accept_warnings:
         print(
             "dpgui: refused before charging: a check failed (see the review above); fix the declaration "

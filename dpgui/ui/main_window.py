@@ -10,6 +10,7 @@ import dataclasses
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -44,7 +45,15 @@ from dpgui.paths import dpgui_home
 from dpgui.planner.batch import BatchPlan
 from dpgui.planner.plan import plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetNotSet, BudgetState, DatasetRecord, Ledger, LedgerError
+from dpgui.privacy.ledger import (
+    Account,
+    BudgetNotSet,
+    BudgetState,
+    ChainHead,
+    DatasetRecord,
+    Ledger,
+    LedgerError,
+)
 from dpgui.release.batch_export import NamedRelease
 from dpgui.release.export import ExportedFiles
 from dpgui.release.kept import forget, kept_folder, kept_root
@@ -59,9 +68,10 @@ from dpgui.release.project import (
 )
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
+from dpgui.tasks.ledger_review import plan_reviews, release_review
 from dpgui.tasks.public_files import refuse_changed_files
-from dpgui.tasks.review import build_review
-from dpgui.tasks.runner import PreconditionFailed, PreparedRun, over_budget, prepare, reservation_request
+from dpgui.tasks.review import ReleaseReview
+from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.accessible import first_field
 from dpgui.ui.budget_page import BudgetPage
@@ -105,6 +115,29 @@ _LOAD_HINT = (
     "it, or choose another file."
 )
 _REFUSALS = (LedgerError, PreconditionFailed, ValueError)  # DataError is a ValueError
+
+
+class PreparedReview(NamedTuple):
+    """A review before a charge as the thread pool prepared it, with what it was prepared for."""
+
+    spec: TaskSpec
+    n: int
+    prepared: PreparedRun
+    review: ReleaseReview
+    data_check: DataCheck | None
+    ledger_head: ChainHead
+    """The ledger as the review read it: a review of an older ledger is prepared again."""
+
+
+def _prepared_review(
+    spec: TaskSpec, dataset: Dataset | DatasetHandle, ledger: Ledger, dataset_id: str | None
+) -> PreparedReview:
+    """Worker thread: price ``spec``, check the data in memory, and compose the review against the
+    ledger (public information only; the data check's counts are for the custodian alone)."""
+    head = ledger.head()
+    prepared = prepare(spec, dataset.n_rows)
+    review = release_review(prepared, ledger, dataset_id)
+    return PreparedReview(spec, dataset.n_rows, prepared, review, checked_in_memory(spec, dataset), head)
 
 
 def _named(name: str, error: BaseException) -> str:
@@ -208,6 +241,10 @@ class MainWindow(QMainWindow):
         seconds on a fine grid when the planner has not cached them yet."""
         self.reviewer.done.connect(self._show_review)
         self.reviewer.failed.connect(self._review_failed)
+        self.plan_reviewer = LatestCall(self)
+        """Composes a release plan's reviews in the thread pool (the ledger's answer for the whole plan)."""
+        self.plan_reviewer.done.connect(self._show_plan_review)
+        self.plan_reviewer.failed.connect(self._review_failed)
         self.planner = LatestCall(self)
         """Runs the planner for the latest spec in the thread pool; older results are dropped."""
         self.planner.done.connect(self.budget_page.show_plan)
@@ -722,33 +759,29 @@ class MainWindow(QMainWindow):
         except _REFUSALS as refusal:
             self._show_error("Release refused", str(refusal))
             return
-        dataset = self.dataset
-        n = dataset.n_rows
+        dataset, ledger = self.dataset, self.ledger
+        dataset_id = None if self.record is None else self.record.id
         self.statusBar().showMessage("Preparing the review…")
-        self.reviewer.submit(lambda: (spec, n, prepare(spec, n), checked_in_memory(spec, dataset)))
+        self.reviewer.submit(lambda: _prepared_review(spec, dataset, ledger, dataset_id))
 
     def _review_failed(self, error: Exception) -> None:
         self.statusBar().clearMessage()
         self._show_error("Release refused", str(error))
 
-    def _show_review(self, outcome: tuple[TaskSpec, int, PreparedRun, DataCheck | None]) -> None:
-        """The sheet for a prepared review, with the custodian-only data check's warnings, unless the task
-        or the data changed meanwhile (then it is prepared again)."""
-        spec, n, prepared, data_check = outcome
+    def _show_review(self, outcome: PreparedReview) -> None:
+        """The sheet for a prepared review, with the custodian-only data check's warnings, unless the task,
+        the data or the ledger changed meanwhile (then it is prepared again)."""
+        spec, n, prepared, review, data_check, head = outcome
         self.statusBar().clearMessage()
         if not self._ready_to_release():
             return
         try:
-            if self.current_spec() != spec or self.dataset.n_rows != n:
+            if self.current_spec() != spec or self.dataset.n_rows != n or self.ledger.head() != head:
                 self.review_release()
                 return
         except _REFUSALS as refusal:  # the task became invalid while the review was prepared
             self._show_error("Release refused", str(refusal))
             return
-        account = prepared.account
-        remaining = None if self.record is None else self.ledger.state(self.record.id, account).remaining
-        refusal = over_budget(prepared, self.ledger, None if self.record is None else self.record.id)
-        review = build_review(prepared, remaining, refusal)
         self._reviewed = None if data_check is None else (spec, self.dataset, data_check)
         if data_check is None:
             self.review_sheet = ReviewSheet(review, self, data_note=SCANNED_DATA_NOTE)
@@ -856,23 +889,20 @@ class MainWindow(QMainWindow):
     # -- release plans -------------------------------------------------------------------------------------
 
     def review_plan(self, batch: BatchPlan) -> None:
-        """The review sheet over every release of a split plan; its "Charge and run" calls start_plan."""
+        """Compose the reviews of every release of a split plan off the GUI thread, then show them as one
+        sheet whose "Charge and run" calls start_plan."""
         if not self._ready_to_release():
             return
-        remaining: dict[Account, PrivacyCost | None] = {}
-        reviews = []
-        refusal = None  # the whole plan is reserved at once: each release's review states the plan's refusal
-        if self.record is not None:
-            requests = [reservation_request(release.prepared) for release in batch.releases]
-            refusal = self.ledger.refusal_all(self.record.id, requests)
-        for release in batch.releases:
-            account = release.prepared.account
-            if account not in remaining:
-                state = None if self.record is None else self.ledger.state(self.record.id, account)
-                remaining[account] = None if state is None else state.remaining
-            review = build_review(release.prepared, remaining[account], refusal)
-            remaining[account] = review.remaining_after  # the next release's budget before it
-            reviews.append((release.name, review))
+        ledger, dataset_id = self.ledger, None if self.record is None else self.record.id
+        releases = [(release.name, release.prepared) for release in batch.releases]
+        self.statusBar().showMessage("Preparing the plan's review…")
+        self.plan_reviewer.submit(lambda: (batch, plan_reviews(releases, ledger, dataset_id)))
+
+    def _show_plan_review(self, outcome: tuple[BatchPlan, list[tuple[str, ReleaseReview]]]) -> None:
+        batch, reviews = outcome
+        self.statusBar().clearMessage()
+        if not self._ready_to_release():
+            return
         self.review_sheet = ReviewSheet(reviews, self)
         self.review_sheet.accepted.connect(lambda: self.start_plan(batch))
         self.review_sheet.open()

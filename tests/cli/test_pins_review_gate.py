@@ -18,6 +18,7 @@ from dpgui.cli import review_gate
 from dpgui.data.domain import NumericDomain
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetExceeded, Ledger
+from dpgui.tasks import ledger_review
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -32,6 +33,7 @@ class FakeDataset:
 class FakeReview:
     failures: tuple[str, ...]
     remaining: PrivacyCost | None = None
+    over_budget: str | None = None
 
     def lines(self) -> list[str]:
         return ["Review before charging:", *(f"[FAILED] {f}" for f in self.failures)]
@@ -48,9 +50,9 @@ def gate(
     data: FakeDataset,
 ) -> FakeReview | None:
     def build(prepared: object, remaining: PrivacyCost | None, over_budget: str | None = None) -> FakeReview:
-        return FakeReview(failures, remaining)
+        return FakeReview(failures, remaining, over_budget)
 
-    monkeypatch.setattr(review_gate, "build_review", build)
+    monkeypatch.setattr(ledger_review, "build_review", build)
     return review_gate.review_or_refuse(SPEC, data, ledger, accept)  # type: ignore[arg-type,return-value]
 
 

@@ -22,6 +22,7 @@ from dpgui.ui.budget_page import BudgetPage
 from dpgui.ui.main_window import RUN, MainWindow
 from dpgui.ui.plan_view import EPSILON, TARGET, WEIGHT, Mode, PlanView
 from tests.cli.test_batch import PLAN
+from tests.ui.test_main_window import review_shown
 
 SPLIT_TIMEOUT = 60_000
 
@@ -132,7 +133,7 @@ def test_run_plan_reviews_reserves_runs_and_exports_every_release(qtbot, plan_wi
     window = plan_window
     view = plan_two_wage_releases(qtbot, window)
     view.run_button.click()
-    sheet = window.review_sheet
+    sheet = review_shown(qtbot, window)
     assert sheet is not None and [name for name, _ in sheet.reviews] == ["cdf of wage", "median of wage"]
     assert window.current_job is None and window.ledger.entries(window.record.id) == []  # nothing charged
     sheet.charge_button.click()
@@ -222,7 +223,7 @@ def test_a_plans_review_states_each_releases_budget_after_the_earlier_ones(qtbot
     window = plan_window
     batch = plan_two_wage_releases(qtbot, window).batch
     window.review_plan(batch)
-    (_, first), (_, second) = window.review_sheet.reviews
+    (_, first), (_, second) = review_shown(qtbot, window).reviews
     assert first.remaining_before == PrivacyCost(3.0)
     assert second.remaining_before == first.remaining_after != first.remaining_before
     window.review_sheet.reject()
@@ -236,7 +237,7 @@ def test_a_plan_that_does_not_fit_cannot_be_charged_and_its_review_says_why(qtbo
     assert batch is not None and batch.total.epsilon > 0.1
     window.ledger.set_total(window.record.id, PrivacyCost(0.1))
     window.review_plan(batch)
-    sheet = window.review_sheet
+    sheet = review_shown(qtbot, window)
     assert sheet.over_budget is not None and sheet.over_budget.startswith("These 2 releases need")
     assert not sheet.charge_button.isEnabled()
     sheet.reject()

@@ -1,0 +1,48 @@
+"""The review before a charge, of one release or of a plan, against the ledger's budget.
+
+Composing it takes time the app's window must not wait for: the predicted error may simulate the
+algorithm (``review.build_review``), and the ledger's answer to "does this fit" composes every earlier
+release with the new ones (about a second on a ledger of 1,000 mixed releases). The app calls these in
+its thread pool; the CLI's review gate states the same reviews. Books nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Account, Ledger
+from dpgui.tasks.review import ReleaseReview, build_review
+from dpgui.tasks.runner import PreparedRun, over_budget, reservation_request
+
+
+def release_review(
+    prepared: PreparedRun, ledger: Ledger, dataset_id: str | None, *, alone: bool = True
+) -> ReleaseReview:
+    """The review of one release: the budget left on its account, and the ledger's refusal if it does not
+    fit (``dataset_id`` None: the file is not in the ledger yet, so neither is known). A release not
+    reserved ``alone`` (one of a plan's) gets no refusal: the plan's reservation words it for all."""
+    remaining = None if dataset_id is None else ledger.state(dataset_id, prepared.account).remaining
+    refusal = over_budget(prepared, ledger, dataset_id if alone else None)
+    return build_review(prepared, remaining, refusal)
+
+
+def plan_reviews(
+    releases: Sequence[tuple[str, PreparedRun]], ledger: Ledger, dataset_id: str | None
+) -> list[tuple[str, ReleaseReview]]:
+    """The named review of each release of a plan, in order: each states the budget left on its account
+    after the plan's earlier releases, and the ledger's refusal of the whole plan (which is reserved at
+    once, all or nothing), if it does not fit."""
+    refusal = None
+    if dataset_id is not None:
+        refusal = ledger.refusal_all(dataset_id, [reservation_request(prepared) for _, prepared in releases])
+    remaining: dict[Account, PrivacyCost | None] = {}
+    reviews = []
+    for name, prepared in releases:
+        account = prepared.account
+        if account not in remaining:
+            remaining[account] = None if dataset_id is None else ledger.state(dataset_id, account).remaining
+        review = build_review(prepared, remaining[account], refusal)
+        remaining[account] = review.remaining_after  # the next release's budget before it
+        reviews.append((name, review))
+    return reviews
