@@ -196,11 +196,13 @@ UI_FORM_TESTS = (f"{_U}test_parameter_form.py", f"{_U}test_pins_typed_cost_is_ch
 UI_REVIEW_TESTS = (f"{_U}test_review_sheet.py", f"{_U}test_pins_review_before_the_charge.py",
                    f"{_U}test_main_window.py", f"{_U}test_review_composed_off_the_gui_thread.py")  # fmt: skip
 """For the app's review before every charge (dpgui/ui/review_sheet.py and the window's calls)."""
-QUERIES_FILE_TESTS = ("tests/tasks/test_queries_file_pinned.py", "tests/tasks/test_distance.py",
-                      "tests/cli/test_distance_refuses_the_private_file_as_queries.py",
-                      "tests/cli/test_batch_refuses_the_private_file_as_queries.py",
-                      "tests/cli/test_distance_queries_file.py", f"{_U}test_distance_views.py")  # fmt: skip
-"""For a distance release's PUBLIC queries file, priced, charged and answered with the same bytes."""
+PUBLIC_FILE_TESTS = ("tests/tasks/test_queries_file_pinned.py", "tests/tasks/test_distance.py",
+                     "tests/cli/test_distance_refuses_the_private_file_as_queries.py",
+                     "tests/cli/test_batch_refuses_the_private_file_as_queries.py",
+                     "tests/cli/test_distance_queries_file.py", f"{_U}test_distance_views.py",
+                     "tests/tasks/test_public_sample_held_before_the_touch.py")  # fmt: skip
+"""For PUBLIC files a run reads (a queries file, the public sample): priced, charged and read with the same
+bytes, or refused before the private data is read."""
 UI_PLAN_TESTS = (f"{_U}test_plan_view.py", f"{_U}test_redteam_plan_split_for_another_file.py",
                  f"{_U}test_plan_export_outside_the_data.py")  # fmt: skip
 """For the Budget page's release plan: the budget it splits and the split it runs."""
@@ -1087,7 +1089,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    return spec",
         "runner: a queries file is not pinned when the run is priced (a rewritten file is answered, or its "
         "private twin accepted)",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-changed-run-reads-data",
@@ -1096,7 +1098,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "",
         "runner: a queries file changed after the charge is found only once the run has read the data "
         "(charged for nothing)",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-changed-reserved",
@@ -1104,7 +1106,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    refuse_changed_files(prepared.spec)\n    refuse_private_inputs(prepared, record)",
         "    refuse_private_inputs(prepared, record)",
         "runner: a release whose queries file changed since it was priced is charged",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-changed-plan-reserved",
@@ -1113,7 +1115,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "\n",
         "",
         "plan: a release whose queries file changed since the plan was priced is charged with the plan",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-read-unpinned",
@@ -1122,7 +1124,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    if False:",
         "distance: a run answers the queries file as it is now, not as it was priced (k rounds recorded, "
         "k' run)",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-change-swallowed",
@@ -1130,7 +1132,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    except PublicFileChanged:\n        raise\n",
         "",
         "distance: a pinned queries file that changed reads as no file (the run fails on an assertion)",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-changed-while-read",
@@ -1138,7 +1140,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    if current_sha256(path) != sha256:\n        raise changed_file_error(path)\n",
         "",
         "distance: rows read after a rewrite are cached under the bytes hashed before it",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
+    ),
+    Mutation(
+        "public-sample-read-after-touch",
+        "dpgui/tasks/public_files.py",
+        "    if spec.public is not None:\n        _ = spec.public.frame\n",
+        "",
+        "runner: a public sample gone from its pinned bytes is found after the run read the data "
+        "(charged for nothing)",
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "queries-twin-accepted",
@@ -3096,7 +3107,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            if reviewed is not None:\n                refuse_changed_files(reviewed.spec)\n",
         "",
         "app: a queries file changed while the review was open is charged at its new price, not the reviewed",
-        QUERIES_FILE_TESTS,
+        PUBLIC_FILE_TESTS,
     ),
     Mutation(
         "ui-review-ledger-moved-shown",

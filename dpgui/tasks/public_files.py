@@ -8,6 +8,9 @@ is priced with (``TaskSpec.pinned_files``, as a public sample is pinned by ``Pub
 refused before it reads the private data if a file changed since (:func:`refuse_changed_files`, so the
 reservation is refunded), and the algorithm reads a pinned file only with its pinned bytes
 (``tasks.distance.load_queries``).
+
+The public sample is pinned by its own ``PublicSample`` when chosen; :func:`refuse_changed_files` also
+loads it before the run reads the private data, so a sample that changed is refused then, refunded.
 """
 
 from __future__ import annotations
@@ -56,7 +59,12 @@ def changed_file_error(path: str) -> PublicFileChanged:
 
 
 def refuse_changed_files(spec: TaskSpec) -> None:
-    """Raise :class:`PublicFileChanged` if a file pinned in ``spec`` no longer has its pinned bytes."""
+    """Raise :class:`PublicFileChanged` if a file pinned in ``spec`` no longer has its pinned bytes, and
+    hold the public sample's pinned bytes (a DataError if they are gone: the sample changed since it was
+    chosen and its copy left the cache), so an algorithm that reads the sample during the run, after the
+    private data, cannot fail on it then."""
     for path, sha256 in spec.pinned_files:
         if current_sha256(path) != sha256:
             raise changed_file_error(path)
+    if spec.public is not None:
+        _ = spec.public.frame
