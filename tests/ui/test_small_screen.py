@@ -260,8 +260,10 @@ def test_at_1024_by_700_the_planner_tables_feasible_reasons_show_whole(qtbot, de
     window.go_to(BUDGET)
     page = window.budget_page
     page.planner_tabs.setCurrentWidget(page.plan_table)
-    qtbot.wait(50)
     table = page.plan_table
+    # the planner runs in the pool: on a loaded machine its rows came after a fixed 50 ms wait
+    qtbot.waitUntil(lambda: not window.planner.busy and table.rowCount() > 0, timeout=30_000)
+    qtbot.wait(50)
     feasible = PLAN_COLUMNS.index("Feasible")
     width = table.columnWidth(feasible) - 8  # less the cell's margins
     reasons = [table.item(row, feasible).text() for row in range(table.rowCount())]
