@@ -2787,6 +2787,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         WIRING_TESTS,
     ),
     Mutation(
+        "review-queries-file-unnamed",
+        "dpgui/tasks/review.py",
+        '    files += [f"{name} file {Path(path).name}" for name, path in named_files(spec, algorithm)]\n',
+        "",
+        "the review no longer names the queries file that sets a distance release's price",
+        REVIEW_GATE_TESTS,
+    ),
+    Mutation(
         "review-gate-accepts-failures",
         "dpgui/cli/review_gate.py",
         "if review.failures and not accept_warnings:",

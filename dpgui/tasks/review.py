@@ -18,6 +18,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,6 +28,7 @@ from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingKind
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.plain_words import plain_words
+from dpgui.tasks.public_files import named_files
 from dpgui.tasks.registry import AlgorithmInfo
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -129,6 +131,7 @@ class ReleaseReview:
                 f"({self.algorithm.guarantee_for(self.spec).value})",
             ),
             ("Why", self.why),
+            *_public_inputs(self.spec, self.algorithm),
             ("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),
             ("Budget after", self._budget_after(after)),
             (
@@ -379,6 +382,16 @@ def _cells_for(spec: TaskSpec, algorithm: AlgorithmInfo, n: int, column: str) ->
 def algorithm_check_failures(spec: TaskSpec, algorithm: AlgorithmInfo) -> tuple[Check, ...]:
     """The failed algorithm-specific checks (what keeps ``auto`` from choosing ``algorithm``)."""
     return tuple(check for check in algorithm_checks(spec, algorithm) if not check.passed)
+
+
+def _public_inputs(spec: TaskSpec, algorithm: AlgorithmInfo) -> list[tuple[str, str]]:
+    """A row naming the PUBLIC files the release reads besides the private data (none: no row). Names only:
+    a path may say more about the custodian's folders than the review needs."""
+    files = [f"public sample {spec.public.path.name}"] if spec.public is not None else []
+    files += [f"{name} file {Path(path).name}" for name, path in named_files(spec, algorithm)]
+    if not files:
+        return []
+    return [("Public inputs", "; ".join(files))]
 
 
 def _columns(spec: TaskSpec) -> str:

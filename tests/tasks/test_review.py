@@ -43,9 +43,11 @@ def test_the_summary_states_task_columns_algorithm_why_cost_budget_after_and_err
     review = review_of(spec)
     summary = dict(review.summary())
     assert set(summary) == {
-        "Task", "Columns", "Algorithm", "Why", "Privacy cost", "Budget after", "Predicted error"
+        "Task", "Columns", "Algorithm", "Why", "Public inputs", "Privacy cost", "Budget after",
+        "Predicted error",
     }  # fmt: skip
     assert "wage in [0, 50]" in summary["Columns"] and "auto chose" in summary["Why"]
+    assert summary["Public inputs"] == f"public sample {demo_public_path().name}"
     assert summary["Budget after"] == "ε = 9, δ = 1e-06 left"
     assert f"of the {N:,} records" in summary["Predicted error"]
     assert review.failures == () and review.lines()[-1] == "all checks passed"
@@ -219,3 +221,17 @@ def test_the_review_states_this_runs_guarantee_and_the_delta_it_charges(bound, d
     summary = dict(review_of(spec).summary())
     assert summary["Algorithm"].endswith(guarantee)
     assert summary["Privacy cost"] == cost
+
+
+def test_the_summary_names_the_public_files_the_release_reads_and_no_row_without_any(tmp_path):
+    """A distance release's queries file sets its price: the review names it (by name, not path)."""
+    queries = tmp_path / "q.csv"
+    pd.DataFrame({"x": [1, 5], "y": [2, 8]}).to_csv(queries, index=False)
+    domains = (NumericDomain(0, 10, 1), NumericDomain(0, 10, 1))
+    parameters = (("queries", str(queries)),)
+    spec = TaskSpec(
+        TaskKind.DISTANCE, ("x", "y"), domains, 1.0, 0.0, "laplace-per-query", parameters=parameters
+    )
+    assert dict(review_of(spec).summary())["Public inputs"] == "queries file q.csv"
+    alone = TaskSpec(TaskKind.CDF, ("wage",), (declared_grid(0, 50),), 1.0)
+    assert "Public inputs" not in dict(review_of(alone).summary())
