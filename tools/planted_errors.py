@@ -1111,8 +1111,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "queries-changed-plan-reserved",
         "dpgui/tasks/batch_run.py",
-        "        refuse_changed_files(run.prepared.spec)  # a plan is charged as it was priced, or not at all"
-        "\n",
+        "        refuse_changed_files(run.prepared.spec, PLAN_PRICED_AGAIN)"
+        "  # charged as it was priced, or not at all\n",
         "",
         "plan: a release whose queries file changed since the plan was priced is charged with the plan",
         PUBLIC_FILE_TESTS,

@@ -37,6 +37,10 @@ class NamedRun:
     prepared: PreparedRun
 
 
+PLAN_PRICED_AGAIN = "split the plan again, so that its releases are priced on the new file"
+"""What to do about a queries file changed since the plan was split (and its releases priced)."""
+
+
 def reserve_plan(
     runs: Sequence[NamedRun], dataset: Dataset | DatasetHandle, ledger: Ledger
 ) -> tuple[DatasetRecord, list[Reservation]]:
@@ -54,7 +58,7 @@ def reserve_plan(
         for run in runs
     ]
     for run in runs:
-        refuse_changed_files(run.prepared.spec)  # a plan is charged as it was priced, or not at all
+        refuse_changed_files(run.prepared.spec, PLAN_PRICED_AGAIN)  # charged as it was priced, or not at all
         refuse_private_inputs(run.prepared, record)
     installation_key()
     return record, ledger.reserve_all(record.id, requests)

@@ -51,20 +51,24 @@ def current_sha256(path: str) -> str | None:
         return None
 
 
-def changed_file_error(path: str) -> PublicFileChanged:
+REVIEW_AGAIN = "review the release again"
+"""What to do about a changed file, for a single release (a plan's releases are priced when it is split)."""
+
+
+def changed_file_error(path: str, todo: str = REVIEW_AGAIN) -> PublicFileChanged:
     return PublicFileChanged(
         f"the file {Path(path).name} changed since the release was priced on it (its cost counts its rows): "
-        "review the release again"
+        + todo
     )
 
 
-def refuse_changed_files(spec: TaskSpec) -> None:
+def refuse_changed_files(spec: TaskSpec, todo: str = REVIEW_AGAIN) -> None:
     """Raise :class:`PublicFileChanged` if a file pinned in ``spec`` no longer has its pinned bytes, and
     hold the public sample's pinned bytes (a DataError if they are gone: the sample changed since it was
     chosen and its copy left the cache), so an algorithm that reads the sample during the run, after the
     private data, cannot fail on it then."""
     for path, sha256 in spec.pinned_files:
         if current_sha256(path) != sha256:
-            raise changed_file_error(path)
+            raise changed_file_error(path, todo)
     if spec.public is not None:
         _ = spec.public.frame

@@ -86,7 +86,9 @@ def test_a_file_changed_after_the_pricing_is_refused_before_the_charge(tmp_path,
     write_queries(queries, 5)
     with pytest.raises(PublicFileChanged, match="review the release again"):
         reserve(prepared, ledger, record)
-    with pytest.raises(PublicFileChanged):
+    with pytest.raises(
+        PublicFileChanged, match="split the plan again"
+    ):  # its releases were priced at the split
         reserve_plan([NamedRun("d", prepared)], private, ledger)
     assert ledger.entries(record.id) == []
 
