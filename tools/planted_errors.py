@@ -3120,15 +3120,15 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ui-review-ledger-moved-shown",
         "dpgui/ui/main_window.py",
-        "self.dataset.n_rows != n or self.ledger.head() != head:",
-        "self.dataset.n_rows != n:",
+        "self.dataset.n_rows != prepared.n or self.ledger.head() != head:",
+        "self.dataset.n_rows != prepared.n:",
         "app: a review composed before the ledger moved (a new total, another charge) is shown as current",
         UI_REVIEW_TESTS,
     ),
     Mutation(
         "ui-stale-review-charged",
         "dpgui/ui/main_window.py",
-        "if self.current_spec() != spec or self.dataset.n_rows != n or self.ledger.head() != head:",
+        "if self.current_spec() != spec or self.dataset.n_rows != prepared.n or self.ledger.head() != head:",
         "if False:",
         "app: a review prepared for an earlier task is shown, and its Charge runs the task as changed since",
         UI_REVIEW_TESTS,

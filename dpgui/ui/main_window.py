@@ -121,7 +121,7 @@ class PreparedReview(NamedTuple):
     """A review before a charge as the thread pool prepared it, with what it was prepared for."""
 
     spec: TaskSpec
-    n: int
+    """The task as the custodian built it (``prepared.spec`` has auto resolved and its files pinned)."""
     prepared: PreparedRun
     review: ReleaseReview
     data_check: DataCheck | None
@@ -137,7 +137,7 @@ def _prepared_review(
     head = ledger.head()
     prepared = prepare(spec, dataset.n_rows)
     review = release_review(prepared, ledger, dataset_id)
-    return PreparedReview(spec, dataset.n_rows, prepared, review, checked_in_memory(spec, dataset), head)
+    return PreparedReview(spec, prepared, review, checked_in_memory(spec, dataset), head)
 
 
 def _named(name: str, error: BaseException) -> str:
@@ -771,12 +771,12 @@ class MainWindow(QMainWindow):
     def _show_review(self, outcome: PreparedReview) -> None:
         """The sheet for a prepared review, with the custodian-only data check's warnings, unless the task,
         the data or the ledger changed meanwhile (then it is prepared again)."""
-        spec, n, prepared, review, data_check, head = outcome
+        spec, prepared, review, data_check, head = outcome
         self.statusBar().clearMessage()
         if not self._ready_to_release():
             return
         try:
-            if self.current_spec() != spec or self.dataset.n_rows != n or self.ledger.head() != head:
+            if self.current_spec() != spec or self.dataset.n_rows != prepared.n or self.ledger.head() != head:
                 self.review_release()
                 return
         except _REFUSALS as refusal:  # the task became invalid while the review was prepared
