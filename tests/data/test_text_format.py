@@ -100,7 +100,7 @@ XLS_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 200
         ("old.csv", XLS_MAGIC, "Excel 97-2003"),
         ("page.csv", b"<!DOCTYPE html>\n<html><body>Not found</body></html>", "web page"),
         ("data.csv", json.dumps([{"wage": 1}, {"wage": 2}]).encode(), "JSON document"),
-        ("data.csv", gzip.compress(b"wage\n1\n"), "gzip"),
+        ("data.csv", gzip.compress(b"wage\n1\n", mtime=0), "gzip"),
         ("data.csv", b"PK\x03\x04" + b"\x00" * 100, "zip archive"),
         ("data.csv", b"PAR1" + b"\x00" * 100, "Parquet"),
         ("binary.csv", b"wage\n1\x00\x00\x02\x03\x00\n", "binary data"),
