@@ -4141,7 +4141,7 @@ def _copy_repository(destination: Path) -> None:
 def _pytest(copy: Path, folders: tuple[str, ...]) -> tuple[str, float]:
     """'caught' (tests fail), 'survived' (tests pass) or 'timeout', and the seconds taken."""
     env = {**_environment(), "PYTHONPATH": str(copy), "DPGUI_TEST_TIME_LIMIT": str(TEST_TIME_LIMIT_SECONDS)}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *folders]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *folders]
     start = time.monotonic()
     try:
         result = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=TIMEOUT_SECONDS)
