@@ -37,7 +37,7 @@ from dpgui.release.release import Release
 from dpgui.tasks.batch_run import NamedRun, reserve_plan
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.preflight import Limits, preflight
-from dpgui.tasks.runner import finish, run_algorithm, settle_failed_run
+from dpgui.tasks.runner import PreparedRun, finish, run_algorithm, settle_failed_run
 
 
 class PlanJob(PoolJob):
@@ -133,8 +133,14 @@ class PlanJob(PoolJob):
         if self.index == len(self.runs):
             self.finished.emit(list(self.releases))
             return
-        prepared = self.runs[self.index].prepared
         self._touched.clear()
+        try:
+            self._start_release(self.runs[self.index].prepared)
+        except Exception as error:  # before the worker (the ledger busy): nothing read, this one refunded
+            self._on_failed(error)
+
+    def _start_release(self, prepared: PreparedRun) -> None:
+        """GUI thread: the budget before the release, then its run in a worker of the pool."""
         self._budget_before = self._ledger.state(self._record.id, prepared.account)
         aggregator = self._aggregator
         run = run_algorithm(

@@ -86,7 +86,10 @@ def execute_batch(
     record, reservations = reserve_plan(runs, dataset, ledger)
     releases: list[Release] = [] if completed is None else completed
     for index, (run, reservation) in enumerate(zip(runs, reservations, strict=True)):
+        unsettled = index  # reservations[unsettled:] are refunded if the plan stops here
         try:  # a release that fails to run, or to be written and committed, stops the plan
+            budget_before = ledger.state(record.id, run.prepared.account)  # may wait on the lock: Ctrl-C
+            unsettled = index + 1  # from here run_reserved settles this release (charged once touched)
             release = yield from run_reserved(
                 run.prepared,
                 dataset,
@@ -94,7 +97,7 @@ def execute_batch(
                 rng,
                 record=record,
                 reservation=reservation,
-                budget_before=ledger.state(record.id, run.prepared.account),
+                budget_before=budget_before,
                 cancelled=cancelled,
                 aggregator=aggregator,
                 engine_choice=engine_choice,
@@ -102,7 +105,7 @@ def execute_batch(
             )
             releases.append(release)
         except BaseException:
-            for never_started in reservations[index + 1 :]:
+            for never_started in reservations[unsettled:]:
                 ledger.refund(never_started)
             raise
     return releases

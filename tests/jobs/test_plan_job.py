@@ -14,7 +14,7 @@ from dpgui.jobs.plan_job import PlanJob
 from dpgui.planner.batch import BatchPlan, split_plan
 from dpgui.planner.plan_file import load_plan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetExceeded, Ledger, ReservationStatus
+from dpgui.privacy.ledger import BudgetExceeded, Ledger, LedgerBusy, ReservationStatus
 from dpgui.privacy.random import SeededRandom
 from tests.cli.test_batch import PLAN
 from tests.jobs.conftest import ABANDONED_FIT_SECONDS
@@ -101,6 +101,27 @@ def test_a_plan_cancelled_before_it_starts_refunds_every_release_and_runs_none(
     job.start(pool)
     pool.waitForDone()
     assert started == [] and statuses(ledger, dataset_id) == [REFUNDED, REFUNDED]
+
+
+def test_a_ledger_busy_between_two_releases_fails_the_plan_and_refunds_the_second(
+    qtbot, pool: QThreadPool, ledger, wages_csv, batch, monkeypatch
+):
+    """The second release's budget cannot be composed (another process held the lock for a minute): the
+    plan fails at once, keeps the first release and refunds the second, which never read the data."""
+    dataset_id = with_total(ledger, wages_csv, 2.0)
+    job = PlanJob(batch, open_dataset(wages_csv), ledger, SeededRandom(1))
+    compose = ledger.state
+
+    def state(*args, **kwargs):
+        if job.releases:
+            raise LedgerBusy("simulated: another process held the ledger's lock for 60 s")
+        return compose(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "state", state)
+    with qtbot.waitSignal(job.failed, timeout=20_000) as failed:
+        job.start(pool)
+    assert "60 s" in failed.args[0] and len(job.releases) == 1
+    assert statuses(Ledger(), dataset_id) == [COMMITTED, REFUNDED]
 
 
 def test_a_plan_over_budget_is_refused_before_anything_is_booked(ledger, wages_csv, batch):
