@@ -26,6 +26,7 @@ def _read_delimited(path: Path) -> pd.DataFrame:
         path,
         sep=text_format.delimiter,
         encoding=text_format.encoding,
+        encoding_errors=text_format.encoding_errors,
         decimal=text_format.decimal,
         low_memory=False,
     )
@@ -147,9 +148,9 @@ def refuse_duplicate_header(path: Path) -> None:
         return
     text_format = sniff_text(path)
     try:
-        with path.open(newline="", encoding=text_format.encoding, errors="replace") as handle:
+        with text_format.open_text(path) as handle:
             header = next(csv.reader(handle, delimiter=text_format.delimiter), [])
-    except (OSError, csv.Error):
+    except (OSError, csv.Error, UnicodeDecodeError):
         return  # the reader reports an unreadable file in its own words
     refuse_duplicate_names(header, path.name)
 
@@ -161,12 +162,12 @@ _TOO_MANY_FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 def _first_long_row(path: Path, text_format: TextFormat, fields: int) -> tuple[int, int] | None:
     """(line in the file, field count) of the first row with more than ``fields`` fields, or None."""
     try:
-        with path.open(newline="", encoding=text_format.encoding, errors="replace") as handle:
+        with text_format.open_text(path) as handle:
             reader = csv.reader(handle, delimiter=text_format.delimiter)
             for row in reader:
                 if len(row) > fields:
                     return reader.line_num, len(row)
-    except (OSError, csv.Error):
+    except (OSError, csv.Error, UnicodeDecodeError):
         return None
     return None
 

@@ -6,8 +6,8 @@ Two questions, answered before any reader opens the file:
   old binary Excel .xls, a zip or gzip archive, a Parquet, Feather or PDF file, an HTML page or a JSON
   document saved with a table's suffix, a binary file) and the custodian gets a plain sentence saying what
   to do, rather than a parser's traceback.
-* :func:`sniff_text` — for delimited text (.csv, .tsv, .tab): its encoding (a byte-order mark, else UTF-8
-  when the bytes decode as UTF-8, else charset-normalizer's guess, cp1252 when it fits as well) and its
+* :func:`sniff_text` — for delimited text (.csv, .tsv, .tab): its encoding (a byte-order mark, UTF-16
+  without one, else UTF-8 whose bytes that are not UTF-8 read as Windows-1252, see below) and its
   delimiter (comma, semicolon, tab or pipe: the one that splits the first lines into the same number of
   fields, at least two; else the suffix's own) and its decimal mark (a comma when the delimiter is not a
   comma and the sample's numbers are written like 12,5 and never like 12.5, as spreadsheets in most of
@@ -15,6 +15,15 @@ Two questions, answered before any reader opens the file:
   :class:`TextFormat` returned, so they see the same columns, numbers and verdicts.
 
 The format is a fact about the file's layout, not its content; the app shows it on the Data page.
+
+Why no file-wide guess of a code page: a release must read every record the same way whatever the other
+records hold (replace one). A guess from the content (charset-normalizer's) flipped a UTF-8 file to cp1250
+when one record held a Windows-1252 byte, and every other record's "Zürich" then read as another text and
+left its category. So a file without a byte-order mark is UTF-8, and a byte sequence that is not UTF-8 is
+read byte by byte as Windows-1252 (:data:`FALLBACK_ERRORS`, a codec error handler): each cell's text
+depends on its own bytes alone, and a Windows-1252 file reads as it should. charset-normalizer's guess of
+such bytes is kept for the Data page's words only (``TextFormat.looks_like``): a file that looks like
+another code page is told to be saved as UTF-8.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from dpgui.data.errors import DataError
 
@@ -41,6 +51,23 @@ _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 _SAVE_AS = "save the table as .csv, .xlsx, .parquet or .feather"
+
+FALLBACK_ERRORS = "dpgui-windows-1252"
+"""The codec error handler that reads a byte sequence UTF-8 refuses as Windows-1252, byte by byte (its five
+undefined bytes as the Latin-1 control characters, as the WHATWG encoding standard reads them)."""
+_UNDEFINED_IN_1252 = (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+_WINDOWS_1252 = tuple(
+    chr(byte) if byte in _UNDEFINED_IN_1252 else bytes([byte]).decode("cp1252") for byte in range(256)
+)
+
+
+def _as_windows_1252(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    return "".join(_WINDOWS_1252[byte] for byte in error.object[error.start : error.end]), error.end
+
+
+codecs.register_error(FALLBACK_ERRORS, _as_windows_1252)
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The compound-file header of old .xls workbooks, and of password-protected .xlsx ones."""
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
@@ -67,10 +94,26 @@ class TextFormat:
     delimiter: str
     decimal: str = "."
     """The decimal mark of numbers (pandas' ``decimal=``): "." or ","."""
+    looks_like: str | None = None
+    """The code page the first 64 KiB's bytes that are not UTF-8 look like (charset-normalizer's guess,
+    cp1252 when it fits as well), None when they are all UTF-8. Words only: the readers decode such bytes
+    as Windows-1252 whatever it says (module doc)."""
+
+    @property
+    def encoding_errors(self) -> str:
+        """The codec error handler of every reader (pandas' ``encoding_errors=``): UTF-8's bytes that are
+        not UTF-8 read as Windows-1252, byte by byte; any other encoding decodes strictly."""
+        return FALLBACK_ERRORS if codecs.lookup(self.encoding).name == "utf-8" else "strict"
+
+    def open_text(self, path: Path) -> TextIO:
+        """The file opened as text the way the readers decode it (for Python's ``csv`` module)."""
+        return path.open(newline="", encoding=self.encoding, errors=self.encoding_errors)
 
     @property
     def encoding_name(self) -> str:
         """The encoding as the user knows it ("UTF-8 with BOM", "cp1252")."""
+        if self.looks_like is not None:
+            return self.looks_like
         names = {
             "utf-8-sig": "UTF-8 with BOM",
             "utf-8": "UTF-8",
@@ -87,7 +130,10 @@ class TextFormat:
 
     def describe(self) -> str:
         described = f"{self.encoding_name} text, {self.delimiter_name}-separated"
-        return described + (", decimal comma" if self.decimal == "," else "")
+        described += ", decimal comma" if self.decimal == "," else ""
+        if self.looks_like not in (None, PREFERRED_SINGLE_BYTE):
+            described += "; dpgui reads its letters outside UTF-8 as cp1252: save it as UTF-8 to keep them"
+        return described
 
 
 def _first_bytes(path: Path) -> bytes:
@@ -129,7 +175,7 @@ def refuse_non_table(path: Path) -> None:
             "text; give a workbook the .xlsx suffix, or unzip the file and open the table inside"
         )
     if suffix in DELIMITED_SUFFIXES:
-        text = head.decode(_encoding_of(head, path), errors="ignore")
+        text = _decoded(head, _encoding_of(head, path)[0])
         start = text.lstrip().lower()
         if start.startswith(("<!doctype html", "<html", "<?xml", "<head", "<body")):
             raise DataError(
@@ -167,20 +213,33 @@ def _is_json(path: Path, sample: str) -> bool:
     return sample.lstrip().startswith(('{"', "[{", "[\n", "{\n"))
 
 
-def _encoding_of(head: bytes, path: Path) -> str:
+def _decoded(head: bytes, encoding: str) -> str:
+    """The sample as text (a character the sample's end cut is dropped)."""
+    utf8 = codecs.lookup(encoding).name == "utf-8"
+    if utf8 and not _decodes(head):
+        return head.decode(encoding, errors=FALLBACK_ERRORS)
+    return head.decode(encoding, errors="ignore")
+
+
+def _encoding_of(head: bytes, path: Path) -> tuple[str, str | None]:
+    """The file's encoding (a byte-order mark's, UTF-16 without one, else UTF-8), and the code page its
+    bytes that are not UTF-8 look like (``TextFormat.looks_like``)."""
     for bom, encoding in _BOMS:
         if head.startswith(bom):
-            return encoding
+            return encoding, None
     utf16 = _utf16_without_bom(head)
     if utf16 is not None:
-        return utf16
+        return utf16, None
     if _looks_binary(head):
         raise DataError(
             f"{path.name}: the file holds binary data (NUL bytes), not text; check that it is the table you "
             f"meant, or {_SAVE_AS}"
         )
-    if _decodes(head):
-        return "utf-8"
+    return "utf-8", None if _decodes(head) else _code_page_guess(head, path)
+
+
+def _code_page_guess(head: bytes, path: Path) -> str:
+    """charset-normalizer's guess of a sample that is not UTF-8 (cp1252 when it reads it as cleanly)."""
     from charset_normalizer import from_bytes  # lazy: only for files that are not UTF-8
 
     matches = list(from_bytes(head))
@@ -314,11 +373,11 @@ def sniff_text(path: Path) -> TextFormat:
 def _sniffed(path: Path) -> tuple[TextFormat, str]:
     """The file's format and its first bytes decoded with it (the sample the format was read from)."""
     head = _first_bytes(path)
-    encoding = _encoding_of(head, path)
-    text = head.decode(encoding, errors="ignore")
+    encoding, looks_like = _encoding_of(head, path)
+    text = _decoded(head, encoding)
     _refuse_separator_line(text, path)
     delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
-    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter)), text
+    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter), looks_like), text
 
 
 _BINARY_FORMATS = {

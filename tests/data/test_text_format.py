@@ -51,7 +51,7 @@ def test_the_suffix_delimiter_wins_when_it_splits_the_lines(tmp_path: Path) -> N
 
 def test_decimal_commas_are_read_as_numbers_by_every_engine(tmp_path: Path) -> None:
     path = write(tmp_path, "wages.csv", ROWS.encode("cp1252"))
-    assert sniff_text(path) == TextFormat("cp1252", ";", ",")
+    assert sniff_text(path) == TextFormat("utf-8", ";", ",", looks_like="cp1252")
     assert load_table(path)["wage"].tolist() == [12.5, 7.0, 9.0]
     batch = next(FileSource(path).batches(["wage"]))
     assert batch.frame["wage"].tolist() == [12.5, 7.0, 9.0]

@@ -349,6 +349,7 @@ class FileSource:
             self.path,
             sep=text_format.delimiter,
             encoding=text_format.encoding,
+            encoding_errors=text_format.encoding_errors,
             decimal=text_format.decimal,
             **options,
         )
@@ -456,6 +457,7 @@ class FileSource:
                 handle,
                 sep=self.text_format.delimiter,
                 encoding=self.text_format.encoding,
+                encoding_errors=self.text_format.encoding_errors,
                 decimal=self.text_format.decimal,
                 usecols=None if all_fields else positions,
                 dtype={self.columns[p]: str for p in positions if self.columns[p] in text},

@@ -52,7 +52,7 @@ from dpgui.data.backends.embedded import (
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
-from dpgui.data.text_format import DELIMITED_SUFFIXES, refuse_non_table, sniff_text
+from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
 
 if TYPE_CHECKING:
@@ -95,13 +95,18 @@ SPARK_CHARSETS = {
 """The text encodings Spark's CSV reader accepts, by the codec names ``sniff_text`` returns."""
 
 
-def _spark_charset(file_name: str, encoding: str) -> str:
-    """Spark's name for the file's encoding, or a refusal (before any charge) naming what to do."""
-    charset = SPARK_CHARSETS.get(encoding)
-    if charset is None:
+def _spark_charset(file_name: str, text_format: TextFormat) -> str:
+    """Spark's name for the file's encoding, or a refusal (before any charge) naming what to do.
+
+    A UTF-8 file whose first 64 KiB hold bytes that are not UTF-8 is refused: Spark reads them as U+FFFD,
+    where the other engines read them as Windows-1252 (``text_format.FALLBACK_ERRORS``). Such a byte further
+    on is read as U+FFFD in its own cell only."""
+    charset = SPARK_CHARSETS.get(text_format.encoding)
+    if charset is None or text_format.looks_like is not None:
         raise DataError(
-            f"{file_name}: the file is {encoding} text, which the Spark engine cannot read (it reads UTF-8, "
-            "UTF-16 and ISO-8859-1); re-save it as UTF-8, or open it with the embedded or in-memory engine"
+            f"{file_name}: the file is {text_format.encoding_name} text, which the Spark engine cannot read "
+            "(it reads UTF-8, UTF-16 and ISO-8859-1); re-save it as UTF-8, or open it with the embedded or "
+            "in-memory engine"
         )
     return charset
 
@@ -215,7 +220,7 @@ class SparkAggregator:
                 str(path),
                 header=True,
                 sep=text_format.delimiter,
-                encoding=_spark_charset(path.name, text_format.encoding),
+                encoding=_spark_charset(path.name, text_format),
                 inferSchema=False,
                 multiLine=True,
                 escape='"',
