@@ -41,7 +41,7 @@ from dpgui.release.kept import keep
 from dpgui.release.release import Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.preflight import Limits, check_parameters, preflight
-from dpgui.tasks.runner import PreparedRun, finish, prepare, reserve, run_algorithm, settle_failed_run
+from dpgui.tasks.runner import PreparedRun, finish, prepared_again, reserve, run_algorithm, settle_failed_run
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 WAITING_FOR_ABANDONED_FIT = "waiting for the cancelled model fit to stop"
@@ -112,16 +112,18 @@ class ReleaseJob(PoolJob):
         engine_choice: str | None = None,
         limits: Limits | None = None,
         reviewed: DataCheck | None = None,
+        priced: PreparedRun | None = None,
     ) -> None:
         """``aggregator`` reads the data (default: in memory over ``dataset``, which must then be a
         ``Dataset``); a scanning one reports through ``monitor``, which this job then watches. Before the
         reservation, the spec's parameters and predicted memory and work (within ``limits``) and, for data
         in memory, every cell the task reads are checked: a refusal raises and nothing is reserved.
         ``reviewed``: that check as the review already ran it (``checked_in_memory``) for this spec and
-        dataset, so it is not run again in the GUI thread."""
+        dataset, so it is not run again in the GUI thread. ``priced``: the run the review priced, charged as
+        it was reviewed when it is of this spec (``runner.prepared_again``)."""
         super().__init__(parent)
         check_parameters(spec)  # before the preconditions, as the CLI does
-        self.prepared: PreparedRun = prepare(spec, dataset.n_rows)
+        self.prepared: PreparedRun = prepared_again(spec, dataset.n_rows, priced)
         preflight(spec.with_algorithm(self.prepared.algorithm.name), dataset.n_rows, limits)  # auto's choice
         self.data_check: DataCheck | None = None
         """The custodian-only counts of the data's problems: data in memory is checked here, before the

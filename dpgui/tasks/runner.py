@@ -18,6 +18,7 @@ Order of events, which the privacy guarantees depend on:
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -112,6 +113,18 @@ def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
         auto_reason=reason,
         curve=algorithm.recorded_curve(spec),
     )
+
+
+def prepared_again(spec: TaskSpec, n: int, reviewed: PreparedRun | None) -> PreparedRun:
+    """``reviewed`` when it was prepared from ``spec`` at ``n`` rows (the run a review priced, with the files
+    it pinned then), else ``prepare(spec, n)``: a charge after a review charges what was reviewed, even if
+    a public file changed between the review's check and this moment (it is then refused before the touch).
+    """
+    if reviewed is not None and reviewed.n == n and spec.algorithm in (AUTO, reviewed.algorithm.name):
+        asked = dataclasses.replace(reviewed.spec, algorithm=spec.algorithm, pinned_files=spec.pinned_files)
+        if asked == spec:
+            return reviewed
+    return prepare(spec, n)
 
 
 def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[AlgorithmInfo, str]:

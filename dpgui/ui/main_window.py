@@ -809,6 +809,7 @@ class MainWindow(QMainWindow):
                 monitor=self.scan_monitor,
                 engine_choice=None if self.opened is None else self.opened.engine_choice,
                 reviewed=self._reviewed_check(spec),
+                priced=reviewed,
             )
         except _REFUSALS as refusal:
             hint = (

@@ -16,7 +16,9 @@ from dpgui.algorithms.distance.huang_roth import OnlineAnswer
 from dpgui.data.domain import NumericDomain
 from dpgui.numbers import readable
 from dpgui.paths import demo_public_path
+from dpgui.tasks.public_files import refuse_changed_files
 from dpgui.tasks.spec import TaskKind
+from dpgui.ui import main_window as main_window_module
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.online_view import UPDATE_BRUSH, OnlineView
 from tests.ui.conftest import WAGE_DOMAIN
@@ -193,3 +195,32 @@ def test_a_queries_file_changed_while_the_review_is_open_is_refused_at_the_charg
     assert window.current_job is None
     assert len(shown) == 1 and "queries.csv changed since the release was priced" in shown[0]
     assert window.ledger.entries(window.record.id) == []  # nothing booked
+
+
+def test_a_queries_file_changed_after_the_charges_check_is_refused_not_priced_again(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+):
+    """The file gains a fourth query just after "Charge and run" checked it. The job keeps the run the review
+    priced (three queries, the file's pinned bytes), so its reservation refuses the changed file and
+    nothing is booked. Before, the job priced the file again and charged and ran four queries: a cost the
+    custodian never reviewed."""
+    queries = tmp_path / "queries.csv"
+    pd.DataFrame([[10, 5], [12, 20], [16, 40]], columns=COLUMNS).to_csv(queries, index=False)
+    window.task_page.select_algorithm("laplace-per-query")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(queries), ""))
+    window.task_page.parameters.findChild(QPushButton, "queries-browse").click()
+    qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
+    sheet = review_shown(qtbot, window)
+
+    def checked_then_changed(spec, *args) -> None:
+        refuse_changed_files(spec, *args)
+        pd.DataFrame([[10, 5], [12, 20], [16, 40], [1, 1]], columns=COLUMNS).to_csv(queries, index=False)
+
+    monkeypatch.setattr(main_window_module, "refuse_changed_files", checked_then_changed)
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *rest: shown.append(text))
+    sheet.acknowledge.setChecked(True)
+    sheet.charge_button.click()
+    qtbot.waitUntil(lambda: window.current_job is None, timeout=20_000)
+    assert len(shown) == 1 and "queries.csv changed since the release was priced" in shown[0]
+    assert window.ledger.entries(window.record.id) == []  # nothing booked, nothing run
