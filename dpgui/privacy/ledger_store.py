@@ -15,8 +15,11 @@ and cut off; any other break in the chain, a complete but unparsable last line i
 
 After each transaction that appended, the chain head (last ``seq`` and ``hash``) is written to the sidecar
 ``<ledger stem>.head``; a head ahead of the ledger means lines were removed from its end (truncation), which
-the chain alone cannot show. Files are created readable by the owner only (0600). In a folder dpgui cannot
-write, the ledger is read without the lock and every append raises :class:`LedgerReadOnly`.
+the chain alone cannot show. A head behind the ledger (a crash before the head was written, or a head from
+an older copy of the same ledger) must still name one of its lines: otherwise the ledger is another copy's
+history (a fork), which lacks the charges of the head's copy. Files are created readable by the owner only
+(0600). In a folder dpgui cannot write, the ledger is read without the lock and every append raises
+:class:`LedgerReadOnly`.
 """
 
 from __future__ import annotations
@@ -224,6 +227,7 @@ class LedgerFile:
         self._verified_bytes = 0
         self._next_seq = 0
         self._last_hash = GENESIS
+        self._hashes: list[str] = []  # every verified line's hash, by seq (a head behind us names one)
         self._appended = False
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.read_only = not _writable(path.parent)
@@ -310,14 +314,22 @@ class LedgerFile:
     def _read_head(self) -> ChainHead | None:
         try:
             record = json.loads(self.head_path.read_bytes())
-            return ChainHead(int(record["seq"]), str(record["hash"]))
+            head = ChainHead(int(record["seq"]), str(record["hash"]))
         except FileNotFoundError:
             return None
         except (ValueError, KeyError, TypeError) as exc:
             raise LedgerTampered(f"{self.head_path}: not a chain head written by dpgui ({exc})") from exc
+        if head.seq < 0:  # written only after a line was appended
+            raise LedgerTampered(f"{self.head_path}: not a chain head written by dpgui (seq {head.seq})")
+        return head
 
     def _check_head(self) -> None:
-        """Refuse a ledger shorter than its recorded head (lines removed from the end), or a forked one."""
+        """Refuse a ledger shorter than its recorded head (lines removed from the end), or a forked one.
+
+        A ledger longer than its head is legitimate only as a continuation of the head's history (a crash
+        after appending but before the head was written; a head restored from an older copy of the same
+        ledger), so the head's line must still carry the head's hash.
+        """
         recorded = self._read_head()
         if recorded is None:
             return
@@ -333,6 +345,13 @@ class LedgerFile:
             raise LedgerTampered(
                 f"{self.path}: its last line does not match the chain head in {self.head_path.name}. The "
                 "ledger was replaced or edited; it refuses all operations until it is restored from a backup."
+            )
+        if recorded.seq < ours.seq and recorded.hash != self._hashes[recorded.seq]:
+            raise LedgerTampered(
+                f"{self.path}: its line {recorded.seq + 1} does not match the chain head in "
+                f"{self.head_path.name}, so the ledger is another copy's history (forked or replaced), "
+                "without the charges the head's copy recorded. It refuses all operations until it is "
+                f"restored from a backup (with the {self.head_path.name} of the same backup)."
             )
 
     def _read_new(self) -> list[StoredEvent]:
@@ -390,6 +409,7 @@ class LedgerFile:
             raise broken(f"malformed event ({exc})") from exc
         self._next_seq += 1
         self._last_hash = claimed
+        self._hashes.append(claimed)
         self._verified_bytes += len(raw) + 1
         return event
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -58,6 +59,57 @@ def test_deleting_the_ledger_beside_its_head_is_truncation(ledger_path: Path) ->
     one_release(Ledger())
     ledger_path.unlink()
     with pytest.raises(LedgerTampered, match="truncated"):
+        Ledger()
+
+
+def release_on_a_copy(ledger_path: Path, folder: Path, extra_datasets: int) -> None:
+    """Charge a release in a copy of the ledger's folder after registering ``extra_datasets`` datasets."""
+    shutil.copytree(ledger_path.parent, folder)
+    copy = Ledger(folder / ledger_path.name)
+    for number in range(extra_datasets):
+        copy.open_dataset(Path(f"other-{number}.csv"), str(number) * 64)
+    (record,) = (r for r in copy.datasets() if r.sha256 == SHA)
+    reservation = copy.reserve(record.id, PrivacyCost(0.05), "CDF of wage")
+    copy.mark_touched(reservation)
+    copy.commit(reservation, "release-on-the-copy")
+
+
+@pytest.mark.parametrize("extra_datasets", [1, 3])
+def test_a_longer_ledger_forked_from_its_head_is_refused(
+    ledger_path: Path, tmp_path: Path, extra_datasets: int
+) -> None:
+    """Two copies of one ledger each charge a release; the copy with the longer history, put beside the other
+    copy's head file, would drop the other's charge: the head's line is not in it."""
+    ledger = Ledger()
+    record = ledger.open_dataset(Path("wages.csv"), SHA)
+    ledger.set_total(record.id, PrivacyCost(2.0))
+    release_on_a_copy(ledger_path, tmp_path / "fork", extra_datasets)
+    reservation = ledger.reserve(record.id, PrivacyCost(1.0), "median of wage")
+    ledger.mark_touched(reservation)
+    ledger.commit(reservation, "release-1")
+    fork = tmp_path / "fork" / ledger_path.name
+    assert len(fork.read_text().splitlines()) > len(ledger_path.read_text().splitlines())
+    shutil.copyfile(fork, ledger_path)  # the head file stays
+    with pytest.raises(LedgerTampered, match=r"line 5 does not match the chain head in ledger\.head"):
+        Ledger()
+
+
+def test_a_ledger_that_continues_its_older_head_is_accepted(ledger_path: Path, tmp_path: Path) -> None:
+    """A head file behind the ledger on the same history (a crash before the head was written, or the head of
+    an older copy) is no fork: every charge is still there."""
+    one_release(Ledger())
+    older_head = ledger_path.with_suffix(".head").read_bytes()
+    release_on_a_copy(ledger_path, tmp_path / "later", extra_datasets=2)
+    shutil.copyfile(tmp_path / "later" / ledger_path.name, ledger_path)
+    ledger_path.with_suffix(".head").write_bytes(older_head)
+    (record, *_) = Ledger().datasets()
+    assert Ledger().state(record.id).spent.epsilon == pytest.approx(1.05)
+
+
+def test_a_head_file_before_the_first_line_is_refused(ledger_path: Path) -> None:
+    one_release(Ledger())
+    ledger_path.with_suffix(".head").write_text('{"hash":"0","seq":-1}\n')
+    with pytest.raises(LedgerTampered, match="not a chain head written by dpgui"):
         Ledger()
 
 
