@@ -105,8 +105,9 @@ class ReservationStatus(StrEnum):
 class DatasetRecord:
     """A dataset as last seen.
 
-    ``changed`` is True when the file at the last known path had bytes different from the last known SHA-256
-    (the budget continues: the same people are in it).
+    ``changed`` is True when the file had bytes different from the last known SHA-256: edited at a path the
+    dataset was seen at, or an earlier version of its bytes opened again (the budget continues: the same
+    people are in it).
     """
 
     id: str
@@ -251,6 +252,7 @@ class Ledger:
         self._file = LedgerFile(path if path is not None else dpgui_home() / LEDGER_FILENAME)
         self._datasets: dict[str, _Dataset] = {}
         self._bookings: dict[str, _Booking] = {}
+        self._sightings: list[DatasetRecord] = []  # every dataset line, oldest first: what _find matches
         self._own: set[str] = set()
         self._broken: LedgerTampered | None = None
         self._mutex = threading.Lock()
@@ -276,9 +278,10 @@ class Ledger:
     def open_dataset(self, path: Path, sha256: str, *, new_dataset: bool = False) -> DatasetRecord:
         """The dataset a file belongs to, registering it (or its new name, path or hash) if needed.
 
-        Matched first by SHA-256 (same bytes under a new name or path), then by the last known path (bytes
-        changed: ``changed=True``, the new hash is recorded), else registered as new. ``new_dataset=True``
-        always registers a new dataset.
+        Matched first by any SHA-256 a dataset ever had (the same bytes under a new name or path, or back
+        after an edit), then by any path a dataset was ever seen at (bytes changed: the new hash is
+        recorded), else registered as new; see :meth:`_find`. ``changed`` is True when the bytes differ from
+        the dataset's last known SHA-256. ``new_dataset=True`` always registers a new dataset.
         """
         path = path.resolve()
         with self._transaction():
@@ -548,6 +551,7 @@ class Ledger:
                         self._datasets[record.id] = _Dataset(record)
                     else:
                         self._datasets[record.id].record = record
+                    self._sightings.append(record)
                 case TotalSet() as set_total:
                     dataset = self._datasets[set_total.dataset_id]
                     total = PrivacyCost(set_total.epsilon, set_total.delta)
@@ -588,13 +592,22 @@ class Ledger:
             ) from exc
 
     def _find(self, path: Path, sha256: str) -> DatasetRecord | None:
-        """The dataset with these bytes (preferring one at this path), else the last one at this path."""
-        records = [dataset.record for dataset in self._datasets.values()]
-        same_bytes = sorted((r for r in records if r.sha256 == sha256), key=lambda r: r.path == path)
-        same_path = [r for r in records if r.path == path]
-        for candidates in (same_bytes, same_path):
-            if candidates:
-                return candidates[-1]
+        """The known dataset a file at ``path`` with bytes ``sha256`` belongs to (as last seen), or None.
+
+        Every line that registered or saw a dataset counts, not only its latest: bytes a dataset ever had
+        are never a new dataset, and a path it was ever seen at still finds it after a copy elsewhere was
+        opened. Where several datasets match, the most recent sighting wins: first one of these bytes at
+        this path, then one of these bytes anywhere, then one at this path.
+        """
+        latest_first = self._sightings[::-1]
+        for matches in (
+            lambda seen: seen.sha256 == sha256 and seen.path == path,
+            lambda seen: seen.sha256 == sha256,
+            lambda seen: seen.path == path,
+        ):
+            found = next((seen.id for seen in latest_first if matches(seen)), None)
+            if found is not None:
+                return self._datasets[found].record
         return None
 
     @staticmethod

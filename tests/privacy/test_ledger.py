@@ -130,6 +130,44 @@ def test_budget_continues_after_the_file_changed(tmp_path: Path, ledger_path: Pa
     assert ledger.state(record.id).spent.epsilon == pytest.approx(0.75)
 
 
+def test_bytes_a_dataset_once_had_find_it_after_it_was_edited(ledger_path: Path) -> None:
+    """A backup holding the original bytes, opened after the original was edited in place, is the same
+    dataset with what it has spent, not a new one starting at zero."""
+    ledger = Ledger()
+    record = dataset_with_total(ledger)
+    ledger.commit(ledger.reserve(record.id, PrivacyCost(0.9), "median of wage"))
+    assert ledger.open_dataset(Path("cps1988.csv"), "b" * 64).id == record.id  # edited in place
+    backup = Ledger().open_dataset(Path("backup/cps1988.csv"), SHA)
+    assert (backup.id, backup.changed) == (record.id, True)
+    assert Ledger().state(record.id).spent.epsilon == pytest.approx(0.9)
+    assert [d.id for d in Ledger().datasets()] == [record.id]
+
+
+def test_a_path_a_dataset_was_seen_at_finds_it_after_a_copy_was_opened(ledger_path: Path) -> None:
+    """Opening a byte-identical copy elsewhere moves the dataset's last path; editing the original file
+    afterwards still continues its budget."""
+    ledger = Ledger()
+    record = dataset_with_total(ledger)
+    assert ledger.open_dataset(Path("copy/cps1988.csv"), SHA).id == record.id
+    edited = Ledger().open_dataset(Path("cps1988.csv"), "b" * 64)
+    assert (edited.id, edited.changed) == (record.id, True)
+    assert [d.id for d in Ledger().datasets()] == [record.id]
+
+
+def test_where_two_datasets_match_the_latest_sighting_wins(ledger_path: Path) -> None:
+    """Bytes seen at this path win over the same bytes elsewhere, bytes over a path, and among equals the
+    most recent line (a custodian's ``new_dataset`` for a copy keeps the original's file its own)."""
+    ledger = Ledger()
+    first = dataset_with_total(ledger)
+    again = ledger.open_dataset(Path("copy.csv"), SHA, new_dataset=True)
+    reopened = Ledger()
+    assert reopened.find(Path("cps1988.csv"), SHA) == first
+    assert reopened.find(Path("copy.csv"), SHA) == again
+    assert reopened.find(Path("third.csv"), SHA) == again
+    assert reopened.find(Path("copy.csv"), "c" * 64) == again
+    assert reopened.find(Path("cps1988.csv"), "c" * 64) == first
+
+
 # -- totals and reservations ---------------------------------------------------------------------------------
 
 
