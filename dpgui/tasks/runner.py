@@ -295,7 +295,7 @@ def finish(
     fails, the run (which read the data) is committed all the same, its line saying no files were written.
     """
     release_id = uuid.uuid4().hex
-    head = ledger.head()  # the commit line's prev: the manifest ties the release to the ledger
+    head = ledger.head()  # the commit line's prev, unless another process appends first (then before it)
 
     def release(budget_after: BudgetState) -> Release:
         return Release(
