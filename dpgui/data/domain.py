@@ -400,17 +400,55 @@ def categories_text(categories: tuple[str, ...] | list[str]) -> str:
 
 
 def cell_text(value: object) -> str:
-    """A cell's value as categories are compared: stripped text, whole floats as integers ("3", not
-    "3.0"), booleans as true and false."""
+    """A cell's value as categories are compared: stripped text, booleans as true and false, a number as
+    its nearest float64 is written, a whole one as an integer ("3", not "3.0").
+
+    Whole numbers beyond 2^53 are rounded to that float64 too (9007199254740993 reads 9007199254740992):
+    ``pandas.read_csv`` keeps such a cell exact in a column of integers, but rounds it in a column with an
+    empty cell or a decimal, so only the rounded text is the same whatever the other cells hold."""
     if isinstance(value, bool | np.bool_):  # the file's own spelling is gone: a boolean reads true or false
         return "true" if value else "false"
+    if isinstance(value, int | np.integer):
+        value = _nearest_float(int(value))
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value).strip()
 
 
-_LEADING_ZEROS = re.compile(r"0[0-9]+")
-"""A code whose digits a CSV reader parses as a smaller number ("02134" as 2134)."""
+def _nearest_float(value: int) -> float:
+    """The float64 nearest to ``value`` (infinite beyond the largest float, as a text cell parses)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+_NUMBER_TEXT = {
+    mark: re.compile(
+        rf"[+-]?(?:(?:[0-9]+(?:{re.escape(mark)}[0-9]*)?|{re.escape(mark)}[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity)",
+        re.IGNORECASE,
+    )
+    for mark in (".", ",")
+}
+"""Text a CSV reader parses as a number, by decimal mark: ASCII digits with an optional sign, decimal mark
+and exponent, or an infinity (``pandas.read_csv`` accepts no more: not 1_000, 0x1A nor other digits)."""
+
+
+def canonical_text(text: str, decimal: str = ".") -> str:
+    """What a cell of delimited text reads as a category or label, from its own text alone.
+
+    ``pandas.read_csv`` types a column from all of its cells: TRUE is a boolean, 007 and 1.0 are numbers
+    only while every other cell of the column is one too. Each cell is read here as such a column reads it
+    (a true/false spelling in any case as the boolean, a number written with the file's ``decimal`` mark as
+    its value, both through ``cell_text``), so its category is the same whatever the other records hold,
+    and replacing one record moves one count. Other text is only stripped."""
+    stripped = text.strip()
+    if stripped.lower() in ("true", "false"):
+        return stripped.lower()
+    if _NUMBER_TEXT[decimal].fullmatch(stripped):
+        return cell_text(float(stripped.replace(decimal, ".")))
+    return stripped
+
 
 OTHER = "other"
 """The label of a categorical domain's catch-all cell (every undeclared value) in plots and synthetic rows."""
@@ -420,8 +458,8 @@ OTHER = "other"
 class CategoricalDomain:
     """A declared list of categories; with ``other`` an extra last index counts every other value.
 
-    Cells are compared as stripped text (whole floats as integers, so a code 3 read as 3.0 matches "3";
-    booleans as true and false, in any case).
+    Cells are compared as stripped text (``cell_text``; a cell of delimited text as its ``canonical_text``),
+    so a code 3 read as 3.0 or written 003 matches "3", and booleans match true and false in any case.
     Index ``i < len(categories)`` is ``categories[i]``; the other index is ``len(categories)``.
     """
 
@@ -448,22 +486,15 @@ class CategoricalDomain:
 
     @cached_property
     def _positions(self) -> dict[str, int]:
-        """Each category's index by its text; a boolean cell reads "true" or "false" (``distinct_text``),
-        which a declared True, TRUE or true matches alike. A code written with leading zeros ("02134",
-        "007") also matches the cell its digits read as a number ("2134", "7"): a CSV reader parses such a
-        column as integers, so its cells otherwise matched none of the categories the file spells. Not
-        when that number is declared itself, or two codes read as it ("07" and "007")."""
+        """Each category's index by its text and by what a cell spelling it reads (``canonical_text``): a
+        declared TRUE matches a cell TRUE (read "true"), a declared 007 the cells 007 and 7 (read "7"), a
+        declared 1.0 the cells 1.0 and 1.
+        Not when that reading is declared itself, or two categories read as it ("07" and "007")."""
         positions = {category: i for i, category in enumerate(self.categories)}
-        for category, i in list(positions.items()):
-            if category.strip().lower() in ("true", "false"):
-                positions.setdefault(category.strip().lower(), i)
-        codes = [
-            (str(int(code)), i) for i, code in enumerate(self.categories) if _LEADING_ZEROS.fullmatch(code)
-        ]
-        numbers = [number for number, _ in codes]
-        for number, i in codes:
-            if numbers.count(number) == 1:
-                positions.setdefault(number, i)
+        readings = [canonical_text(category) for category in self.categories]
+        for i, reading in enumerate(readings):
+            if readings.count(reading) == 1:
+                positions.setdefault(reading, i)
         return positions
 
     @property

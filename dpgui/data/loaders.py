@@ -8,8 +8,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from dpgui.data.domain import canonical_text
 from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 
@@ -20,9 +22,10 @@ def _read_delimited(path: Path) -> pd.DataFrame:
     """The whole file, each column typed from all of its cells (``low_memory=False``): by default pandas
     types each of its internal chunks (2^20 / columns rows, rounded down to a power of two) on its own,
     so a column of codes with text further down read '007' as 7 and 'TRUE' as true in its first chunks
-    only, and a cell's category depended on where that chunk ended."""
+    only, and a cell's category depended on where that chunk ended. Text cells are then read per cell
+    (``canonical_cells``)."""
     text_format = sniff_text(path)
-    return pd.read_csv(
+    frame = pd.read_csv(
         path,
         sep=text_format.delimiter,
         encoding=text_format.encoding,
@@ -30,6 +33,30 @@ def _read_delimited(path: Path) -> pd.DataFrame:
         decimal=text_format.decimal,
         low_memory=False,
     )
+    return canonical_cells(frame, text_format.decimal)
+
+
+def canonical_cells(frame: pd.DataFrame, decimal: str) -> pd.DataFrame:
+    """``frame`` (read from delimited text with the ``decimal`` mark) with every text cell replaced by its
+    ``canonical_text``: TRUE by "true", 007 by "7", 2,50 by "2.5" in a decimal-comma file.
+
+    ``pandas.read_csv`` makes such cells booleans or numbers only when every cell of their column is one, so
+    without this one record of text kept every other cell of its column as written, and moved them all to
+    another category (the noise of a count assumes one record moves one count). Every engine applies this
+    to the cells it reads, so they count alike."""
+    for column in frame.columns:
+        values = frame[column]
+        if values.dtype == object or pd.api.types.is_string_dtype(values):
+            frame[column] = _canonical_column(values, decimal)
+    return frame
+
+
+def _canonical_column(values: pd.Series, decimal: str) -> pd.Series:
+    """The text cells of one column as their ``canonical_text`` (each distinct value converted once)."""
+    codes, uniques = pd.factorize(values)
+    read = [canonical_text(value, decimal) if isinstance(value, str) else value for value in uniques]
+    cells = np.array([*read, np.nan], dtype=object)[codes]  # code -1, a missing cell, picks the NaN
+    return pd.Series(cells, index=values.index, name=values.name, dtype=values.dtype)
 
 
 OTHER_SHEETS = "other_sheets"

@@ -7,14 +7,13 @@ aggregates DP code consumes (``dpgui.data.aggregate``) or the custodian-only col
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from dpgui.data.domain import cell_text
+from dpgui.data.domain import canonical_text, cell_text
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.loaders import OTHER_SHEETS
 
@@ -94,8 +93,9 @@ def invalid_cells(raw: pd.Series, values: pd.Series) -> np.ndarray:
 def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     """The column as codes into its distinct values' text: cell i reads ``texts[codes[i]]``.
 
-    Codes are int64 with -1 for a missing cell; texts are stripped, whole floats written as integers
-    ("3", not "3.0": a column of codes with a gap is read as floats), booleans as "true" and "false".
+    Codes are int64 with -1 for a missing cell; texts are ``cell_text``'s: stripped, whole floats written as
+    integers ("3", not "3.0": a column of codes with a gap is read as floats), booleans as "true" and
+    "false" (delimited text's cells were already read per cell: ``loaders.canonical_cells``).
     Hashing first and converting only the distinct values keeps this O(n) and fast on large columns.
     """
     try:
@@ -112,16 +112,10 @@ def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
 
 def positive_texts(positive: str) -> frozenset[str]:
     """The cell texts (as ``distinct_text`` writes them) that read the named positive value: the value as
-    typed, stripped, and, for a whole number, as a cell holding it reads: a CSV's 1.0 is parsed as a float
-    and written "1", so ``--positive 1.0``, copied from the file, names it too."""
+    typed, stripped, and as a cell spelling it reads (``canonical_text``): a CSV's 1.0 reads "1", so
+    ``--positive 1.0``, copied from the file, names it too, and ``--positive TRUE`` names a cell TRUE."""
     typed = positive.strip()
-    try:
-        number = float(typed)
-    except ValueError:
-        return frozenset({typed})
-    if math.isfinite(number) and number.is_integer():
-        return frozenset({typed, str(int(number))})
-    return frozenset({typed})
+    return frozenset({typed, canonical_text(typed)})
 
 
 def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, file_name: str) -> np.ndarray:

@@ -152,6 +152,21 @@ def test_spark_reads_a_column_with_text_as_text_in_every_arrow_batch(tmp_path: P
         conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
 
 
+def test_spark_reads_each_cell_alike_whatever_the_other_cells_hold(tmp_path: Path) -> None:
+    """One record of text beside booleans moves one count, as on the other engines."""
+    pytest.importorskip("pyspark")
+    from tests.data.test_category_of_a_cell_is_its_own import CASES, KEEP, _moved_by_one_record, _neighbours
+
+    cells, domain, _ = CASES["booleans"]
+    moved = _moved_by_one_record(SparkAggregator.open, _neighbours(tmp_path, cells, "unknown"), domain)
+    assert moved.tolist() == [0, 1, -1]
+    assert SparkAggregator.open(tmp_path / "d.csv").category_counts("c", domain, KEEP).tolist() == [
+        150,
+        250,
+        0,
+    ]
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_spark_reads_columns_whose_names_differ_only_in_case(tmp_path: Path, suffix: str) -> None:
     pytest.importorskip("pyspark")

@@ -12,7 +12,8 @@ Readers (chosen by suffix):
   needed columns, converted with ``Table.to_pandas`` exactly as ``pandas.read_parquet`` does.
 * CSV/TSV: pandas' own C parser in chunks (``read_csv(chunksize=...)``), the parser and NA rules the
   in-memory loader uses, so every cell is parsed to the same float; a column the whole file makes text is
-  read as text in every chunk (``TextColumns``, learned when the rows are counted).
+  read as text in every chunk (``TextColumns``, learned when the rows are counted), and every text cell
+  is read per cell (``loaders.canonical_cells``), as the in-memory loader reads it.
 
 Why pyarrow datasets and not DuckDB (measured in benchmarks/scale.md, 2 cores): both feed the same numpy
 gridding. The pyarrow route meets the targets: two scans (histogram + sorted distinct counts) of 10^7
@@ -54,7 +55,7 @@ from dpgui.data.aggregate import (
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.fingerprint import folder_parts
-from dpgui.data.loaders import refuse_duplicate_header, refuse_duplicate_names, unreadable
+from dpgui.data.loaders import canonical_cells, refuse_duplicate_header, refuse_duplicate_names, unreadable
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
@@ -407,7 +408,10 @@ class FileSource:
 
     def head(self, rows: int) -> pd.DataFrame:
         """The first ``rows`` rows of every column, read as the in-memory loader would (custodian-only)."""
-        frame = self._arrow.head(rows).to_pandas() if self.format_is_arrow else self._csv(nrows=rows)
+        if self.format_is_arrow:
+            frame = self._arrow.head(rows).to_pandas()
+        else:
+            frame = canonical_cells(self._csv(nrows=rows), self.text_format.decimal)
         return frame.set_axis(list(self.columns), axis=1)
 
     def batches(self, columns: Sequence[str], *, all_fields: bool = False) -> Iterator[_Batch]:
@@ -468,7 +472,7 @@ class FileSource:
                     frame = chunk.set_axis([self.columns[p] for p in positions], axis=1)
                     if typing is not None:
                         typing.add(frame)
-                    frame = frame[wanted]
+                    frame = canonical_cells(frame[wanted], self.text_format.decimal)
                     offset += len(frame)
                     yield _Batch(
                         offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)

@@ -12,7 +12,8 @@ Cells reach pandas as the in-memory loader would have read them:
 * CSV/TSV files are read by Spark as text, and the UDF re-parses each batch's cells with
   ``pandas.read_csv`` (every cell quoted, a null as an empty field), so the number parsing and the NA
   tokens are pandas' own, as in the in-memory backend. A column the whole file makes text (``TextColumns``,
-  learned by one job over every column first) is re-parsed as text in every batch, as the file is read.
+  learned by one job over every column first) is re-parsed as text in every batch, as the file is read,
+  and every text cell is read per cell (``loaders.canonical_cells``), as the in-memory loader reads it.
 
 Errors found in a UDF (a missing cell under the fail policy, a cell that is not a number, a bad label)
 come back as ``DataError``; Spark does not keep row numbers, so the message says "a row".
@@ -51,6 +52,7 @@ from dpgui.data.backends.embedded import (
 )
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
+from dpgui.data.loaders import canonical_cells
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
@@ -153,8 +155,9 @@ def _as_read_csv(values: pd.Series, reading: TextCells) -> pd.Series:
 def _cells(values: pd.Series, column: str, reading: TextCells | None) -> pd.DataFrame:
     """A UDF batch as the one-column frame the in-memory backend would have read (``reading``: how to
     re-parse text cells, None for typed cells)."""
-    cells = values.reset_index(drop=True) if reading is None else _as_read_csv(values, reading)
-    return pd.DataFrame({column: cells})
+    if reading is None:
+        return pd.DataFrame({column: values.reset_index(drop=True)})
+    return canonical_cells(pd.DataFrame({column: _as_read_csv(values, reading)}), reading.decimal)
 
 
 _KINDS_SCHEMA = "column string, kind string"
