@@ -136,7 +136,7 @@ class PlanJob(PoolJob):
         self._touched.clear()
         try:
             self._start_release(self.runs[self.index].prepared)
-        except Exception as error:  # before the worker (the ledger busy): nothing read, this one refunded
+        except Exception as error:  # before the worker (ledger busy): nothing read, refunded
             self._on_failed(error)
 
     def _start_release(self, prepared: PreparedRun) -> None:
