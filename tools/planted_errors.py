@@ -3642,7 +3642,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "text-fallback-strict",
         "dpgui/data/text_format.py",
-        'return FALLBACK_ERRORS if codecs.lookup(self.encoding).name == "utf-8" else "strict"',
+        'return FALLBACK_ERRORS if _is_utf8(self.encoding) else "strict"',
         'return "strict"',
         "text files: a byte that is not UTF-8 is not read as Windows-1252 in its own cell",
         ("tests/data/test_one_record_keeps_the_others_text.py", "tests/data/test_text_format.py"),

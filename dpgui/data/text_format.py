@@ -103,7 +103,7 @@ class TextFormat:
     def encoding_errors(self) -> str:
         """The codec error handler of every reader (pandas' ``encoding_errors=``): UTF-8's bytes that are
         not UTF-8 read as Windows-1252, byte by byte; any other encoding decodes strictly."""
-        return FALLBACK_ERRORS if codecs.lookup(self.encoding).name == "utf-8" else "strict"
+        return FALLBACK_ERRORS if _is_utf8(self.encoding) else "strict"
 
     def open_text(self, path: Path) -> TextIO:
         """The file opened as text the way the readers decode it (for Python's ``csv`` module)."""
@@ -213,10 +213,14 @@ def _is_json(path: Path, sample: str) -> bool:
     return sample.lstrip().startswith(('{"', "[{", "[\n", "{\n"))
 
 
+def _is_utf8(encoding: str) -> bool:
+    """UTF-8, with or without a byte-order mark."""
+    return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+
+
 def _decoded(head: bytes, encoding: str) -> str:
     """The sample as text (a character the sample's end cut is dropped)."""
-    utf8 = codecs.lookup(encoding).name == "utf-8"
-    if utf8 and not _decodes(head):
+    if _is_utf8(encoding) and not _decodes(head):
         return head.decode(encoding, errors=FALLBACK_ERRORS)
     return head.decode(encoding, errors="ignore")
 

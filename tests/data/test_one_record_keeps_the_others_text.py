@@ -39,6 +39,13 @@ def test_a_record_in_another_encoding_changes_only_its_own_text(tmp_path: Path, 
     assert both_engines(neighbour)[0][-1] == both_engines(neighbour)[1][-1]
 
 
+def test_a_windows_1252_byte_after_a_utf8_byte_order_mark_reads_in_its_own_cell(tmp_path: Path) -> None:
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER + b"".join(RECORDS[:-1]) + "Genève;7\n".encode("cp1252"))
+    for cities in both_engines(path):
+        assert cities[-1] == "Genève" and cities[:-1] == [r.decode().split(";")[0] for r in RECORDS[:-1]]
+
+
 def test_a_windows_1252_file_and_its_later_bytes_read_as_windows_1252(tmp_path: Path) -> None:
     """A file saved from a Western spreadsheet reads with its accents, even past the sampled 64 KiB, and a
     UTF-8 file with such a byte far down is read, not refused."""
