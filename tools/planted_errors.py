@@ -3104,8 +3104,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ui-charge-after-queries-changed",
         "dpgui/ui/main_window.py",
-        "            if reviewed is not None:\n                refuse_changed_files(reviewed.spec)\n",
-        "",
+        "                priced=reviewed,\n",
+        "                priced=None,\n",
         "app: a queries file changed while the review was open is charged at its new price, not the reviewed",
         PUBLIC_FILE_TESTS,
     ),

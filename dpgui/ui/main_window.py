@@ -69,7 +69,6 @@ from dpgui.release.project import (
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
 from dpgui.tasks.ledger_review import plan_reviews, release_review
-from dpgui.tasks.public_files import refuse_changed_files
 from dpgui.tasks.review import ReleaseReview
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
@@ -792,13 +791,11 @@ class MainWindow(QMainWindow):
 
     def start_release(self, reviewed: PreparedRun | None = None) -> None:
         """Reserve the budget and start the run in the worker; refusals are shown, nothing runs. After a
-        review (``reviewed``: the run it priced), a queries file changed since is refused: the charge would
-        not be the one reviewed."""
+        review (``reviewed``: the run it priced), the job charges that run: its reservation refuses a queries
+        file changed since (``runner.prepared_again``, ``runner.reserve``), rather than pricing it again."""
         if not self._ready_to_release():
             return
         try:
-            if reviewed is not None:
-                refuse_changed_files(reviewed.spec)
             spec = self.current_spec()
             job = ReleaseJob(
                 spec,

@@ -16,12 +16,9 @@ from dpgui.algorithms.distance.huang_roth import OnlineAnswer
 from dpgui.data.domain import NumericDomain
 from dpgui.numbers import readable
 from dpgui.paths import demo_public_path
-from dpgui.tasks.public_files import refuse_changed_files
 from dpgui.tasks.spec import TaskKind
-from dpgui.ui import main_window as main_window_module
 from dpgui.ui.main_window import MainWindow
 from dpgui.ui.online_view import UPDATE_BRUSH, OnlineView
-from dpgui.ui.review_sheet import ReviewSheet
 from tests.ui.conftest import WAGE_DOMAIN
 from tests.ui.test_main_window import review_shown, run_and_wait, set_total
 from tests.ui.test_session import build
@@ -176,59 +173,24 @@ def test_a_per_query_release_with_a_queries_file_runs_without_the_count_it_sets(
     assert "query_count" not in dict(window.current_spec().parameters)
 
 
-THREE_QUERIES = pd.DataFrame([[10, 5], [12, 20], [16, 40]], columns=COLUMNS)
-FOUR_QUERIES = pd.DataFrame([[10, 5], [12, 20], [16, 40], [1, 1]], columns=COLUMNS)
-
-
-def reviewed_three_queries(qtbot, window: MainWindow, monkeypatch, queries: Path) -> ReviewSheet:
-    """A per-query release on a queries file of three rows, up to its review sheet."""
-    THREE_QUERIES.to_csv(queries, index=False)
+def test_a_queries_file_changed_while_the_review_is_open_is_refused_at_the_charge(
+    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
+):
+    """The review priced three queries; the file then gains a fourth. The job charges the run the review
+    priced (its pinned bytes), so its reservation refuses the changed file and nothing is booked; pricing the
+    file again would charge and run four queries, a cost the custodian never reviewed."""
+    queries = tmp_path / "queries.csv"
+    pd.DataFrame([[10, 5], [12, 20], [16, 40]], columns=COLUMNS).to_csv(queries, index=False)
     window.task_page.select_algorithm("laplace-per-query")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args: (str(queries), ""))
     window.task_page.parameters.findChild(QPushButton, "queries-browse").click()
     qtbot.mouseClick(window.run_page.run_button, Qt.MouseButton.LeftButton)
-    return review_shown(qtbot, window)
-
-
-def charged_refusals(window: MainWindow, sheet: ReviewSheet, monkeypatch) -> list[str]:
-    """Charge the reviewed release and return the refusals shown (the run, if any, goes on)."""
+    sheet = review_shown(qtbot, window)
+    pd.DataFrame([[10, 5], [12, 20], [16, 40], [1, 1]], columns=COLUMNS).to_csv(queries, index=False)
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *rest: shown.append(text))
     sheet.acknowledge.setChecked(True)
     sheet.charge_button.click()
-    return shown
-
-
-def test_a_queries_file_changed_while_the_review_is_open_is_refused_at_the_charge(
-    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
-):
-    """The review priced three queries; the file then gains a fourth. Charging would book another cost
-    than the one reviewed (the job prices the file again), so the charge is refused and nothing runs."""
-    queries = tmp_path / "queries.csv"
-    sheet = reviewed_three_queries(qtbot, window, monkeypatch, queries)
-    FOUR_QUERIES.to_csv(queries, index=False)
-    shown = charged_refusals(window, sheet, monkeypatch)
     assert window.current_job is None
     assert len(shown) == 1 and "queries.csv changed since the release was priced" in shown[0]
     assert window.ledger.entries(window.record.id) == []  # nothing booked
-
-
-def test_a_queries_file_changed_after_the_charges_check_is_refused_not_priced_again(
-    qtbot, window: MainWindow, monkeypatch, tmp_path: Path
-):
-    """The file gains a fourth query just after "Charge and run" checked it. The job keeps the run the review
-    priced (three queries, the file's pinned bytes), so its reservation refuses the changed file and
-    nothing is booked. Before, the job priced the file again and charged and ran four queries: a cost the
-    custodian never reviewed."""
-    queries = tmp_path / "queries.csv"
-    sheet = reviewed_three_queries(qtbot, window, monkeypatch, queries)
-
-    def checked_then_changed(spec, *args) -> None:
-        refuse_changed_files(spec, *args)
-        FOUR_QUERIES.to_csv(queries, index=False)
-
-    monkeypatch.setattr(main_window_module, "refuse_changed_files", checked_then_changed)
-    shown = charged_refusals(window, sheet, monkeypatch)
-    qtbot.waitUntil(lambda: window.current_job is None, timeout=20_000)
-    assert len(shown) == 1 and "queries.csv changed since the release was priced" in shown[0]
-    assert window.ledger.entries(window.record.id) == []  # nothing booked, nothing run
