@@ -3640,6 +3640,48 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/data/test_one_record_keeps_the_others_text.py", "tests/data/test_text_format.py"),
     ),
     Mutation(
+        "declared-encoding-ignored",
+        "dpgui/data/text_format.py",
+        "    if declared is not None:\n        return declared, None\n",
+        "",
+        "text files: a declared code page is dropped and the file reads as UTF-8 with Windows-1252 bytes",
+        ("tests/data/test_declared_encoding.py", "tests/ui/test_declared_encoding_page.py"),
+    ),
+    Mutation(
+        "declared-encoding-over-bom",
+        "dpgui/data/text_format.py",
+        "    for bom, encoding in _BOMS:\n        if head.startswith(bom):\n            return encoding, None\n"
+        "    if declared is not None:\n        return declared, None\n",
+        "    if declared is not None:\n        return declared, None\n"
+        "    for bom, encoding in _BOMS:\n        if head.startswith(bom):\n            return encoding, None\n",
+        "text files: a declared code page overrides the file's byte-order mark (its header reads as mojibake)",
+        ("tests/data/test_declared_encoding.py",),
+    ),
+    Mutation(
+        "declared-encoding-not-scanned",
+        "dpgui/data/backends/embedded.py",
+        "        return sniff_text(self.path, self.encoding)",
+        "        return sniff_text(self.path)",
+        "out-of-core engine: the declared encoding is not used by the scan (categories read as mojibake)",
+        ("tests/data/test_declared_encoding.py",),
+    ),
+    Mutation(
+        "declared-encoding-not-in-manifest",
+        "dpgui/release/manifest.py",
+        '    return {} if encoding is None else {"declared_text_encoding": encoding}',
+        "    return {}",
+        "manifest: a declared text encoding is not stated",
+        ("tests/cli/test_release_with_declared_encoding.py",),
+    ),
+    Mutation(
+        "declared-encoding-lost-by-project",
+        "dpgui/release/project.py",
+        '        return FileRef(Path(node["path"]), node["fingerprint"], node.get("encoding"))',
+        '        return FileRef(Path(node["path"]), node["fingerprint"])',
+        "project files: a reopened project reads its files without their declared encoding",
+        ("tests/ui/test_declared_encoding_page.py",),
+    ),
+    Mutation(
         "text-fallback-strict",
         "dpgui/data/text_format.py",
         'return FALLBACK_ERRORS if _is_utf8(self.encoding) else "strict"',

@@ -31,3 +31,24 @@ def split_negative_assignments(argv: Sequence[str]) -> list[str]:
         else:
             split.append(token)
     return split
+
+
+def add_encoding_argument(parser: argparse.ArgumentParser, *, public: bool = False) -> None:
+    """``--encoding`` (of ``--data``) or ``--public-encoding`` (of ``--public``): a declared text encoding,
+    checked before anything is read (``text_format.declared_encoding``)."""
+
+    def encoding(name: str) -> str:
+        from dpgui.data.text_format import declared_encoding  # the data layer: only when the flag is given
+
+        try:
+            return declared_encoding(name)
+        except ValueError as error:  # DataError
+            raise argparse.ArgumentTypeError(str(error)) from error
+
+    parser.add_argument(
+        "--public-encoding" if public else "--encoding",
+        type=encoding,
+        metavar="CODEC",
+        help=f"the text encoding of the {'--public' if public else '--data'} CSV/TSV file when it is not "
+        "UTF-8 (e.g. cp1251, shift_jis); default: UTF-8, any other byte read as Windows-1252, cell by cell",
+    )

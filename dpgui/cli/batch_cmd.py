@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import run_to_end
-from dpgui.cli import preflight, review_gate
+from dpgui.cli import arguments, preflight, review_gate
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.engines import Engine
@@ -35,6 +35,7 @@ def add_release_parser(tasks: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("plan_file", type=Path, metavar="PLAN.toml", help="the release plan (docs/plans.md)")
     parser.add_argument("--data", required=True, type=Path, help="the private data file")
+    arguments.add_encoding_argument(parser)
     parser.add_argument(
         "--engine",
         choices=[engine.value for engine in Engine],
@@ -132,7 +133,7 @@ def run_release_batch(args: argparse.Namespace) -> int:
     from dpgui.data.backends import open_aggregator  # pandas: only once a plan is released
 
     plan = load_plan(args.plan_file)
-    opened = open_aggregator(args.data, args.engine)
+    opened = open_aggregator(args.data, args.engine, encoding=args.encoding)
     dataset = opened.dataset
     batch = split_plan(plan, dataset.n_rows)  # the row count is public
     print_plan(batch)

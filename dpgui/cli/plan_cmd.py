@@ -7,6 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+from dpgui.cli import arguments
 from dpgui.cli.algorithm_flags import add_algorithm_flags, flag_of, given_parameters, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
@@ -48,6 +49,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--delta", type=float, default=0.0)
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
     parser.add_argument("--public", help="optional public sample (for public-data-assisted algorithms)")
+    arguments.add_encoding_argument(parser, public=True)
     parser.add_argument(
         "--column", help=f"the column's name, as the --public sample names it (default {PLANNED_COLUMN})"
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from dpgui.algorithms.progress import Progress, run_to_end
 from dpgui.cli import (
     algorithm_flags,
+    arguments,
     batch_cmd,
     preflight,
     release_distance,
@@ -66,6 +67,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> None:
     names = [info.name for info in algorithms(kind)]
     parser.add_argument("--data", type=Path, help="the private data file (or a Parquet folder)")
+    arguments.add_encoding_argument(parser)
     parser.add_argument(
         "--engine",
         choices=[engine.value for engine in Engine],
@@ -95,6 +97,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     )
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
+    arguments.add_encoding_argument(parser, public=True)
     parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
     preflight.add_arguments(parser)
     review_gate.add_argument(parser)
@@ -165,7 +168,7 @@ def public_sample(args: argparse.Namespace) -> PublicSample | None:
         return None
     from dpgui.data.public import PublicSample  # pandas: only when a sample is given
 
-    return PublicSample.from_file(args.public)
+    return PublicSample.from_file(args.public, getattr(args, "public_encoding", None))
 
 
 def run_one_column(args: argparse.Namespace, kind: TaskKind) -> int:
@@ -240,7 +243,12 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     spec = algorithm_flags.with_algorithm_flags(spec, args)
     preflight.before_opening(spec)
     opened = open_aggregator(
-        args.data, args.engine, table=args.table, spark_master=spark_master(args), progress=ScanProgress()
+        args.data,
+        args.engine,
+        table=args.table,
+        spark_master=spark_master(args),
+        progress=ScanProgress(),
+        encoding=args.encoding,
     )
     dataset = opened.dataset
     ledger = Ledger()

@@ -383,7 +383,7 @@ def check_data(
             wanted, partial(_partition_summary, make_checker), SUMMARY_SCHEMA
         )
         verdict = checker.result(combine_summaries(summaries, checker.checks()))
-    warnings = _how_the_file_is_read(Path(dataset.path), columns, domains)
+    warnings = _how_the_file_is_read(Path(dataset.path), dataset.encoding, columns, domains)
     return replace(verdict, warnings=verdict.warnings + warnings) if warnings else verdict
 
 
@@ -397,13 +397,16 @@ _READ_WITH_MISSING_SPELLINGS = frozenset({*DELIMITED_SUFFIXES, ".xlsx", ".xls"})
 
 
 def _how_the_file_is_read(
-    path: Path, columns: tuple[str, ...], domains: tuple[NumericDomain | CategoricalDomain, ...]
+    path: Path,
+    encoding: str | None,
+    columns: tuple[str, ...],
+    domains: tuple[NumericDomain | CategoricalDomain, ...],
 ) -> tuple[str, ...]:
     """Warnings about what the readers make of this file's cells that a release would be charged for in
     full: a numeric column written like 1.047 and 999 (``text_format.thousands_point_columns``), read
     1,000 times too small if the point separates thousands; and a declared category spelt as a missing
     value ("NA"), whose cells a text or Excel file delivers as missing."""
-    suspects = set(thousands_point_columns(path))
+    suspects = set(thousands_point_columns(path, encoding))
     warnings = [
         f"column {column!r} is written like 1.047 and 999 (every number with a point has exactly three "
         "digits after it): if the point separates thousands (1.047 meaning 1047, as German or Dutch "

@@ -18,6 +18,8 @@ class Dataset:
     path: Path
     sha256: str
     frame: pd.DataFrame = field(compare=False, repr=False)
+    encoding: str | None = None
+    """The text encoding the custodian declared for a delimited file, None for the automatic reading."""
 
     @property
     def name(self) -> str:
@@ -48,6 +50,8 @@ class DatasetHandle:
     sha256: str
     n_rows: int
     header: pd.DataFrame = field(compare=False, repr=False)
+    encoding: str | None = None
+    """The text encoding the custodian declared for a delimited file, None for the automatic reading."""
 
     @property
     def name(self) -> str:
@@ -55,8 +59,9 @@ class DatasetHandle:
         return self.path.name
 
 
-def open_dataset(path: Path) -> Dataset:
-    """Load a table and fingerprint its file; raises ``DataError`` when it cannot be read."""
+def open_dataset(path: Path, encoding: str | None = None) -> Dataset:
+    """Load a table (delimited text in the declared ``encoding``, if any) and fingerprint its file; raises
+    ``DataError`` when it cannot be read."""
     path = Path(path)
-    frame = load_table(path)
-    return Dataset(path=path, sha256=sha256_file(path), frame=frame)
+    frame = load_table(path, encoding)
+    return Dataset(path=path, sha256=sha256_file(path), frame=frame, encoding=encoding)

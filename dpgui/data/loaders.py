@@ -18,13 +18,13 @@ from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_ta
 Reader = Callable[[Path], pd.DataFrame]
 
 
-def _read_delimited(path: Path) -> pd.DataFrame:
+def _read_delimited(path: Path, encoding: str | None = None) -> pd.DataFrame:
     """The whole file, each column typed from all of its cells (``low_memory=False``): by default pandas
     types each of its internal chunks (2^20 / columns rows, rounded down to a power of two) on its own,
     so a column of codes with text further down read '007' as 7 and 'TRUE' as true in its first chunks
     only, and a cell's category depended on where that chunk ended. Text cells are then read per cell
-    (``canonical_cells``)."""
-    text_format = sniff_text(path)
+    (``canonical_cells``). ``encoding``: the declared encoding, None for the automatic reading."""
+    text_format = sniff_text(path, encoding)
     frame = pd.read_csv(
         path,
         sep=text_format.delimiter,
@@ -158,7 +158,7 @@ _SCHEMA_NAMES: dict[str, Callable[[Path], list[str]]] = {
 }
 
 
-def refuse_duplicate_header(path: Path) -> None:
+def refuse_duplicate_header(path: Path, encoding: str | None = None) -> None:
     """The column names as the file writes them: delimited text's header row (pandas would rename a
     duplicate to 'a.1'), a Parquet or Feather file's schema (pandas would fail with a reader's error)."""
     if not path.is_file():
@@ -173,7 +173,7 @@ def refuse_duplicate_header(path: Path) -> None:
         return
     if suffix not in DELIMITED_SUFFIXES:
         return
-    text_format = sniff_text(path)
+    text_format = sniff_text(path, encoding)
     try:
         with text_format.open_text(path) as handle:
             header = next(csv.reader(handle, delimiter=text_format.delimiter), [])
@@ -235,11 +235,12 @@ def unreadable(path: Path, exc: Exception, text_format: TextFormat | None = None
     )
 
 
-def load_table(path: Path) -> pd.DataFrame:
+def load_table(path: Path, encoding: str | None = None) -> pd.DataFrame:
     """Read a whole table; the reader is chosen by the file's suffix (case-insensitive).
 
     Excel files: the first sheet, read with openpyxl (an old binary .xls must be re-saved as .xlsx).
-    Delimited text: the encoding and delimiter of ``text_format.sniff_text``; a file that is not the table
+    Delimited text: the encoding (``encoding`` when declared) and delimiter of ``text_format.sniff_text``;
+    a file that is not the table
     its suffix promises is refused in plain words (``text_format.refuse_non_table``).
     Column names are turned into strings. Raises ``DataError`` for an unknown suffix, a missing,
     unreadable or empty file, or a table without columns or rows.
@@ -259,14 +260,15 @@ def load_table(path: Path) -> pd.DataFrame:
     refuse_non_file(path)
     if not path.is_file():
         raise DataError(f"{path.name}: file not found at {path}; check the path")
-    refuse_non_table(path)
-    refuse_duplicate_header(path)
+    delimited = path.suffix.lower() in DELIMITED_SUFFIXES
+    refuse_non_table(path, encoding)
+    refuse_duplicate_header(path, encoding)
     try:
-        frame = reader(path)
+        frame = _read_delimited(path, encoding) if delimited else reader(path)
     except pd.errors.EmptyDataError as exc:
         raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data") from exc
     except Exception as exc:  # every reader raises its own exception types
-        text_format = sniff_text(path) if path.suffix.lower() in DELIMITED_SUFFIXES else None
+        text_format = sniff_text(path, encoding) if delimited else None
         raise unreadable(path, exc, text_format) from exc
     if frame.shape[1] == 0 and frame.attrs.get(OTHER_SHEETS):
         others = ", ".join(map(repr, frame.attrs[OTHER_SHEETS]))

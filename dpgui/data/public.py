@@ -21,21 +21,23 @@ from dpgui.data.validation import binary_labels, distinct_text, numeric_column, 
 
 @dataclass(frozen=True)
 class PublicSample:
-    """A public file, identified by path and SHA-256 (hashable, so it can sit in a TaskSpec)."""
+    """A public file, identified by path and SHA-256 (hashable, so it can sit in a TaskSpec), and the
+    text encoding declared for it (None: the automatic reading)."""
 
     path: Path
     sha256: str
+    encoding: str | None = None
 
     @classmethod
-    def from_file(cls, path: Path) -> PublicSample:
+    def from_file(cls, path: Path, encoding: str | None = None) -> PublicSample:
         """The sample as the file holds it now: read afresh, not from the copy of an earlier opening of the
         same path (which a rewritten file would no longer match)."""
-        dataset = open_dataset(Path(path).resolve())
-        return cls(dataset.path, dataset.sha256)
+        dataset = open_dataset(Path(path).resolve(), encoding)
+        return cls(dataset.path, dataset.sha256, encoding)
 
     @property
     def frame(self) -> pd.DataFrame:
-        return _load(self.path, self.sha256).frame
+        return _load(self.path, self.sha256, self.encoding).frame
 
     @property
     def n_rows(self) -> int:
@@ -64,8 +66,8 @@ class PublicSample:
 
 
 @functools.lru_cache(maxsize=4)
-def _load(path: Path, sha256: str) -> Dataset:
-    dataset = open_dataset(path)
+def _load(path: Path, sha256: str, encoding: str | None) -> Dataset:
+    dataset = open_dataset(path, encoding)
     if dataset.sha256 != sha256:
         raise DataError(f"the public sample {path.name} changed since it was chosen; open it again")
     return dataset

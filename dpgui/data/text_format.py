@@ -23,7 +23,11 @@ left its category. So a file without a byte-order mark is UTF-8, and a byte sequ
 read byte by byte as Windows-1252 (:data:`FALLBACK_ERRORS`, a codec error handler): each cell's text
 depends on its own bytes alone, and a Windows-1252 file reads as it should. charset-normalizer's guess of
 such bytes is kept for the Data page's words only (``TextFormat.looks_like``): a file that looks like
-another code page is told to be saved as UTF-8.
+another code page is told to be saved as UTF-8, or to be opened with its encoding declared.
+
+A declared encoding (``--encoding``, the Data page's choice; :func:`declared_encoding`) is the custodian's
+fact about the file, like a declared domain: the file is read with it, strictly, whatever its records
+hold. A byte-order mark still names its own encoding: it is the file's layout, not its content.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ PREFERRED_SINGLE_BYTE = "cp1252"
 """Windows' Western code page, the usual non-UTF-8 export of spreadsheets: chosen whenever it reads the
 bytes as cleanly as charset-normalizer's best guess (on a table's short cells its language scores tie or
 favour rarer code pages such as the Baltic cp775)."""
+UNNAMED_CODE_PAGE = "non-UTF-8"
+"""``TextFormat.looks_like`` of text that is not UTF-8 and that charset-normalizer cannot name."""
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
@@ -96,8 +102,11 @@ class TextFormat:
     """The decimal mark of numbers (pandas' ``decimal=``): "." or ","."""
     looks_like: str | None = None
     """The code page the first 64 KiB's bytes that are not UTF-8 look like (charset-normalizer's guess,
-    cp1252 when it fits as well), None when they are all UTF-8. Words only: the readers decode such bytes
-    as Windows-1252 whatever it says (module doc)."""
+    cp1252 when it fits as well), None when they are all UTF-8 or the encoding is declared. Words only: the
+    readers decode such bytes as Windows-1252 whatever it says (module doc)."""
+    declared: str | None = None
+    """The encoding the custodian declared (a codec name), None for the automatic reading; ``encoding``
+    differs from it only when a byte-order mark names another."""
 
     @property
     def encoding_errors(self) -> str:
@@ -129,10 +138,21 @@ class TextFormat:
         return _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
 
     def describe(self) -> str:
-        described = f"{self.encoding_name} text, {self.delimiter_name}-separated"
+        declared = self.declared is not None and self.declared == codecs.lookup(self.encoding).name
+        described = (
+            f"{self.encoding_name} text{' (declared)' if declared else ''}, {self.delimiter_name}-separated"
+        )
         described += ", decimal comma" if self.decimal == "," else ""
+        if self.declared is not None and not declared:
+            described += (
+                f"; its byte-order mark names it {self.encoding_name}, not the declared {self.declared}"
+            )
         if self.looks_like not in (None, PREFERRED_SINGLE_BYTE):
-            described += "; dpgui reads its letters outside UTF-8 as cp1252: save it as UTF-8 to keep them"
+            guess = "" if self.looks_like == UNNAMED_CODE_PAGE else f" ({self.looks_like}?)"
+            described += (
+                f"; dpgui reads its letters outside UTF-8 as cp1252: declare its encoding{guess} or save it "
+                "as UTF-8 to keep them"
+            )
         return described
 
 
@@ -144,8 +164,24 @@ def _first_bytes(path: Path) -> bytes:
         raise DataError(f"{path.name}: could not be opened ({exc.strerror or exc}); check the path") from exc
 
 
-def refuse_non_table(path: Path) -> None:
-    """Raise ``DataError`` with a plain sentence when the file is not the table its suffix promises."""
+def declared_encoding(name: str) -> str:
+    """The codec name of an encoding the custodian declares ("cp1251", "shift_jis", "latin-1"), or a
+    ``DataError`` naming what is wrong with it."""
+    try:
+        codec = codecs.lookup(name.strip())
+    except LookupError:
+        codec = None
+    if codec is None or not getattr(codec, "_is_text_encoding", True):
+        raise DataError(
+            f"{name!r} is not a text encoding dpgui knows; name one such as cp1251, latin-1, shift_jis or "
+            "utf-8 (Python's codec names)"
+        )
+    return codec.name
+
+
+def refuse_non_table(path: Path, encoding: str | None = None) -> None:
+    """Raise ``DataError`` with a plain sentence when the file is not the table its suffix promises
+    (``encoding``: the declared encoding of delimited text, None for the automatic reading)."""
     suffix = path.suffix.lower()
     head = _first_bytes(path)
     if not head:
@@ -175,7 +211,7 @@ def refuse_non_table(path: Path) -> None:
             "text; give a workbook the .xlsx suffix, or unzip the file and open the table inside"
         )
     if suffix in DELIMITED_SUFFIXES:
-        text = _decoded(head, _encoding_of(head, path)[0])
+        text = _decoded(head, _encoding_of(head, path, encoding)[0])
         start = text.lstrip().lower()
         if start.startswith(("<!doctype html", "<html", "<?xml", "<head", "<body")):
             raise DataError(
@@ -225,12 +261,14 @@ def _decoded(head: bytes, encoding: str) -> str:
     return head.decode(encoding, errors="ignore")
 
 
-def _encoding_of(head: bytes, path: Path) -> tuple[str, str | None]:
-    """The file's encoding (a byte-order mark's, UTF-16 without one, else UTF-8), and the code page its
-    bytes that are not UTF-8 look like (``TextFormat.looks_like``)."""
+def _encoding_of(head: bytes, path: Path, declared: str | None = None) -> tuple[str, str | None]:
+    """The file's encoding (a byte-order mark's, else the declared one, UTF-16 without a mark, else
+    UTF-8), and the code page its bytes that are not UTF-8 look like (``TextFormat.looks_like``)."""
     for bom, encoding in _BOMS:
         if head.startswith(bom):
             return encoding, None
+    if declared is not None:
+        return declared, None
     utf16 = _utf16_without_bom(head)
     if utf16 is not None:
         return utf16, None
@@ -242,11 +280,21 @@ def _encoding_of(head: bytes, path: Path) -> tuple[str, str | None]:
     return "utf-8", None if _decodes(head) else _code_page_guess(head, path)
 
 
+CONTROL_SHARE = 0.01
+"""A sample that is not UTF-8 and holds more control bytes than this share (other than tab and line ends)
+is binary, not text in some code page."""
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+
+
 def _code_page_guess(head: bytes, path: Path) -> str:
-    """charset-normalizer's guess of a sample that is not UTF-8 (cp1252 when it reads it as cleanly)."""
+    """charset-normalizer's guess of a sample that is not UTF-8 (cp1252 when it reads it as cleanly;
+    :data:`UNNAMED_CODE_PAGE` when it names none), or a refusal of a binary sample."""
     from charset_normalizer import from_bytes  # lazy: only for files that are not UTF-8
 
     matches = list(from_bytes(head))
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    if not matches and controls <= CONTROL_SHARE * len(head):
+        return UNNAMED_CODE_PAGE
     if not matches:
         raise DataError(
             f"{path.name}: the file is not text in any encoding dpgui recognises (it may be binary); "
@@ -325,7 +373,7 @@ _THOUSANDS_POINT = re.compile(r"[+-]?\d{1,3}\.\d{3}")
 _SMALL_INTEGER = re.compile(r"[+-]?\d{1,3}")
 
 
-def thousands_point_columns(path: Path) -> tuple[str, ...]:
+def thousands_point_columns(path: Path, encoding: str | None = None) -> tuple[str, ...]:
     """The columns of a delimited file read with a decimal point whose sampled numbers all look like
     integers written with a point between the thousands: 1.047 or 12.500 (one to three digits, the point,
     exactly three digits), and plain integers below 1,000.
@@ -335,7 +383,7 @@ def thousands_point_columns(path: Path) -> tuple[str, ...]:
     other was meant. The data check turns these columns into a warning before anything is charged."""
     if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
         return ()
-    text_format, text = _sniffed(path)
+    text_format, text = _sniffed(path, encoding)
     if text_format.decimal != ".":
         return ()
     try:
@@ -368,20 +416,21 @@ def _refuse_separator_line(text: str, path: Path) -> None:
         )
 
 
-def sniff_text(path: Path) -> TextFormat:
-    """The encoding, delimiter (its suffix's unless another fits) and decimal mark of a delimited text
-    file."""
-    return _sniffed(path)[0]
+def sniff_text(path: Path, encoding: str | None = None) -> TextFormat:
+    """The encoding (``encoding`` when the custodian declared one, see :func:`declared_encoding`),
+    delimiter (its suffix's unless another fits) and decimal mark of a delimited text file."""
+    return _sniffed(path, encoding)[0]
 
 
-def _sniffed(path: Path) -> tuple[TextFormat, str]:
+def _sniffed(path: Path, declared: str | None = None) -> tuple[TextFormat, str]:
     """The file's format and its first bytes decoded with it (the sample the format was read from)."""
     head = _first_bytes(path)
-    encoding, looks_like = _encoding_of(head, path)
+    declared = None if declared is None else declared_encoding(declared)
+    encoding, looks_like = _encoding_of(head, path, declared)
     text = _decoded(head, encoding)
     _refuse_separator_line(text, path)
     delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
-    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter), looks_like), text
+    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter), looks_like, declared), text
 
 
 _BINARY_FORMATS = {
@@ -394,7 +443,7 @@ _BINARY_FORMATS = {
 }
 
 
-def describe_file_format(path: Path) -> str:
+def describe_file_format(path: Path, encoding: str | None = None) -> str:
     """How the file is read, for the Data page: "cp1252 text, semicolon-separated", "Parquet", ...
     (a dash for a source that is not a local file, such as a Spark catalog table)."""
     if not path.exists():
@@ -403,7 +452,7 @@ def describe_file_format(path: Path) -> str:
         return "Parquet folder"
     suffix = path.suffix.lower()
     if suffix in DELIMITED_SUFFIXES:
-        return sniff_text(path).describe()
+        return sniff_text(path, encoding).describe()
     if suffix == ".xlsx":
         return _describe_workbook(path)
     return _BINARY_FORMATS.get(suffix, suffix)

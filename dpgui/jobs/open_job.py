@@ -24,12 +24,14 @@ from dpgui.privacy.ledger_store import Account, LedgerError
 
 @dataclass(frozen=True)
 class OpenRequest:
-    """What to open and with which engine: a file, or a Spark catalog ``table`` (Spark only)."""
+    """What to open and with which engine: a file (delimited text in the declared ``encoding``, None for the
+    automatic reading), or a Spark catalog ``table`` (Spark only)."""
 
     path: Path | None
     engine: Engine = Engine.AUTO
     table: str | None = None
     spark_master: str | None = None
+    encoding: str | None = None
 
     @property
     def name(self) -> str:
@@ -45,6 +47,7 @@ def open_private(request: OpenRequest, monitor: ScanMonitor) -> OpenedData:
         spark_master=request.spark_master or None,
         progress=monitor.progress,
         cancelled=monitor.cancelled,
+        encoding=request.encoding,
     )
 
 

@@ -99,7 +99,8 @@ def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "fingerprint_method": FINGERPRINT_METHOD,
             "row_count": release.dataset.n_rows,
             "columns_used": [*spec.columns, *(() if spec.label is None else (spec.label,))],
-        },
+        }
+        | _declared_encoding(release.dataset.encoding),
         "aggregation_backend": release.aggregation_backend,
         "neighbouring_relation": algorithm.neighbouring(spec),
         "task": spec.kind.value,
@@ -116,7 +117,8 @@ def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             "label": None if spec.label is None else {"column": spec.label, "positive": spec.positive},
             "public_sample": None
             if spec.public is None
-            else {"file_name": spec.public.path.name, "sha256": spec.public.sha256},
+            else {"file_name": spec.public.path.name, "sha256": spec.public.sha256}
+            | _declared_encoding(spec.public.encoding),
             "missing_values": describe_columns(spec.missing, spec.columns, spec.domains),
             "values_outside_bounds": "clipped to the declared bounds",
             "algorithm_parameters": dict(release.exported_parameters()),
@@ -132,6 +134,12 @@ def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "notes": list(release.table.notes),
         "outputs": [{"file": name, "sha256": digest} for name, digest in outputs.items()],
     } | _ledger_head(release)
+
+
+def _declared_encoding(encoding: str | None) -> dict[str, str]:
+    """The text encoding the custodian declared for a file (absent for the automatic reading: UTF-8, any
+    other byte as Windows-1252)."""
+    return {} if encoding is None else {"declared_text_encoding": encoding}
 
 
 def _ledger_head(release: Release) -> dict[str, Any]:

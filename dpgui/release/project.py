@@ -34,14 +34,16 @@ class ProjectError(ValueError):
 
 @dataclass(frozen=True)
 class FileRef:
-    """A data file by path and the keyed fingerprint of its bytes when the project was saved."""
+    """A data file by path, the keyed fingerprint of its bytes when the project was saved, and the text
+    encoding declared for it (None: the automatic reading)."""
 
     path: Path
     fingerprint: str
+    encoding: str | None = None
 
     @classmethod
-    def of(cls, path: Path, sha256: str) -> FileRef:
-        return cls(path, keyed_fingerprint(sha256))
+    def of(cls, path: Path, sha256: str, encoding: str | None = None) -> FileRef:
+        return cls(path, keyed_fingerprint(sha256), encoding)
 
     def matches(self, sha256: str) -> bool:
         """Whether a file with this SHA-256 is the one the project was saved with."""
@@ -117,7 +119,7 @@ def spec_to_json(spec: TaskSpec) -> dict[str, Any]:
         "positive": spec.positive,
         "public": None
         if spec.public is None
-        else {"path": str(spec.public.path), "sha256": spec.public.sha256},
+        else {"path": str(spec.public.path), "sha256": spec.public.sha256, "encoding": spec.public.encoding},
     }
 
 
@@ -136,23 +138,30 @@ def spec_from_json(node: dict[str, Any]) -> TaskSpec:
             parameters=tuple((name, value) for name, value in node["parameters"]),
             label=node["label"],
             positive=node["positive"],
-            public=None if public is None else PublicSample(Path(public["path"]), public["sha256"]),
+            public=None
+            if public is None
+            else PublicSample(Path(public["path"]), public["sha256"], public.get("encoding")),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ProjectError(f"the project's task is malformed: {error}") from error
 
 
-def _ref_to_json(ref: FileRef | None) -> dict[str, str] | None:
-    return None if ref is None else {"path": str(ref.path), "fingerprint": ref.fingerprint}
+def _ref_to_json(ref: FileRef | None) -> dict[str, str | None] | None:
+    return (
+        None
+        if ref is None
+        else {"path": str(ref.path), "fingerprint": ref.fingerprint, "encoding": ref.encoding}
+    )
 
 
 def _ref_from_json(node: dict[str, str] | None) -> FileRef | None:
-    """A file reference; projects saved before keyed fingerprints hold the raw SHA-256, keyed here."""
+    """A file reference; projects saved before keyed fingerprints hold the raw SHA-256, keyed here, and
+    those saved before declared encodings read their files automatically."""
     if node is None:
         return None
     if "fingerprint" in node:
-        return FileRef(Path(node["path"]), node["fingerprint"])
-    return FileRef.of(Path(node["path"]), node["sha256"])
+        return FileRef(Path(node["path"]), node["fingerprint"], node.get("encoding"))
+    return FileRef.of(Path(node["path"]), node["sha256"], node.get("encoding"))
 
 
 def project_to_json(project: Project) -> dict[str, Any]:

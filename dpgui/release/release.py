@@ -22,6 +22,8 @@ class DatasetInfo:
     file_name: str
     fingerprint: str
     n_rows: int
+    encoding: str | None = None
+    """The text encoding the custodian declared for the file, None for the automatic reading."""
 
 
 @dataclass(frozen=True)

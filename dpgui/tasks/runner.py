@@ -303,7 +303,9 @@ def finish(
             created=datetime.now(UTC),
             app=APP_NAME,
             app_version=__version__,
-            dataset=DatasetInfo(dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows),
+            dataset=DatasetInfo(
+                dataset.name, keyed_fingerprint(dataset.sha256), dataset.n_rows, dataset.encoding
+            ),
             spec=prepared.spec,
             algorithm=prepared.algorithm,
             cost=prepared.cost,

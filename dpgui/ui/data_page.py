@@ -53,6 +53,34 @@ ENGINE_HELP = (
     "Where the aggregates (counts over the declared grid) are computed. Every engine gives identical "
     "aggregates, so the privacy of a release does not depend on it; the manifest names the engine."
 )
+ENCODING_TITLES: dict[str | None, str] = {
+    None: "Automatic (UTF-8; other bytes as Windows-1252)",
+    "cp1250": "cp1250: Windows Central European",
+    "cp1251": "cp1251: Windows Cyrillic",
+    "cp1253": "cp1253: Windows Greek",
+    "cp1254": "cp1254: Windows Turkish",
+    "cp1255": "cp1255: Windows Hebrew",
+    "cp1256": "cp1256: Windows Arabic",
+    "cp1257": "cp1257: Windows Baltic",
+    "iso8859-1": "ISO-8859-1 (Latin-1)",
+    "iso8859-2": "ISO-8859-2 (Latin-2)",
+    "iso8859-15": "ISO-8859-15 (Latin-9)",
+    "koi8-r": "KOI8-R (Russian)",
+    "mac-roman": "Mac OS Roman",
+    "cp437": "cp437: DOS (US)",
+    "cp850": "cp850: DOS (Western Europe)",
+    "shift_jis": "Shift JIS (Japanese)",
+    "euc_jp": "EUC-JP (Japanese)",
+    "gb18030": "GB18030 (Chinese)",
+    "big5": "Big5 (Traditional Chinese)",
+    "euc_kr": "EUC-KR (Korean)",
+}
+ENCODING_HELP = (
+    "How the bytes of a CSV or TSV file become letters. Automatic reads UTF-8 (a byte-order mark or UTF-16 "
+    "is recognised) and any byte that is not UTF-8 as Windows-1252, cell by cell. Declare the encoding of a "
+    "file saved in another code page, so that its categories read as they are written; the choice is "
+    "yours, never guessed from the records (one record must not change how the others read)."
+)
 SUMMARY_COLUMNS = ("Column", "Type", "Missing")
 SUMMARY_MOST_WIDTH = 420
 """The widest the column summary asks to be (longer column names scroll): the preview keeps the rest."""
@@ -87,6 +115,10 @@ class DataPage(QWidget):
         for engine, title in ENGINE_TITLES.items():
             self.engine.addItem(title, engine)
         self.engine.setToolTip(ENGINE_HELP)
+        self.encoding = QComboBox()
+        for encoding, title in ENCODING_TITLES.items():
+            self.encoding.addItem(title, encoding)
+        self.encoding.setToolTip(ENCODING_HELP)
         self.spark_master = QLineEdit()
         self.spark_master.setPlaceholderText("local[2]  (or spark://host:7077, yarn, …)")
         self.progress = QProgressBar()
@@ -102,8 +134,9 @@ class DataPage(QWidget):
         facts.addRow("SHA-256:", self.sha_label)
         facts.addRow("Engine used:", self.engine_label)
         facts.addRow("Public sample:", self.public_label)
-        engine_box = QGroupBox("Aggregation engine (applies to the next file you open)")
+        engine_box = QGroupBox("Reading (applies to the next file you open)")
         engine_form = QFormLayout(engine_box)
+        engine_form.addRow("Text encoding:", self.encoding)
         engine_form.addRow("Engine:", self.engine)
         engine_form.addRow("Spark master:", self.spark_master)
         engine_note = QLabel(ENGINE_HELP)
@@ -178,12 +211,30 @@ class DataPage(QWidget):
     def select_engine(self, engine: Engine) -> None:
         self.engine.setCurrentIndex(self.engine.findData(engine))
 
+    def selected_encoding(self) -> str | None:
+        """The declared text encoding (a codec name), None for the automatic reading."""
+        return self.encoding.currentData()
+
+    def select_encoding(self, encoding: str | None) -> None:
+        """Choose ``encoding`` (a codec name, e.g. from a project), adding it when it is not listed."""
+        index = self.encoding.findData(encoding)
+        if index < 0:
+            self.encoding.addItem(str(encoding), encoding)
+            index = self.encoding.count() - 1
+        self.encoding.setCurrentIndex(index)
+
     def request(self, path_or_table: str, *, table: bool = False) -> OpenRequest:
-        """An :class:`OpenRequest` for a file path (or a Spark table name) with the chosen engine."""
+        """An :class:`OpenRequest` for a file path (or a Spark table name) with the chosen engine and
+        text encoding."""
         master = self.spark_master.text().strip() or None
         if table:
             return OpenRequest(None, Engine.SPARK, table=path_or_table, spark_master=master)
-        return OpenRequest(Path(path_or_table), self.selected_engine(), spark_master=master)
+        return OpenRequest(
+            Path(path_or_table),
+            self.selected_engine(),
+            spark_master=master,
+            encoding=self.selected_encoding(),
+        )
 
     def set_opening(self, name: str | None) -> None:
         """Show (``name``) or hide the opening progress row."""
@@ -202,7 +253,7 @@ class DataPage(QWidget):
         return the column summary (read once: a Spark preview is a job)."""
         dataset = opened.dataset
         self.file_label.setText(dataset.name)
-        self.format_label.setText(describe_file_format(Path(dataset.path)))
+        self.format_label.setText(describe_file_format(Path(dataset.path), dataset.encoding))
         self.rows_label.setText(f"{dataset.n_rows:,}")
         self.sha_label.setText(f"{dataset.sha256[:SHA_PREFIX]}…")
         self.sha_label.setToolTip(dataset.sha256)

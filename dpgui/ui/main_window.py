@@ -531,7 +531,7 @@ class MainWindow(QMainWindow):
     def load_public(self, path: Path) -> None:
         """Open a public sample: it may suggest domains and feed public-data algorithms (raises DataError)."""
         path = Path(path)
-        sample = PublicSample.from_file(path)
+        sample = PublicSample.from_file(path, self.data_page.selected_encoding())
         if self.dataset is not None and self.dataset.sha256 == sample.sha256:
             raise DataError(
                 f"it has the same bytes as the private data {self.dataset.name}: a public sample must be "
@@ -601,8 +601,13 @@ class MainWindow(QMainWindow):
             spec = self.current_spec()
         except ValueError:
             spec = None
-        private = None if self.dataset is None else FileRef.of(self.dataset.path, self.dataset.sha256)
-        public = None if self.public is None else FileRef.of(self.public.path, self.public.sha256)
+        dataset, public_sample = self.dataset, self.public
+        private = None if dataset is None else FileRef.of(dataset.path, dataset.sha256, dataset.encoding)
+        public = (
+            None
+            if public_sample is None
+            else FileRef.of(public_sample.path, public_sample.sha256, public_sample.encoding)
+        )
         return Project(private, public, spec, tuple(self.releases))
 
     def save_project(self, path: Path) -> None:
@@ -616,10 +621,12 @@ class MainWindow(QMainWindow):
         project = load_project(path)
         changed = []
         if project.private is not None:
+            self.data_page.select_encoding(project.private.encoding)
             self.load_private(project.private.path)
             if self.dataset is not None and not project.private.matches(self.dataset.sha256):
                 changed.append(project.private.path.name)
         if project.public is not None:
+            self.data_page.select_encoding(project.public.encoding)
             self.load_public(project.public.path)
             if self.public is not None and not project.public.matches(self.public.sha256):
                 changed.append(project.public.path.name)

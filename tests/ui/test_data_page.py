@@ -159,6 +159,7 @@ def test_a_spark_table_is_opened_with_the_master_url_typed_on_the_data_page(qtbo
         "spark_master": "spark://cluster:7077",
         "progress": seen["progress"],
         "cancelled": seen["cancelled"],
+        "encoding": None,
     }
     box = window.error_box
     assert box is not None and "no Spark here" in box.text()

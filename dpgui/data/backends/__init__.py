@@ -100,13 +100,15 @@ def open_aggregator(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
     threshold: int | None = None,
+    encoding: str | None = None,
 ) -> OpenedData:
     """Open the private data with an engine: ``memory`` loads it into pandas; ``embedded`` and ``spark``
     never do (only the header, a streamed SHA-256 and the engine's row count are read here).
 
     ``table`` names a table of the Spark catalog instead of a file (Spark only); its fingerprint is the
     SHA-256 of its name, since its bytes cannot be hashed. ``progress``/``cancelled`` apply to the
-    scanning engines.
+    scanning engines. ``encoding`` is the custodian's declared encoding of a delimited text file (None: the
+    automatic reading, ``text_format``'s module doc).
     """
     engine = Engine(engine)
     choice = Engine.SPARK.value if table is not None else engine.value
@@ -122,18 +124,19 @@ def open_aggregator(
     if engine is Engine.AUTO:
         engine = choose_engine(path, threshold)
     if engine is Engine.MEMORY:
-        dataset = open_dataset(path)
+        dataset = open_dataset(path, encoding)
         return OpenedData(dataset, InMemoryAggregator(dataset), choice)
     scanning = {"progress": progress, "cancelled": cancelled}
     if engine is Engine.EMBEDDED:
-        aggregator = EmbeddedAggregator(FileSource(path), **scanning)
+        aggregator = EmbeddedAggregator(FileSource(path, encoding=encoding), **scanning)
         header = aggregator.source.header
     else:
         from dpgui.data.backends.spark import SparkAggregator
 
         aggregator = SparkAggregator.open(
-            None if table else path, table=table, master=spark_master, **scanning
+            None if table else path, table=table, master=spark_master, encoding=encoding, **scanning
         )
         header = aggregator.header
     sha256 = hashlib.sha256(f"spark table {table}".encode()).hexdigest() if table else sha256_source(path)
-    return OpenedData(DatasetHandle(path, sha256, aggregator.count(), header), aggregator, choice)
+    handle = DatasetHandle(path, sha256, aggregator.count(), header, encoding)
+    return OpenedData(handle, aggregator, choice)

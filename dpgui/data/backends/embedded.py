@@ -283,6 +283,8 @@ class FileSource:
 
     path: Path
     batch_rows: int = BATCH_ROWS
+    encoding: str | None = None
+    """The declared encoding of delimited text, None for the automatic reading."""
     _format: str = field(init=False, repr=False)
     _stamp: object = field(init=False, repr=False, compare=False)
     """Size, modification time and inode when opened: every scan refuses a file that has changed since, whose
@@ -303,7 +305,7 @@ class FileSource:
             raise DataError(f"{self.path.name}: file not found at {self.path}; check the path")
         refuse_non_file(self.path)
         if self.path.is_file():
-            refuse_non_table(self.path)
+            refuse_non_table(self.path, self.encoding)
         object.__setattr__(self, "_format", suffix)
         object.__setattr__(self, "_stamp", _stamp(self.path))
 
@@ -320,7 +322,7 @@ class FileSource:
     @cached_property
     def text_format(self) -> TextFormat:
         """Encoding and delimiter of delimited text, decided as the in-memory loader decides them."""
-        return sniff_text(self.path)
+        return sniff_text(self.path, self.encoding)
 
     @property
     def name(self) -> str:
@@ -337,23 +339,29 @@ class FileSource:
                     "engine cannot scan; open it with the in-memory engine (--engine memory), or save it "
                     "again as Feather version 2 or Parquet"
                 ) from exc
-            refuse_duplicate_header(self.path)  # Arrow's datasets refuse a repeated name without naming it
+            refuse_duplicate_header(
+                self.path, self.encoding
+            )  # Arrow's datasets refuse a repeated name without naming it
             raise DataError(
                 f"{self.name}: could not be read as {self._format} ({type(exc).__name__}: {exc}); "
                 "check that the file is not damaged and that its suffix matches its format"
             ) from exc
 
     def _csv(self, **options: object) -> Any:
-        """``pandas.read_csv`` with the in-memory loader's options (a frame, or a chunk reader)."""
+        """``pandas.read_csv`` with the in-memory loader's options (a frame, or a chunk reader); a byte the
+        encoding refuses in the block it decodes first (even for the header alone) is refused in words."""
         text_format = self.text_format
-        return pd.read_csv(  # type: ignore[call-overload]
-            self.path,
-            sep=text_format.delimiter,
-            encoding=text_format.encoding,
-            encoding_errors=text_format.encoding_errors,
-            decimal=text_format.decimal,
-            **options,
-        )
+        try:
+            return pd.read_csv(  # type: ignore[call-overload]
+                self.path,
+                sep=text_format.delimiter,
+                encoding=text_format.encoding,
+                encoding_errors=text_format.encoding_errors,
+                decimal=text_format.decimal,
+                **options,
+            )
+        except UnicodeDecodeError as exc:
+            raise self._unreadable(exc) from exc
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
@@ -374,7 +382,7 @@ class FileSource:
         if len(names) == 0:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
         if self._format not in ARROW_FORMATS:  # pandas renames a repeated header name; check the file's
-            refuse_duplicate_header(self.path)
+            refuse_duplicate_header(self.path, self.encoding)
         refuse_duplicate_names(names, self.name)
         return tuple(str(name) for name in names)
 
@@ -457,17 +465,17 @@ class FileSource:
         rows = self.batch_rows if not all_fields else max(1024, self.batch_rows // len(self.columns))
         size = max(self.path.stat().st_size, 1)
         with self.path.open("rb") as handle:
-            reader = pd.read_csv(
-                handle,
-                sep=self.text_format.delimiter,
-                encoding=self.text_format.encoding,
-                encoding_errors=self.text_format.encoding_errors,
-                decimal=self.text_format.decimal,
-                usecols=None if all_fields else positions,
-                dtype={self.columns[p]: str for p in positions if self.columns[p] in text},
-                chunksize=rows,
-            )
-            try:
+            try:  # the reader decodes a first block when it is made: a bad byte there fails it
+                reader = pd.read_csv(
+                    handle,
+                    sep=self.text_format.delimiter,
+                    encoding=self.text_format.encoding,
+                    encoding_errors=self.text_format.encoding_errors,
+                    decimal=self.text_format.decimal,
+                    usecols=None if all_fields else positions,
+                    dtype={self.columns[p]: str for p in positions if self.columns[p] in text},
+                    chunksize=rows,
+                )
                 for chunk in reader:  # usecols keeps the file's column order
                     frame = chunk.set_axis([self.columns[p] for p in positions], axis=1)
                     if typing is not None:
