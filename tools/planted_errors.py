@@ -2949,8 +2949,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "project-raw-sha256",
         "dpgui/release/project.py",
-        "return cls(path, keyed_fingerprint(sha256))",
-        "return cls(path, sha256)",
+        "return cls(path, keyed_fingerprint(sha256), encoding)",
+        "return cls(path, sha256, encoding)",
         "project file: the private file's raw SHA-256 saved (a fingerprint anyone can test a guess against)",
         PROJECT_TESTS,
     ),
@@ -3640,6 +3640,23 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/data/test_one_record_keeps_the_others_text.py", "tests/data/test_text_format.py"),
     ),
     Mutation(
+        "secure-selection-floating-point",
+        "dpgui/privacy/random.py",
+        "        chosen = _opendp_noisy_max()(log_weights[candidates].tolist())  # type: ignore[operator]\n"
+        "        return int(candidates[chosen])\n",
+        "        return super().choose_index(log_weights)\n",
+        "selection: private draws use floating-point Gumbel noise (a candidate 41 below the best: never)",
+        ("tests/privacy/test_exact_selection.py",),
+    ),
+    Mutation(
+        "piecewise-wrapped-overlap",
+        "dpgui/privacy/exponential.py",
+        "(np.any(ends[:-1] == last) or np.any(",
+        "(False or np.any(",
+        "exponential mechanism: a piece ending at 2^64 - 1, then another, wraps around to an overlap",
+        ("tests/privacy/test_exponential.py",),
+    ),
+    Mutation(
         "declared-encoding-ignored",
         "dpgui/data/text_format.py",
         "    if declared is not None:\n        return declared, None\n",
@@ -3650,11 +3667,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "declared-encoding-over-bom",
         "dpgui/data/text_format.py",
-        "    for bom, encoding in _BOMS:\n        if head.startswith(bom):\n            return encoding, None\n"
-        "    if declared is not None:\n        return declared, None\n",
-        "    if declared is not None:\n        return declared, None\n"
-        "    for bom, encoding in _BOMS:\n        if head.startswith(bom):\n            return encoding, None\n",
-        "text files: a declared code page overrides the file's byte-order mark (its header reads as mojibake)",
+        "            return encoding, None\n    if declared is not None:",
+        "            return declared or encoding, None\n    if declared is not None:",
+        "text files: a declared code page overrides the byte-order mark (the header reads as mojibake)",
         ("tests/data/test_declared_encoding.py",),
     ),
     Mutation(

@@ -44,7 +44,7 @@ import numpy as np
 from dpgui.algorithms.interior_point import em_interior_point
 from dpgui.algorithms.progress import AlgorithmRun, Progress, run_to_end
 from dpgui.privacy.cost import PrivacyCost, replace_one_from_add_remove
-from dpgui.privacy.exponential import exponential_mechanism
+from dpgui.privacy.exponential import exponential_mechanism, gumbel_max
 from dpgui.privacy.heavy_bin import HeavyBinParameters, heavy_bin
 from dpgui.privacy.random import PrivateRandom
 
@@ -116,14 +116,18 @@ def node_weight(points: np.ndarray, bits: int, level: int, prefix: int) -> int:
     )
 
 
-def right_step_probability(w_left: int, w_right: int, eps0: float) -> float:
-    """P(step right) = e^{eps0 w1} / (e^{eps0 w0} + e^{eps0 w1}) = 1/(1 + e^{eps0 (w0 - w1)}), stably;
-    exactly 0 or 1 when a child is empty (Alg. 1 step 4; spec 002 s9 item 2)."""
+def step_log_weights(w_left: int, w_right: int, eps0: float) -> np.ndarray:
+    """Log-weights of the steps (left, right): P(right) = e^{eps0 w1} / (e^{eps0 w0} + e^{eps0 w1}), as
+    (0, eps0 (w1 - w0)); an empty child is never stepped into (-inf; Alg. 1 step 4, spec 002 s9 item 2).
+
+    The step is drawn by the exponential mechanism's exact sampler (``gumbel_max``): a coin flipped with a
+    floating-point probability was exactly 0 once eps0 (w0 - w1) passed about 37, an infinite likelihood
+    ratio between neighbours a step apart."""
     if w_right == 0:
-        return 0.0
+        return np.array([0.0, -np.inf])
     if w_left == 0:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(min(max(eps0 * (w_left - w_right), -700.0), 700.0)))
+        return np.array([-np.inf, 0.0])
+    return np.array([0.0, eps0 * (w_right - w_left)])
 
 
 def sample_path(points: np.ndarray, bits: int, t: int, eps0: float, rng: PrivateRandom) -> tuple[int, int]:
@@ -132,7 +136,7 @@ def sample_path(points: np.ndarray, bits: int, t: int, eps0: float, rng: Private
     while level < bits and weight > t:
         w_left = node_weight(points, bits, level + 1, 2 * prefix)
         w_right = weight - w_left
-        step = int(rng.uniform01(1)[0] < right_step_probability(w_left, w_right, eps0))
+        step = gumbel_max(step_log_weights(w_left, w_right, eps0), rng)
         prefix, level, weight = 2 * prefix + step, level + 1, (w_right if step else w_left)
     return level, prefix
 

@@ -60,7 +60,8 @@ class PiecewiseScore:
             raise ValueError("starts, ends and scores must be 1-D arrays of one non-zero length")
         if np.any(ends < starts):
             raise ValueError("every piece must be non-empty (end >= start)")
-        if starts.size > 1 and np.any(starts[1:] != ends[:-1] + np.uint64(1)):
+        last = np.uint64(2**64 - 1)  # only the last piece may end there: ends + 1 would wrap around to 0
+        if starts.size > 1 and (np.any(ends[:-1] == last) or np.any(starts[1:] != ends[:-1] + np.uint64(1))):
             raise ValueError("pieces must tile the domain: each starts right after the previous ends")
         if not np.isfinite(scores).all():
             raise ValueError("scores must be finite")

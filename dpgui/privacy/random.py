@@ -12,9 +12,15 @@ Every mechanism takes a :class:`PrivateRandom`. Two kinds exist:
   data. It is marked ``is_private = False``; a release made with it is labelled "not private" and its seed
   is never written anywhere.
 
-Selection (exponential mechanism) uses Gumbel-max over log-weights. The Gumbel variates are computed in
-floating point from 53 uniform CSPRNG bits; the *output* is an index, so there is no porous output set to
-attack, and the rounding perturbs each probability by a relative ~1e-15 (the usual caveat; REVIEW-000-002 s5).
+Selection (exponential mechanism) is Gumbel-max over log-weights (:meth:`PrivateRandom.choose_index`). On
+private data it is OpenDP's noisy max with Gumbel noise of scale 1, which compares the noisy log-weights
+exactly (refining each variate's bits only as far as the comparison needs): index i comes out with
+probability exactly exp(w_i) / sum_j exp(w_j) for the floats w given. Gumbel variates computed in floating
+point from 53-bit uniforms, as before, form a lattice bounded to [-3.62, 36.74]: a candidate more than 40.4
+below the best was never chosen and those 34 to 40 below were mis-weighted, so a neighbouring dataset that
+moved a candidate across that line had an infinite likelihood ratio (pure DP failed by about 1e-16 per
+candidate; REVIEW-000-002 s5 asks to treat floating-point sampling like spec 000's Laplace pitfall). The
+seeded generator keeps the floating-point Gumbel noise: tests and public simulations only.
 
 Integer noise is 64-bit. OpenDP saturates a draw at the bounds of its integer type, and a saturated draw
 gives the statistic away (the output is then the statistic plus the bound): a 32-bit type did so at scales
@@ -93,7 +99,9 @@ class PrivateRandom(ABC):
         """Gumbel-max: index i with probability exp(w_i) / sum_j exp(w_j) (-inf is never chosen).
 
         Every exponential-mechanism draw comes through here (via ``exponential.gumbel_max``, which validates
-        the log-weights first), so a test can observe the exact law a mechanism samples from.
+        the log-weights first), so a test can observe the exact law a mechanism samples from. This is the
+        floating-point version (not exact in the far tails, module doc); :class:`SecureRandom` samples it
+        exactly.
         """
         return int(np.argmax(log_weights + self.gumbel(log_weights.size)))
 
@@ -132,6 +140,14 @@ class SecureRandom(PrivateRandom):
     def randbelow(self, n: int) -> int:
         return secrets.randbelow(n)
 
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        """Gumbel-max sampled exactly: OpenDP's noisy max over the finite log-weights (module doc)."""
+        candidates = np.flatnonzero(np.isfinite(log_weights))
+        if candidates.size == 1:
+            return int(candidates[0])
+        chosen = _opendp_noisy_max()(log_weights[candidates].tolist())  # type: ignore[operator]
+        return int(candidates[chosen])
+
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         check_noise_scale(scale, "scale")
         if size >= VECTOR_SAMPLER_MIN_SIZE and exact_vector.laplace_supported(scale):
@@ -165,6 +181,18 @@ def _opendp_sampler(kind: str, scale: float) -> object:
     if kind == "laplace":
         return dp.m.make_laplace(domain, dp.l1_distance(T=NOISE_INTEGER_TYPE), scale=scale)
     return dp.m.make_gaussian(domain, dp.l2_distance(T=NOISE_INTEGER_TYPE), scale=scale)
+
+
+@functools.cache
+def _opendp_noisy_max() -> object:
+    """OpenDP's report-noisy-max with Gumbel noise of scale 1 (the zCDP measure selects Gumbel noise; its
+    privacy map is not used: the caller's log-weights already carry epsilon / (2 sensitivity))."""
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    domain = dp.vector_domain(dp.atom_domain(T=float, nan=False))
+    gumbel = dp.zero_concentrated_divergence()
+    return dp.m.make_noisy_max(domain, dp.linf_distance(T=float), gumbel, scale=1.0)
 
 
 def _opendp_noise(kind: str, scale: float, size: int) -> np.ndarray:

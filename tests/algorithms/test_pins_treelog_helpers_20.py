@@ -1,13 +1,13 @@
 """Pins TreeLog's prefix-tree helpers against brute force on small domains (mutation scan 20).
 
 TreeLog never builds the binary tree over L-bit values (paper 002 Alg. 1; spec 002 s4): node weights are
-binary searches, fall-off levels are a XOR and a bit length, the step probability is a stable logistic.
+binary searches, fall-off levels are a XOR and a bit length, a step's log-weights are its logits.
 Each must equal its definition exactly: the path argument (Obs. 3.1-3.4) and the HeavyBin/EM steps are
 proved for the true node weights, the true fall-off database D and the score q(S, y) = min(#{x <= y},
 #{x >= y}) of sensitivity 1.
 
 Survivors this pins (non-keyword lines of treelog.py): slips in ``bit_length_u64``'s shift ladder,
-``fall_off_levels``, ``node_range``/``node_weight``, ``right_step_probability``'s forced steps and clamp,
+``fall_off_levels``, ``node_range``/``node_weight``, ``step_log_weights``' forced steps and logits,
 ``sample_path``'s walk, ``next_database``'s counting sort, ``leaf_candidates`` and ``interior_scores``,
 and ``lift``'s labels and candidates.
 """
@@ -78,27 +78,26 @@ def test_node_range_and_weight(bits: int) -> None:
     ("w_left", "w_right", "eps0"),
     [(3, 5, 0.4), (5, 3, 0.4), (7, 7, 1.0), (0, 4, 0.2), (4, 0, 0.2), (1, 1000, 2.0)],
 )
-def test_right_step_probability(w_left: int, w_right: int, eps0: float) -> None:
-    """P(right) = e^{eps0 w1}/(e^{eps0 w0} + e^{eps0 w1}), exactly 0 or 1 when a child is empty
-    (Alg. 1 step 4; spec 002 s9 item 2)."""
-    got = module.right_step_probability(w_left, w_right, eps0)
+def test_step_log_weights(w_left: int, w_right: int, eps0: float) -> None:
+    """P(right) = e^{eps0 w1}/(e^{eps0 w0} + e^{eps0 w1}) as the logits (0, eps0 (w1 - w0)); an empty child
+    is never stepped into (Alg. 1 step 4; spec 002 s9 item 2)."""
+    got = module.step_log_weights(w_left, w_right, eps0)
     if w_right == 0:
-        assert got == 0.0
+        assert got.tolist() == [0.0, -math.inf]
     elif w_left == 0:
-        assert got == 1.0
+        assert got.tolist() == [-math.inf, 0.0]
     else:
-        expected = 1 / (1 + math.exp(eps0 * (w_left - w_right)))
-        assert got == pytest.approx(expected, rel=1e-12, abs=1e-300)
+        assert got[0] == 0.0 and got[1] == pytest.approx(eps0 * (w_right - w_left), rel=1e-15)
 
 
-def test_right_step_probability_saturates_without_overflow() -> None:
-    """Far apart weights give probabilities 0 and 1 (the exponent is clamped, never an overflow)."""
-    assert module.right_step_probability(1, 10**6, 1.0) == 1.0
-    assert 0 < module.right_step_probability(10**6, 1, 1.0) < 1e-300
+def test_step_log_weights_stay_finite_for_far_apart_children() -> None:
+    """Logits, not probabilities: a million-record gap is a finite log-weight for the exact sampler (the
+    probability it stood for was 0 in floating point)."""
+    assert module.step_log_weights(10**6, 1, 1.0).tolist() == [0.0, 1.0 - 10**6]
 
 
 class FixedUniform(ScriptedRandom):
-    """uniform01 always returns u (so the walk steps right iff u < P(right))."""
+    """Each step goes right iff u < P(right) under the log-weights it is drawn with."""
 
     is_private = False
     description = "fixed"
@@ -107,9 +106,11 @@ class FixedUniform(ScriptedRandom):
         self.u = u
         self.draws = 0
 
-    def uniform01(self, size: int) -> np.ndarray:
-        self.draws += size
-        return np.full(size, self.u)
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        self.draws += 1
+        assert log_weights.size == 2
+        right = float(np.exp(log_weights[1] - np.logaddexp(log_weights[0], log_weights[1])))
+        return int(self.u < right)
 
 
 def walk(points: list[int], bits: int, t: int, eps0: float, u: float) -> tuple[int, int, int]:

@@ -18,8 +18,8 @@ from dpgui.algorithms.treelog import (
     fall_off_levels,
     next_database,
     node_weight,
-    right_step_probability,
     sample_path,
+    step_log_weights,
     treelog,
     treelog_min_n,
 )
@@ -27,6 +27,12 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.random import SeededRandom
 from tests.exact import hockey_stick
 from tests.recording import RecordingRandom
+
+
+def right_step_probability(w_left: int, w_right: int, eps0: float) -> float:
+    """P(step right) under the step's log-weights (the law ``gumbel_max`` samples)."""
+    weights = step_log_weights(w_left, w_right, eps0)
+    return float(np.exp(weights[1] - np.logaddexp(weights[0], weights[1])))
 
 
 def path_law(points: np.ndarray, bits: int, t: int, eps0: float) -> dict[tuple[int, int], float]:
@@ -285,17 +291,17 @@ def record_mechanisms(monkeypatch: pytest.MonkeyPatch, rng: RecordingRandom, *mo
     called with (its law is observed in its own tests). ``modules`` also import heavy_bin (HeavyPaths)."""
     seen = Observed()
     real_step, real_heavy, real_em, real_base = (
-        module.right_step_probability,
+        module.step_log_weights,
         module.heavy_bin,
         module.exponential_mechanism,
         module.em_interior_point,
     )
 
-    def step(w_left: int, w_right: int, eps0: float) -> float:
-        p = real_step(w_left, w_right, eps0)
-        if 0 < p < 1 and w_left != w_right:
-            seen.step_epsilons.append(math.log(p / (1 - p)) / (w_right - w_left))
-        return p
+    def step(w_left: int, w_right: int, eps0: float) -> np.ndarray:
+        weights = real_step(w_left, w_right, eps0)
+        if np.isfinite(weights).all() and w_left != w_right:
+            seen.step_epsilons.append(float(weights[1] - weights[0]) / (w_right - w_left))
+        return weights
 
     def heavy(counts, heavy_params, random):
         before = len(rng.requests)
@@ -316,7 +322,7 @@ def record_mechanisms(monkeypatch: pytest.MonkeyPatch, rng: RecordingRandom, *mo
         seen.base_epsilons.append(epsilon)
         return real_base(values, counts, domain_size, epsilon, random)
 
-    monkeypatch.setattr(module, "right_step_probability", step)
+    monkeypatch.setattr(module, "step_log_weights", step)
     monkeypatch.setattr(module, "exponential_mechanism", leaves)
     monkeypatch.setattr(module, "em_interior_point", base)
     for target in (module, *modules):

@@ -118,11 +118,13 @@ def test_piecewise_sampler_handles_the_full_64_bit_domain():
 
 @pytest.mark.parametrize(
     ("starts", "ends"),
-    [([0, 3], [2, 5]), ([0, 4], [2, 5]), ([0, 2], [2, 5])],
-    ids=["ok", "gap", "overlap"],
+    [([0, 3], [2, 5]), ([0, 4], [2, 5]), ([0, 2], [2, 5]), ([0, 0], [2**64 - 1, 5])],
+    ids=["ok", "gap", "overlap", "overlap-by-wrapping-around"],
 )
 def test_pieces_must_tile_the_domain(starts, ends):
-    make = lambda: PiecewiseScore(np.array(starts), np.array(ends), np.array([0.0, 1.0]))  # noqa: E731
+    make = lambda: PiecewiseScore(  # noqa: E731
+        np.array(starts, dtype=np.uint64), np.array(ends, dtype=np.uint64), np.array([0.0, 1.0])
+    )
     if starts == [0, 3]:
         make()
     else:
