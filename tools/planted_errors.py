@@ -2379,9 +2379,9 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "loaders-excel-drops-incomplete-rows",
         "dpgui/data/loaders.py",
-        'return frame.dropna(how="all").reset_index(drop=True)',
-        'return frame.dropna(how="any").reset_index(drop=True)',
-        "Excel: every row with a missing cell dropped (n changes with the data), not only blank rows",
+        "    filled = np.flatnonzero(frame.notna().to_numpy().any(axis=1))",
+        "    filled = np.flatnonzero(frame.notna().to_numpy().all(axis=1))",
+        "Excel: the table cut at its last complete row (n changes with the data), not its last filled one",
         DATA_TEST_DIRS,
     ),
     Mutation(
@@ -3655,6 +3655,30 @@ MUTATIONS: tuple[Mutation, ...] = (
         "(False or np.any(",
         "exponential mechanism: a piece ending at 2^64 - 1, then another, wraps around to an overlap",
         ("tests/privacy/test_exponential.py",),
+    ),
+    Mutation(
+        "one-column-empty-lines-skipped",
+        "dpgui/data/loaders.py",
+        "        skip_blank_lines=text_format.skip_blank_lines,\n",
+        "",
+        "loader: a one-column file's empty lines (records with a missing cell) are skipped: n counts them",
+        ("tests/data/test_a_missing_cell_is_still_a_record.py",),
+    ),
+    Mutation(
+        "one-column-empty-lines-skipped-out-of-core",
+        "dpgui/data/backends/embedded.py",
+        "                    skip_blank_lines=self.text_format.skip_blank_lines,\n",
+        "",
+        "out-of-core engine: a one-column file's empty lines are skipped by the scans (n counts them)",
+        ("tests/data/test_a_missing_cell_is_still_a_record.py",),
+    ),
+    Mutation(
+        "sheet-empty-rows-dropped",
+        "dpgui/data/loaders.py",
+        "    return frame.iloc[: filled[-1] + 1 if filled.size else 0].reset_index(drop=True)",
+        '    return frame.dropna(how="all").reset_index(drop=True)',
+        "workbooks: an empty row between filled ones (a record with every cell missing) is dropped",
+        ("tests/data/test_a_missing_cell_is_still_a_record.py", "tests/data/test_loaders.py"),
     ),
     Mutation(
         "declared-encoding-ignored",

@@ -31,6 +31,7 @@ def _read_delimited(path: Path, encoding: str | None = None) -> pd.DataFrame:
         encoding=text_format.encoding,
         encoding_errors=text_format.encoding_errors,
         decimal=text_format.decimal,
+        skip_blank_lines=text_format.skip_blank_lines,
         low_memory=False,
     )
     return canonical_cells(frame, text_format.decimal)
@@ -98,15 +99,20 @@ def _restore_error_cells(frame: pd.DataFrame, sheet: Any, path: Path) -> None:
 
 
 def _read_first_sheet(path: Path) -> pd.DataFrame:
-    """The first sheet, without its blank rows: a spreadsheet's empty row (say, between the table and a
-    note below it) is a CSV's blank line, which ``read_csv`` skips, not a record with every cell missing.
+    """The first sheet, to its last row that holds a value: a record whose every cell is missing is an empty
+    row of the sheet, so an empty row between two filled ones is such a record (dropping them made the row
+    count n, which every release states, count those records: replace one record by an empty one and n
+    fell by one). Empty rows after the table are none: a sheet cannot tell them from its unused rows.
     Error cells are kept as their text (:func:`_restore_error_cells`)."""
     with pd.ExcelFile(path, engine="openpyxl") as workbook:
         frame = pd.read_excel(workbook, sheet_name=0)
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
         if frame.shape[1] and frame.isna().to_numpy().any():
             _restore_error_cells(frame, workbook.book.worksheets[0], path)
-    return frame.dropna(how="all").reset_index(drop=True) if frame.shape[1] else frame
+    if not frame.shape[1]:
+        return frame
+    filled = np.flatnonzero(frame.notna().to_numpy().any(axis=1))
+    return frame.iloc[: filled[-1] + 1 if filled.size else 0].reset_index(drop=True)
 
 
 _READERS: dict[str, Reader] = {

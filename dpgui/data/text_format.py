@@ -107,6 +107,17 @@ class TextFormat:
     declared: str | None = None
     """The encoding the custodian declared (a codec name), None for the automatic reading; ``encoding``
     differs from it only when a byte-order mark names another."""
+    blank_lines_are_records: bool = False
+    """Whether an empty line is a record (pandas' ``skip_blank_lines=False``): in a file of one column, where
+    a record whose cell is missing is written as an empty line. With several columns such a record is a
+    line of delimiters, and an empty line is no record. Skipping them in a one-column file made the row
+    count n, which every release states, count the records with a missing cell (replace one record by one
+    with a missing cell, and n fell by one)."""
+
+    @property
+    def skip_blank_lines(self) -> bool:
+        """pandas' ``skip_blank_lines=`` for this file."""
+        return not self.blank_lines_are_records
 
     @property
     def encoding_errors(self) -> str:
@@ -430,7 +441,18 @@ def _sniffed(path: Path, declared: str | None = None) -> tuple[TextFormat, str]:
     text = _decoded(head, encoding)
     _refuse_separator_line(text, path)
     delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
-    return TextFormat(encoding, delimiter, _decimal_of(text, delimiter), looks_like, declared), text
+    one_column = _header_fields(text, delimiter) == 1
+    decimal = _decimal_of(text, delimiter)
+    return TextFormat(encoding, delimiter, decimal, looks_like, declared, one_column), text
+
+
+def _header_fields(text: str, delimiter: str) -> int:
+    """The number of fields of the sample's first line (the header; 0 for an empty sample)."""
+    lines = text.lstrip("\ufeff").splitlines()
+    try:
+        return len(next(csv.reader(lines[:1], delimiter=delimiter), []))
+    except csv.Error:
+        return 0
 
 
 _BINARY_FORMATS = {

@@ -204,3 +204,13 @@ def test_spark_skips_a_line_of_spaces_as_pandas_does(tmp_path: Path, delimiter: 
     assert spark.count() == memory.count() == 4  # the last line, of empty fields, is a row
     _same(memory.histogram("x", UNIT, IMPUTE), spark.histogram("x", UNIT, IMPUTE))
     _same(memory.histogram("y", UNIT, IMPUTE), spark.histogram("y", UNIT, IMPUTE))
+
+
+def test_spark_refuses_a_one_column_text_file_whose_empty_lines_are_records(tmp_path: Path) -> None:
+    """Spark's CSV reader skips empty lines, and in a one-column file an empty line is a record with a
+    missing cell (tests/data/test_a_missing_cell_is_still_a_record.py): refused in words, not miscounted."""
+    pytest.importorskip("pyspark")
+    path = tmp_path / "one.csv"
+    path.write_text("wage\n1\n\n2\n")
+    with pytest.raises(DataError, match="one column writes a missing value as an empty line"):
+        SparkAggregator.open(path)

@@ -133,9 +133,10 @@ def test_an_empty_first_sheet_names_the_sheets_that_hold_the_table(tmp_path):
         load_table(path)
 
 
-def test_blank_rows_of_a_sheet_are_not_records(tmp_path: Path) -> None:
-    """Blank spreadsheet rows (between two blocks, or above a note) are skipped as read_csv skips blank
-    lines; a row with one value is still a record."""
+def test_empty_rows_inside_a_sheet_are_records_and_those_after_it_are_not(tmp_path: Path) -> None:
+    """An empty row between filled ones is a record whose every cell is missing (a sheet writes such a
+    record so: dropping them made n count them, tests/data/test_a_missing_cell_is_still_a_record.py); the
+    empty rows after the last value are the sheet's unused rows."""
     from openpyxl import Workbook
 
     workbook = Workbook()
@@ -146,8 +147,8 @@ def test_blank_rows_of_a_sheet_are_not_records(tmp_path: Path) -> None:
     path = tmp_path / "blank_rows.xlsx"
     workbook.save(path)
     frame = load_table(path)
-    assert frame["x"].tolist() == [1, 3, 5]
-    assert frame["y"].iloc[:2].tolist() == [2, 4] and pd.isna(frame["y"].iloc[2])
+    assert len(frame) == 5 and frame["x"].iloc[[0, 1, 4]].tolist() == [1, 3, 5]
+    assert frame.iloc[2:4].isna().all().all() and pd.isna(frame["y"].iloc[4])
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".feather"])
@@ -169,8 +170,8 @@ def test_a_columnar_file_with_a_repeated_column_name_names_it(tmp_path: Path, su
 
 def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
     """openpyxl hands pandas Excel's error cells (#DIV/0!, #VALUE!) as missing, so a broken formula was
-    imputed like an empty cell, or its row dropped as blank. They are kept as the text a CSV export holds:
-    a numeric column refuses them, and #N/A stays missing, as read_csv counts it."""
+    imputed like an empty cell, or its row taken for an empty one. They are kept as the text a CSV export
+    holds: a numeric column refuses them, and #N/A stays missing, as read_csv counts it."""
     from openpyxl import Workbook
 
     workbook = Workbook()
@@ -182,9 +183,10 @@ def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
     workbook.save(path)
     assert sheet["A3"].data_type == "e"  # openpyxl stores these strings as error cells
     frame = load_table(path)
-    assert frame["x"].tolist()[:2] == [1, "#DIV/0!"] and frame["x"].tolist()[4] == "#VALUE!"
-    assert pd.isna(frame["x"].iloc[3]) and pd.isna(frame["note"].iloc[2]) and pd.isna(frame["note"].iloc[4])
-    assert frame["note"].tolist()[:2] == ["a", "b"] and frame["note"].iloc[3] == "#REF!"
+    assert frame["x"].tolist()[:2] == [1, "#DIV/0!"] and frame["x"].tolist()[5] == "#VALUE!"
+    assert frame.iloc[2].isna().all()  # the empty row: a record with every cell missing
+    assert pd.isna(frame["x"].iloc[4]) and pd.isna(frame["note"].iloc[3]) and pd.isna(frame["note"].iloc[5])
+    assert frame["note"].tolist()[:2] == ["a", "b"] and frame["note"].iloc[4] == "#REF!"
     verdict = check_frames("errors.xlsx", [(0, frame)], ("x",), (NumericDomain(0, 10, 1),), MissingPolicy())
     assert verdict.columns[0].invalid == 2 and "'#DIV/0!' is not a finite number" in verdict.refusals[0]
 

@@ -358,6 +358,7 @@ class FileSource:
                 encoding=text_format.encoding,
                 encoding_errors=text_format.encoding_errors,
                 decimal=text_format.decimal,
+                skip_blank_lines=text_format.skip_blank_lines,
                 **options,
             )
         except UnicodeDecodeError as exc:
@@ -472,6 +473,7 @@ class FileSource:
                     encoding=self.text_format.encoding,
                     encoding_errors=self.text_format.encoding_errors,
                     decimal=self.text_format.decimal,
+                    skip_blank_lines=self.text_format.skip_blank_lines,
                     usecols=None if all_fields else positions,
                     dtype={self.columns[p]: str for p in positions if self.columns[p] in text},
                     chunksize=rows,

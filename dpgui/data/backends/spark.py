@@ -222,6 +222,12 @@ class SparkAggregator:
         if suffix in DELIMITED_SUFFIXES:
             refuse_non_table(path, encoding)
             text_format = sniff_text(path, encoding)
+            if text_format.blank_lines_are_records:
+                raise DataError(
+                    f"{path.name}: a text file of one column writes a missing value as an empty line, which "
+                    "Spark's reader skips (and the row count n with it); open it with the embedded or "
+                    "in-memory engine, or save it as Parquet"
+                )
             frame = spark.read.csv(
                 str(path),
                 header=True,
