@@ -3681,6 +3681,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/data/test_a_missing_cell_is_still_a_record.py", "tests/data/test_loaders.py"),
     ),
     Mutation(
+        "column-kind-from-cells",
+        "dpgui/ui/task_page.py",
+        "        return column in self._numeric if declared is None else declared",
+        "        return column in self._numeric",
+        "app: a column's kind follows its cells over the declaration (one stray word refuses its bounds)",
+        ("tests/ui/test_declared_kind.py",),
+    ),
+    Mutation(
         "declared-encoding-ignored",
         "dpgui/data/text_format.py",
         "    if declared is not None:\n        return declared, None\n",

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+CATEGORY_TEXTS = 2
+"""A categorical declaration's number of texts (categories, 'other'); a numeric one has five."""
+
 
 class DeclaredDomains(QObject):
     """Each column's declared texts; ``changed(column)`` whenever a column's texts change."""
@@ -22,6 +25,12 @@ class DeclaredDomains(QObject):
     def texts(self, column: str) -> tuple[str, ...]:
         """The column's texts; an empty tuple when nothing is declared."""
         return self._texts.get(column, ())
+
+    def numeric(self, column: str) -> bool | None:
+        """Whether the column is declared numeric (bounds) or categorical (categories), None when nothing
+        is declared: a declaration's kind is the custodian's, whatever the private cells look like."""
+        texts = self.texts(column)
+        return None if not texts else len(texts) != CATEGORY_TEXTS
 
     def set_texts(self, column: str, texts: tuple[str, ...]) -> None:
         """Store the column's texts, emitting ``changed`` only when they differ from the stored ones."""

@@ -85,16 +85,13 @@ def number_text(value: float) -> str:
     return f"{value:.15g}"
 
 
-def declared_texts(column: str, numeric: bool, domain: Domain) -> tuple[str, ...]:
-    """A domain as its row's texts; a ValueError when its kind does not fit the column's."""
+def declared_texts(column: str, domain: Domain) -> tuple[str, ...]:
+    """A domain as its row's texts (its kind is the declaration's: the row becomes numeric or categorical
+    as declared); a ValueError for categories a comma-separated list cannot hold."""
     if isinstance(domain, CategoricalDomain):
-        if numeric:
-            raise ValueError(f"{column} is numeric: declare its bounds, not categories")
         if any("," in category for category in domain.categories):
             raise ValueError(f"{column}: a category holding a comma cannot be listed here; use the CLI")
         return categories_text(domain.categories), OTHER if domain.other else ""
-    if not numeric:
-        raise ValueError(f"{column} is categorical: declare its categories, not bounds")
     return (
         number_text(domain.lower),
         number_text(domain.upper),
@@ -113,7 +110,7 @@ def suggested_texts(
     if numeric:  # the sample suggests the grid; the unit stays the custodian's
         intervals = TABLE_SUGGESTED_INTERVALS if table else SUGGESTED_INTERVALS
         suggested = suggest_domain(public.column_values(column), intervals=intervals)
-        bounds = declared_texts(column, numeric, suggested)[:4]
+        bounds = declared_texts(column, suggested)[:4]
         return (*bounds, current[4] if len(current) > 4 else "")
     return categories_text(public.column_categories(column)), current[1] if len(current) > 1 else ""
 

@@ -1,7 +1,9 @@
 """The Data page's declared domains: one row per column of the private file, shared with the Task page.
 
 Bounds and categories are public facts: typed by the custodian or suggested from a PUBLIC sample, never
-read off the private data. Only the column names and kinds of the private file are used here.
+read off the private data. Only the column names of the private file are used here, and the kinds its cells
+read as, for the form of a column nothing is declared for yet: a declaration's kind decides (the Task page's
+"Categories instead" and "Bounds instead", a loaded DOMAINS.json).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class DomainTable(QGroupBox):
         self._public: PublicSample | None = None
         self._notes: Mapping[str, str] = {}
         self.rows: dict[str, DomainRow | CategoryRow] = {}
+        self._columns: list[ColumnSummary] = []
         self.table = QTableWidget(0, len(NUMERIC_HEADERS))
         self.table.setHorizontalHeaderLabels(list(NUMERIC_HEADERS))
         for position, title in enumerate(NUMERIC_HEADERS):
@@ -76,12 +79,15 @@ class DomainTable(QGroupBox):
         self.set_public(None, {})
 
     def set_columns(self, columns: list[ColumnSummary]) -> None:
-        """One row per column of the private file (by name and kind), showing its current declaration."""
+        """One row per column of the private file, showing its current declaration: numeric or categorical
+        as declared, else as the column's cells read."""
+        self._columns = list(columns)
         self.table.clearSpans()
         self.table.setRowCount(len(columns))
         self.rows = {}
         for line, summary in enumerate(columns):
-            numeric = summary.kind is ColumnKind.NUMERIC
+            declared = self._declared.numeric(summary.name)
+            numeric = summary.kind is ColumnKind.NUMERIC if declared is None else declared
             row = (DomainRow if numeric else CategoryRow)(summary.name, self._declared.texts(summary.name))
             row.place_cells(self.table, line)
             row.write_to(self._declared)
@@ -131,5 +137,8 @@ class DomainTable(QGroupBox):
 
     def _declared_changed(self, column: str) -> None:
         row = self.rows.get(column)
-        if row is not None:
+        declared = self._declared.numeric(column)
+        if row is not None and declared is not None and isinstance(row, DomainRow) != declared:
+            self.set_columns(self._columns)  # declared of the other kind: its row changes form
+        elif row is not None:
             row.show(self._declared.texts(column))

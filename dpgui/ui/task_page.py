@@ -41,6 +41,7 @@ from dpgui.ui.accessible import in_tab_order
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.domain_rows import (
+    FIELD_NAMES,
     HEADER_HELP,
     NUMERIC_HEADERS,
     CategoryRow,
@@ -59,6 +60,12 @@ LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE, TaskKind.TABLE)
 """Tasks over several columns, one declared domain each."""
 CATEGORICAL_TASKS = (TaskKind.HISTOGRAM, TaskKind.TABLE)
+KIND_HELP = (
+    "Whether the column is declared by bounds (numbers on a grid) or by a list of categories. The form "
+    "first follows how the column's cells read; your declaration decides, never the cells: numeric codes "
+    "(regions 1-4, ZIP codes) may be categories, and a column with a stray word is refused by the data "
+    "check before any charge rather than turned into categories."
+)
 """Tasks whose column may be categorical (declared categories instead of bounds, CLI --categories)."""
 
 
@@ -135,8 +142,12 @@ class TaskPage(QWidget):
         self.parameters = ParameterForm()
         self.missing = MissingBox()
         self.domain_rows: dict[str, DomainRow | CategoryRow] = {}
+        self.kind_switches: dict[str, QPushButton] = {}
+        """Each domain row's "Categories instead" or "Bounds instead" button (the declared kind's switch)."""
         self._declared = declared if declared is not None else DeclaredDomains()
         self._numeric: list[str] = []
+        self._offered_columns: list[str] = []
+        """The columns the task offers as last listed (they change when a column's declared kind does)."""
         self._all_columns: list[str] = []
         self._public: PublicSample | None = None
         self._public_columns: frozenset[str] = frozenset()
@@ -253,10 +264,9 @@ class TaskPage(QWidget):
             self.column.setCurrentText(names[0])
 
     def declare(self, column: str, domain: Domain) -> None:
-        """Fill in a declared domain for a selected column (the demo's, or a public suggestion); a ValueError
-        when its kind does not fit the column's."""
-        row = self.domain_rows[column]
-        self._declared.set_texts(column, declared_texts(column, isinstance(row, DomainRow), domain))
+        """Fill in a declared domain for a column (the demo's, or a public suggestion): its kind is the
+        declaration's, whatever the private cells look like."""
+        self._declared.set_texts(column, declared_texts(column, domain))
 
     def load_domains(self, path: Path) -> None:
         """Declare the domains a DOMAINS.json lists (a public file, read as ``dpgui release table`` reads it)
@@ -276,7 +286,7 @@ class TaskPage(QWidget):
             self.select_columns([column for column, _ in known])
         for column, domain in known:
             try:
-                self._declared.set_texts(column, declared_texts(column, column in self._numeric, domain))
+                self._declared.set_texts(column, declared_texts(column, domain))
             except ValueError as error:
                 problems.append(str(error))
         if problems:
@@ -429,7 +439,7 @@ class TaskPage(QWidget):
 
     def _fill_columns_list(self) -> None:
         """Offer the numeric columns to check, and for a categorical task every column; keep the checks."""
-        offered = self._all_columns if self.kind in CATEGORICAL_TASKS else self._numeric
+        offered = self._offered()
         checked = set(self.selected_columns()) if self.kind in MULTI_COLUMN_TASKS else set()
         self.columns_list.blockSignals(True)
         self.columns_list.clear()
@@ -442,7 +452,7 @@ class TaskPage(QWidget):
 
     def _fill_column_picker(self) -> None:
         """Offer the numeric columns, and for a categorical task every column; keep the pick if offered."""
-        offered = self._all_columns if self.kind in CATEGORICAL_TASKS else self._numeric
+        offered = self._offered_columns = self._offered()
         current = self.column.currentText()
         self.column.blockSignals(True)
         self.column.clear()
@@ -451,12 +461,35 @@ class TaskPage(QWidget):
             self.column.setCurrentText(current)
         self.column.blockSignals(False)
 
+    def is_numeric(self, column: str) -> bool:
+        """Whether ``column`` is numeric: as declared (bounds or categories) when it is, else as its cells
+        read (only the form shown until the custodian declares: the declaration decides, never the cells)."""
+        declared = self._declared.numeric(column)
+        return column in self._numeric if declared is None else declared
+
+    def _offered(self) -> list[str]:
+        """The columns the task offers: every column for a categorical task, else the numeric ones."""
+        if self.kind in CATEGORICAL_TASKS:
+            return self._all_columns
+        return [column for column in self._all_columns if self.is_numeric(column)]
+
     def _declared_changed(self, column: str) -> None:
-        """Show a column's declaration, typed here or elsewhere, in its row (if it has one) in place."""
+        """Show a column's declaration, typed here or elsewhere, in its row (if it has one) in place; a
+        declaration of the other kind rebuilds the row (and the columns a numeric task offers)."""
         row = self.domain_rows.get(column)
-        if row is not None:
+        if self._offered() != self._offered_columns:
+            self._fill_column_picker()
+            self._fill_columns_list()
+            self._rebuild_domains()
+        elif row is not None and isinstance(row, DomainRow) != self.is_numeric(column):
+            self._rebuild_domains()
+        elif row is not None:
             row.show(self._declared.texts(column))
             self.changed.emit()
+
+    def _switch_kind(self, column: str) -> None:
+        """Declare ``column`` of the other kind, its fields empty: numeric codes as categories, or back."""
+        self._declared.set_texts(column, ("", "") if self.is_numeric(column) else ("",) * len(FIELD_NAMES))
 
     def _rebuild_domains(self) -> None:
         self._domains_holder.removeWidget(self._domains_widget)
@@ -467,23 +500,32 @@ class TaskPage(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         columns = self.selected_columns()
         headers: list[QLabel] = []
-        if any(column in self._numeric for column in columns):
+        if any(self.is_numeric(column) for column in columns):
             for position, title in enumerate(NUMERIC_HEADERS):
                 header = help_label(f"<b>{title}</b>", HEADER_HELP[title]) if title in HEADER_HELP else None
                 headers.append(header or QLabel(f"<b>{title}</b>"))
                 grid.addWidget(headers[-1], 0, position)
         self.domain_rows = {}
+        self.kind_switches = {}
+        in_order: list[QWidget] = []
         for line, column in enumerate(columns, start=1):
-            numeric = column in self._numeric
+            numeric = self.is_numeric(column)
             row = (DomainRow if numeric else CategoryRow)(column, self._declared.texts(column))
             row.place(grid, 2 * line - 1)
+            switch = QPushButton("Categories instead" if numeric else "Bounds instead")
+            switch.setToolTip(KIND_HELP)
+            switch.setAccessibleName(f"Declare {column} by {'categories' if numeric else 'bounds'} instead")
+            switch.clicked.connect(lambda _=False, column=column: self._switch_kind(column))
+            grid.addWidget(switch, 2 * line, 0)
+            self.kind_switches[column] = switch
             row.suggest.setEnabled(column in (self._public_columns if numeric else self._public_all_columns))
             row.suggest.clicked.connect(lambda _=False, column=column: self._suggest_clicked(column))
             row.write_to(self._declared)
             self.domain_rows[column] = row
+            first_line = row.fields() if numeric else row.fields()[:1]  # a category row's 'other' is below
+            in_order += [*first_line, switch, *row.fields()[len(first_line) :], row.suggest]
         self._domains_holder.addWidget(self._domains_widget)
-        fields = (field for row in self.domain_rows.values() for field in (*row.fields(), row.suggest))
-        in_tab_order([self.positive, *headers, *fields, self.load_domains_button])  # rows built last
+        in_tab_order([self.positive, *headers, *in_order, self.load_domains_button])  # rows built last
         self._update_public_note()
         self.changed.emit()
 
