@@ -21,7 +21,7 @@ def test_codes_with_leading_zeros_count_as_the_file_spells_them(tmp_path: Path):
     frame = load_table(path)
     domain = CategoricalDomain(("02134", "00501", "94110"), other=True)
     indices = cell_indices(frame, "zip", domain, MissingPolicy(MissingKind.KEEP), file_name=path.name)
-    assert list(indices) == [0, 1, 2, 0]  # none 'other' (index 3)
+    assert list(indices) == [0, 1, 2, 4, 0]  # none 'other' (index 3); the empty line is a missing zip (4)
 
 
 def test_a_number_declared_itself_or_read_from_two_codes_keeps_its_own_match():
