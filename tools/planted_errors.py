@@ -1372,8 +1372,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ledger-plan-checks-first-only",
         "dpgui/privacy/ledger.py",
-        "[r for r in requests if r.account is account])",
-        "[r for r in requests if r.account is account][:1])",
+        "counted = [r for r in requests if r.account in _counted(account)]",
+        "counted = [r for r in requests if r.account in _counted(account)][:1]",
         "ledger: a release plan checked by its first release alone, so the rest of the plan overspends",
     ),
     Mutation(
@@ -3687,6 +3687,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        return column in self._numeric",
         "app: a column's kind follows its cells over the declaration (one stray word refuses its bounds)",
         ("tests/ui/test_declared_kind.py",),
+    ),
+    Mutation(
+        "labels-account-alone",
+        "dpgui/privacy/ledger.py",
+        "    return frozenset({account, Account.REPLACE_ONE})",
+        "    return frozenset({account})",
+        "ledger: the labels-only account counts its own releases alone (a label loses up to twice the total)",
+        ("tests/privacy",),
     ),
     Mutation(
         "declared-encoding-ignored",

@@ -123,8 +123,8 @@ def run_show(args: argparse.Namespace) -> int:
     print(format_state(record.name, state))
     if labels_only is not None:
         print(
-            f"  labels-only account (label-private learner; features not protected): "
-            f"spent {labels_only.spent}"
+            f"  labels-only account (label-private learner; features not protected; counts every release "
+            f"above too): spent {labels_only.spent}"
         )
     for entry in entries:
         when = entry.time.isoformat(timespec="seconds")

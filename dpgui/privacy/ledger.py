@@ -4,12 +4,14 @@ A release goes through ``reserve`` (before the run; refused if the budget would 
 ``mark_touched`` (fsynced when the run first reads private data), then ``commit`` (the spend is final) or
 ``refund`` (only if never touched: the private data was not read, so nothing was spent).
 
-Costs compose within one :class:`Account` of the dataset: replace-one releases on one, the label-private
-learner's labels-only releases on another, each refused beyond the dataset's total on its own (guarantees
-under different neighbouring relations do not add up). Within an account, costs compose through the
-accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the release's (epsilon, delta)
-and, where its mechanism has one, its privacy curve (noise or zCDP rho); the spent budget is the tight
-composition of those curves, reported as epsilon at the dataset's delta and never more than basic
+Costs compose per :class:`Account` of the dataset, each refused beyond the dataset's total: the replace-one
+account counts the replace-one releases, the labels-only account the label-private learner's labels-only
+releases with the replace-one ones (changing a label replaces a record, so a replace-one release protects
+the labels at its cost; a labels-only release bounds no replace-one loss). Within an account, costs
+compose through the accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the
+release's (epsilon, delta) and, where its mechanism has one, its privacy curve (noise or zCDP rho); the
+spent budget is the tight composition of those curves, reported as epsilon at the dataset's delta and
+never more than basic
 composition (epsilons add, deltas add). It is recomputed from the recorded lines on every read, and an
 overspend is refused on that figure. Lines without a curve count as their (epsilon, delta).
 
@@ -232,8 +234,18 @@ def _accountant_note(added: float, composed: float) -> str:
     )
 
 
+def _counted(account: Account) -> frozenset[Account]:
+    """The accounts whose releases count against ``account``: a replace-one release also protects every
+    label at its cost (changing one row's label replaces that record), so the labels-only account composes
+    the replace-one releases with its own; a labels-only release bounds no replace-one loss, and the
+    replace-one account counts only its own (the custodian opted in to that)."""
+    return frozenset({account, Account.REPLACE_ONE})
+
+
 def _on(bookings: Iterable[_Booking], account: Account) -> list[_Booking]:
-    return [booking for booking in bookings if booking.reservation.account is account]
+    """The releases whose loss counts against ``account`` (:func:`_counted`)."""
+    counted = _counted(account)
+    return [booking for booking in bookings if booking.reservation.account in counted]
 
 
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
@@ -385,9 +397,10 @@ class Ledger:
         self, dataset: _Dataset, total: PrivacyCost, requests: Sequence[ReservationRequest]
     ) -> str | None:
         """The first account whose releases and ``requests`` do not fit the total, in words; or None. Each
-        account's releases must fit the total on their own."""
-        for account in dict.fromkeys(r.account for r in requests):
-            refusal = self._overspend(dataset, total, account, [r for r in requests if r.account is account])
+        account's releases (:func:`_counted`: a replace-one request counts on both) must fit the total."""
+        for account in Account:
+            counted = [r for r in requests if r.account in _counted(account)]
+            refusal = self._overspend(dataset, total, account, counted) if counted else None
             if refusal is not None:
                 return refusal
         return None

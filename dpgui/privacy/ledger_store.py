@@ -78,9 +78,11 @@ class EventType(StrEnum):
 class Account(StrEnum):
     """Which budget of a dataset a reservation is booked on.
 
-    Guarantees under different neighbouring relations do not compose into one figure: a labels-only
-    guarantee says nothing when one record's features change. Such releases are therefore booked on an
-    account of their own, so the replace-one account's total still bounds every replace-one loss.
+    A labels-only guarantee says nothing when one record's features change, so such releases are booked
+    on an account of their own and the replace-one account's total still bounds every replace-one loss.
+    The converse composes: changing one row's label replaces that record, so every replace-one release
+    protects the labels at its own cost, and the labels-only account counts the replace-one releases
+    with its own (``ledger._on``).
     """
 
     REPLACE_ONE = "replace-one"

@@ -330,7 +330,8 @@ def _label_private_neighbouring(spec: TaskSpec) -> str:
 
 
 def _label_private_account(spec: TaskSpec) -> Account:
-    """Labels-only releases are booked apart: they do not compose with replace-one guarantees."""
+    """Labels-only releases are booked on their own account: they bound no replace-one loss (that account
+    composes them with the replace-one releases, which protect the labels too: ``ledger._counted``)."""
     return Account.REPLACE_ONE if spec.public is not None else Account.LABELS_ONLY
 
 

@@ -311,8 +311,8 @@ class BudgetPage(QWidget):
         if shown:
             self.labels_only.setText(
                 f"Labels-only account (the label-private learner; a change of one row's features is not "
-                f"protected, so it is counted apart from the total above): spent "
-                f"{format_cost(labels_only.spent)}."
+                f"protected, so the total above does not count it; this account counts it with every "
+                f"release above, which protects the labels too): spent {format_cost(labels_only.spent)}."
             )
 
     def _update_odds(self) -> None:

@@ -42,13 +42,14 @@ def test_a_plan_whose_later_release_overspends_is_refused_whole(
     assert len(ledger.reserve_all(dataset_id, plan(*[(0.1, Account.REPLACE_ONE)] * 10))) == 10
 
 
-def test_each_account_of_a_plan_is_checked_on_its_own(ledger_and_dataset: tuple[Ledger, str]) -> None:
+def test_each_account_of_a_plan_counts_what_it_must(ledger_and_dataset: tuple[Ledger, str]) -> None:
+    """The replace-one account counts its own requests; the labels-only account counts its own and the
+    replace-one ones (a replace-one release protects the labels at its cost)."""
     ledger, dataset_id = ledger_and_dataset
     with pytest.raises(BudgetExceeded, match="on its labels-only account"):
-        ledger.reserve_all(
-            dataset_id,
-            plan((0.6, Account.REPLACE_ONE), (0.6, Account.LABELS_ONLY), (0.6, Account.LABELS_ONLY)),
-        )
+        ledger.reserve_all(dataset_id, plan((0.6, Account.REPLACE_ONE), (0.6, Account.LABELS_ONLY)))
     assert ledger.entries(dataset_id) == []
-    booked = ledger.reserve_all(dataset_id, plan((0.6, Account.REPLACE_ONE), (0.6, Account.LABELS_ONLY)))
-    assert [r.account for r in booked] == [Account.REPLACE_ONE, Account.LABELS_ONLY]
+    booked = ledger.reserve_all(
+        dataset_id, plan((0.2, Account.REPLACE_ONE), (0.6, Account.LABELS_ONLY), (0.2, Account.REPLACE_ONE))
+    )
+    assert [r.account for r in booked] == [Account.REPLACE_ONE, Account.LABELS_ONLY, Account.REPLACE_ONE]

@@ -222,7 +222,7 @@ def test_labels_only_releases_are_booked_on_their_own_account(labelled_csv):
     dataset = open_dataset(labelled_csv)
     ledger = Ledger()
     record = ledger.open_dataset(dataset.path, dataset.sha256)
-    ledger.set_total(record.id, PrivacyCost(1.5, 1e-5))
+    ledger.set_total(record.id, PrivacyCost(2.5, 1e-5))
     run_to_end(execute(threshold_spec("label-private", delta=0.0), dataset, ledger, SeededRandom(2)))
     assert ledger.state(record.id).spent.epsilon == 0  # the replace-one total still bounds replace-one loss
     assert ledger.state(record.id, Account.LABELS_ONLY).spent.epsilon == 1.0
@@ -230,5 +230,6 @@ def test_labels_only_releases_are_booked_on_their_own_account(labelled_csv):
     assert entry.account is Account.LABELS_ONLY
     run_to_end(execute(threshold_spec("em-threshold", delta=0.0), dataset, ledger, SeededRandom(3)))
     assert ledger.state(record.id).spent.epsilon == 1.0
+    assert ledger.state(record.id, Account.LABELS_ONLY).spent.epsilon == pytest.approx(2.0)  # both count
     with pytest.raises(BudgetExceeded, match="labels-only"):
         run_to_end(execute(threshold_spec("label-private", delta=0.0), dataset, ledger, SeededRandom(4)))

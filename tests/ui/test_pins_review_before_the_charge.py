@@ -29,7 +29,7 @@ def median_of_wage(window: MainWindow) -> None:
 
 def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot, errors):
     """Without a public sample the label-private learner is booked to the labels-only account: the budget
-    before and after it are that account's, not the replace-one account's (here 2 of 5 spent)."""
+    before and after it are that account's, which counts the replace-one releases too (2 of 5 spent)."""
     window = MainWindow()
     qtbot.addWidget(window)
     window.load_private(demo_private_path())
@@ -42,9 +42,9 @@ def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot
     window.run_action.trigger()
     sheet = review_shown(qtbot, window)
     assert sheet.review.spec.kind is TaskKind.THRESHOLD
-    assert window.ledger.state(window.record.id, Account.LABELS_ONLY).remaining == PrivacyCost(5.0)
-    assert sheet.review.remaining_before == PrivacyCost(5.0)
-    assert dict(sheet.review.summary())["Budget after"] == "ε = 4, δ = 0 left"
+    assert window.ledger.state(window.record.id, Account.LABELS_ONLY).remaining == PrivacyCost(3.0)
+    assert sheet.review.remaining_before == PrivacyCost(3.0)
+    assert dict(sheet.review.summary())["Budget after"] == "ε = 2, δ = 0 left"
     sheet.reject()
 
 
