@@ -504,6 +504,25 @@ class Ledger:
         )
         return BudgetState(total, spent.spent, pending, remaining, spent.basic)
 
+    def remaining_with(
+        self, dataset_id: str, requests: Sequence[ReservationRequest], account: Account = Account.REPLACE_ONE
+    ) -> PrivacyCost | None:
+        """The budget ``account`` would have left once ``requests`` are booked too (None without a total),
+        composed by the accountant as a reservation would be: with a delta to share, the epsilon left can
+        fall by more than the requests' own epsilon (the review before a charge states this). Books
+        nothing."""
+        counted = _counted(account)
+        adding = [BookedRelease(r.cost, r.curve) for r in requests if r.account in counted]
+        with self._transaction():
+            dataset = self._dataset(dataset_id)
+            total, live = dataset.total, self._live(_on(dataset.bookings, account))
+        if total is None:
+            return None
+        composed = self._compose([*live, *adding], total)
+        return PrivacyCost(
+            max(0.0, total.epsilon - composed.spent.epsilon), max(0.0, total.delta - composed.basic.delta)
+        )
+
     def entries(self, dataset_id: str) -> list[LedgerEntry]:
         """One row per reservation of the dataset, oldest first."""
         with self._transaction():

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, Ledger
+from dpgui.privacy.ledger import Ledger
 from dpgui.tasks.review import ReleaseReview, build_review
 from dpgui.tasks.runner import PreparedRun, over_budget, reservation_request
 
@@ -22,9 +21,12 @@ def release_review(
     """The review of one release: the budget left on its account, and the ledger's refusal if it does not
     fit (``dataset_id`` None: the file is not in the ledger yet, so neither is known). A release not
     reserved ``alone`` (one of a plan's) gets no refusal: the plan's reservation words it for all."""
-    remaining = None if dataset_id is None else ledger.state(dataset_id, prepared.account).remaining
+    if dataset_id is None:
+        return build_review(prepared, None)
+    remaining = ledger.state(dataset_id, prepared.account).remaining
     refusal = over_budget(prepared, ledger, dataset_id if alone else None)
-    return build_review(prepared, remaining, refusal)
+    after = ledger.remaining_with(dataset_id, [reservation_request(prepared)], prepared.account)
+    return build_review(prepared, remaining, refusal, after)
 
 
 def plan_reviews(
@@ -33,16 +35,14 @@ def plan_reviews(
     """The named review of each release of a plan, in order: each states the budget left on its account
     after the plan's earlier releases, and the ledger's refusal of the whole plan (which is reserved at
     once, all or nothing), if it does not fit."""
-    refusal = None
-    if dataset_id is not None:
-        refusal = ledger.refusal_all(dataset_id, [reservation_request(prepared) for _, prepared in releases])
-    remaining: dict[Account, PrivacyCost | None] = {}
+    if dataset_id is None:
+        return [(name, build_review(prepared, None)) for name, prepared in releases]
+    requests = [reservation_request(prepared) for _, prepared in releases]
+    refusal = ledger.refusal_all(dataset_id, requests)
     reviews = []
-    for name, prepared in releases:
+    for index, (name, prepared) in enumerate(releases):
         account = prepared.account
-        if account not in remaining:
-            remaining[account] = None if dataset_id is None else ledger.state(dataset_id, account).remaining
-        review = build_review(prepared, remaining[account], refusal)
-        remaining[account] = review.remaining_after  # the next release's budget before it
-        reviews.append((name, review))
+        before = ledger.remaining_with(dataset_id, requests[:index], account)  # after the earlier ones
+        after = ledger.remaining_with(dataset_id, requests[: index + 1], account)
+        reviews.append((name, build_review(prepared, before, refusal, after)))
     return reviews

@@ -105,6 +105,9 @@ class ReleaseReview:
     over_budget: str | None = None
     """The ledger's refusal if the release does not fit the budget left (``runner.over_budget``): no charge
     can follow this review."""
+    composed_after: PrivacyCost | None = None
+    """The ledger's budget left once this release is booked, composed (``Ledger.remaining_with``); None
+    where no ledger was asked."""
 
     @property
     def failures(self) -> tuple[Check, ...]:
@@ -112,9 +115,13 @@ class ReleaseReview:
 
     @property
     def remaining_after(self) -> PrivacyCost | None:
-        """The budget left once this release is charged (None: no total set, the ledger will refuse)."""
+        """The budget left once this release is charged (None: no total set, the ledger will refuse): the
+        ledger's composition when it was asked (with a delta to share, epsilon can fall by more than this
+        release's own), else the remainder minus the cost."""
         if self.remaining_before is None:
             return None
+        if self.composed_after is not None:
+            return self.composed_after
         epsilon = max(self.remaining_before.epsilon - self.cost.epsilon, 0.0)
         delta = min(max(self.remaining_before.delta - self.cost.delta, 0.0), 1 - 1e-12)
         return PrivacyCost(epsilon, delta)
@@ -159,10 +166,13 @@ class ReleaseReview:
 
 
 def build_review(
-    prepared: PreparedRun, remaining: PrivacyCost | None, over_budget: str | None = None
+    prepared: PreparedRun,
+    remaining: PrivacyCost | None,
+    over_budget: str | None = None,
+    composed_after: PrivacyCost | None = None,
 ) -> ReleaseReview:
-    """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it, and the
-    ledger's refusal when it does not fit (``runner.over_budget``)."""
+    """The review of a prepared run (``runner.prepare``) against the budget ``remaining`` before it, the
+    ledger's refusal when it does not fit (``runner.over_budget``) and its budget left after it, composed."""
     spec, algorithm = prepared.spec, prepared.algorithm
     why = prepared.auto_reason or f"chosen by you; good for: {plain_words(algorithm).good_for}"
     from dpgui.tasks.simulation import error_estimate  # runs registered algorithms: not at import time
@@ -177,7 +187,7 @@ def build_review(
     )
     return ReleaseReview(
         spec, algorithm, why, prepared.cost, prepared.n, remaining, predicted, checks, estimate.kind,
-        over_budget,
+        over_budget, composed_after,
     )  # fmt: skip
 
 

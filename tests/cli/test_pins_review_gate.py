@@ -49,7 +49,9 @@ def gate(
     ledger: Ledger,
     data: FakeDataset,
 ) -> FakeReview | None:
-    def build(prepared: object, remaining: PrivacyCost | None, over_budget: str | None = None) -> FakeReview:
+    def build(
+        prepared: object, remaining: PrivacyCost | None, over_budget: str | None = None, after: object = None
+    ) -> FakeReview:
         return FakeReview(failures, remaining, over_budget)
 
     monkeypatch.setattr(ledger_review, "build_review", build)

@@ -8,6 +8,8 @@ again under an open sheet.
 
 from __future__ import annotations
 
+import pytest
+
 from dpgui.paths import demo_private_path
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account
@@ -29,22 +31,26 @@ def median_of_wage(window: MainWindow) -> None:
 
 def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot, errors):
     """Without a public sample the label-private learner is booked to the labels-only account: the budget
-    before and after it are that account's, which counts the replace-one releases too (2 of 5 spent)."""
+    before and after it are that account's, which counts the replace-one releases too (2 of 5 spent on
+    replace-one releases and 0.5 on a labels-only one: 2.5 left there, 3 on the replace-one account)."""
     window = MainWindow()
     qtbot.addWidget(window)
     window.load_private(demo_private_path())
     assert window.record is not None
     window.ledger.set_total(window.record.id, PrivacyCost(5.0))
     window.ledger.commit(window.ledger.reserve(window.record.id, PrivacyCost(2.0), "an earlier release"))
+    labels = window.ledger.reserve(window.record.id, PrivacyCost(0.5), "an earlier one", Account.LABELS_ONLY)
+    window.ledger.commit(labels)
     pick_threshold(window)
     window.task_page.select_algorithm("label-private")
     window.task_page.parameters.set_values([("accept_labels_only", True)])
     window.run_action.trigger()
     sheet = review_shown(qtbot, window)
     assert sheet.review.spec.kind is TaskKind.THRESHOLD
-    assert window.ledger.state(window.record.id, Account.LABELS_ONLY).remaining == PrivacyCost(3.0)
-    assert sheet.review.remaining_before == PrivacyCost(3.0)
-    assert dict(sheet.review.summary())["Budget after"] == "ε = 2, δ = 0 left"
+    assert window.ledger.state(window.record.id).remaining == PrivacyCost(3.0)
+    assert window.ledger.state(window.record.id, Account.LABELS_ONLY).remaining.epsilon == pytest.approx(2.5)
+    assert sheet.review.remaining_before.epsilon == pytest.approx(2.5)
+    assert dict(sheet.review.summary())["Budget after"] == "ε = 1.5, δ = 0 left"
     sheet.reject()
 
 
