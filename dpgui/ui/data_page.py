@@ -138,10 +138,10 @@ class DataPage(QWidget):
         engine_form = QFormLayout(engine_box)
         engine_form.addRow("Engine:", self.engine)
         engine_form.addRow("Spark master:", self.spark_master)
-        engine_form.addRow("Text encoding:", self.encoding)
         engine_note = QLabel(ENGINE_HELP)
         engine_note.setWordWrap(True)
         engine_form.addRow(engine_note)
+        engine_form.addRow("Text encoding:", self.encoding)
         self._engine_form = engine_form
         top = QHBoxLayout()
         top.addLayout(facts, 1)
