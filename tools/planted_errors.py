@@ -3649,6 +3649,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/privacy/test_exact_selection.py",),
     ),
     Mutation(
+        "cancellable-selection-floating-point",
+        "dpgui/privacy/cancellable.py",
+        "        self.check()\n        return self.inner.choose_index(log_weights)\n",
+        "        return super().choose_index(log_weights)\n",
+        "app's runs: selection through the cancellable generator falls back to floating-point Gumbel noise",
+        ("tests/privacy/test_exact_selection.py",),
+    ),
+    Mutation(
         "piecewise-wrapped-overlap",
         "dpgui/privacy/exponential.py",
         "(np.any(ends[:-1] == last) or np.any(",

@@ -66,6 +66,12 @@ class CancellableRandom(PrivateRandom):
         self.check()
         return self.inner.randbelow(n)
 
+    def choose_index(self, log_weights: np.ndarray) -> int:
+        """The inner generator's selection (``SecureRandom``'s is exact; the base class's floating-point
+        Gumbel-max would bypass it)."""
+        self.check()
+        return self.inner.choose_index(log_weights)
+
     def discrete_laplace(self, scale: float, size: int) -> np.ndarray:
         return self._batched(self.inner.discrete_laplace, scale, size)
 

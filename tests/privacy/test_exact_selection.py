@@ -36,6 +36,17 @@ def test_private_selection_is_opendp_noisy_max_over_the_finite_weights(monkeypat
     assert SecureRandom().choose_index(np.array([-np.inf, 0.5])) == 1 and len(seen) == 1  # no draw needed
 
 
+def test_the_apps_cancellable_generator_keeps_the_exact_selection(monkeypatch):
+    """The app's runs draw through ``CancellableRandom``: it used the base class's floating-point
+    Gumbel-max, so the exact sampler served the command line only."""
+    from dpgui.privacy.cancellable import CancellableRandom
+
+    seen: list[list[float]] = []
+    monkeypatch.setattr(module, "_opendp_noisy_max", lambda: lambda weights: seen.append(weights) or 1)
+    assert CancellableRandom(SecureRandom(), lambda: False).choose_index(np.array([0.0, 2.0])) == 1
+    assert seen == [[0.0, 2.0]]
+
+
 def test_private_selection_samples_the_softmax():
     weights = np.array([0.0, math.log(2.0), math.log(5.0), -np.inf])
     draws = 6_000
