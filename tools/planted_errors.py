@@ -444,6 +444,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "per-query Gaussian baseline: sigma for one query instead of k (rho not split)",
     ),
     Mutation(
+        "per-query-sensitivity-float-half",
+        "dpgui/algorithms/distance/baselines.py",
+        "    sensitivity = math.ceil(metric.diameter(dims) / resolution - 1e-9) + 1",
+        "    sensitivity = math.ceil(metric.diameter(dims) / resolution - 1e-9)",
+        "per-query baselines: no step for two distances rounded at a half in floating point",
+        ("tests/algorithms/distance",),
+    ),
+    Mutation(
         "laplace-per-query-scale",
         "dpgui/algorithms/distance/baselines.py",
         "queries * sensitivity / epsilon, False",

@@ -649,8 +649,8 @@ LAPLACE_PER_QUERY = register(
         paper="Dwork, Roth 2014 (Laplace mechanism, basic composition); spec 004 s11",
         section="spec 004 s11 baselines",
         guarantee=Guarantee.PURE,
-        summary="Each declared query: the sum of rounded distances (sensitivity diameter / resolution) plus "
-        "discrete Laplace noise at ε/k.",
+        summary="Each declared query: the sum of rounded distances (sensitivity diameter / resolution + 1) "
+        "plus discrete Laplace noise at ε/k.",
         cost=lambda spec: PrivacyCost(spec.epsilon),
         predicted_error=_baseline_error(False),
         error_unit=_ERROR_UNIT,

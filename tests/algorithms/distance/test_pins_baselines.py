@@ -22,11 +22,11 @@ from dpgui.privacy.random import discrete_laplace_tail
 @pytest.mark.parametrize("steps", [7, 64, baselines.DEFAULT_STEPS])
 def test_resolution_and_sensitivity_are_diameter_over_steps_and_steps(metric: Metric, steps: int) -> None:
     """r = diam / steps on the normalised box, and one replaced record moves S_r by at most ceil(diam / r)
-    = steps (module doc)."""
+    = steps, plus one for two quotients rounded at a half in floating point (``PerQueryNoise``)."""
     dims = 3
     noise = baselines.per_query_noise(metric, dims, 5, epsilon=1.0, rho=None, steps=steps)
     assert noise.resolution == pytest.approx(metric.diameter(dims) / steps, rel=1e-12)
-    assert noise.sensitivity == steps
+    assert noise.sensitivity == steps + 1
 
 
 @pytest.mark.parametrize(("queries", "epsilon"), [(1, 1.0), (7, 0.3), (40, 2.5)])
