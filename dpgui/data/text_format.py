@@ -222,7 +222,8 @@ def refuse_non_table(path: Path, encoding: str | None = None) -> None:
             "text; give a workbook the .xlsx suffix, or unzip the file and open the table inside"
         )
     if suffix in DELIMITED_SUFFIXES:
-        text = _decoded(head, _encoding_of(head, path, encoding)[0])
+        declared = None if encoding is None else declared_encoding(encoding)
+        text = _decoded(head, _encoding_of(head, path, declared)[0])
         start = text.lstrip().lower()
         if start.startswith(("<!doctype html", "<html", "<?xml", "<head", "<body")):
             raise DataError(

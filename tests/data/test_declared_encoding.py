@@ -83,9 +83,11 @@ def test_declared_names_are_python_codecs_by_any_alias(name, codec):
 
 
 @pytest.mark.parametrize("name", ["klingon", "rot13", "base64", ""])
-def test_a_name_that_is_not_a_text_encoding_is_refused(name):
+def test_a_name_that_is_not_a_text_encoding_is_refused(name, tmp_path):
     with pytest.raises(DataError, match="not a text encoding"):
         declared_encoding(name)
+    with pytest.raises(DataError, match="not a text encoding"):  # as a project file may carry it
+        open_aggregator(_cyrillic_file(tmp_path / "ru.csv"), "memory", encoding=name)
 
 
 def test_binary_bytes_are_still_refused_without_a_declaration(tmp_path):
