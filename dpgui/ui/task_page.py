@@ -60,13 +60,14 @@ LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE, TaskKind.TABLE)
 """Tasks over several columns, one declared domain each."""
 CATEGORICAL_TASKS = (TaskKind.HISTOGRAM, TaskKind.TABLE)
+"""Tasks whose column may be categorical (declared categories instead of bounds, CLI --categories)."""
 KIND_HELP = (
     "Whether the column is declared by bounds (numbers on a grid) or by a list of categories. The form "
     "first follows how the column's cells read; your declaration decides, never the cells: numeric codes "
     "(regions 1-4, ZIP codes) may be categories, and a column with a stray word is refused by the data "
     "check before any charge rather than turned into categories."
 )
-"""Tasks whose column may be categorical (declared categories instead of bounds, CLI --categories)."""
+"""The tooltip of a domain row's "Categories instead" / "Bounds instead" button."""
 
 
 PRECONDITIONS_UNKNOWN = "preconditions: checked once the task is complete and a dataset is open"
