@@ -3715,8 +3715,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "review-after-not-composed",
         "dpgui/privacy/ledger.py",
-        "        composed = self._compose([*live, *adding], total)\n        return PrivacyCost(",
-        "        composed = self._compose(live, total)\n        return PrivacyCost(",
+        "        return _left(total, self._compose([*live, *adding], total))",
+        "        return _left(total, self._compose(live, total))",
         "review: the budget left after a release leaves the release out of the composition",
         ("tests/tasks/test_review_composes_the_budget_after.py",),
     ),

@@ -8,21 +8,22 @@ budget: the row count n is public under the neighbouring relation used throughou
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from collections.abc import Generator
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from dpgui.algorithms.progress import Progress
 from dpgui.data.backends import Engine, OpenedData, ScanMonitor, open_aggregator
+from dpgui.data.text_format import describe_file_format
 from dpgui.jobs.pool_job import PoolJob, stopped_by_user
 from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.ledger_store import Account, LedgerError
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class OpenRequest:
     """What to open and with which engine: a file (delimited text in the declared ``encoding``, None for the
     automatic reading), or a Spark catalog ``table`` (Spark only)."""
@@ -39,8 +40,9 @@ class OpenRequest:
 
 
 def open_private(request: OpenRequest, monitor: ScanMonitor) -> OpenedData:
-    """Open the request's data; a scanning engine reports to (and is cancelled through) ``monitor``."""
-    return open_aggregator(
+    """Open the request's data, with the words of how its file is read; a scanning engine reports to (and is
+    cancelled through) ``monitor``."""
+    opened = open_aggregator(
         request.path,
         request.engine,
         table=request.table,
@@ -49,6 +51,9 @@ def open_private(request: OpenRequest, monitor: ScanMonitor) -> OpenedData:
         cancelled=monitor.cancelled,
         encoding=request.encoding,
     )
+    if request.path is None:
+        return opened
+    return dataclasses.replace(opened, file_format=describe_file_format(request.path, request.encoding))
 
 
 def compose_budget_ahead(ledger: Ledger, opened: OpenedData) -> None:

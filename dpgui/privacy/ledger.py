@@ -11,9 +11,9 @@ the labels at its cost; a labels-only release bounds no replace-one loss). Withi
 compose through the accountant (:mod:`dpgui.privacy.accountant`): each reservation line records the
 release's (epsilon, delta) and, where its mechanism has one, its privacy curve (noise or zCDP rho); the
 spent budget is the tight composition of those curves, reported as epsilon at the dataset's delta and
-never more than basic
-composition (epsilons add, deltas add). It is recomputed from the recorded lines on every read, and an
-overspend is refused on that figure. Lines without a curve count as their (epsilon, delta).
+never more than basic composition (epsilons add, deltas add). It is recomputed from the recorded lines on
+every read, and an overspend is refused on that figure. Lines without a curve count as their (epsilon,
+delta).
 
 Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
 file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
@@ -246,6 +246,15 @@ def _on(bookings: Iterable[_Booking], account: Account) -> list[_Booking]:
     """The releases whose loss counts against ``account`` (:func:`_counted`)."""
     counted = _counted(account)
     return [booking for booking in bookings if booking.reservation.account in counted]
+
+
+def _left(total: PrivacyCost, composed: Composition) -> PrivacyCost:
+    """What the total leaves once ``composed`` is spent: epsilon as the accountant composes it, delta the
+    part of the total no release has booked (the accountant measures epsilon at the total's delta, so this
+    is for information: releases fit on epsilon)."""
+    return PrivacyCost(
+        max(0.0, total.epsilon - composed.spent.epsilon), max(0.0, total.delta - composed.basic.delta)
+    )
 
 
 def _fits(amount: PrivacyCost, total: PrivacyCost) -> bool:
@@ -497,12 +506,7 @@ class Ledger:
             )
         if total is None:
             return BudgetState(None, spent.spent, pending, None, spent.basic)
-        # Remaining delta is the part of the total not yet booked by any release (the accountant measures
-        # epsilon at the total's delta, so this is for information: releases fit on epsilon).
-        remaining = PrivacyCost(
-            max(0.0, total.epsilon - used.epsilon), max(0.0, total.delta - composed.basic.delta)
-        )
-        return BudgetState(total, spent.spent, pending, remaining, spent.basic)
+        return BudgetState(total, spent.spent, pending, _left(total, composed), spent.basic)
 
     def remaining_with(
         self, dataset_id: str, requests: Sequence[ReservationRequest], account: Account = Account.REPLACE_ONE
@@ -518,10 +522,7 @@ class Ledger:
             total, live = dataset.total, self._live(_on(dataset.bookings, account))
         if total is None:
             return None
-        composed = self._compose([*live, *adding], total)
-        return PrivacyCost(
-            max(0.0, total.epsilon - composed.spent.epsilon), max(0.0, total.delta - composed.basic.delta)
-        )
+        return _left(total, self._compose([*live, *adding], total))
 
     def entries(self, dataset_id: str) -> list[LedgerEntry]:
         """One row per reservation of the dataset, oldest first."""

@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
 from dpgui.data import ColumnSummary, summarize_columns
 from dpgui.data.backends import Engine, OpenedData
 from dpgui.data.public import PublicSample
-from dpgui.data.text_format import describe_file_format
 from dpgui.jobs.open_job import OpenRequest
 from dpgui.ui.dataframe_model import DataFrameModel
 from dpgui.ui.declared_domains import DeclaredDomains
@@ -253,7 +252,7 @@ class DataPage(QWidget):
         return the column summary (read once: a Spark preview is a job)."""
         dataset = opened.dataset
         self.file_label.setText(dataset.name)
-        self.format_label.setText(describe_file_format(Path(dataset.path), dataset.encoding))
+        self.format_label.setText(opened.file_format)
         self.rows_label.setText(f"{dataset.n_rows:,}")
         self.sha_label.setText(f"{dataset.sha256[:SHA_PREFIX]}…")
         self.sha_label.setToolTip(dataset.sha256)

@@ -57,6 +57,10 @@ class OpenedData:
     aggregator: Aggregator
     engine_choice: str = Engine.AUTO.value
     """The engine as the custodian asked for it (what the manifest states), before ``auto`` resolves."""
+    file_format: str = "—"
+    """How the file is read, for the Data page (``text_format.describe_file_format``): described where it
+    is opened (the app's worker), since sniffing a text file may guess its code page and a workbook is
+    opened to name its sheets."""
 
     @property
     def in_memory(self) -> bool:
