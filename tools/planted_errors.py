@@ -4293,6 +4293,23 @@ MUTATIONS: tuple[Mutation, ...] = (
         "review: a grid finer than every public sample value no longer names the coarser step",
         ("tests/tasks/test_review.py",),
     ),
+    # Session 33: the sparse vector's test in exact arithmetic.
+    Mutation(
+        "svt-float-comparison",
+        "dpgui/privacy/sparse_vector.py",
+        "above = Fraction(value) - self._threshold >= self._threshold_noise - noise",
+        "above = float(value) + noise >= float(self._threshold) + self._threshold_noise",
+        "sparse vector: value + noise compared with threshold + noise in floating point (rounding differs)",
+        ("tests/algorithms/distance/test_sparse_vector_test_is_exact.py",),
+    ),
+    Mutation(
+        "huang-roth-svt-float-quotient",
+        "dpgui/algorithms/distance/huang_roth.py",
+        "return abs(Fraction(guess) * n * RESOLUTION - grid_sums) / (coordinates * RESOLUTION)",
+        "return Fraction(abs(guess - grid_sums / (n * RESOLUTION)) / (coordinates / n))",
+        "Huang-Roth: the sparse vector's test value as a float quotient (moves by 1 + 2^-52 for neighbours)",
+        ("tests/algorithms/distance/test_sparse_vector_test_is_exact.py",),
+    ),
 )
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass
+from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
@@ -239,6 +240,18 @@ class NoiseScales:
         return max(self.tangent_value, self.tangent_slope, self.test_threshold, self.test_query)
 
 
+def svt_query_value(guess: float, grid_sums: int, n: int, coordinates: int) -> Fraction:
+    """|guess - truth| in units of its sensitivity, in exact arithmetic, for the sparse vector's test.
+
+    truth = grid_sums / (n R), with ``grid_sums`` the oracles' value sums over ``coordinates`` coordinates
+    (integers, each moving by at most R when a record is replaced), moves by at most coordinates / n, the
+    calibration's test sensitivity (online W / n with W = l, offline 1 / n per coordinate). So
+    |guess n R - grid_sums| / (coordinates R) moves by at most 1 exactly, as the sparse vector's proof needs;
+    the same quotient in floating point moved by 1 + 2^-52 (an audit's pair of neighbours).
+    """
+    return abs(Fraction(guess) * n * RESOLUTION - grid_sums) / (coordinates * RESOLUTION)
+
+
 def test_parameters(cal: Calibration, cap: int) -> SparseVectorParameters:
     """AboveThreshold on the test quantity in units of its sensitivity: eps_A per round, ``cap`` rounds."""
     return SparseVectorParameters(cal.threshold / cal.test_sensitivity, cal.epsilon_test * cap, max_above=cap)
@@ -343,11 +356,9 @@ class OnlineSession:
         if self.halted:
             return self._released(q, guess + extra, False)
         grid = snap(inside)
-        n = self._oracle.n
-        truth = sum(float(self._oracle.value_sums(j, grid[[j]])[0]) for j in range(len(self.learners))) / (
-            n * RESOLUTION
-        )
-        if not self._svt.is_above(abs(guess - truth) / self.calibration.test_sensitivity):
+        dims = len(self.learners)
+        sums = sum(int(self._oracle.value_sums(j, grid[[j]])[0]) for j in range(dims))
+        if not self._svt.is_above(svt_query_value(guess, sums, self._oracle.n, dims)):
             return self._released(q, guess + extra, False)
         for j, learner in enumerate(self.learners):  # update every coordinate (safe, spec s2.2)
             value, slope = _noisy_tangent(self._oracle, j, int(grid[j]), self.calibration, self._rng)
@@ -413,8 +424,8 @@ def offline_release(
         for v in grid:
             if svt.exhausted:
                 break
-            truth = float(oracle.value_sums(j, np.array([v]))[0]) / (n * RESOLUTION)
-            if svt.is_above(abs(float(learner(v / RESOLUTION)) - truth) / cal.test_sensitivity):
+            sums = int(oracle.value_sums(j, np.array([v]))[0])
+            if svt.is_above(svt_query_value(float(learner(v / RESOLUTION)), sums, n, 1)):
                 value, slope = _noisy_tangent(oracle, j, int(v), cal, rng)
                 learner.add_tangent(v / RESOLUTION, value, slope)
                 fires += 1
