@@ -253,9 +253,11 @@ class BourgainEmbedding:
 
     def measured_debias(self) -> float:
         """Median over public query pairs of dbar(y, y') / ||pi(y) - pi(y')||_1 (public; spec s5.3
-        [beyond])."""
+        [beyond]); 1 (no debiasing) when the embedding maps at least half the pairs to one point, where the
+        median ratio is 0 and its inverse would make every answer infinite."""
         ratios = query_pair_ratios(self, self.queries, self.metric)
-        return float(1.0 / np.median(ratios)) if ratios.size else 1.0
+        median = float(np.median(ratios)) if ratios.size else 0.0
+        return 1.0 / median if median > 0 else 1.0
 
     def to_json(self) -> dict:
         return {

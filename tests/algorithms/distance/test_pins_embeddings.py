@@ -15,7 +15,12 @@ import numpy as np
 import pytest
 
 from dpgui.algorithms.distance import embeddings as emb
-from dpgui.algorithms.distance.embeddings import BourgainEmbedding, Metric, metric_distances
+from dpgui.algorithms.distance.embeddings import (
+    BourgainEmbedding,
+    Metric,
+    metric_distances,
+    query_pair_ratios,
+)
 
 
 def _spec_bourgain(
@@ -232,3 +237,14 @@ def test_distortion_of_a_single_pair_is_its_ratio_and_of_no_pair_is_one() -> Non
     d = emb.measured_distortion(projection, two, Metric.L2)
     assert (d.minimum, d.median, d.maximum, d.pairs) == (ratio[0], ratio[0], ratio[0], 1)
     assert emb.measured_distortion(projection, two[:1], Metric.L2) == emb.Distortion(1.0, 1.0, 1.0, 0)
+
+
+def test_a_debias_over_pairs_the_embedding_collapses_is_none() -> None:
+    """Two public queries and one repetition (seed 1): the embedding maps both to one point, the median
+    ratio is 0 and its inverse was an infinite factor that made every answer infinite (an audit's case).
+    The factor is then 1 (no debiasing) and answers stay finite."""
+    queries = np.array([[0.0], [1.0]])
+    plain = BourgainEmbedding.draw(Metric.L1, queries, 1, public_seed=1)
+    assert np.median(query_pair_ratios(plain, queries, Metric.L1)) == 0.0  # the case
+    debiased = BourgainEmbedding.draw(Metric.L1, queries, 1, public_seed=1, debias=True)
+    assert debiased.debias == 1.0 and np.isfinite(debiased.answer_factor)
