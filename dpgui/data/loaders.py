@@ -156,17 +156,32 @@ def _feather_names(path: Path) -> list[str]:
         return pa.ipc.open_file(source).schema.names
 
 
+def _excel_names(path: Path) -> list[str]:
+    """The first sheet's first row as the workbook writes it (its empty cells left out: pandas names them
+    'Unnamed: k')."""
+    from openpyxl import load_workbook
+
+    workbook = load_workbook(path, read_only=True, data_only=True)
+    try:
+        row = next(workbook.worksheets[0].iter_rows(min_row=1, max_row=1, values_only=True), ())
+    finally:
+        workbook.close()
+    return [str(cell) for cell in row if cell is not None]
+
+
 _SCHEMA_NAMES: dict[str, Callable[[Path], list[str]]] = {
     ".parquet": _parquet_names,
     ".pq": _parquet_names,
     ".feather": _feather_names,
     ".arrow": _feather_names,
+    ".xlsx": _excel_names,
 }
 
 
 def refuse_duplicate_header(path: Path, encoding: str | None = None) -> None:
-    """The column names as the file writes them: delimited text's header row (pandas would rename a
-    duplicate to 'a.1'), a Parquet or Feather file's schema (pandas would fail with a reader's error)."""
+    """The column names as the file writes them: delimited text's header row and a workbook's first row
+    (pandas would rename a duplicate to 'a.1' and release it under that name), a Parquet or Feather file's
+    schema (pandas would fail with a reader's error)."""
     if not path.is_file():
         return
     suffix = path.suffix.lower()

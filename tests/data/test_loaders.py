@@ -168,6 +168,24 @@ def test_a_columnar_file_with_a_repeated_column_name_names_it(tmp_path: Path, su
         open_aggregator(path, "embedded")  # from the schema it opens, without reading it again
 
 
+def test_a_workbook_with_a_repeated_column_name_names_it(tmp_path: Path) -> None:
+    """pandas renames a workbook's second 'x' to 'x.1': a release then ran on a column the file does not
+    name (a fuzz run exported 'x.1', and declaring 'x' silently took the first). Refused as in a CSV."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    for row in (["x", "k", "x"], [1, "a", 2], [3, "b", 4]):
+        sheet.append(row)
+    path = tmp_path / "twice.xlsx"
+    workbook.save(path)
+    with pytest.raises(DataError, match="names the column 'x' twice"):
+        load_table(path)
+    sheet.cell(row=1, column=3, value="y")
+    workbook.save(path)
+    assert list(load_table(path).columns) == ["x", "k", "y"]  # the control: distinct names load
+
+
 def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
     """openpyxl hands pandas Excel's error cells (#DIV/0!, #VALUE!) as missing, so a broken formula was
     imputed like an empty cell, or its row taken for an empty one. They are kept as the text a CSV export
