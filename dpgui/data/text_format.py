@@ -149,15 +149,9 @@ class TextFormat:
         return _DELIMITER_NAMES.get(self.delimiter, repr(self.delimiter))
 
     def describe(self) -> str:
-        declared = self.declared is not None and self.declared == codecs.lookup(self.encoding).name
-        described = (
-            f"{self.encoding_name} text{' (declared)' if declared else ''}, {self.delimiter_name}-separated"
-        )
+        declared = " (declared)" if self.declared is not None else ""  # a mark of another family is refused
+        described = f"{self.encoding_name} text{declared}, {self.delimiter_name}-separated"
         described += ", decimal comma" if self.decimal == "," else ""
-        if self.declared is not None and not declared:
-            described += (
-                f"; its byte-order mark names it {self.encoding_name}, not the declared {self.declared}"
-            )
         if self.looks_like not in (None, PREFERRED_SINGLE_BYTE):
             guess = "" if self.looks_like == UNNAMED_CODE_PAGE else f" ({self.looks_like}?)"
             described += (
@@ -266,6 +260,14 @@ def _is_utf8(encoding: str) -> bool:
     return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
 
 
+def _family(encoding: str) -> str:
+    """A codec's name without its byte order or signature: 'utf-16-le' and 'utf-16' are both 'utf-16'."""
+    name = codecs.lookup(encoding).name
+    for suffix in ("-sig", "-le", "-be"):
+        name = name.removesuffix(suffix)
+    return name
+
+
 def _decoded(head: bytes, encoding: str) -> str:
     """The sample as text (a character the sample's end cut is dropped)."""
     if _is_utf8(encoding) and not _decodes(head):
@@ -275,9 +277,19 @@ def _decoded(head: bytes, encoding: str) -> str:
 
 def _encoding_of(head: bytes, path: Path, declared: str | None = None) -> tuple[str, str | None]:
     """The file's encoding (a byte-order mark's, else the declared one, UTF-16 without a mark, else
-    UTF-8), and the code page its bytes that are not UTF-8 look like (``TextFormat.looks_like``)."""
+    UTF-8), and the code page its bytes that are not UTF-8 look like (``TextFormat.looks_like``).
+
+    A declared encoding of another family than the byte-order mark's is refused: the mark decides how the
+    file reads, and the manifest would state an encoding its cells were not read in."""
     for bom, encoding in _BOMS:
         if head.startswith(bom):
+            family = _family(encoding)
+            if declared is not None and _family(declared) != family:
+                raise DataError(
+                    f"{path.name}: the file starts with a {family.upper()} byte-order mark, so it is "
+                    f"{family.upper()} text, not the declared {declared}; declare {family}, or leave the "
+                    "encoding undeclared"
+                )
             return encoding, None
     if declared is not None:
         return declared, None

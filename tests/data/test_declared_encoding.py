@@ -65,14 +65,24 @@ def test_a_byte_the_declared_code_page_lacks_is_refused_in_words(tmp_path, engin
         open_aggregator(path, engine, encoding="cp1251")
 
 
-def test_a_byte_order_mark_names_its_own_encoding_over_the_declared_one(tmp_path):
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_a_declaration_the_byte_order_mark_contradicts_is_refused(tmp_path, engine):
+    """The mark decides how the file reads: a release read it as UTF-16 while its manifest stated the
+    declared cp1251 (a fuzz run). A declaration of the mark's own family reads as the mark says."""
     path = tmp_path / "bom.csv"
     path.write_bytes(codecs.BOM_UTF8 + "город,доход\nОмск,3\n".encode())
-    text_format = sniff_text(path, "cp1251")
-    assert text_format.encoding == "utf-8-sig"
-    assert "byte-order mark names it UTF-8 with BOM, not the declared cp1251" in text_format.describe()
-    frame = open_aggregator(path, "memory", encoding="cp1251").dataset.frame
-    assert list(frame.columns) == ["город", "доход"] and frame["город"].tolist() == ["Омск"]
+    with pytest.raises(DataError, match=r"starts with a UTF-8 byte-order mark.*not the declared cp1251"):
+        open_aggregator(path, engine, encoding="cp1251")
+    for declared in ("utf-8", "utf-8-sig"):
+        text_format = sniff_text(path, declared)
+        assert text_format.encoding == "utf-8-sig" and "(declared)" in text_format.describe()
+        frame = open_aggregator(path, "memory", encoding=declared).dataset.frame
+        assert list(frame.columns) == ["город", "доход"] and frame["город"].tolist() == ["Омск"]
+    utf16 = tmp_path / "utf16.csv"
+    utf16.write_bytes("город,доход\nОмск,3\n".encode("utf-16"))  # with its mark
+    with pytest.raises(DataError, match="starts with a UTF-16 byte-order mark"):
+        open_aggregator(utf16, engine, encoding="cp1251")
+    assert open_aggregator(utf16, "memory", encoding="utf-16-le").dataset.frame["доход"].tolist() == [3]
 
 
 @pytest.mark.parametrize(
