@@ -316,6 +316,39 @@ def test_aim_time_limit_ends_the_rounds_early_and_the_last_one_spends_exactly_wh
     assert limited.total_cost == pytest.approx(rho, rel=1e-6)
 
 
+def test_a_last_round_cut_short_sizes_each_candidate_once_not_once_per_pick(monkeypatch):
+    """Recomputing every candidate's junction tree after each pick took 94 s of a 30 s limit on a 30-column
+    table (a fuzz run): the round sizes each candidate once, then one tree per pick (the model so far)."""
+    rows, sizes = _data()
+    calls: list[int] = []
+    real = mt.GraphicalModel.size_mb
+
+    def counted(self, cliques):
+        calls.append(len(cliques))
+        return real(self, cliques)
+
+    monkeypatch.setattr(mt.GraphicalModel, "size_mb", counted)
+    run = mt.aim_table(
+        sizes,
+        _marginals(rows, sizes),
+        len(rows),
+        0.2,
+        500,
+        SeededRandom(4),
+        time_limit=30.0,
+        clock=TickingClock(5),
+    )
+    release = run_to_end(run)
+    closure = len(mt.downward_closure(mt.workload(len(sizes), 2)))
+    picks = release.last_picks
+    assert release.time_limited and picks == len(sizes) > 1
+    before = len(release.selected) - picks  # one pick a round before the last
+    rounds = before + 1
+    # per round: the model's size, then each candidate once; in the last round also the check that the
+    # model is small enough to batch (BATCH_MODEL_MB) and the model so far before each later pick
+    assert len(calls) == rounds * (1 + closure) + 1 + (picks - 1)
+
+
 def _assert_one_last_batch(batch) -> None:
     """A last round cut short: distinct marginals, each at the same share of what was left."""
     assert len({(s.clique, s.bins) for s in batch}) == len(batch) > 1
