@@ -142,13 +142,14 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         simulates_public_sample,
     )
 
-    candidates, unfit, infeasible = [], [], []
+    candidates, unfit, infeasible, considered = [], [], [], []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
             continue
         if info.account(concrete) is not Account.REPLACE_ONE:
             continue  # a weaker guarantee is an explicit choice, never auto's
+        considered.append(info)
         if info.preconditions(concrete, n):
             infeasible.append(info.name)
             continue
@@ -158,19 +159,10 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         estimate = error_estimate(info, concrete, n, simulate=simulate)
         candidates.append((estimate.value, info, estimate.kind))
     if not candidates:
-        failures = tuple(
-            failure
-            for info in algorithms(spec.kind)
-            for failure in info.preconditions(spec.with_algorithm(info.name), n)
-        ) + tuple(
-            PreconditionFailure(f"{info.name}: {check.detail}")
-            for info in algorithms(spec.kind)
-            for check in algorithm_check_failures(spec.with_algorithm(info.name), info)
-        )
         nothing_fits = PreconditionFailure(
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
         )
-        raise PreconditionFailed(failures or (nothing_fits,))
+        raise PreconditionFailed(_why_none_fits(spec, n, considered) or (nothing_fits,))
     error, best, kind = min(candidates, key=lambda triple: triple[0])
     others = ", ".join(f"{info.name}: {err:.4g}" for err, info, _ in candidates if info is not best)
     reason = f"auto chose {best.name}: {kind} {error:.4g} {best.error_unit}" + (
@@ -190,6 +182,29 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         shapes = "synthetic shapes (the geometric mean of their errors)"
         reason += f"; simulated on {shapes}, not on this column's: {why}"
     return best, reason
+
+
+def _why_none_fits(
+    spec: TaskSpec, n: int, considered: list[AlgorithmInfo]
+) -> tuple[PreconditionFailure, ...]:
+    """Each refusal of the algorithms auto considered, once; one they do not all give names those that do.
+
+    An algorithm auto never considers (approximate DP at δ = 0, another ledger account) says nothing: a
+    refusal of a repeated column read "...; the Gaussian baseline needs delta > 0" (a fuzz run)."""
+    givers: dict[str, list[str]] = {}
+    first: dict[str, PreconditionFailure] = {}
+    for info in considered:
+        concrete = spec.with_algorithm(info.name)
+        checks = algorithm_check_failures(concrete, info)
+        for failure in (*info.preconditions(concrete, n), *(PreconditionFailure(c.detail) for c in checks)):
+            givers.setdefault(failure.message, []).append(info.name)
+            first.setdefault(failure.message, failure)
+    return tuple(
+        first[message]
+        if len(names) == len(considered)
+        else dataclasses.replace(first[message], message=f"{', '.join(names)}: {message}")
+        for message, names in givers.items()
+    )
 
 
 def describe(prepared: PreparedRun) -> str:
