@@ -4310,6 +4310,40 @@ MUTATIONS: tuple[Mutation, ...] = (
         "Huang-Roth: the sparse vector's test value as a float quotient (moves by 1 + 2^-52 for neighbours)",
         ("tests/algorithms/distance/test_sparse_vector_test_is_exact.py",),
     ),
+    # Session 33: a fuzz run's findings.
+    Mutation(
+        "loaders-workbook-header-unchecked",
+        "dpgui/data/loaders.py",
+        '    ".xlsx": _excel_names,\n',
+        "",
+        "loaders: a workbook's repeated column name no longer refused (pandas releases it as 'x.1')",
+        ("tests/data/test_loaders.py",),
+    ),
+    Mutation(
+        "text-format-bom-overrides-declaration",
+        "dpgui/data/text_format.py",
+        "if declared is not None and _family(declared) != family:",
+        "if declared is not None and False:",
+        "text files: a declared encoding the byte-order mark contradicts read by the mark, the manifest "
+        "stating the declaration",
+        ("tests/data/test_declared_encoding.py",),
+    ),
+    Mutation(
+        "aim-batch-growth-ignored",
+        "dpgui/algorithms/marginal_table.py",
+        "now = before if not this_round else model.size_mb(cliques)",
+        "now = before",
+        "AIM: a last round's later picks sized against the model before the round (its growth ignored)",
+        ("tests/algorithms/test_marginal_table.py",),
+    ),
+    Mutation(
+        "auto-refusal-unnamed",
+        "dpgui/tasks/runner.py",
+        "if len(names) == len(considered)",
+        "if True",
+        "auto's refusal: a reason only some algorithms give no longer names them",
+        ("tests/tasks/test_auto_refusal_names_the_algorithms.py",),
+    ),
 )
 
 
