@@ -6,7 +6,8 @@ paper 001) are private for every fixed public sample: they read it only to choos
 
 from __future__ import annotations
 
-import functools
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,7 @@ class PublicSample:
         """The sample as the file holds it now: read afresh, not from the copy of an earlier opening of the
         same path (which a rewritten file would no longer match)."""
         dataset = open_dataset(Path(path).resolve(), encoding)
+        _load.remember(dataset, encoding)
         return cls(dataset.path, dataset.sha256, encoding)
 
     @property
@@ -65,9 +67,37 @@ class PublicSample:
         return binary_labels(self.frame, column, positive, file_name=self.path.name)
 
 
-@functools.lru_cache(maxsize=4)
-def _load(path: Path, sha256: str, encoding: str | None) -> Dataset:
-    dataset = open_dataset(path, encoding)
-    if dataset.sha256 != sha256:
-        raise DataError(f"the public sample {path.name} changed since it was chosen; open it again")
-    return dataset
+class _Loaded:
+    """The last few public samples read, by (path, SHA-256, encoding): the one :meth:`PublicSample.from_file`
+    read (in the app, off the GUI thread) is remembered, not read again when its frame is first asked for."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._datasets: OrderedDict[tuple[Path, str, str | None], Dataset] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def remember(self, dataset: Dataset, encoding: str | None) -> None:
+        with self._lock:
+            key = (dataset.path, dataset.sha256, encoding)
+            self._datasets[key] = dataset
+            self._datasets.move_to_end(key)
+            while len(self._datasets) > self._size:
+                self._datasets.popitem(last=False)
+
+    def __call__(self, path: Path, sha256: str, encoding: str | None) -> Dataset:
+        with self._lock:
+            known = self._datasets.get((path, sha256, encoding))
+        if known is not None:
+            return known
+        dataset = open_dataset(path, encoding)
+        if dataset.sha256 != sha256:
+            raise DataError(f"the public sample {path.name} changed since it was chosen; open it again")
+        self.remember(dataset, encoding)
+        return dataset
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._datasets.clear()
+
+
+_load = _Loaded(4)

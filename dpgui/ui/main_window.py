@@ -248,6 +248,12 @@ class MainWindow(QMainWindow):
         """Runs the planner for the latest spec in the thread pool; older results are dropped."""
         self.planner.done.connect(self.budget_page.show_plan)
         self.planner.failed.connect(lambda error: self.budget_page.show_plan(None, f"No plan: {error}"))
+        self.public_reader = LatestCall(self)
+        """Reads a public sample chosen in the app in the thread pool (a large file held the GUI thread)."""
+        self.public_reader.done.connect(self._public_read)
+        self.public_reader.failed.connect(self._public_failed)
+        self._public_path: Path | None = None
+        """The public sample being read."""
         self.exporter = LatestCall(self)
         """Writes an export's files in the thread pool (:mod:`dpgui.ui.export_requests`), one at a time."""
         self.exporter.done.connect(self._on_exported)
@@ -529,9 +535,29 @@ class MainWindow(QMainWindow):
         )
 
     def load_public(self, path: Path) -> None:
-        """Open a public sample: it may suggest domains and feed public-data algorithms (raises DataError)."""
-        path = Path(path)
-        sample = PublicSample.from_file(path, self.data_page.selected_encoding())
+        """Open a public sample now (at start-up, with a project): it may suggest domains and feed
+        public-data algorithms (raises DataError). The File menu's choice is read off the GUI thread
+        (:meth:`read_public`)."""
+        self.show_public(PublicSample.from_file(Path(path), self.data_page.selected_encoding()))
+
+    def read_public(self, path: Path) -> None:
+        """Read a public sample in the thread pool, then show it (or say why it cannot be used)."""
+        path, encoding = Path(path), self.data_page.selected_encoding()
+        self._public_path = path
+        self.statusBar().showMessage(f"Reading the public sample {path.name}…")
+        self.public_reader.submit(lambda: PublicSample.from_file(path, encoding))
+
+    def _public_read(self, sample: PublicSample) -> None:
+        self._load(lambda _path: self.show_public(sample), sample.path)
+
+    def _public_failed(self, error: Exception) -> None:
+        name = self._public_path.name if self._public_path is not None else "the public sample"
+        self.statusBar().showMessage(f"Could not read {name}.")
+        self.show_failure("Cannot open the file", _named(name, error), _LOAD_HINT, error)
+
+    def show_public(self, sample: PublicSample) -> None:
+        """Use a read public sample, unless it is the private data's twin (raises DataError)."""
+        path = sample.path
         if self.dataset is not None and self.dataset.sha256 == sample.sha256:
             raise DataError(
                 f"it has the same bytes as the private data {self.dataset.name}: a public sample must be "
@@ -556,7 +582,7 @@ class MainWindow(QMainWindow):
             self.open_private(self.data_page.request(name.strip(), table=True))
 
     def _choose_public(self) -> None:
-        self._choose_file("Open public sample", self.load_public)
+        self._choose_file("Open public sample", self.read_public)
 
     def _choose_file(self, title: str, load: Callable[[Path], None]) -> None:
         name, _ = QFileDialog.getOpenFileName(self, title, "", _file_filter())

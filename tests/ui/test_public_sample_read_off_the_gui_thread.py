@@ -1,0 +1,61 @@
+"""The File menu's public sample is read in the thread pool, then shown; a refusal shows its dialog.
+
+A large public sample held the GUI thread while it was read (and read twice: the first use of its frame
+opened the file again). Start-up and projects still load it at once (``MainWindow.load_public``).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import dpgui.data.public as public
+from dpgui.paths import demo_public_path
+from dpgui.ui.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    return window
+
+
+def test_the_sample_is_read_off_the_gui_thread_once_then_shown(qtbot, window, monkeypatch) -> None:
+    readers: list[str] = []
+    real = public.open_dataset
+
+    def recorded(*args, **kwargs):
+        readers.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(public, "open_dataset", recorded)
+    public._load.cache_clear()
+    with qtbot.waitSignal(window.public_reader.done, timeout=20_000):
+        window.read_public(demo_public_path())
+    assert window.public is not None and window.public.path == demo_public_path().resolve()
+    assert "rows, public" in window.data_page.public_label.text()
+    assert readers and threading.main_thread().name not in readers
+    assert len(readers) == 1  # the frame the page shows is the one the worker read
+
+
+def test_a_file_that_cannot_be_read_shows_its_refusal(qtbot, window, tmp_path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"a,b,c\n")
+    with qtbot.waitSignal(window.public_reader.failed, timeout=20_000):
+        window.read_public(bad)
+    box = window.error_box
+    assert box is not None and "header but no data rows" in box.text() and box.text().count("bad.csv") == 1
+    assert window.public is None
+    box.close()
+
+
+def test_the_private_datas_twin_is_refused_after_the_read(qtbot, window, tmp_path) -> None:
+    twin = tmp_path / "twin.csv"
+    twin.write_bytes(demo_public_path().read_bytes())
+    window.load_private(twin)
+    with qtbot.waitSignal(window.public_reader.done, timeout=20_000):
+        window.read_public(demo_public_path())
+    assert window.public is None and "same bytes as the private data" in window.error_box.text()
+    window.error_box.close()
