@@ -4344,6 +4344,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "auto's refusal: a reason only some algorithms give no longer names them",
         ("tests/tasks/test_auto_refusal_names_the_algorithms.py",),
     ),
+    Mutation(
+        "public-sample-read-twice",
+        "dpgui/data/public.py",
+        "        _load.remember(dataset, encoding)\n",
+        "",
+        "public sample: the frame read again on first use (on the GUI thread) instead of the worker's read",
+        ("tests/ui/test_public_sample_read_off_the_gui_thread.py",),
+    ),
 )
 
 
