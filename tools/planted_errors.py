@@ -4331,8 +4331,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "aim-batch-growth-ignored",
         "dpgui/algorithms/marginal_table.py",
-        "now = before if not this_round else model.size_mb(cliques)",
-        "now = before",
+        "grown_by = model.size_mb(cliques) - before if this_round else 0.0",
+        "grown_by = 0.0",
         "AIM: a last round's later picks sized against the model before the round (its growth ignored)",
         ("tests/algorithms/test_marginal_table.py",),
     ),

@@ -83,8 +83,8 @@ BATCH_MAX_MB = 4.0
 """The model a last round's picks may build, so the final fit stays quick (a bound relative to the model
 before the picks, at most double it, kept an early cut's picks off the fine pairs it needs).
 
-Between the picks a candidate's size is the model's so far plus what the candidate added to the model
-before the round (one junction tree per candidate a round, public arithmetic either way): recomputing every
+Between the picks a candidate's size is its size with the model before the round plus what the picks so far
+added (one junction tree per candidate a round, public arithmetic either way): recomputing every
 candidate's junction tree after each pick took 94 s of a 30 s time limit on a 30-column table (30 picks
 over 465 candidates, 7 ms each; a fuzz run)."""
 
@@ -632,12 +632,12 @@ def aim_table(
         offered = is_full | coarse_offered(sigma, full_cells, n)
         this_round: list[tuple[int, NoisyMarginal, float]] = []
         grown = BATCH_MAX_MB if picks > 1 else math.inf
-        before = model.size_mb(cliques)
-        added = {c: model.size_mb([*cliques, c]) - before for c in closure}  # once a round: see below
+        alone = {c: model.size_mb([*cliques, c]) for c in closure}  # once a round (BATCH_MAX_MB)
+        before = model.size_mb(cliques) if picks > 1 else 0.0
         while len(this_round) < picks:  # several only in a last round cut short (see final_picks)
             limit = min(MAX_MODEL_MB * (used + measure_rho + select_rho) / rho, grown)
-            now = before if not this_round else model.size_mb(cliques)
-            fits = {c: now + added[c] <= limit for c in closure}
+            grown_by = model.size_mb(cliques) - before if this_round else 0.0
+            fits = {c: alone[c] + grown_by <= limit for c in closure}
             feasible = np.array([fits[c] for c, _ in candidates]) & offered
             feasible[np.array([index for index, _, _ in this_round], dtype=np.intp)] = False
             scores = np.where(feasible, aim_scores(errors, weights, sigma, cell_counts), -np.inf)

@@ -189,8 +189,9 @@ def _why_none_fits(
 ) -> tuple[PreconditionFailure, ...]:
     """Each refusal of the algorithms auto considered, once; one they do not all give names those that do.
 
-    An algorithm auto never considers (approximate DP at δ = 0, another ledger account) says nothing: a
-    refusal of a repeated column read "...; the Gaussian baseline needs delta > 0" (a fuzz run)."""
+    An algorithm auto never considers (another ledger account, a cost that is not pure at δ = 0) says
+    nothing. A fuzz run's refusal of a repeated distance column ended "...; the Gaussian baseline needs
+    delta > 0", the reason of one algorithm of six, unnamed, and listed reasons of algorithms auto skips."""
     givers: dict[str, list[str]] = {}
     first: dict[str, PreconditionFailure] = {}
     for info in considered:

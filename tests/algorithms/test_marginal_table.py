@@ -344,9 +344,9 @@ def test_a_last_round_cut_short_sizes_each_candidate_once_not_once_per_pick(monk
     assert release.time_limited and picks == len(sizes) > 1
     before = len(release.selected) - picks  # one pick a round before the last
     rounds = before + 1
-    # per round: the model's size, then each candidate once; in the last round also the check that the
-    # model is small enough to batch (BATCH_MODEL_MB) and the model so far before each later pick
-    assert len(calls) == rounds * (1 + closure) + 1 + (picks - 1)
+    # per round each candidate once; in the last round also the check that the model is small enough to
+    # batch (BATCH_MODEL_MB), the model before the picks and the model so far before each later pick
+    assert len(calls) == rounds * closure + 2 + (picks - 1)
 
 
 def _assert_one_last_batch(batch) -> None:
