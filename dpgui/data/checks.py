@@ -28,10 +28,12 @@ from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_point_columns
 from dpgui.data.validation import (
+    INFINITE_HINT,
     as_numbers,
     distinct_text,
     first_position,
     invalid_cells,
+    is_infinite,
     positive_texts,
     require_columns,
 )
@@ -68,6 +70,8 @@ COLUMNAR_MARKER_HINT = (
 
 
 def _not_a_number(value: object, file_name: str = "") -> str:
+    if is_infinite(value):
+        return f"is not a finite number{INFINITE_HINT}"
     if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value):
         return f"is not a finite number{COMMA_NUMBER_HINT}"
     marker = isinstance(value, str) and not any(c.isdigit() for c in value) and not _is_float(value)

@@ -55,6 +55,15 @@ def first_position(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
+INFINITE_HINT = " (it reads as infinity: the cell holds inf, Infinity or a number beyond 1.8e308 in size)"
+"""Why a cell quoted as 'inf' is refused: the reader parsed it, so its spelling (INF, 1e309) is gone."""
+
+
+def is_infinite(value: object) -> bool:
+    """Whether a parsed cell is +-inf (a float the reader made of INF, Infinity or 1e309)."""
+    return isinstance(value, float | np.floating) and bool(np.isinf(value))
+
+
 def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Series:
     """The column as float64; missing cells stay NaN for the missing-value policy.
 
@@ -68,9 +77,11 @@ def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Se
     bad = invalid_cells(raw, values)
     if bad.any():
         position = first_position(bad)
+        cell = raw.iloc[position]
         raise DataError(
-            f"{cell_location(file_name, position, column)}: {shown(raw.iloc[position])} is not a finite "
-            "number; correct the cell or leave it empty to apply the missing-value policy"
+            f"{cell_location(file_name, position, column)}: {shown(cell)} is not a finite number"
+            f"{INFINITE_HINT if is_infinite(cell) else ''}; correct the cell or leave it empty to apply the "
+            "missing-value policy"
         )
     return values
 

@@ -64,6 +64,18 @@ def test_undeclared_categories_are_refused_unless_there_is_an_other_category():
     assert not loose.refusals and loose.columns[0].unknown == 1
 
 
+@pytest.mark.parametrize("spelling", ["INF", "Infinity", "1e309", "-1e400"])
+def test_an_infinite_cell_says_what_it_read_as(spelling: str, tmp_path):
+    """The reader parses the cell, so the message quotes 'inf' whatever the file wrote (a fuzz run: 'INF'
+    was refused as 'inf'); it says which spellings read so."""
+    path = tmp_path / "data.csv"
+    path.write_text("x\n1\n" + spelling + "\n")
+    with pytest.raises(DataError, match="reads as infinity: the cell holds inf, Infinity or a number beyond"):
+        cell_indices(pd.read_csv(path), "x", DOMAIN, MissingPolicy(), file_name="data.csv")
+    check = check_frames("data.csv", [(0, pd.read_csv(path))], ("x",), (DOMAIN,), MissingPolicy())
+    assert "is not a finite number (it reads as infinity" in check.refusals[0]
+
+
 def test_labels_other_than_two_classes_are_refused():
     batches = [(0, pd.DataFrame({"x": [1, 2, 3], "y": ["yes", "no", "maybe"]}))]
     check = check_frames("f.csv", batches, ("x",), (DOMAIN,), MissingPolicy(), label="y")
