@@ -4352,6 +4352,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "public sample: the frame read again on first use (on the GUI thread) instead of the worker's read",
         ("tests/ui/test_public_sample_read_off_the_gui_thread.py",),
     ),
+    Mutation(
+        "checks-infinity-unexplained",
+        "dpgui/data/checks.py",
+        "    if is_infinite(value):\n",
+        "    if False:\n",
+        "data check: a cell refused as 'inf' no longer says it read as infinity (INF, 1e309)",
+        ("tests/data/test_checks.py",),
+    ),
 )
 
 
