@@ -69,7 +69,9 @@ class PublicSample:
 
 class _Loaded:
     """The last few public samples read, by (path, SHA-256, encoding): the one :meth:`PublicSample.from_file`
-    read (in the app, off the GUI thread) is remembered, not read again when its frame is first asked for."""
+    read (in the app, off the GUI thread) is remembered, not read again when its frame is first asked for.
+    A remembered sample is the bytes chosen, whose SHA-256 the spec pins; a file rewritten since is refused
+    when the sample must be read again."""
 
     def __init__(self, size: int) -> None:
         self._size = size

@@ -11,16 +11,20 @@ import json
 
 import pytest
 
-from dpgui.data import DataError, NumericDomain
+from dpgui.data import DataError, NumericDomain, public
 from dpgui.data.domains_file import entry_of, read_domains, write_domains
 from dpgui.data.public import PublicSample
 
 
 def test_a_public_sample_that_changed_since_it_was_chosen_is_refused(tmp_path) -> None:
+    """While remembered, the sample is the bytes chosen (their SHA-256 pinned), not the file rewritten
+    since; read again (it left the cache), the rewritten file is refused."""
     path = tmp_path / "public_changed.csv"
     path.write_text("x,c\n1,a\n2,b\n")
     sample = PublicSample.from_file(path)
     path.write_text("x,c\n1,a\n2,b\n999,z\n")
+    assert len(sample.frame) == 2
+    public._load.cache_clear()
     with pytest.raises(DataError, match=r"public_changed.csv changed since it was chosen"):
         _ = sample.frame
 
