@@ -3192,8 +3192,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ui-plan-review-budget-not-carried",
         "dpgui/tasks/ledger_review.py",
-        "        before = ledger.remaining_with(dataset_id, requests[:index], account)",
-        "        before = ledger.remaining_with(dataset_id, [], account)",
+        "(name, build_review(prepared, left_after(prepared.account, index), refusal,",
+        "(name, build_review(prepared, left_after(prepared.account, 0), refusal,",
         "app: a plan's review states each release's budget before it as if the earlier ones were not charged",
         UI_PLAN_TESTS,
     ),
@@ -4339,7 +4339,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "auto-refusal-unnamed",
         "dpgui/tasks/runner.py",
-        "if len(names) == len(considered)",
+        "if len(names) == len(refusals)",
         "if True",
         "auto's refusal: a reason only some algorithms give no longer names them",
         ("tests/tasks/test_auto_refusal_names_the_algorithms.py",),
@@ -4350,6 +4350,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        _load.remember(dataset, encoding)\n",
         "",
         "public sample: the frame read again on first use (on the GUI thread) instead of the worker's read",
+        ("tests/ui/test_public_sample_read_off_the_gui_thread.py",),
+    ),
+    Mutation(
+        "public-sample-menu-read-not-dropped",
+        "dpgui/ui/main_window.py",
+        "        self.public_reader.drop()\n",
+        "",
+        "app: a public sample still read from the menu replaces the one a project loaded meanwhile",
         ("tests/ui/test_public_sample_read_off_the_gui_thread.py",),
     ),
     Mutation(

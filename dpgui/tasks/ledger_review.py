@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dpgui.privacy.ledger import Ledger
+from dpgui.privacy.cost import PrivacyCost
+from dpgui.privacy.ledger import Account, Ledger
 from dpgui.tasks.review import ReleaseReview, build_review
 from dpgui.tasks.runner import PreparedRun, over_budget, reservation_request
 
@@ -39,10 +40,16 @@ def plan_reviews(
         return [(name, build_review(prepared, None)) for name, prepared in releases]
     requests = [reservation_request(prepared) for _, prepared in releases]
     refusal = ledger.refusal_all(dataset_id, requests)
-    reviews = []
-    for index, (name, prepared) in enumerate(releases):
-        account = prepared.account
-        before = ledger.remaining_with(dataset_id, requests[:index], account)  # after the earlier ones
-        after = ledger.remaining_with(dataset_id, requests[: index + 1], account)
-        reviews.append((name, build_review(prepared, before, refusal, after)))
-    return reviews
+    left: dict[tuple[Account, int], PrivacyCost | None] = {}
+
+    def left_after(account: Account, count: int) -> PrivacyCost | None:
+        """The account's budget left after the plan's first ``count`` releases (each composed once)."""
+        if (account, count) not in left:
+            left[account, count] = ledger.remaining_with(dataset_id, requests[:count], account)
+        return left[account, count]
+
+    return [
+        (name, build_review(prepared, left_after(prepared.account, index), refusal,
+                            left_after(prepared.account, index + 1)))
+        for index, (name, prepared) in enumerate(releases)
+    ]  # fmt: skip

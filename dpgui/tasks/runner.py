@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -142,19 +142,23 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         simulates_public_sample,
     )
 
-    candidates, unfit, infeasible, considered = [], [], [], []
+    candidates, unfit, infeasible = [], [], []
+    refusals: list[tuple[str, tuple[PreconditionFailure, ...]]] = []
     for info in algorithms(spec.kind):
         concrete = spec.with_algorithm(info.name)
         if spec.delta == 0 and not info.cost(concrete).is_pure:
             continue
         if info.account(concrete) is not Account.REPLACE_ONE:
             continue  # a weaker guarantee is an explicit choice, never auto's
-        considered.append(info)
-        if info.preconditions(concrete, n):
+        failures = info.preconditions(concrete, n)
+        if failures:
             infeasible.append(info.name)
+            refusals.append((info.name, failures))
             continue
-        if algorithm_check_failures(concrete, info):
+        checks = algorithm_check_failures(concrete, info)
+        if checks:
             unfit.append(info.name)
+            refusals.append((info.name, tuple(PreconditionFailure(check.detail) for check in checks)))
             continue
         estimate = error_estimate(info, concrete, n, simulate=simulate)
         candidates.append((estimate.value, info, estimate.kind))
@@ -162,7 +166,7 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         nothing_fits = PreconditionFailure(
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
         )
-        raise PreconditionFailed(_why_none_fits(spec, n, considered) or (nothing_fits,))
+        raise PreconditionFailed(_why_none_fits(refusals) or (nothing_fits,))
     error, best, kind = min(candidates, key=lambda triple: triple[0])
     others = ", ".join(f"{info.name}: {err:.4g}" for err, info, _ in candidates if info is not best)
     reason = f"auto chose {best.name}: {kind} {error:.4g} {best.error_unit}" + (
@@ -185,24 +189,23 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
 
 
 def _why_none_fits(
-    spec: TaskSpec, n: int, considered: list[AlgorithmInfo]
+    refusals: Sequence[tuple[str, tuple[PreconditionFailure, ...]]],
 ) -> tuple[PreconditionFailure, ...]:
-    """Each refusal of the algorithms auto considered, once; one they do not all give names those that do.
+    """Each reason the algorithms auto considered refused (name, reasons), once; a reason they do not all
+    give is led by the names of those that do.
 
     An algorithm auto never considers (another ledger account, a cost that is not pure at δ = 0) says
     nothing. A fuzz run's refusal of a repeated distance column ended "...; the Gaussian baseline needs
     delta > 0", the reason of one algorithm of six, unnamed, and listed reasons of algorithms auto skips."""
     givers: dict[str, list[str]] = {}
     first: dict[str, PreconditionFailure] = {}
-    for info in considered:
-        concrete = spec.with_algorithm(info.name)
-        checks = algorithm_check_failures(concrete, info)
-        for failure in (*info.preconditions(concrete, n), *(PreconditionFailure(c.detail) for c in checks)):
-            givers.setdefault(failure.message, []).append(info.name)
+    for name, failures in refusals:
+        for failure in failures:
+            givers.setdefault(failure.message, []).append(name)
             first.setdefault(failure.message, failure)
     return tuple(
         first[message]
-        if len(names) == len(considered)
+        if len(names) == len(refusals)
         else dataclasses.replace(first[message], message=f"{', '.join(names)}: {message}")
         for message, names in givers.items()
     )

@@ -537,7 +537,8 @@ class MainWindow(QMainWindow):
     def load_public(self, path: Path) -> None:
         """Open a public sample now (at start-up, with a project): it may suggest domains and feed
         public-data algorithms (raises DataError). The File menu's choice is read off the GUI thread
-        (:meth:`read_public`)."""
+        (:meth:`read_public`); one still being read is dropped, so it cannot replace this one later."""
+        self.public_reader.drop()
         self.show_public(PublicSample.from_file(Path(path), self.data_page.selected_encoding()))
 
     def read_public(self, path: Path) -> None:

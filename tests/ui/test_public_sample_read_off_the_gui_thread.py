@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from PySide6.QtCore import QThreadPool
 
 import dpgui.data.public as public
 from dpgui.paths import demo_public_path
@@ -59,3 +60,16 @@ def test_the_private_datas_twin_is_refused_after_the_read(qtbot, window, tmp_pat
         window.read_public(demo_public_path())
     assert window.public is None and "same bytes as the private data" in window.error_box.text()
     window.error_box.close()
+
+
+def test_a_sample_loaded_at_once_is_not_replaced_by_a_menu_read_still_running(
+    qtbot, window, tmp_path
+) -> None:
+    """A menu read, then a project's public sample loaded at once: the menu's later result is dropped."""
+    other = tmp_path / "other.csv"
+    other.write_text("wage\n1\n2\n3\n")
+    window.read_public(demo_public_path())
+    window.load_public(other)
+    QThreadPool.globalInstance().waitForDone()
+    qtbot.wait(100)  # the menu read's result, queued to the GUI thread, arrives (and is dropped)
+    assert window.public is not None and window.public.path == other.resolve()

@@ -94,3 +94,12 @@ def test_the_sparse_vector_compares_exactly() -> None:
     assert not SparseVector(params, RecordingRandom(zero=True)).is_above(Fraction(2**53) - Fraction(1, 2))
     assert SparseVector(params, RecordingRandom(zero=True)).is_above(Fraction(2**53))
     assert float(Fraction(2**53) - Fraction(1, 2)) + 0.0 >= float(2**53)  # the control: float rounds up
+
+
+@pytest.mark.parametrize("online", [True, False])
+def test_the_exact_value_assumes_the_calibrations_test_sensitivity(online: bool) -> None:
+    """``svt_query_value`` divides by coordinates / n in exact arithmetic (online every coordinate, offline
+    one); the calibration's test sensitivity, which scales the threshold, must be that same quotient."""
+    n, dims = 500, 3
+    cal = hr.calibrate(n, dims, 1.0, 0.0, 0.05, online=online)
+    assert cal.test_sensitivity == pytest.approx((dims if online else 1) / n, rel=1e-15)
