@@ -21,7 +21,9 @@ SCHEMA_VERSION = 1
 ACCOUNTANT = (
     "per dataset: tight composition of the releases' recorded privacy curves (PLD accountant of "
     "dp-accounting, zCDP with Canonne-Kamath-Steinke 2020), as ε at the total's δ, never more than basic "
-    "composition (sums of ε and of δ)"
+    "composition (sums of ε and of δ, charged when the accountant saves less than 1%); when the accountant's "
+    "figure is charged, spent δ is the total's, and remaining δ is the total's less the δ the releases "
+    "booked (what later releases may still book), for information"
 )
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 COLUMN_KEYED = (("parameters", "domains"),)

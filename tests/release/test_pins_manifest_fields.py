@@ -80,6 +80,7 @@ def test_the_manifest_states_every_documented_field(wages_csv, tmp_path):
         assert set(manifest[moment]) == {"total", "spent", "spent_basic_composition", "pending", "remaining"}
         assert manifest[moment]["total"] == {"epsilon": 3.0, "delta": 0.0}
     after = manifest["budget_after"]
+    assert "remaining δ is the total's less the δ the releases booked" in manifest["accountant"]
     assert after["remaining"]["epsilon"] == pytest.approx(3.0 - after["spent"]["epsilon"])
     assert after["spent_basic_composition"]["epsilon"] == pytest.approx(1.0)
     curve = algorithm.curve(spec)
