@@ -1229,10 +1229,20 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "decimal-comma-ignored",
         "dpgui/data/text_format.py",
-        'return "," if commas and not points else "."',
-        'return "."',
-        "text files: a semicolon file's decimal commas (12,5) are not detected, so each such cell is refused",
+        'return POINT if self.delimiter == "," else POINT_OR_COMMA',
+        "return POINT",
+        "text files: a semicolon file's decimal commas (12,5) are not read as numbers, so each such cell is "
+        "refused",
         SURFACE_TEST_DIRS,
+    ),
+    Mutation(
+        "decimal-comma-read-by-one-mark",
+        "dpgui/data/domain.py",
+        "    for mark in marks:\n        if _NUMBER_TEXT[mark].fullmatch(stripped):",
+        "    for mark in marks[:1]:\n        if _NUMBER_TEXT[mark].fullmatch(stripped):",
+        "text files: a cell's comma no longer read as its decimal mark (1,3 stays text, and so outside the "
+        "declared 1.3)",
+        ("tests/data/test_category_of_a_cell_is_its_own.py",),
     ),
     Mutation(
         "jax-caches-kept-past-the-map-cap",
@@ -2379,7 +2389,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "validation-positive-whole-float",
         "dpgui/data/validation.py",
-        "return frozenset({typed, canonical_text(typed)})",
+        "return frozenset({typed, canonical_text(typed, POINT_OR_COMMA)})",
         "return frozenset({typed})",
         "labels: --positive 1.0 no longer names the cells a CSV's 1.0 reads as ('1')",
         DATA_TEST_DIRS,
@@ -3771,7 +3781,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "text-cells-read-by-column",
         "dpgui/data/loaders.py",
-        "    return canonical_cells(frame, text_format.decimal)\n",
+        "    return canonical_cells(frame, text_format.decimal_marks)\n",
         "    return frame\n",
         "text files: a cell's category read as pandas typed its whole column (one record moves every other)",
         ("tests/data/test_category_of_a_cell_is_its_own.py",),

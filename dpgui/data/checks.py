@@ -26,7 +26,7 @@ from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_point_columns
+from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_separator_columns
 from dpgui.data.validation import (
     INFINITE_HINT,
     as_numbers,
@@ -50,11 +50,11 @@ _TRUTH = frozenset({"0", "1", "false", "true", "no", "yes"})
 _COMMA_NUMBER = re.compile(r"\s*[+-]?\d[\d.]*(?:,\d[\d.]*)+\s*")
 """12,5, 1,200, and numbers with several separators (1,234,567) or a point as well (3,011.89)."""
 COMMA_NUMBER_HINT = (
-    "; this file's numbers are read with a decimal point (other cells write them like 12.5, or commas "
-    "separate the fields), so a comma in a number makes it text: write every number with one decimal mark "
-    "and no thousands separator"
+    "; a number is read with one decimal mark and no thousands separator (a point, or in a file not "
+    "separated by commas a point or a comma), so a comma there makes it text: write every number with one "
+    "decimal mark and no thousands separator"
 )
-"""Why 12,5 or 1,200 is refused: the decimal mark is one per file (``text_format.sniff_text``)."""
+"""Why 1,200 in a comma-separated file, or 1.234,5 in any, is refused (``TextFormat.decimal_marks``)."""
 
 MARKER_HINT = (
     "; if it marks a missing value (as '?' does in UCI files), leave those cells blank or write NA, which "
@@ -407,15 +407,15 @@ def _how_the_file_is_read(
     domains: tuple[NumericDomain | CategoricalDomain, ...],
 ) -> tuple[str, ...]:
     """Warnings about what the readers make of this file's cells that a release would be charged for in
-    full: a numeric column written like 1.047 and 999 (``text_format.thousands_point_columns``), read
-    1,000 times too small if the point separates thousands; and a declared category spelt as a missing
+    full: a numeric column written like 1.047 and 999 (``text_format.thousands_separator_columns``), read
+    1,000 times too small if the mark separates thousands; and a declared category spelt as a missing
     value ("NA"), whose cells a text or Excel file delivers as missing."""
-    suspects = set(thousands_point_columns(path, encoding))
+    suspects = set(thousands_separator_columns(path, encoding))
     warnings = [
-        f"column {column!r} is written like 1.047 and 999 (every number with a point has exactly three "
-        "digits after it): if the point separates thousands (1.047 meaning 1047, as German or Dutch "
+        f"column {column!r} is written like 1.047 and 999 (every number with a decimal mark has exactly "
+        "three digits after it): if the mark separates thousands (1.047 or 1,047 meaning 1047, as "
         "spreadsheets write), the values are read 1,000 times too small; remove the separators and open "
-        "the file again. Carry on only if the point is a decimal mark"
+        "the file again. Carry on only if the mark is a decimal mark"
         for column, domain in zip(columns, domains, strict=True)
         if column in suspects and isinstance(domain, NumericDomain)
     ]

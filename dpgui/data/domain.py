@@ -433,21 +433,40 @@ _NUMBER_TEXT = {
 """Text a CSV reader parses as a number, by decimal mark: ASCII digits with an optional sign, decimal mark
 and exponent, or an infinity (``pandas.read_csv`` accepts no more: not 1_000, 0x1A nor other digits)."""
 
+POINT = "."
+"""The decimal marks of a comma-separated file: a point only (an unquoted comma separates fields, and a
+quoted "1,200" is text)."""
+POINT_OR_COMMA = ".,"
+"""The decimal marks of every other delimited file, cell by cell: 12.5 and 12,5 both read 12.5."""
 
-def canonical_text(text: str, decimal: str = ".") -> str:
+
+def canonical_text(text: str, marks: str = POINT) -> str:
     """What a cell of delimited text reads as a category or label, from its own text alone.
 
     ``pandas.read_csv`` types a column from all of its cells: TRUE is a boolean, 007 and 1.0 are numbers
     only while every other cell of the column is one too. Each cell is read here as such a column reads it
-    (a true/false spelling in any case as the boolean, a number written with the file's ``decimal`` mark as
-    its value, both through ``cell_text``), so its category is the same whatever the other records hold,
-    and replacing one record moves one count. Other text is only stripped."""
+    (a true/false spelling in any case as the boolean, a number written with one of the decimal ``marks``
+    as its value, both through ``cell_text``), so its category is the same whatever the other records
+    hold, and replacing one record moves one count. Other text is only stripped.
+
+    The marks are the file's layout (``TextFormat.decimal_marks``, from its delimiter), never a guess from
+    its numbers: one record holding 0.5 once made a semicolon file's 1,3 read as text in every other
+    record, and moved them all to another category."""
     stripped = text.strip()
     if stripped.lower() in ("true", "false"):
         return stripped.lower()
-    if _NUMBER_TEXT[decimal].fullmatch(stripped):
-        return cell_text(float(stripped.replace(decimal, ".")))
-    return stripped
+    number = number_of_text(stripped, marks)
+    return stripped if number is None else cell_text(number)
+
+
+def number_of_text(text: str, marks: str = POINT) -> float | None:
+    """The float64 a cell's text reads as a number with one of the decimal ``marks`` (correctly rounded,
+    as Python reads it), None when it is no number."""
+    stripped = text.strip()
+    for mark in marks:
+        if _NUMBER_TEXT[mark].fullmatch(stripped):
+            return float(stripped.replace(mark, "."))
+    return None
 
 
 OTHER = "other"
@@ -488,10 +507,10 @@ class CategoricalDomain:
     def _positions(self) -> dict[str, int]:
         """Each category's index by its text and by what a cell spelling it reads (``canonical_text``): a
         declared TRUE matches a cell TRUE (read "true"), a declared 007 the cells 007 and 7 (read "7"), a
-        declared 1.0 the cells 1.0 and 1.
+        declared 1.0 the cells 1.0 and 1, a declared 1,5 the cells 1,5 of a semicolon file (which read 1.5).
         Not when that reading is declared itself, or two categories read as it ("07" and "007")."""
         positions = {category: i for i, category in enumerate(self.categories)}
-        readings = [canonical_text(category) for category in self.categories]
+        readings = [canonical_text(category, POINT_OR_COMMA) for category in self.categories]
         for i, reading in enumerate(readings):
             if readings.count(reading) == 1:
                 positions.setdefault(reading, i)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from dpgui.data.domain import canonical_text
+from dpgui.data.domain import canonical_text, number_of_text
 from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 
@@ -30,16 +30,17 @@ def _read_delimited(path: Path, encoding: str | None = None) -> pd.DataFrame:
         sep=text_format.delimiter,
         encoding=text_format.encoding,
         encoding_errors=text_format.encoding_errors,
-        decimal=text_format.decimal,
         skip_blank_lines=text_format.skip_blank_lines,
         low_memory=False,
     )
-    return canonical_cells(frame, text_format.decimal)
+    return canonical_cells(frame, text_format.decimal_marks)
 
 
-def canonical_cells(frame: pd.DataFrame, decimal: str) -> pd.DataFrame:
-    """``frame`` (read from delimited text with the ``decimal`` mark) with every text cell replaced by its
-    ``canonical_text``: TRUE by "true", 007 by "7", 2,50 by "2.5" in a decimal-comma file.
+def canonical_cells(frame: pd.DataFrame, marks: str, text: Collection[str] = ()) -> pd.DataFrame:
+    """``frame`` (read from delimited text with pandas' decimal point) with every text cell replaced by its
+    ``canonical_text`` under the file's decimal ``marks``: TRUE by "true", 007 by "7", 2,50 by "2.5" in a
+    semicolon file. A column of numbers only becomes float64, unless it is one of the ``text`` columns (a
+    batch of a column the whole file makes text: ``backends.embedded.TextColumns``).
 
     ``pandas.read_csv`` makes such cells booleans or numbers only when every cell of their column is one, so
     without this one record of text kept every other cell of its column as written, and moved them all to
@@ -48,14 +49,20 @@ def canonical_cells(frame: pd.DataFrame, decimal: str) -> pd.DataFrame:
     for column in frame.columns:
         values = frame[column]
         if values.dtype == object or pd.api.types.is_string_dtype(values):
-            frame[column] = _canonical_column(values, decimal)
+            frame[column] = _canonical_column(values, marks, numbers=column not in text)
     return frame
 
 
-def _canonical_column(values: pd.Series, decimal: str) -> pd.Series:
-    """The text cells of one column as their ``canonical_text`` (each distinct value converted once)."""
+def _canonical_column(values: pd.Series, marks: str, *, numbers: bool) -> pd.Series:
+    """The text cells of one column as their ``canonical_text`` (each distinct value converted once); with
+    ``numbers``, a column whose every cell is a number as float64 (a semicolon file's 12,5 and 7: pandas,
+    reading a point, left them as text), each cell the number its text reads, as ``canonical_text``
+    writes it."""
     codes, uniques = pd.factorize(values)
-    read = [canonical_text(value, decimal) if isinstance(value, str) else value for value in uniques]
+    read_numbers = [number_of_text(value, marks) if isinstance(value, str) else None for value in uniques]
+    if numbers and len(uniques) and all(number is not None for number in read_numbers):
+        return pd.Series(np.array([*read_numbers, np.nan])[codes], index=values.index, name=values.name)
+    read = [canonical_text(value, marks) if isinstance(value, str) else value for value in uniques]
     cells = np.array([*read, np.nan], dtype=object)[codes]  # code -1, a missing cell, picks the NaN
     return pd.Series(cells, index=values.index, name=values.name, dtype=values.dtype)
 

@@ -9,10 +9,14 @@ Two questions, answered before any reader opens the file:
 * :func:`sniff_text` — for delimited text (.csv, .tsv, .tab): its encoding (a byte-order mark, UTF-16
   without one, else UTF-8 whose bytes that are not UTF-8 read as Windows-1252, see below) and its
   delimiter (comma, semicolon, tab or pipe: the one that splits the first lines into the same number of
-  fields, at least two; else the suffix's own) and its decimal mark (a comma when the delimiter is not a
-  comma and the sample's numbers are written like 12,5 and never like 12.5, as spreadsheets in most of
-  Europe save them; else a point). The memory, embedded and Spark engines all read with the
+  fields, at least two; else the suffix's own). The memory, embedded and Spark engines all read with the
   :class:`TextFormat` returned, so they see the same columns, numbers and verdicts.
+
+A number's decimal mark follows from the delimiter, cell by cell, never from the other cells: a point in a
+comma-separated file (an unquoted comma separates fields), a point or a comma in any other (12.5 and 12,5
+both read 12.5, as spreadsheets in most of Europe save a semicolon file). A mark guessed from the sample's
+numbers (a comma when some cell held 12,5 and none 12.5) let one record holding 0.5, even in a column no
+release read, make every other record's 1,3 text, and move them all to another category.
 
 The format is a fact about the file's layout, not its content; the app shows it on the Data page.
 
@@ -40,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from dpgui.data.domain import POINT, POINT_OR_COMMA
 from dpgui.data.errors import DataError
 
 SNIFF_BYTES = 1 << 16
@@ -98,8 +103,6 @@ class TextFormat:
     encoding: str
     """A Python codec name (pandas' ``encoding=``, Spark's ``encoding`` option)."""
     delimiter: str
-    decimal: str = "."
-    """The decimal mark of numbers (pandas' ``decimal=``): "." or ","."""
     looks_like: str | None = None
     """The code page the first 64 KiB's bytes that are not UTF-8 look like (charset-normalizer's guess,
     cp1252 when it fits as well), None when they are all UTF-8 or the encoding is declared. Words only: the
@@ -113,6 +116,13 @@ class TextFormat:
     line of delimiters, and an empty line is no record. Skipping them in a one-column file made the row
     count n, which every release states, count the records with a missing cell (replace one record by one
     with a missing cell, and n fell by one)."""
+
+    @property
+    def decimal_marks(self) -> str:
+        """The decimal marks a number's cell may use (``domain.canonical_text``): a point in a comma-separated
+        file, a point or a comma in any other. The readers parse with pandas' point and read the cells it
+        leaves as text one by one, so both spellings of a number give the same float64."""
+        return POINT if self.delimiter == "," else POINT_OR_COMMA
 
     @property
     def skip_blank_lines(self) -> bool:
@@ -151,7 +161,7 @@ class TextFormat:
     def describe(self) -> str:
         declared = " (declared)" if self.declared is not None else ""  # a mark of another family is refused
         described = f"{self.encoding_name} text{declared}, {self.delimiter_name}-separated"
-        described += ", decimal comma" if self.decimal == "," else ""
+        described += "" if self.decimal_marks == POINT else ", decimal point or comma"
         if self.looks_like not in (None, PREFERRED_SINGLE_BYTE):
             guess = "" if self.looks_like == UNNAMED_CODE_PAGE else f" ({self.looks_like}?)"
             described += (
@@ -372,44 +382,24 @@ def _delimiter_of(text: str, default: str) -> str:
     return best if consistent_fields(best) >= 2 else default
 
 
-_COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
-_POINT_DECIMAL = re.compile(r"[+-]?\d*\.\d+(?:[eE][+-]?\d+)?")
-
-
-def _decimal_of(text: str, delimiter: str) -> str:
-    """ "," when the data rows of the sample hold numbers like 12,5 and none like 12.5, else ".".
-
-    A comma-separated file cannot hold an unquoted decimal comma, so it keeps the point; a quoted
-    "1,200" there is text, refused by the data check like any cell that is not a number."""
-    if delimiter == ",":
-        return "."
-    rows = csv.reader(_complete_lines(text)[1:], delimiter=delimiter)
-    try:
-        fields = [field.strip() for row in rows for field in row]
-    except csv.Error:
-        return "."
-    commas = any(_COMMA_DECIMAL.fullmatch(field) for field in fields)
-    points = any(_POINT_DECIMAL.fullmatch(field) for field in fields)
-    return "," if commas and not points else "."
-
-
-_THOUSANDS_POINT = re.compile(r"[+-]?\d{1,3}\.\d{3}")
+_THOUSANDS = {mark: re.compile(rf"[+-]?\d{{1,3}}{re.escape(mark)}\d{{3}}") for mark in POINT_OR_COMMA}
 _SMALL_INTEGER = re.compile(r"[+-]?\d{1,3}")
 
 
-def thousands_point_columns(path: Path, encoding: str | None = None) -> tuple[str, ...]:
-    """The columns of a delimited file read with a decimal point whose sampled numbers all look like
-    integers written with a point between the thousands: 1.047 or 12.500 (one to three digits, the point,
-    exactly three digits), and plain integers below 1,000.
+def thousands_separator_columns(path: Path, encoding: str | None = None) -> tuple[str, ...]:
+    """The columns of a delimited file whose sampled numbers all look like integers written with a
+    decimal mark between the thousands: 1.047 or 12.500 (one to three digits, the mark, exactly three
+    digits; a comma too where it is a decimal mark, outside comma-separated files), and plain integers
+    below 1,000.
 
-    German and Dutch spreadsheets write 1047 as 1.047; the file cannot say whether the point is a
-    decimal mark or a thousands separator, and dpgui reads a decimal mark, 1,000 times too small if the
-    other was meant. The data check turns these columns into a warning before anything is charged."""
+    German and Dutch spreadsheets write 1047 as 1.047, English ones as 1,047; the file cannot say whether
+    the mark is a decimal mark or a thousands separator, and dpgui reads a decimal mark, 1,000 times too
+    small if the other was meant. The data check turns these columns into a warning before anything is
+    charged."""
     if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
         return ()
     text_format, text = _sniffed(path, encoding)
-    if text_format.decimal != ".":
-        return ()
+    separated = [_THOUSANDS[mark] for mark in text_format.decimal_marks]
     try:
         header, *rows = csv.reader(_complete_lines(text), delimiter=text_format.delimiter)
     except (csv.Error, ValueError):
@@ -417,9 +407,9 @@ def thousands_point_columns(path: Path, encoding: str | None = None) -> tuple[st
     suspects = []
     for position, name in enumerate(header):
         fields = [row[position].strip() for row in rows if position < len(row) and row[position].strip()]
-        pointed = sum(1 for field in fields if _THOUSANDS_POINT.fullmatch(field))
+        marked = sum(1 for field in fields if any(pattern.fullmatch(field) for pattern in separated))
         plain = sum(1 for field in fields if _SMALL_INTEGER.fullmatch(field))
-        if pointed and pointed + plain == len(fields) >= 2:
+        if marked and marked + plain == len(fields) >= 2:
             suspects.append(name.strip())
     return tuple(suspects)
 
@@ -442,7 +432,7 @@ def _refuse_separator_line(text: str, path: Path) -> None:
 
 def sniff_text(path: Path, encoding: str | None = None) -> TextFormat:
     """The encoding (``encoding`` when the custodian declared one, see :func:`declared_encoding`),
-    delimiter (its suffix's unless another fits) and decimal mark of a delimited text file."""
+    delimiter (its suffix's unless another fits) of a delimited text file."""
     return _sniffed(path, encoding)[0]
 
 
@@ -455,8 +445,7 @@ def _sniffed(path: Path, declared: str | None = None) -> tuple[TextFormat, str]:
     _refuse_separator_line(text, path)
     delimiter = _delimiter_of(text, DELIMITED_SUFFIXES.get(path.suffix.lower(), ","))
     one_column = _header_fields(text, delimiter) == 1
-    decimal = _decimal_of(text, delimiter)
-    return TextFormat(encoding, delimiter, decimal, looks_like, declared, one_column), text
+    return TextFormat(encoding, delimiter, looks_like, declared, one_column), text
 
 
 def _header_fields(text: str, delimiter: str) -> int:

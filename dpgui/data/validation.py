@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dpgui.data.domain import canonical_text, cell_text
+from dpgui.data.domain import POINT_OR_COMMA, canonical_text, cell_text
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.loaders import OTHER_SHEETS
 
@@ -126,7 +126,7 @@ def positive_texts(positive: str) -> frozenset[str]:
     typed, stripped, and as a cell spelling it reads (``canonical_text``): a CSV's 1.0 reads "1", so
     ``--positive 1.0``, copied from the file, names it too, and ``--positive TRUE`` names a cell TRUE."""
     typed = positive.strip()
-    return frozenset({typed, canonical_text(typed)})
+    return frozenset({typed, canonical_text(typed, POINT_OR_COMMA)})
 
 
 def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, file_name: str) -> np.ndarray:

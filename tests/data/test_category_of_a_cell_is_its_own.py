@@ -23,7 +23,7 @@ from dpgui.data import CategoricalDomain, InMemoryAggregator, MissingPolicy, Num
 from dpgui.data.aggregate import Aggregator
 from dpgui.data.backends.embedded import EmbeddedAggregator, FileSource
 from dpgui.data.dataset import open_dataset
-from dpgui.data.domain import canonical_text, cell_text
+from dpgui.data.domain import POINT, POINT_OR_COMMA, canonical_text, cell_text
 from dpgui.data.missing import MissingKind
 
 KEEP = MissingPolicy(MissingKind.KEEP)
@@ -88,6 +88,27 @@ def test_a_decimal_comma_file_reads_a_number_cell_alike_beside_text(tmp_path: Pa
 
 
 @pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
+@pytest.mark.parametrize("declared", [("1,3", "1,7", "2,0"), ("1.3", "1.7", "2")])
+def test_a_point_in_another_column_leaves_a_semicolon_files_commas_read_alike(
+    tmp_path: Path, engine: Engine, declared: tuple[str, ...]
+) -> None:
+    """Privacy review, session 34 (decimal_flip.py): the decimal mark was guessed from the first 64 KiB's
+    numbers, a comma only when none was written with a point. One record's unused cell 0.5 in place of ok
+    made every 1,3 text, and the counts 100/100/100/other 0 became 0/0/0/300. The marks now follow from the
+    delimiter: 1,3 reads 1.3 whatever the other cells hold, and a declared 1,3 matches it."""
+    grades = ["1,3", "1,7", "2,0"] * 100
+    paths = []
+    for name, note in (("d", "ok"), ("d_prime", "0.5")):
+        path = tmp_path / f"{name}.csv"
+        rows = [f"{grade};{note if i == 0 else 'ok'}" for i, grade in enumerate(grades)]
+        path.write_text("c;note\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        paths.append(path)
+    domain = CategoricalDomain(declared, other=True)
+    counts = [engine(path).category_counts("c", domain, KEEP).tolist() for path in paths]
+    assert counts == [[100, 100, 100, 0]] * 2
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
 def test_a_whole_number_beyond_2_53_reads_alike_beside_an_empty_cell(tmp_path: Path, engine: Engine) -> None:
     """pandas keeps 9007199254740993 exact in a column of integers, and rounds it to ...992 in a column with
     a gap: every cell reads the rounded number, so emptying another cell moves nothing else."""
@@ -111,18 +132,20 @@ def test_a_positive_label_reads_alike_beside_text(
     assert np.array_equal(positives[0], positives[1])  # the replaced record was negative, and stays so
 
 
-@pytest.mark.parametrize("decimal", [".", ","])
+@pytest.mark.parametrize("marks", [POINT, POINT_OR_COMMA])
 @pytest.mark.parametrize(
     "text",
     ["TRUE", "False", " 007 ", "+7", "-0", "1.0", "2.50", "1e5", "1E-3", ".5", "5.", "2,50", ",5", "inf",
-     "-Infinity", "9007199254740993", "18446744073709551617", "1" * 400],
+     "-Infinity", "9007199254740993", "18446744073709551617", "1" * 400, "1,5e3", "1.234,5"],
 )  # fmt: skip
-def test_a_text_cell_reads_as_the_cell_pandas_types_from_it(text: str, decimal: str) -> None:
-    """Where ``pandas.read_csv`` makes the cell a boolean or a number (beside one other cell like it), its
-    text as a category is the text of that value; elsewhere the cell is text, and reads stripped."""
+def test_a_text_cell_reads_as_the_cell_pandas_types_from_it(text: str, marks: str) -> None:
+    """Where ``pandas.read_csv`` makes the cell a boolean or a number (beside one other cell like it) with
+    one of the ``marks`` as its decimal mark, its text as a category is the text of that value; elsewhere
+    the cell is text, and reads stripped."""
     other = "TRUE" if text.strip().lower() in ("true", "false") else "1"
-    typed = pd.read_csv(io.StringIO(f'c\n"{text}"\n{other}\n'), decimal=decimal)["c"].iloc[0]
-    assert canonical_text(text, decimal) == (text.strip() if isinstance(typed, str) else cell_text(typed))
+    typed = [pd.read_csv(io.StringIO(f'c\n"{text}"\n{other}\n'), decimal=mark)["c"].iloc[0] for mark in marks]
+    numbers = [value for value in typed if not isinstance(value, str)]
+    assert canonical_text(text, marks) == (cell_text(numbers[0]) if numbers else text.strip())
 
 
 def test_text_that_is_no_number_keeps_its_spelling() -> None:

@@ -13,7 +13,7 @@ from dpgui.data.backends import open_aggregator
 from dpgui.data.checks import MISSING_SPELLINGS, check_data
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import MissingPolicy
-from dpgui.data.text_format import thousands_point_columns
+from dpgui.data.text_format import thousands_separator_columns
 
 WAGES = NumericDomain(0, 5000, 1)
 
@@ -33,18 +33,19 @@ def write(tmp_path: Path, text: str, name: str = "data.csv") -> Path:
         ("wage,age\n1.047,31\n1047,45\n", ()),  # 1047 is written without a separator
         ("wage,age\n1.047,31\n", ()),  # one number says too little
         ("wage,age\n-1.250,31\n+999,45\n", ("wage",)),  # signs allowed
-        ("wage;age\n1,5;31\n2,25;45\n", ()),  # decimal commas: the points question does not arise
+        ("wage;age\n1,5;31\n2,25;45\n", ()),  # decimal commas with fewer than three digits
+        ("wage;age\n1,047;31\n999;45\n", ("wage",)),  # a comma between thousands, outside a comma file
         ("wage,age\n1.047,31\n,45\n3.100,28\n", ("wage",)),  # a blank cell says nothing
     ],
 )
 def test_columns_written_with_three_digits_after_every_point_are_suspects(
     tmp_path: Path, text: str, suspects: tuple[str, ...]
 ):
-    assert thousands_point_columns(write(tmp_path, text)) == suspects
+    assert thousands_separator_columns(write(tmp_path, text)) == suspects
 
 
 def test_binary_formats_are_not_sniffed(tmp_path: Path):
-    assert thousands_point_columns(write(tmp_path, "wage\n1.047\n999\n", "data.parquet")) == ()
+    assert thousands_separator_columns(write(tmp_path, "wage\n1.047\n999\n", "data.parquet")) == ()
 
 
 @pytest.mark.parametrize("engine", ["memory", "embedded"])

@@ -18,7 +18,7 @@ def test_a_number_or_a_cell_with_digits_gets_no_missing_marker_hint(cell: str) -
 
 
 def test_a_number_with_a_decimal_comma_keeps_its_own_hint() -> None:
-    assert "decimal point" in _not_a_number("12,5") and MARKER_HINT not in _not_a_number("12,5")
+    assert "one decimal mark" in _not_a_number("12,5") and MARKER_HINT not in _not_a_number("12,5")
 
 
 @pytest.mark.parametrize("cell", ["1,234,567", "3,011.89", "-12,500.5", " 1.234,5 "])

@@ -51,29 +51,34 @@ def test_the_suffix_delimiter_wins_when_it_splits_the_lines(tmp_path: Path) -> N
 
 def test_decimal_commas_are_read_as_numbers_by_every_engine(tmp_path: Path) -> None:
     path = write(tmp_path, "wages.csv", ROWS.encode("cp1252"))
-    assert sniff_text(path) == TextFormat("utf-8", ";", ",", looks_like="cp1252")
+    assert sniff_text(path) == TextFormat("utf-8", ";", looks_like="cp1252")
     assert load_table(path)["wage"].tolist() == [12.5, 7.0, 9.0]
-    batch = next(FileSource(path).batches(["wage"]))
-    assert batch.frame["wage"].tolist() == [12.5, 7.0, 9.0]
+    batch = next(FileSource(path).batches(["wage"]))  # pandas leaves 12,5 text: the cells as their numbers
+    assert pd.to_numeric(batch.frame["wage"]).tolist() == [12.5, 7.0, 9.0]
 
 
 @pytest.mark.parametrize(
-    ("rows", "decimal"),
+    ("rows", "marks", "values"),
     [
-        (b"a;b\n1,5;2\n-3,25;4\n", ","),
-        (b"a;b\n1.5;2\n3;4\n", "."),  # points: the comma is not the decimal mark
-        (b"a;b\n1,5;2\n3.5;4\n", "."),  # both: ambiguous, the cell with a comma stays text
-        (b"a;b\n1;2\n3;4\n", "."),  # whole numbers only
-        (b"a\tb\n1,5\t2.5e-3\n", "."),  # a point before an exponent
-        (b"a\tb\n1,5\t2\n", ","),
-        (b'a,b\n"1,5",2\n', "."),  # a comma-separated file keeps the point
+        (b"a;b\n1,5;2\n-3,25;4\n", ".,", [1.5, -3.25]),
+        (b"a;b\n1.5;2\n3;4\n", ".,", [1.5, 3.0]),
+        (b"a;b\n1,5;2\n3.5;4\n", ".,", [1.5, 3.5]),  # both marks: each cell reads its own
+        (b"a\tb\n1,5\t2.5e-3\n", ".,", [1.5]),
+        (b'a,b\n"1.5",2\n2,4\n', ".", [1.5, 2.0]),  # a comma-separated file reads a point only
     ],
 )
-def test_the_decimal_mark_is_a_comma_only_when_no_number_uses_a_point(
-    tmp_path: Path, rows: bytes, decimal: str
+def test_the_decimal_marks_follow_from_the_delimiter_never_from_the_numbers(
+    tmp_path: Path, rows: bytes, marks: str, values: list[float]
 ) -> None:
-    suffix = ".tsv" if b"\t" in rows else ".csv"
-    assert sniff_text(write(tmp_path, "numbers" + suffix, rows)).decimal == decimal
+    """A point or a comma outside comma-separated files, cell by cell: a mark guessed from the sample's
+    numbers let one record's 0.5 turn every other record's 1,3 into text (privacy review, session 34)."""
+    path = write(tmp_path, "numbers" + (".tsv" if b"\t" in rows else ".csv"), rows)
+    assert sniff_text(path).decimal_marks == marks
+    assert load_table(path)["a"].astype(float).tolist() == values
+
+
+def test_a_quoted_decimal_comma_in_a_comma_separated_file_is_text(tmp_path: Path) -> None:
+    assert load_table(write(tmp_path, "text.csv", b'a,b\n"1,5",2\n'))["a"].tolist() == ["1,5"]
 
 
 def test_a_single_column_file_keeps_the_suffix_delimiter(tmp_path: Path) -> None:
@@ -127,15 +132,15 @@ def test_a_header_only_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_format_is_described_for_the_custodian() -> None:
-    assert TextFormat("cp1252", ";").describe() == "cp1252 text, semicolon-separated"
-    assert TextFormat("utf-8-sig", "\t").describe() == "UTF-8 with BOM text, tab-separated"
+    assert TextFormat("cp1252", ";").describe() == "cp1252 text, semicolon-separated, decimal point or comma"
+    assert TextFormat("utf-8-sig", ",").describe() == "UTF-8 with BOM text, comma-separated"
 
 
 def test_the_data_page_names_how_the_file_is_read(tmp_path: Path) -> None:
     from dpgui.data.text_format import describe_file_format
 
     cp1252 = write(tmp_path, "w.csv", ROWS.encode("cp1252"))
-    assert describe_file_format(cp1252) == "cp1252 text, semicolon-separated, decimal comma"
+    assert describe_file_format(cp1252) == "cp1252 text, semicolon-separated, decimal point or comma"
     assert describe_file_format(write(tmp_path, "w.parquet", b"PAR1")) == "Parquet"
     assert describe_file_format(tmp_path / "missing.csv") == "—"
 

@@ -357,7 +357,6 @@ class FileSource:
                 sep=text_format.delimiter,
                 encoding=text_format.encoding,
                 encoding_errors=text_format.encoding_errors,
-                decimal=text_format.decimal,
                 skip_blank_lines=text_format.skip_blank_lines,
                 **options,
             )
@@ -420,7 +419,7 @@ class FileSource:
         if self.format_is_arrow:
             frame = self._arrow.head(rows).to_pandas()
         else:
-            frame = canonical_cells(self._csv(nrows=rows), self.text_format.decimal)
+            frame = canonical_cells(self._csv(nrows=rows), self.text_format.decimal_marks)
         return frame.set_axis(list(self.columns), axis=1)
 
     def batches(self, columns: Sequence[str], *, all_fields: bool = False) -> Iterator[_Batch]:
@@ -472,7 +471,6 @@ class FileSource:
                     sep=self.text_format.delimiter,
                     encoding=self.text_format.encoding,
                     encoding_errors=self.text_format.encoding_errors,
-                    decimal=self.text_format.decimal,
                     skip_blank_lines=self.text_format.skip_blank_lines,
                     usecols=None if all_fields else positions,
                     dtype={self.columns[p]: str for p in positions if self.columns[p] in text},
@@ -482,7 +480,7 @@ class FileSource:
                     frame = chunk.set_axis([self.columns[p] for p in positions], axis=1)
                     if typing is not None:
                         typing.add(frame)
-                    frame = canonical_cells(frame[wanted], self.text_format.decimal)
+                    frame = canonical_cells(frame[wanted], self.text_format.decimal_marks, text)
                     offset += len(frame)
                     yield _Batch(
                         offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)

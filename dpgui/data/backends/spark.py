@@ -116,10 +116,11 @@ def _spark_charset(file_name: str, text_format: TextFormat) -> str:
 
 @dataclass(frozen=True)
 class TextCells:
-    """How a UDF re-parses one column's CSV text cells: the file's decimal mark, and whether the whole file
-    makes the column text (``TextColumns``), so that every batch keeps its cells as written."""
+    """How a UDF re-parses one column's CSV text cells: the file's decimal marks
+    (``TextFormat.decimal_marks``), and whether the whole file makes the column text (``TextColumns``), so
+    that every batch keeps its cells as written."""
 
-    decimal: str
+    marks: str
     as_text: bool
 
 
@@ -150,7 +151,7 @@ def _as_read_csv(values: pd.Series, reading: TextCells) -> pd.Series:
             writer.writerow([cell])
     buffer.seek(0)
     text = str if reading.as_text else None
-    return pd.read_csv(buffer, skip_blank_lines=False, decimal=reading.decimal, dtype=text)["c"]
+    return pd.read_csv(buffer, skip_blank_lines=False, dtype=text)["c"]
 
 
 def _cells(values: pd.Series, column: str, reading: TextCells | None) -> pd.DataFrame:
@@ -158,7 +159,8 @@ def _cells(values: pd.Series, column: str, reading: TextCells | None) -> pd.Data
     re-parse text cells, None for typed cells)."""
     if reading is None:
         return pd.DataFrame({column: values.reset_index(drop=True)})
-    return canonical_cells(pd.DataFrame({column: _as_read_csv(values, reading)}), reading.decimal)
+    text = (column,) if reading.as_text else ()
+    return canonical_cells(pd.DataFrame({column: _as_read_csv(values, reading)}), reading.marks, text)
 
 
 _KINDS_SCHEMA = "column string, kind string"
@@ -173,8 +175,8 @@ def _read_kinds(frames: Iterator[pd.DataFrame]) -> pd.DataFrame:
 
 
 class SparkAggregator:
-    """``Aggregator`` over a Spark DataFrame; ``text_decimal`` is the decimal mark of cells that are CSV text
-    to re-parse (None: typed cells)."""
+    """``Aggregator`` over a Spark DataFrame; ``text_marks`` are the decimal marks of cells that are CSV
+    text to re-parse (``TextFormat.decimal_marks``; None: typed cells)."""
 
     name: ClassVar[str] = "spark"
 
@@ -183,14 +185,14 @@ class SparkAggregator:
         frame: DataFrame,
         *,
         source_name: str,
-        text_decimal: str | None = None,
+        text_marks: str | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
         memory_limit: int | None = None,
     ) -> None:
         self._frame = frame
         self._name = source_name
-        self._decimal = text_decimal
+        self._marks = text_marks
         self._progress = progress or (lambda fraction: None)
         self._cancelled = cancelled or (lambda: False)
         self._memory_limit = physical_memory() // 4 if memory_limit is None else memory_limit
@@ -241,7 +243,7 @@ class SparkAggregator:
             if first.startswith("\ufeff"):  # a UTF-8 byte-order mark read as part of the first name
                 frame = frame.withColumnRenamed(first, first.lstrip("\ufeff"))
             frame = frame.filter(~_whitespace_line(frame, text_format.delimiter))
-            return cls(frame, source_name=path.name, text_decimal=text_format.decimal, **options)  # type: ignore[arg-type]
+            return cls(frame, source_name=path.name, text_marks=text_format.decimal_marks, **options)  # type: ignore[arg-type]
         raise DataError(
             f"{path.name}: the Spark engine reads Parquet, CSV and TSV, not {suffix or '(no suffix)'!r}"
         )
@@ -308,16 +310,16 @@ class SparkAggregator:
 
     def _reading(self, column: str) -> TextCells | None:
         """How the UDFs re-parse ``column``'s cells: None for typed cells (Parquet, a catalog table)."""
-        if self._decimal is None:
+        if self._marks is None:
             return None
         if self._text is None:  # one job over every column, once: what the whole file makes text
-            readings = [TextCells(self._decimal, as_text=False)] * len(self.columns)
+            readings = [TextCells(self._marks, as_text=False)] * len(self.columns)
             kinds = self._summarise(self.columns, _read_kinds, _KINDS_SCHEMA, readings)
             typing = TextColumns()
             for name, kind in zip(kinds["column"], kinds["kind"], strict=True):
                 typing.note(name, kind)
             self._text = typing.columns()
-        return TextCells(self._decimal, as_text=column in self._text)
+        return TextCells(self._marks, as_text=column in self._text)
 
     def refuse_changed_source(self) -> None:
         """Not checked: Spark reads the source itself, and a catalog table has no file to stamp."""
