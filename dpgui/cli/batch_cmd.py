@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,6 +12,7 @@ from dpgui.cli import arguments, preflight, review_gate
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
 from dpgui.data.engines import Engine
+from dpgui.json_text import json_text
 from dpgui.planner.batch import BatchPlan, split_plan
 from dpgui.planner.plan import check_plan_inputs
 from dpgui.planner.plan_file import load_plan
@@ -93,7 +93,7 @@ def run_plan_batch(args: argparse.Namespace) -> int:
     check_plan_inputs(args.n)
     batch = split_plan(load_plan(args.plan_file), args.n)
     if args.json:
-        print(json.dumps(plan_json(batch), indent=2))
+        print(json_text(plan_json(batch), indent=2))
     else:
         print_plan(batch)
     return 0

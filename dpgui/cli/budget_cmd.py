@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TextIO
 
 from dpgui.data.fingerprint import sha256_source
+from dpgui.json_text import json_text
 from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
@@ -118,7 +118,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         document = state_json(record.name, state, entries)
         document["labels_only_spent"] = _cost_json(labels_only.spent if labels_only is not None else None)
-        print(json.dumps(document, indent=2))
+        print(json_text(document, indent=2))
         return 0
     print(format_state(record.name, state))
     if labels_only is not None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 from pathlib import Path
 
 from dpgui.cli import arguments
 from dpgui.cli.algorithm_flags import add_algorithm_flags, flag_of, given_parameters, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
+from dpgui.json_text import json_text
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import check_plan_inputs, plan
 from dpgui.tasks.preflight import check_parameters
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             "algorithms": [dataclasses.asdict(row) for row in rows],
             "floors": [dataclasses.asdict(floor) | {"solidity": floor.solidity.value} for floor in lower],
         }
-        print(json.dumps(document, indent=2))
+        print(json_text(document, indent=2))
         return 0
     if not rows:
         print(f"no algorithm is registered for {args.task} yet")

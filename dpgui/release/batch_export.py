@@ -4,12 +4,12 @@ one ``report.html`` plus ``plan.json`` for the whole plan (its releases, costs a
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dpgui.json_text import json_text
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.export import ExportedFiles, export_release, write_atomic
 from dpgui.release.manifest import budget_json, cost_json
@@ -67,7 +67,7 @@ def write_summary(releases: Sequence[NamedRelease], exported: Sequence[ExportedF
         "budget_before": budget_json(releases[0].release.budget_before),
         "budget_after": budget_json(after),
     }
-    write_atomic(folder / PLAN_JSON, (json.dumps(summary, indent=2) + "\n").encode("utf-8"))
+    write_atomic(folder / PLAN_JSON, (json_text(summary, indent=2) + "\n").encode("utf-8"))
     write_atomic(folder / PLAN_REPORT, _report(releases, exported, after).encode("utf-8"))
 
 

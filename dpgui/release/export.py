@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import os
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from dpgui.json_text import json_text
 from dpgui.release.manifest import build_manifest
 from dpgui.release.release import Release
 from dpgui.release.report import REPORT_HTML, build_report
@@ -75,7 +75,7 @@ def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | 
     contents[REPORT_HTML] = build_report(release, plots)
     fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
     manifest = build_manifest(release, fingerprints)  # checked before any file is written
-    contents[MANIFEST_JSON] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    contents[MANIFEST_JSON] = (json_text(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     for name, content in contents.items():
         write_atomic(folder / name, content)
     return ExportedFiles(folder, tuple(folder / name for name in contents))

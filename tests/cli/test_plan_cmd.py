@@ -66,3 +66,23 @@ def test_a_public_sample_is_read_under_the_given_column_name(tmp_path: Path, cap
     assert "no column 'x'" in capsys.readouterr().err
     assert main([*plan, "--column", "income", "--json"]) == 0
     assert '"algorithm": "pap"' in capsys.readouterr().out
+
+
+def _strict_json(text: str) -> object:
+    """``json.loads`` refusing Infinity and NaN, which no JSON reader but Python's accepts."""
+    import json
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_an_infeasible_algorithms_error_is_null_in_plan_json(capsys: pytest.CaptureFixture[str]):
+    """Docs audit, session 34: an algorithm that cannot run (approximate DP at δ = 0) has an infinite
+    predicted error, which ``plan --json`` wrote as Infinity: a strict reader (jq, JavaScript) refused the
+    document."""
+    assert main(["plan", "cdf", "--bounds", "0", "1000", "--epsilon", "1", "--n", "1000", "--json"]) == 0
+    document = _strict_json(capsys.readouterr().out)
+    errors = {row["algorithm"]: row["predicted_error"] for row in document["algorithms"]}  # type: ignore[index]
+    assert errors["tree-gaussian"] is None and isinstance(errors["tree-laplace"], float)
