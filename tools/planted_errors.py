@@ -2807,15 +2807,15 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "review-gate-accepts-failures",
         "dpgui/cli/review_gate.py",
-        "if review.failures and not accept_warnings:",
-        "if review.failures and accept_warnings:",
+        "if any(review.failures for review in reviews) and not accept_warnings:",
+        "if any(review.failures for review in reviews) and accept_warnings:",
         "CLI: a failed review check no longer refuses without --accept-warnings",
         REVIEW_GATE_TESTS,
     ),
     Mutation(
         "review-gate-over-budget-passed",
         "dpgui/cli/review_gate.py",
-        "    if review.over_budget is not None:  # exit 3",
+        "    if refusal is not None:  # exit 3",
         "    if False:  # exit 3",
         "CLI: a release the budget cannot hold passes its review (refused only at the reservation)",
         REVIEW_GATE_TESTS,
@@ -2830,10 +2830,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     Mutation(
         "batch-cmd-review-one-refusal-ignored",
-        "dpgui/cli/batch_cmd.py",
-        "if any(review is None for review in reviews):",
-        "if all(review is None for review in reviews):",
-        "CLI plan: charged and run although one release's review check failed",
+        "dpgui/cli/review_gate.py",
+        "    return _printed_and_passed(texts, [review for _, review in reviews], accept_warnings)",
+        "    return _printed_and_passed(texts, [review for _, review in reviews][:1], accept_warnings)",
+        "CLI plan: charged and run although a later release's review check failed",
         REVIEW_GATE_TESTS,
     ),
     Mutation(
@@ -3146,7 +3146,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ui-review-over-budget-unchecked",
         "dpgui/tasks/ledger_review.py",
-        "refusal = over_budget(prepared, ledger, dataset_id if alone else None)",
+        "refusal = over_budget(prepared, ledger, dataset_id)",
         "refusal = None",
         "app: a release that does not fit the budget left is reviewed as chargeable",
         UI_REVIEW_TESTS,

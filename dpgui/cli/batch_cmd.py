@@ -148,11 +148,8 @@ def _review_run_and_export(
 ) -> int:
     """The review, then the whole plan reserved, run and written into ``--out`` (its exit code)."""
     dataset = opened.dataset
-    reviews = [
-        review_gate.review_or_refuse(r.spec, dataset, ledger, args.accept_warnings, alone=False)
-        for r in batch.releases
-    ]
-    if any(review is None for review in reviews):
+    named = [(r.name, r.prepared) for r in batch.releases]
+    if not review_gate.plan_reviewed(named, dataset, ledger, args.accept_warnings):
         return EXIT_USAGE  # the last step before the reservation: nothing is charged
     runs = [NamedRun(r.name, r.prepared) for r in batch.releases]
     completed: list[Release] = []

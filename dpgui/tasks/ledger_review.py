@@ -16,16 +16,14 @@ from dpgui.tasks.review import ReleaseReview, build_review
 from dpgui.tasks.runner import PreparedRun, over_budget, reservation_request
 
 
-def release_review(
-    prepared: PreparedRun, ledger: Ledger, dataset_id: str | None, *, alone: bool = True
-) -> ReleaseReview:
+def release_review(prepared: PreparedRun, ledger: Ledger, dataset_id: str | None) -> ReleaseReview:
     """The review of one release: the budget left on its account, and the ledger's refusal if it does not
-    fit (``dataset_id`` None: the file is not in the ledger yet, so neither is known). A release not
-    reserved ``alone`` (one of a plan's) gets no refusal: the plan's reservation words it for all."""
+    fit (``dataset_id`` None: the file is not in the ledger yet, so neither is known). A plan's releases
+    are reviewed together (:func:`plan_reviews`)."""
     if dataset_id is None:
         return build_review(prepared, None)
     remaining = ledger.state(dataset_id, prepared.account).remaining
-    refusal = over_budget(prepared, ledger, dataset_id if alone else None)
+    refusal = over_budget(prepared, ledger, dataset_id)
     after = ledger.remaining_with(dataset_id, [reservation_request(prepared)], prepared.account)
     return build_review(prepared, remaining, refusal, after)
 

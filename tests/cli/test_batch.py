@@ -72,6 +72,24 @@ def test_release_batch_reserves_the_whole_plan_then_writes_one_folder(plan_file,
     assert kinds == ["reserved", "reserved", "touched", "committed", "touched", "committed"]
 
 
+def test_each_release_of_a_plan_is_reviewed_after_the_earlier_ones_with_autos_reason(
+    plan_file, wages_csv, tmp_path, capsys
+):
+    """Docs audit, session 34: each release's review was built as if it ran alone, so the second's "Budget
+    after" (5.29) stood above the first's (5.01), and an auto release read "Why: chosen by you". The plan's
+    reviews (as the app's) compose the earlier releases, and say why auto chose."""
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2", "--delta", "1e-6"]) == 0
+    out = tmp_path / "out"
+    assert main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "Budget after:" in line]
+    after = [float(line.split("ε = ")[1].split(",")[0]) for line in lines]
+    shown = json.loads((out / "plan.json").read_text())
+    assert len(after) == 2 and after[0] > after[1]
+    assert after[1] == pytest.approx(shown["budget_after"]["remaining"]["epsilon"], rel=1e-5)
+    assert err.count("Why: auto chose") == 2 and "chosen by you" not in err
+
+
 def test_a_plan_over_budget_is_refused_before_anything_is_booked(plan_file, wages_csv, tmp_path, capsys):
     assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "0.5"]) == 0
     code = main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(tmp_path / "o")])
