@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="refuse a run predicted to take longer than this (seconds; default 600). A synthetic table's "
         "time cannot be predicted: AIM (unless --time-limit is given) ends its rounds in time to finish "
-        "about this long after the marginals are counted",
+        "about its --time-limit default (100 s) after the marginals are counted, or this if lower",
     )
     parser.add_argument(
         "--overwrite",

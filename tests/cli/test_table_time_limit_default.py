@@ -30,3 +30,15 @@ def arguments(algorithm: str, max_seconds: float, time_limit: float | None = Non
 def test_aims_time_limit_is_its_default_or_a_lower_max_seconds(algorithm, max_seconds, time_limit, expected):
     assert _time_limit_from_max_seconds(arguments(algorithm, max_seconds, time_limit)) == expected
     assert TIME_LIMIT.default == AIM_SECONDS == 100.0
+
+
+def test_the_max_seconds_help_names_aims_own_default() -> None:
+    """Docs audit, session 34: the help said AIM ends its rounds about --max-seconds (600 s) after the
+    marginals are counted, where the code ends them at its own default unless --max-seconds is lower."""
+    from dpgui.cli.preflight import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    (action,) = [a for a in parser._actions if "--max-seconds" in a.option_strings]
+    text = action.help or ""
+    assert f"--time-limit default ({AIM_SECONDS:g} s)" in text and "or this if lower" in text
