@@ -65,9 +65,12 @@ def format_state(name: str, state: BudgetState) -> str:
 
 
 def saving_text(state: BudgetState) -> str:
-    """' (basic composition: ε=5, δ=1e-06; saved ε=3.8)' when the accountant charges less, else ''."""
-    if not state.saving or state.spent_basic is None:
+    """' (basic composition: ε=5, δ=1e-06; saved ε=3.8)' when the accountant charges less, the sums beside
+    the words that they exceed the total's δ when only the accountant's figure fits, else ''."""
+    if not state.tight or state.spent_basic is None:
         return ""
+    if state.basic_beyond_delta:
+        return f" (basic composition: {state.spent_basic}, beyond the total's δ)"
     return f" (basic composition: {state.spent_basic}; saved ε={state.saving:.6g})"
 
 

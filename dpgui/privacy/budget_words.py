@@ -18,7 +18,7 @@ CostText = Callable[[PrivacyCost | None], str]
 
 
 def _one_guarantee(state: BudgetState) -> bool:
-    return bool(state.saving) and state.total is not None and state.remaining is not None
+    return state.tight and state.total is not None and state.remaining is not None
 
 
 def spent_words(state: BudgetState, cost_text: CostText) -> str:

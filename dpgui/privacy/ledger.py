@@ -165,6 +165,17 @@ class BudgetState:
             return 0.0
         return max(0.0, self.spent_basic.epsilon - self.spent.epsilon)
 
+    @property
+    def basic_beyond_delta(self) -> bool:
+        """Whether basic composition's delta exceeds the spent figure's (the total's): the releases fit the
+        total only as one guarantee, so nothing is "saved" against a sum that does not fit."""
+        return self.spent_basic is not None and self.spent_basic.delta > self.spent.delta * (1 + TOLERANCE)
+
+    @property
+    def tight(self) -> bool:
+        """Whether the spent figure is the accountant's (epsilon at the total's delta), not the plain sums."""
+        return bool(self.saving) or self.basic_beyond_delta
+
 
 @dataclass(frozen=True)
 class LedgerEntry:

@@ -93,7 +93,7 @@ def _report(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles],
         + "</tr>"
         for item, files in zip(releases, exported, strict=True)
     )
-    basic = "" if not after.saving else f" (basic composition: {after.spent_basic})"
+    basic = "" if not after.tight else f" (basic composition: {after.spent_basic})"
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>Release plan</title></head><body>"
         f"<h1>Release plan: {len(releases)} releases</h1>"

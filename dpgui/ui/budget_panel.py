@@ -20,8 +20,12 @@ DARK_SEGMENT_COLOURS = (QColor("#46505f"), QColor("#a8560f"), QColor("#2f5d36"))
 
 def saving_text(state: BudgetState) -> str:
     """What the accountant saves against basic composition, or that it charges the plain sum."""
-    if state.spent_basic is None or not state.saving:
+    if state.spent_basic is None or not state.tight:
         return "basic composition (ε and δ add up)"
+    if state.basic_beyond_delta:
+        return (
+            f"tight composition: basic composition ({format_cost(state.spent_basic)}) is beyond the total's δ"
+        )
     return (
         f"tight composition saves ε = {state.saving:.3g} against basic composition "
         f"({format_cost(state.spent_basic)})"

@@ -61,6 +61,18 @@ def test_the_saving_is_stated_only_when_the_accountant_saves() -> None:
     assert saved.startswith(" (basic composition: ") and saved.endswith("; saved ε=0.75)")
 
 
+def test_sums_beyond_the_totals_delta_are_said_as_one_guarantee() -> None:
+    """Docs audit, session 34: three releases at δ = 1e-6 under a total δ of 1e-6 sum to δ = 3e-6, beyond
+    the total, so no ε was "saved" against them and ``budget show`` dropped the basic figure and the one-
+    guarantee words: "spent ε=6.03, δ=1e-06" beside a remaining δ of 0 read as δ used up."""
+    beyond = state(basic=PrivacyCost(7.0, 3e-6))
+    assert beyond.basic_beyond_delta and beyond.tight and beyond.saving == 0.0
+    assert saving_text(beyond) == " (basic composition: ε=7, δ=3e-06, beyond the total's δ)"
+    shown = format_state("wages.csv", beyond)
+    assert "(all releases as one guarantee)" in shown and "δ not yet booked" in shown
+    assert not state(basic=PrivacyCost(0.5, 1e-6)).tight
+
+
 def test_json_spent_basic_falls_back_to_spent() -> None:
     assert state_json("w", state(), [])["spent_basic"] == {"epsilon": 0.5, "delta": 1e-6}
     shown = state_json("w", state(basic=PrivacyCost(1.25, 1e-6)), [])
