@@ -331,6 +331,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "choosing mechanism: threshold tau with 2/eps instead of 8/eps",
     ),
     Mutation(
+        "distance-far-query-limit",
+        "dpgui/algorithms/distance/baselines.py",
+        "MAX_QUOTIENT = 2.0**36",
+        "MAX_QUOTIENT = 2.0**56",
+        "per-query baselines: queries admitted so far out that float rounding moves a sum beyond Delta",
+        ("tests/algorithms/distance/test_far_queries_are_refused.py",),
+    ),
+    Mutation(
         "sv-query-noise",
         "dpgui/privacy/sparse_vector.py",
         "return 4 / self.epsilon_per_round",

@@ -358,14 +358,34 @@ def _needs_queries(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     return tuple(failures)
 
 
+def _far_query_failures(spec: TaskSpec, noise: baselines.PerQueryNoise) -> list[PreconditionFailure]:
+    """Refuse a query so far outside the declared box that floating-point rounding could move a record's
+    rounded distance by more than the sensitivity (``baselines.MAX_QUOTIENT``)."""
+    queries = _queries(spec)
+    if queries is None:
+        return []
+    reach = baselines.farthest_quotient(_normalise(spec, queries), _metric(spec), noise.resolution)
+    if reach <= baselines.MAX_QUOTIENT:
+        return []
+    return [
+        PreconditionFailure(
+            "a query lies about a million box widths or more outside the declared bounds, where the "
+            "per-query baseline's sums cannot be computed exactly enough for its sensitivity; check the "
+            "queries' units, or use the CDF route",
+            parameter=True,
+        )
+    ]
+
+
 def _baseline_preconditions(gaussian: bool):
     def check(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
         failures = list(_needs_queries(spec, n))
         if gaussian and spec.delta == 0:
             failures.append(PreconditionFailure("the Gaussian baseline needs delta > 0", parameter=True))
         if not failures:
-            scale = _per_query_noise(spec, gaussian).scale
-            failures += _noise_scale_failures(scale, "the per-query baseline")
+            noise = _per_query_noise(spec, gaussian)
+            failures += _noise_scale_failures(noise.scale, "the per-query baseline")
+            failures += _far_query_failures(spec, noise)
         return tuple(failures)
 
     return check

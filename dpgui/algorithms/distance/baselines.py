@@ -57,6 +57,24 @@ def per_query_noise(
     return PerQueryNoise(resolution, sensitivity, sensitivity * math.sqrt(queries / (2 * rho)), True)
 
 
+MAX_QUOTIENT = 2.0**36
+"""The largest d(x, y) / r a query may reach. Each quotient is computed within a few units in the last place
+of its magnitude (the distance's sum of terms, root and division), so two records' quotients for a query
+far outside the box differ by up to diam / r plus about |d / r| 2^-50, rounding aside: at 2^36 that is
+below 2^-14, which the sensitivity's extra step covers. A query at 10^11 box widths moved a sum by 65,538
+against a sensitivity of 65,537 (privacy review, session 34)."""
+
+
+def farthest_quotient(queries: np.ndarray, metric: Metric, resolution: float) -> float:
+    """The largest d(x, y) / r over the ``queries`` (normalised units) and every x of the unit box: at most
+    (d(centre, y) + diam) / r by the triangle inequality. Public: the queries are declared."""
+    if len(queries) == 0:
+        return 0.0
+    centre = np.full((1, queries.shape[1]), 0.5)
+    reach = metric_distances(centre, queries, metric).max() + metric.diameter(queries.shape[1])
+    return float(reach / resolution)
+
+
 def rounded_distance_sums(
     points: np.ndarray, queries: np.ndarray, metric: Metric, resolution: float
 ) -> np.ndarray:
