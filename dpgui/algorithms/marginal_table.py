@@ -569,7 +569,10 @@ def aim_table(
     (reading a file takes a time that depends on its bytes), and from there the time a round takes depends on
     public sizes, on the earlier DP outputs (the measurements the model is fitted to) and on the machine, not
     on the data beyond those outputs; so the choice of the last round is post-processing, as with
-    ``max_rounds``. The limit counts from that point. A FINISH_NOW sent into the run (the custodian's Finish
+    ``max_rounds``. The limit counts from that point. The exponential mechanism's own time is left out of
+    it: its exact sampler takes longer when one score dominates (a privacy review measured 0.8 ms for equal
+    scores, 3.4 ms for one dominant, 112 ms for a gap of 1e300), a time that depends on the private scores.
+    A FINISH_NOW sent into the run (the custodian's Finish
     now) makes the next round the last in the same way: a choice made outside the data. A last round cut short
     by either measures up to one marginal per column (``final_picks``) rather than one.
     """
@@ -610,15 +613,16 @@ def aim_table(
     model = GraphicalModel(sizes).fit(measurements, n, FIT_ITERS, checkpoint)
     cliques = [(j,) for j in range(d)]
     t, last, longest, time_limited, finished_on_request = 0, False, 0.0, False, False
+    selecting = 0.0  # seconds in the exponential mechanism, left out of the time limit's clock (docstring)
     while not last:
-        began = clock()
+        began, selecting_before = clock(), selecting
         remaining = rho - used
         measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
         last = remaining <= 2 * (measure_rho + select_rho) or t + 1 >= rounds
         finished_on_request = requested and not last
         last = last or requested
         if not last and time_limit is not None:
-            time_limited = last = began - started + 2 * longest > time_limit
+            time_limited = last = began - started - selecting + 2 * longest > time_limit
         picks = 1
         if last:
             remaining *= 1 - 1e-9  # rounding guard: never spend past rho
@@ -643,7 +647,9 @@ def aim_table(
             scores = np.where(feasible, aim_scores(errors, weights, sigma, cell_counts), -np.inf)
             if not np.isfinite(scores).any():
                 scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
+            selection_began = clock()
             index = _select(scores, np.isfinite(scores), eps, sensitivity, rng)
+            selecting += clock() - selection_began
             chosen, bins = candidates[index]
             selected.append(Selected(chosen, eps, select_rho, bins))
             measure = true[chosen] if bins is None else coarsen(true[chosen], bins)
@@ -654,7 +660,7 @@ def aim_table(
             cliques.append(chosen)
             this_round.append((index, noisy, sigma))
         model = model.fit(measurements, n, FIT_ITERS, checkpoint)
-        longest = max(longest, clock() - began)
+        longest = max(longest, clock() - began - (selecting - selecting_before))
         for index, noisy, pick_sigma in this_round:
             t += 1
             chosen, bins = candidates[index]

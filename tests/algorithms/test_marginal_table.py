@@ -305,15 +305,41 @@ def test_aim_time_limit_ends_the_rounds_early_and_the_last_one_spends_exactly_wh
             sizes, _marginals(rows, sizes), len(rows), rho, 500, rng, time_limit=30.0, clock=TickingClock(5)
         )
     )
-    # the start reads 5 s and round k begins at 10k s, after 10k - 5 s; its longest round took 5 s, so with
-    # the final refit (a round's worth) it expects 10k - 5 + 5 (1 + 1) s: over 30 s first at k = 3
+    # the start reads 5 s; a round reads the clock at its start, around its selection and at its end: 15 s,
+    # of which the 5 s selecting are left out of the limit's clock (10 s). Round k begins at 20k - 10 s, after
+    # 15k - 10 s less the selections; with its longest round and the final refit it expects 15k - 10 + 2 * 10
+    # s: over 30 s first at k = 2
     assert limited.time_limited and not unlimited.time_limited
-    # round 3, cut short, measures one marginal per column (final_picks): 2 + 4 selections
-    assert len(limited.selected) == 2 + len(sizes) < len(unlimited.selected)
-    _assert_one_last_batch(limited.selected[2:])
+    # round 2, cut short, measures one marginal per column (final_picks): 1 + 4 selections
+    assert len(limited.selected) == 1 + len(sizes) < len(unlimited.selected)
+    _assert_one_last_batch(limited.selected[1:])
     spent = _zcdp(rng, selections[-len(limited.selected) :])
     assert spent <= rho and spent == pytest.approx(rho, rel=1e-6)  # the last round took what was left
     assert limited.total_cost == pytest.approx(rho, rel=1e-6)
+
+
+def test_the_time_the_exponential_mechanism_takes_is_left_out_of_the_time_limit(monkeypatch):
+    """Privacy review, session 34: the exact sampler's time depends on the private scores (one dominant score
+    takes longer), and the rounds' clock decides the released number of rounds. A selection that takes an
+    hour changes nothing."""
+    rows, sizes = _data()
+
+    def selections(selection_seconds: float) -> int:
+        clock = TickingClock(5)
+        select = mt._select
+
+        def slow(*args, **kwargs):
+            clock.now += selection_seconds
+            return select(*args, **kwargs)
+
+        monkeypatch.setattr(mt, "_select", slow)
+        run = mt.aim_table(
+            sizes, _marginals(rows, sizes), len(rows), 0.2, 500, SeededRandom(4), time_limit=60.0, clock=clock
+        )
+        return len(run_to_end(run).selected)
+
+    # 15k - 10 + 2 * 10 s (see the test above) is over 60 s first at k = 4: 3 + 4 selections
+    assert selections(3600.0) == selections(0.0) == 3 + len(sizes)
 
 
 def test_a_last_round_cut_short_sizes_each_candidate_once_not_once_per_pick(monkeypatch):
