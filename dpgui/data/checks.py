@@ -10,6 +10,7 @@ header is refused by all of them when they count the rows).
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
@@ -69,9 +70,29 @@ COLUMNAR_MARKER_HINT = (
 """The same for a Parquet or Feather file, whose readers take no text for a missing value."""
 
 
+DATE_HINT = (
+    "; dates and times are not numbers to dpgui: save the column as a number (a year, or days since a "
+    "fixed date) and declare its bounds in that unit, or declare its values as categories"
+)
+"""Why a date in a numeric column is refused, and what to do instead (a fuzz run's custodian was told only
+that '2021-10-09 12:06:00' is not a finite number)."""
+
+_DATE_TEXT = re.compile(r"\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\s*")
+"""2021-10-09, 09/10/2021, 9.10.2021, with an optional time of day."""
+
+
+def _is_date(value: object) -> bool:
+    """Whether a cell is a date or time: a datetime (Parquet, Feather, Excel) or text written as one."""
+    if isinstance(value, datetime.date | datetime.time | np.datetime64):
+        return True
+    return isinstance(value, str) and bool(_DATE_TEXT.fullmatch(value))
+
+
 def _not_a_number(value: object, file_name: str = "") -> str:
     if is_infinite(value):
         return f"is not a finite number{INFINITE_HINT}"
+    if _is_date(value):
+        return f"is not a finite number{DATE_HINT}"
     if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value):
         return f"is not a finite number{COMMA_NUMBER_HINT}"
     marker = isinstance(value, str) and not any(c.isdigit() for c in value) and not _is_float(value)

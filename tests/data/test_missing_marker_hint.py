@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
-from dpgui.data.checks import COLUMNAR_MARKER_HINT, MARKER_HINT, _not_a_number
+from dpgui.data.checks import COLUMNAR_MARKER_HINT, DATE_HINT, MARKER_HINT, _not_a_number
 
 
 @pytest.mark.parametrize("cell", ["?", " ? ", "unknown", "-"])
@@ -38,3 +39,14 @@ def test_a_missing_marker_in_a_columnar_file_is_told_to_be_null_not_na(file_name
         == _not_a_number("?", "codes.csv")
         == f"is not a finite number{MARKER_HINT}"
     )
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["2021-10-09 12:06:00", "2021-10-09", "09/10/2021", "9.10.2021 08:30", pd.Timestamp("2021-10-09 12:06")],
+)
+def test_a_date_in_a_numeric_column_is_told_how_to_declare_it(cell: object) -> None:
+    """Unseen-tables audit, session 34: a timestamp column released as a histogram was refused with only
+    "'2021-10-09 12:06:00' is not a finite number"; the refusal now says what to do."""
+    assert _not_a_number(cell) == f"is not a finite number{DATE_HINT}"
+    assert _not_a_number("12:06 meeting") == "is not a finite number"  # digits but no date: no hint
