@@ -84,6 +84,13 @@ TOLERANCE = 1e-9
 """Relative slack when comparing a spend with a total, so that two 0.5's fit in 1.0 (and nothing more)."""
 
 
+SET_A_DELTA = (
+    "set a total with a δ (`dpgui budget set --data FILE --epsilon E --delta 1e-6`, or Budget → Set total "
+    "budget… in the app), or choose an algorithm that is pure DP (δ = 0)."
+)
+"""The way out of a release with δ > 0 under a pure total."""
+
+
 class BudgetExceeded(LedgerError):
     """The reservation would take the dataset over its total budget."""
 
@@ -439,6 +446,11 @@ class Ledger:
         for symbol, axis in _AXES:
             need, spent, limit, composed = (getattr(c, axis) for c in (cost, used, total, after))
             if _exceeds(composed, limit):
+                if axis == "delta" and limit == 0:
+                    return (
+                        f"{what} δ={need:.6g}, but the total of dataset '{dataset.record.name}'{where} has "
+                        f"δ = 0 (pure DP only): {SET_A_DELTA}"
+                    )
                 left = max(0.0, limit - spent)
                 return (
                     f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"

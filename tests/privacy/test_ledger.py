@@ -211,6 +211,17 @@ def test_overspend_message_names_the_numbers(ledger_path: Path) -> None:
     assert len(ledger.entries(record.id)) == 1
 
 
+def test_a_release_with_delta_under_a_pure_total_says_how_to_set_a_delta(ledger_path: Path) -> None:
+    """Unseen-tables audit, session 34: after `budget set --epsilon 6` a table at δ = 1e-6 was refused with
+    "needs δ=1e-06 but only δ=0 of the total δ=0 remains ... Lower delta": the way out is a total with δ."""
+    ledger = Ledger()
+    record = dataset_with_total(ledger, PrivacyCost(6.0))
+    with pytest.raises(BudgetExceeded) as refused:
+        ledger.reserve(record.id, PrivacyCost(1.0, 1e-6), "table")
+    assert "has δ = 0 (pure DP only): set a total with a δ (`dpgui budget set" in str(refused.value)
+    assert "--delta 1e-6" in str(refused.value) and not ledger.entries(record.id)
+
+
 def test_the_refusal_a_review_shows_is_the_reservations_own_and_books_nothing(ledger_path: Path) -> None:
     ledger = Ledger()
     record = dataset_with_total(ledger, PrivacyCost(1.0, 1e-6))
