@@ -398,6 +398,14 @@ def _private_points(spec: TaskSpec, data: Aggregator) -> np.ndarray:
     return _normalise(spec, matrix)
 
 
+NO_QUERIES_MEANING = (
+    f"no query points were declared, so this table has no rows: the released structure ({STRUCTURE_FILE}) "
+    "answers any query, with `dpgui query distance --release FOLDER --point v1,v2,...` or the app's explorer"
+)
+"""What a structure released without queries tells the reader of its empty table (a docs audit found the
+header alone and took the release for empty)."""
+
+
 def _table(
     spec: TaskSpec,
     queries: np.ndarray | None,
@@ -491,7 +499,8 @@ def _structure_run(algorithm: str):
         yield Progress(1.0, "released the distance structure", structure)
         attachment = Attachment(STRUCTURE_FILE, structure.to_bytes())
         table = _table(spec, queries, answers, tuple(notes), structure)
-        return dataclasses.replace(table, attachments=(attachment,))
+        meaning = table.meaning if queries is not None else NO_QUERIES_MEANING
+        return dataclasses.replace(table, attachments=(attachment,), meaning=meaning)
 
     return run
 

@@ -14,6 +14,7 @@ from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructur
 from dpgui.cli import main
 from dpgui.data.domain import NumericDomain
 from dpgui.planner.plan import plan
+from dpgui.tasks.distance import NO_QUERIES_MEANING
 from dpgui.tasks.registry import Guarantee, algorithms, get_algorithm
 from dpgui.tasks.runner import PreconditionFailed, choose_auto, prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
@@ -90,6 +91,22 @@ def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_
     structure = DistanceStructure.load(out)
     assert np.allclose(answered[:, 1], structure.answer_in_data_units(pd.read_csv(queries).to_numpy()))
     assert "noise" in structure.metadata and "counts" not in structure.to_json()
+
+
+def test_a_structure_released_without_queries_says_its_table_has_no_rows_and_how_to_ask(tmp_path):
+    """Docs audit, session 34: without --queries release.csv held the header alone, which read as an empty
+    release; its first line now says the structure answers any query, and with what."""
+    g = np.random.default_rng(0)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    out = tmp_path / "out"
+    arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--epsilon", "1", "--delta", "1e-6"]
+    assert main(["release", "distance", "--data", str(data), *arguments, "--out", str(out)]) == 0
+    first, header, *rows = (out / "release.csv").read_text(encoding="utf-8").splitlines()
+    assert first == f"# {NO_QUERIES_MEANING}" and STRUCTURE_FILE in first
+    assert header == "a,b,distance" and not rows
+    assert json.loads((out / "manifest.json").read_text())["meaning"] == NO_QUERIES_MEANING
 
 
 def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path):
