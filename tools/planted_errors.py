@@ -3555,8 +3555,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "table-public-ignored",
         "dpgui/cli/release_table.py",
-        "    if args.public is not None:\n",
-        "    if args.public is None and False:\n",
+        "    if public:\n",
+        "    if public and False:\n",
         "CLI table: --public silently ignored instead of refused",
         CLI_TESTS,
     ),

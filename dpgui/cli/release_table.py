@@ -28,6 +28,8 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     release_cmd.add_common_arguments(parser, TaskKind.TABLE)
     for flag in GRID_FLAGS:  # declared per column in DOMAINS.json; given here, they are refused
         parser.add_argument(flag, nargs="*", help=argparse.SUPPRESS)
+    for flag in ("--public", "--public-encoding"):  # no table algorithm reads a public sample: refused
+        parser.add_argument(flag, help=argparse.SUPPRESS)
     parser.add_argument(
         "--domains", required=True, type=Path, help="JSON: each column to its declared (public) domain"
     )
@@ -41,9 +43,11 @@ def run_table(args: argparse.Namespace) -> int:
             f"{', '.join(given)}: a table declares each column's bounds, bins or granularity and unit in "
             "--domains DOMAINS.json"
         )
-    if args.public is not None:
+    given_public = (("--public", args.public), ("--public-encoding", args.public_encoding))
+    public = [f"{flag} {value}" for flag, value in given_public if value is not None]
+    if public:
         raise ValueError(
-            f"--public {args.public}: no synthetic-table algorithm reads a public sample; leave it out"
+            f"{', '.join(public)}: no synthetic-table algorithm reads a public sample; leave it out"
         )
     columns, domains = read_domains(args.domains)
     spec = TaskSpec(

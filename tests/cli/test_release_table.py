@@ -205,3 +205,8 @@ def test_a_public_sample_is_refused_not_ignored(demo, tmp_path, capsys):
     assert _release(demo, _domains(tmp_path, ["wage"]), tmp_path / "o", "--public", str(public)) == 2
     assert "no synthetic-table algorithm reads a public sample" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+    assert _release(demo, _domains(tmp_path, ["wage"]), tmp_path / "o", "--public-encoding", "cp1252") == 2
+    assert "--public-encoding cp1252: no synthetic-table algorithm" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["release", "table", "--help"])
+    assert "--public" not in capsys.readouterr().out  # not offered, as the grid's flags are not
