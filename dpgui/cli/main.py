@@ -17,7 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = NumberFriendlyParser(
         prog="dpgui",
-        description="Differentially private releases of a sensitive dataset. Without a command: the GUI.",
+        description="Differentially private releases of a sensitive dataset. Without a command: the GUI "
+        "(`dpgui FILE [--public FILE]` opens it on a private file).",
     )
     parser.add_argument("--version", action="version", version=f"dpgui {__version__}")
     parser.add_argument("--demo", action="store_true", help="start the GUI on the bundled demo data")
@@ -53,12 +54,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = split_negative_assignments(arguments)
     parser = build_parser()
     if arguments and not arguments[0].startswith("-") and arguments[0] not in _commands(parser):
+        if not Path(arguments[0]).exists():
+            parser.error(_neither_command_nor_file(arguments[0], _commands(parser)))
         opened = build_open_parser().parse_args(arguments)
         return run_guarded(lambda: _open_in_gui(opened))
     args = parser.parse_args(arguments)
     if args.command is None:
         return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
+
+
+def _neither_command_nor_file(word: str, commands: set[str]) -> str:
+    """What to say of a first word that names no command and no file ('relase', a mistyped command)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(commands), n=1)
+    guess = f"did you mean {close[0]!r}? " if close else ""
+    return (
+        f"{word!r} is neither a command nor an existing file: {guess}the commands are "
+        f"{', '.join(sorted(commands))}, and `dpgui FILE [--public FILE]` opens the app on a file"
+    )
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

@@ -47,5 +47,18 @@ def test_dpgui_file_opens_the_gui_on_that_file_and_its_public_sample(monkeypatch
     monkeypatch.setattr(app, "run_gui", lambda p, q: opened.append((p, q)) or 0)
     assert main([str(private), "--public", str(public)]) == 0
     assert opened == [(private, public)]
-    assert main([str(tmp_path / "missing.csv")]) == 2
+    assert main([str(private), "--public", str(tmp_path / "missing.csv")]) == 2
     assert "does not exist" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as usage:  # a mistyped command or a missing file: named, with the commands
+        main([str(tmp_path / "missing.csv")])
+    assert usage.value.code == 2 and "neither a command nor an existing file" in capsys.readouterr().err
+
+
+def test_a_mistyped_command_is_named_with_the_closest_one(capsys):
+    """Docs audit, session 34: 'dpgui relase' said "relase does not exist", and 'dpgui budgett show --data x'
+    printed the GUI parser's usage with "unrecognized arguments"."""
+    for mistyped, meant in ((["relase"], "release"), (["budgett", "show", "--data", "x"], "budget")):
+        with pytest.raises(SystemExit) as usage:
+            main(mistyped)
+        err = capsys.readouterr().err
+        assert usage.value.code == 2 and f"did you mean {meant!r}?" in err and "the commands are" in err
