@@ -10,11 +10,12 @@ from dpgui.cli import arguments
 from dpgui.cli.algorithm_flags import add_algorithm_flags, flag_of, given_parameters, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
+from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.json_text import json_text
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import check_plan_inputs, plan
 from dpgui.tasks.preflight import check_parameters
-from dpgui.tasks.spec import TaskKind, TaskSpec
+from dpgui.tasks.spec import TaskKind, TaskSpec, default_missing
 
 LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 BATCH = "batch"
@@ -23,10 +24,10 @@ PLANNED_COLUMN = "x"
 ONE_COLUMN_FLAGS = ("bounds", "granularity", "bins", "unit", "public", "column")
 """The flags of a one-column plan; a table's DOMAINS.json declares its columns instead."""
 UNUSED_FLAGS = {
-    BATCH: (*ONE_COLUMN_FLAGS, "domains", "epsilon", "target_error"),
+    BATCH: (*ONE_COLUMN_FLAGS, "domains", "missing", "epsilon", "target_error"),
     TaskKind.TABLE.value: ONE_COLUMN_FLAGS,
 }
-"""The flags each kind of plan does not read (every other task: --domains)."""
+"""The flags each kind of plan does not read (every other task: --domains and --missing)."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -41,12 +42,18 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--n", required=True, type=int, help="number of records (public)")
     parser.add_argument(
-        "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (but table)"
+        "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (except table)"
     )
     parser.add_argument("--domains", type=Path, help="table: JSON of each column's declared domain")
+    parser.add_argument(
+        "--missing",
+        choices=[kind.value for kind in MissingKind],
+        help="table: missing values kept as a cell of their own (default, as release table), imputed or "
+        "refused; a kept cell is one more per column, so it changes the predicted error",
+    )
     add_grid_arguments(parser)
     parser.add_argument("--epsilon", type=float, help="required for a task")
-    parser.add_argument("--delta", type=float, default=0.0)
+    parser.add_argument("--delta", type=float, default=0.0, help="delta of the planned release (default 0)")
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
     parser.add_argument("--public", help="optional public sample (for public-data-assisted algorithms)")
     arguments.add_encoding_argument(parser, public=True)
@@ -66,19 +73,22 @@ def _table_spec(args: argparse.Namespace) -> TaskSpec:
     from dpgui.data.domains_file import read_domains
 
     columns, domains = read_domains(args.domains)
+    chosen = None if args.missing is None else MissingPolicy(MissingKind(args.missing))
+    missing = default_missing(TaskKind.TABLE) if chosen is None else chosen
     return TaskSpec(
         kind=TaskKind.TABLE,
         columns=columns,
         domains=domains,
         epsilon=args.epsilon,
         delta=args.delta,
+        missing=missing,
     )
 
 
 def _refuse_unused_flags(args: argparse.Namespace) -> None:
     """ValueError for a flag the plan would not read: a one-column flag for a table, --domains for a
     one-column task, a task's flags for a release plan file (which declares them per release)."""
-    unused = UNUSED_FLAGS.get(args.task, ("domains",))
+    unused = UNUSED_FLAGS.get(args.task, ("domains", "missing"))
     given = [flag_of(name) for name in unused if getattr(args, name) is not None]
     if args.task == BATCH:
         given += ["--delta"] * (args.delta != 0) + ["--shapes"] * args.shapes

@@ -44,6 +44,7 @@ def test_a_batch_plan_checks_its_row_count(tmp_path: Path, capsys: pytest.Captur
     [
         (["plan", "table", "--domains", "D.json", "--bounds", "0", "9"], "plan table does not take --bounds"),
         (["plan", "table", "--domains", "D.json", "--public", "p.csv"], "plan table does not take --public"),
+        ([*MEDIAN, "--missing", "keep"], "plan median does not take --missing"),
         ([*MEDIAN, "--domains", "D.json"], "plan median does not take --domains"),
         (["plan", "batch", "P.toml", "--epsilon", "1"], "plan batch does not take --epsilon"),
         (["plan", "batch", "P.toml", "--tree-share", "0.3"], "plan batch does not take --tree-share"),
