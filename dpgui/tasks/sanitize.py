@@ -106,7 +106,9 @@ def _numeric_domain(spec: TaskSpec) -> tuple[PreconditionFailure, ...]:
     if isinstance(spec.domains[0], NumericDomain):
         return ()
     return (
-        PreconditionFailure(f"column {spec.columns[0]!r} needs a numeric domain (bounds and granularity)"),
+        PreconditionFailure(
+            f"column {spec.columns[0]!r} needs a numeric domain (bounds and granularity)", parameter=True
+        ),
     )
 
 
@@ -118,7 +120,8 @@ def _tree_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
         return (
             PreconditionFailure(
                 f"the tree works on at most 2^26 grid points; the declared grid has {spec.domain.size}. "
-                "Use a coarser granularity (or fewer bins)."
+                "Use a coarser granularity (or fewer bins).",
+                parameter=True,
             ),
         )
     return ()
@@ -253,7 +256,7 @@ def _quantile_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     try:
         _qs(spec)
     except ValueError as error:
-        return (PreconditionFailure(str(error)),)
+        return (PreconditionFailure(str(error), parameter=True),)
     return _numeric_domain(spec)
 
 
@@ -376,7 +379,8 @@ def _histogram_fits(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
         return (
             PreconditionFailure(
                 f"a histogram has at most 2^26 cells; the declared grid has {domain.size}. "
-                "Use a coarser granularity (or fewer bins)."
+                "Use a coarser granularity (or fewer bins).",
+                parameter=True,
             ),
         )
     return ()

@@ -84,6 +84,19 @@ def test_precondition_failure_exits_4_with_the_minimum_n(wages_csv, tmp_path, ca
     assert "spent ε=0;" in capsys.readouterr().out  # refused before anything was reserved
 
 
+@pytest.mark.parametrize("task", ["cdf", "histogram"])
+def test_a_grid_beyond_the_algorithms_size_is_a_usage_error(wages_csv, tmp_path, capsys, task):
+    """Docs audit, session 34: a grid of 120,000,001 points exited 4, which promises a minimum n; no n helps,
+    so it is a usage error (exit 2), as a grid over --max-memory is."""
+    main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"])
+    code = main(
+        ["release", task, "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "120",
+         "--granularity", "1e-6", "--epsilon", "1", "--algorithm", "geometric" if task == "histogram" else
+         "tree-laplace", "--out", str(tmp_path / "o")]
+    )  # fmt: skip
+    assert code == 2 and "at most 2^26" in capsys.readouterr().err
+
+
 def test_canary_never_appears_in_any_exported_byte(wages_csv, tmp_path):
     main(["budget", "set", "--data", str(wages_csv), "--epsilon", "10"])
     out = tmp_path / "out"
