@@ -129,7 +129,7 @@ def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "delta": release.cost.delta,
         "accountant": ACCOUNTANT,
         "budget_account": release.algorithm.account(spec).value,
-        "privacy_curve": None if (curve := algorithm.curve(spec)) is None else curve.to_json(),
+        "privacy_curve": algorithm.recorded_curve(spec).to_json(),  # the ledger's, a pure ε as one step
         "budget_before": budget_json(release.budget_before),
         "budget_after": budget_json(release.budget_after),
         "meaning": release.table.meaning or None,

@@ -53,3 +53,10 @@ def test_the_manifest_states_the_curve_the_ledger_recorded(wages_csv, tmp_path, 
     assert manifest["privacy_curve"] == entry["curve"] is not None
     assert manifest["budget_after"]["spent"] == shown["spent"]  # staged before the commit, yet the charge
     assert manifest["budget_after"]["spent_basic_composition"]["epsilon"] == pytest.approx(0.5)
+    # a pure exponential mechanism's too: its manifest said null beside the ledger's one pure step
+    median = ["release", "median", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "20000"]
+    assert main([*median, "--epsilon", "0.25", "--algorithm", "em", "--out", str(tmp_path / "b")]) == 0
+    pure = json.loads((tmp_path / "b" / "manifest.json").read_text())["privacy_curve"]
+    capsys.readouterr()
+    main(["budget", "show", "--data", str(wages_csv), "--json"])
+    assert pure == json.loads(capsys.readouterr().out)["entries"][-1]["curve"] is not None
