@@ -106,17 +106,17 @@ def check_before_charging(
     parameters, predicted work and memory, a pass over the data's columns, a writable ledger, and an empty
     ``--out`` (a plan's folder is written whole, never merged into an earlier one)."""
     n = opened.dataset.n_rows
-    for release in batch.releases:
-        preflight.before_opening(release.spec)
-        check_limits(release.spec, estimate(release.spec, n), preflight.limits(args))
-        preflight.report_data(preflight.data_check(release.spec, opened))
-    if ledger.read_only:
+    if ledger.read_only:  # the cheap refusals first: the data pass below can take a while
         raise LedgerReadOnly(
             f"the ledger's folder {ledger.path.parent} cannot be written, so no release can be charged"
         )
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise OutFolderError(f"--out {out} exists and is not an empty folder; name a new folder for the plan")
+    for release in batch.releases:
+        preflight.before_opening(release.spec)
+        check_limits(release.spec, estimate(release.spec, n), preflight.limits(args))
+        preflight.report_data(preflight.data_check(release.spec, opened))
     needed = sum(estimate(release.spec, n).output_bytes for release in batch.releases)
     discard(prepare_out(out, needed_bytes=needed, private=opened.dataset.path))  # as for one release
 

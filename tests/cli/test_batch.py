@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dpgui.cli import main
+from dpgui.cli import batch_cmd, main
 from dpgui.paths import dpgui_home
 from tests.conftest import holds_canary
 
@@ -100,11 +100,14 @@ def test_a_plan_over_budget_is_refused_before_anything_is_booked(plan_file, wage
 
 
 def test_a_plan_into_a_folder_that_holds_files_is_refused_before_anything_is_booked(
-    plan_file, wages_csv, tmp_path
+    plan_file, wages_csv, tmp_path, monkeypatch
 ):
     assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2", "--delta", "1e-6"]) == 0
     out = tmp_path / "taken"
     out.mkdir()
     (out / "release.csv").write_text("earlier")
+    passes = []
+    monkeypatch.setattr(batch_cmd.preflight, "data_check", lambda *args: passes.append(args))
     assert main(["release", "batch", str(plan_file), "--data", str(wages_csv), "--out", str(out)]) == 2
     assert '"reserved"' not in (dpgui_home() / "ledger.jsonl").read_text()
+    assert not passes  # refused before the pass over the data (docs audit: after 15 s of it)
