@@ -126,6 +126,8 @@ class ColumnCheck:
     """Finite numbers outside the declared bounds (clipped to the nearest bound)."""
     unknown: int = 0
     """Undeclared categories, or labels that are none of 0/1, true/false, yes/no."""
+    near_miss: int = 0
+    """Undeclared categories spelt like a declared one but for case ("ny" beside a declared "NY")."""
     positives: int = 0
     """Label cells that read the named positive value (with ``positive`` given)."""
     first_problem: str | None = None
@@ -192,7 +194,8 @@ def _value_column(
         codes, texts = distinct_text(values)
         known = np.array([*map(domain.declares, texts), True], dtype=bool)[codes]
         unknown = ~known
-        counter.add(unknown=int(unknown.sum()))
+        folded = np.array([*map(domain.declares_but_for_case, texts), False], dtype=bool)[codes]
+        counter.add(unknown=int(unknown.sum()), near_miss=int((unknown & folded).sum()))
         if unknown.any() and not domain.other:
             counter.problem(
                 _first(
@@ -280,10 +283,10 @@ class FrameChecker:
 
 SUMMARY_SCHEMA = (
     "column string, role string, rows long, missing long, invalid long, out_of_bounds long, unknown long, "
-    "positives long, first_problem string"
+    "near_miss long, positives long, first_problem string"
 )
 """One partition's counts, one row per column (a Spark schema): what crosses from the executors."""
-_COUNTS = ("rows", "missing", "invalid", "out_of_bounds", "unknown", "positives")
+_COUNTS = ("rows", "missing", "invalid", "out_of_bounds", "unknown", "near_miss", "positives")
 
 
 def _partition_summary(
@@ -366,6 +369,12 @@ def _verdict(
             warnings.append(
                 f"{100 * check.missing_fraction:.1f}% of column {check.column!r} is missing and will be "
                 f"replaced by {fill}: the release describes the imputed data"
+            )
+        if check.near_miss:
+            warnings.append(
+                f"{check.near_miss} cells of column {check.column!r} differ from a declared category only by "
+                "case (ny beside NY) and count as 'other': categories are compared as written, so declare "
+                "those spellings too or write them alike in the file"
             )
         if check.rows and check.unknown > UNDECLARED_WARNING * check.rows:
             warnings.append(

@@ -528,6 +528,15 @@ class CategoricalDomain:
         """Whether a cell reading ``text`` (``distinct_text``) is one of the declared categories."""
         return text in self._positions
 
+    @cached_property
+    def _folded(self) -> frozenset[str]:
+        return frozenset(text.casefold() for text in self._positions)
+
+    def declares_but_for_case(self, text: str) -> bool:
+        """Whether a cell reading ``text`` would be declared if case were ignored (the data check's hint;
+        the counts compare as written)."""
+        return text.casefold() in self._folded
+
     def to_indices(
         self, values: pd.Series, *, file_name: str, missing_index: int | None = None
     ) -> np.ndarray:

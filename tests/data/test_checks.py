@@ -140,3 +140,16 @@ def test_a_number_with_a_comma_is_refused_with_the_files_decimal_mark(written: s
     assert f"{written!r} is not a finite number; a number is read with one decimal mark" in refusal
     plain = check_frames("f.csv", frame([1, "12abc"]), ("x",), (DOMAIN,), MissingPolicy())
     assert plain.refusals[0].endswith("'12abc' is not a finite number")
+
+
+def test_cells_declared_but_for_case_are_counted_and_warned_of() -> None:
+    """Unseen-tables audit, session 34: " ny" and "ny" beside a declared "NY" were 6.7% of a column, counted
+    as 'other' with only "1337 unknown" said (the warning starts at half a column)."""
+    states = CategoricalDomain(("NY", "CA"), other=True)
+    cells = ["NY", " ny", "ny", "Ca", "CA", "TX", None]
+    check = check_frames("f.csv", frame(cells), ("x",), (states,), MissingPolicy(MissingKind.KEEP))
+    (column,) = check.columns
+    assert (column.unknown, column.near_miss) == (4, 3)  # ny twice and Ca; TX is simply undeclared
+    assert check.warnings[0].startswith("3 cells of column 'x' differ from a declared category only by case")
+    exact = check_frames("f.csv", frame(["NY", "TX"]), ("x",), (states,), MissingPolicy())
+    assert exact.columns[0].near_miss == 0 and not exact.warnings
