@@ -98,7 +98,12 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
     parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
     arguments.add_encoding_argument(parser, public=True)
-    parser.add_argument("--out", required=True, type=Path, help="folder for release.csv and manifest.json")
+    parser.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        help="folder for the release's files (release.csv, report.html, manifest.json)",
+    )
     preflight.add_arguments(parser)
     review_gate.add_argument(parser)
 
