@@ -53,7 +53,9 @@ class PreconditionFailed(Exception):
     def __init__(self, failures: tuple[PreconditionFailure, ...]) -> None:
         self.failures = failures
         # auto's candidates often fail for one shared reason (a column too fine for any table algorithm)
-        super().__init__("; ".join(dict.fromkeys(f.message for f in failures)))
+        # a reason ends with a full stop or not: joined, each but the last loses it ("le.; the" read badly)
+        reasons = list(dict.fromkeys(f.message for f in failures))
+        super().__init__("; ".join([*(reason.rstrip(".") for reason in reasons[:-1]), *reasons[-1:]]))
 
     @property
     def parameters_unusable(self) -> bool:

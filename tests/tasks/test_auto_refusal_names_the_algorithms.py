@@ -26,3 +26,13 @@ def test_a_reason_every_algorithm_gives_stands_alone_and_the_others_name_theirs(
     assert "laplace-per-query, gaussian-per-query: this algorithm needs a file of public queries" in message
     assert message.endswith("; gaussian-per-query: the Gaussian baseline needs delta > 0")
     assert "delta > 0" not in refusal(1e-6)
+
+
+def test_joined_reasons_lose_their_full_stops_but_the_last() -> None:
+    """Docs audit, session 34: "choose ge or le.; the ..." and "(or fewer bins).; tree-gaussian: ..."."""
+    from dpgui.tasks.registry import PreconditionFailure
+    from dpgui.tasks.runner import PreconditionFailed
+
+    failures = (PreconditionFailure("choose ge or le."), PreconditionFailure("give δ > 0."))
+    assert str(PreconditionFailed(failures)) == "choose ge or le; give δ > 0."
+    assert str(PreconditionFailed(failures[:1])) == "choose ge or le."
