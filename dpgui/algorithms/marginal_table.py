@@ -572,9 +572,9 @@ def aim_table(
     ``max_rounds``. The limit counts from that point. The exponential mechanism's own time is left out of
     it: its exact sampler takes longer when one score dominates (a privacy review measured 0.8 ms for equal
     scores, 3.4 ms for one dominant, 112 ms for a gap of 1e300), a time that depends on the private scores.
-    A FINISH_NOW sent into the run (the custodian's Finish
-    now) makes the next round the last in the same way: a choice made outside the data. A last round cut short
-    by either measures up to one marginal per column (``final_picks``) rather than one.
+    A FINISH_NOW sent into the run (the custodian's Finish now) makes the next round the last in the same
+    way: a choice made outside the data. A last round cut short by either measures up to one marginal per
+    column (``final_picks``) rather than one.
     """
     d = len(sizes)
     checkpoint = cancel_checkpoint(rng, FITTING)

@@ -74,7 +74,7 @@ DATE_HINT = (
     "; dates and times are not numbers to dpgui: save the column as a number (a year, or days since a "
     "fixed date) and declare its bounds in that unit, or declare its values as categories"
 )
-"""Why a date in a numeric column is refused, and what to do instead (a fuzz run's custodian was told only
+"""Why a date in a numeric column is refused, and what to do instead (an audit's custodian was told only
 that '2021-10-09 12:06:00' is not a finite number)."""
 
 _DATE_TEXT = re.compile(r"\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\s*")
