@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 from collections.abc import Iterable
 
+from dpgui.numbers import readable
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms, get_algorithm, set_twice
 from dpgui.tasks.spec import AUTO, ParameterValue, TaskKind, TaskSpec
 
@@ -46,8 +47,11 @@ def task_parameters(kinds: TaskKind | Iterable[TaskKind]) -> dict[str, Parameter
 
 
 def _help(spec: ParameterSpec) -> str:
-    bounds = "" if spec.minimum is None else f"; {spec.minimum:g} to {spec.maximum:g}"
-    text = f"{spec.help} (default {spec.default}{bounds}; only for the algorithms that take it)"
+    """The spec's help, its default (none for an empty one) and range written plainly (16,777,216, not
+    1.67772e+07)."""
+    bounds = "" if spec.minimum is None else f"; {readable(spec.minimum)} to {readable(spec.maximum)}"
+    default = "none" if spec.default == "" else spec.default
+    text = f"{spec.help.rstrip('.')} (default {default}{bounds}; only for the algorithms that take it)"
     return text.replace("%", "%%")  # argparse formats help with %
 
 

@@ -47,6 +47,11 @@ def test_help_states_the_default_and_the_range() -> None:
     )
     free = ParameterSpec("q", str, "0.5", "50% quantile", choices=())
     assert _help(free) == "50%% quantile (default 0.5; only for the algorithms that take it)"
+    # docs audit, session 34: "(default ; ...)" for an empty default, "2 to 1.67772e+07", "column). (default"
+    cells = ParameterSpec("max_cells", int, 4096, "At most this many cells.", 2, 1 << 24)
+    assert _help(cells).startswith("At most this many cells (default 4096; 2 to 16,777,216; only")
+    queries = ParameterSpec("queries", str, "", "CSV of query points.", path=True)
+    assert _help(queries).startswith("CSV of query points (default none; only")
 
 
 def test_the_first_spec_of_a_name_is_the_one_used_across_tasks() -> None:
