@@ -185,10 +185,16 @@ _SCHEMA_NAMES: dict[str, Callable[[Path], list[str]]] = {
 }
 
 
-def refuse_duplicate_header(path: Path, encoding: str | None = None) -> None:
+def refuse_bad_header(path: Path, encoding: str | None = None) -> None:
     """The column names as the file writes them: delimited text's header row and a workbook's first row
     (pandas would rename a duplicate to 'a.1' and release it under that name), a Parquet or Feather file's
-    schema (pandas would fail with a reader's error)."""
+    schema (pandas would fail with a reader's error); and delimited text's first record, refused when it
+    has more fields than the header, as any later one is (``_too_many_fields``).
+
+    pandas reads a first record with surplus fields as the sign of an unnamed index column: it made the
+    first column the index and shifted every column of every record by one, so one record's trailing
+    delimiter moved every other record's cells (a neighbour audit: L1 10 on five records). The out-of-core
+    reader dropped the surplus field instead; both now refuse it."""
     if not path.is_file():
         return
     suffix = path.suffix.lower()
@@ -204,10 +210,15 @@ def refuse_duplicate_header(path: Path, encoding: str | None = None) -> None:
     text_format = sniff_text(path, encoding)
     try:
         with text_format.open_text(path) as handle:
-            header = next(csv.reader(handle, delimiter=text_format.delimiter), [])
+            reader = csv.reader(handle, delimiter=text_format.delimiter)
+            header = next(reader, [])
+            first = next((row for row in reader if row), [])  # pandas skips an empty line
+            line = reader.line_num
     except (OSError, csv.Error, UnicodeDecodeError):
         return  # the reader reports an unreadable file in its own words
     refuse_duplicate_names(header, path.name)
+    if header and len(first) > len(header):
+        raise _long_row(path, text_format, line, len(first), len(header))
 
 
 _TOO_MANY_FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
@@ -235,6 +246,10 @@ def _too_many_fields(path: Path, exc: Exception, text_format: TextFormat) -> Dat
         return None
     expected, line, saw = map(int, match.groups())
     line, saw = _first_long_row(path, text_format, expected) or (line, saw)
+    return _long_row(path, text_format, line, saw, expected)
+
+
+def _long_row(path: Path, text_format: TextFormat, line: int, saw: int, expected: int) -> DataError:
     return DataError(
         f"{path.name}: line {line} has {saw} fields, but the header names {expected} columns; a cell that "
         f"holds the delimiter (a {text_format.delimiter_name}) must be in double quotes: quote that cell or "
@@ -290,7 +305,7 @@ def load_table(path: Path, encoding: str | None = None) -> pd.DataFrame:
         raise DataError(f"{path.name}: file not found at {path}; check the path")
     delimited = path.suffix.lower() in DELIMITED_SUFFIXES
     refuse_non_table(path, encoding)
-    refuse_duplicate_header(path, encoding)
+    refuse_bad_header(path, encoding)
     try:
         frame = _read_delimited(path, encoding) if delimited else reader(path)
     except pd.errors.EmptyDataError as exc:

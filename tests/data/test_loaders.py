@@ -210,6 +210,29 @@ def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("engine", ["memory", "embedded"])
+@pytest.mark.parametrize(
+    ("text", "line", "saw", "expected"),
+    [
+        ("id,sex,age\n1,F,30,\n2,M,40\n3,F,50\n", 2, 4, 3),  # a trailing delimiter on the first record
+        ("id,sex,age\n\n1,F,30,7,8\n2,M,40\n", 3, 5, 3),  # after an empty line, which pandas skips
+        ("city\nParis,France\nRome\nOslo\n", 2, 2, 1),  # one column: every other cell read as missing
+    ],
+)
+def test_a_first_record_with_surplus_fields_is_refused_as_a_later_one_is(
+    tmp_path: Path, engine: str, text: str, line: int, saw: int, expected: int
+) -> None:
+    """Neighbour audit, session 34 (a_implicit_index.py): pandas takes surplus fields on the FIRST record for
+    an unnamed index column, made the first column the index and shifted every column of every record: one
+    record's trailing comma moved (F, M, other) from [3, 2, 0] to [0, 0, 5]. The out-of-core reader dropped
+    the surplus field. Both refuse it now, by its line, as any later record with surplus fields."""
+    path = tmp_path / "people.csv"
+    path.write_text(text, encoding="utf-8")
+    refusal = rf"line {line} has {saw} fields, but the header names {expected} col"
+    with pytest.raises(DataError, match=refusal):
+        open_aggregator(path, engine)
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
 def test_a_row_with_too_many_fields_is_named_by_its_line_after_a_cell_spanning_lines(
     tmp_path: Path, engine: str
 ) -> None:

@@ -55,7 +55,7 @@ from dpgui.data.aggregate import (
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.fingerprint import folder_parts
-from dpgui.data.loaders import canonical_cells, refuse_duplicate_header, refuse_duplicate_names, unreadable
+from dpgui.data.loaders import canonical_cells, refuse_bad_header, refuse_duplicate_names, unreadable
 from dpgui.data.missing import MissingPolicy, apply_missing, missing_mask
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 from dpgui.data.validation import binary_labels, numeric_column, require_columns
@@ -339,7 +339,7 @@ class FileSource:
                     "engine cannot scan; open it with the in-memory engine (--engine memory), or save it "
                     "again as Feather version 2 or Parquet"
                 ) from exc
-            refuse_duplicate_header(
+            refuse_bad_header(
                 self.path, self.encoding
             )  # Arrow's datasets refuse a repeated name without naming it
             raise DataError(
@@ -382,7 +382,7 @@ class FileSource:
         if len(names) == 0:
             raise DataError(f"{self.name}: the table has no columns; the first row must name the columns")
         if self._format not in ARROW_FORMATS:  # pandas renames a repeated header name; check the file's
-            refuse_duplicate_header(self.path, self.encoding)
+            refuse_bad_header(self.path, self.encoding)
         refuse_duplicate_names(names, self.name)
         return tuple(str(name) for name in names)
 
