@@ -26,6 +26,7 @@ from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError, cell_location, shown
+from dpgui.data.loaders import MISSING_SPELLINGS
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_separator_columns
 from dpgui.data.validation import (
@@ -421,12 +422,6 @@ def check_data(
     return replace(verdict, warnings=verdict.warnings + warnings) if warnings else verdict
 
 
-MISSING_SPELLINGS = frozenset(
-    {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A"}
-    | {"NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
-)
-"""The cell texts pandas' CSV and Excel readers (every engine's) read as a missing value: the default
-``na_values`` of ``pandas.read_csv``'s documentation."""
 _READ_WITH_MISSING_SPELLINGS = frozenset({*DELIMITED_SUFFIXES, ".xlsx", ".xls"})
 
 

@@ -49,6 +49,14 @@ def _neighbours(
     return paths[0], paths[1]
 
 
+def _cells(engine: Engine, path: Path) -> pd.Series:
+    """Column "c" as the engine reads it, every batch in order."""
+    if engine is ENGINES["memory"]:
+        return open_dataset(path).frame["c"]
+    batches = FileSource(path, batch_rows=64).batches(["c"])
+    return pd.concat([batch.frame["c"] for batch in batches], ignore_index=True)
+
+
 def _moved_by_one_record(engine: Engine, paths: tuple[Path, Path], domain: CategoricalDomain) -> np.ndarray:
     """The counts of the file minus those of its neighbour: what the one replaced record moved."""
     before, after = (engine(path).category_counts("c", domain, KEEP) for path in paths)
@@ -106,6 +114,21 @@ def test_a_point_in_another_column_leaves_a_semicolon_files_commas_read_alike(
     domain = CategoricalDomain(declared, other=True)
     counts = [engine(path).category_counts("c", domain, KEEP).tolist() for path in paths]
     assert counts == [[100, 100, 100, 0]] * 2
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
+@pytest.mark.parametrize("huge", ["9223372036854775808", "18446744073709551615"])
+def test_an_integer_beyond_2_63_leaves_the_other_records_missing_cells_missing(
+    tmp_path: Path, engine: Engine, huge: str
+) -> None:
+    """Neighbour audit, session 34 (b_bigint_missing.py): pandas 3.1 returns a column holding an integer of
+    2^63 or more as text, with every other record's empty, NA and null cells as those texts: a synthetic
+    table's kept missing cells (its default) moved to 'other'."""
+    cells = ["5"] * 30 + [""] * 10 + ["NA"] * 5 + ["null"] * 5 + ["7"] * 20
+    paths = _neighbours(tmp_path, cells, huge)
+    read = [[None if pd.isna(v) else cell_text(v) for v in _cells(engine, path)] for path in paths]
+    assert read[0][:-1] == read[1][:-1] and read[0].count(None) == 20  # the missing cells stay missing
+    assert read[1][-1] == cell_text(float(huge))
 
 
 @pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
