@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import numbers
 import re
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dpgui.data.domain import canonical_text, number_of_text
+from dpgui.data.domain import POINT, canonical_text, number_of_text
 from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 
@@ -34,6 +35,15 @@ def _read_delimited(path: Path, encoding: str | None = None) -> pd.DataFrame:
         low_memory=False,
     )
     return canonical_cells(frame, text_format.decimal_marks)
+
+
+def _number_of_cell(value: object, marks: str) -> float | None:
+    """A cell's number: its text's (``number_of_text``), or a workbook's number itself (not a boolean)."""
+    if isinstance(value, str):
+        return number_of_text(value, marks)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_):
+        return float(value)
+    return None
 
 
 MISSING_SPELLINGS = frozenset(
@@ -70,8 +80,10 @@ def _canonical_column(values: pd.Series, marks: str, *, numbers: bool) -> pd.Ser
     audit: one such record moved four missing cells to 'other')."""
     values = values.mask(values.isin(MISSING_SPELLINGS))  # see below
     codes, uniques = pd.factorize(values)
-    read_numbers = [number_of_text(value, marks) if isinstance(value, str) else None for value in uniques]
+    read_numbers = [_number_of_cell(value, marks) for value in uniques]
     if numbers and len(uniques) and all(number is not None for number in read_numbers):
+        if not any(isinstance(value, str) for value in uniques):  # a workbook's numbers: whole ones stay int
+            return pd.to_numeric(values)
         return pd.Series(np.array([*read_numbers, np.nan])[codes], index=values.index, name=values.name)
     read = [canonical_text(value, marks) if isinstance(value, str) else value for value in uniques]
     cells = np.array([*read, np.nan], dtype=object)[codes]  # code -1, a missing cell, picks the NaN
@@ -121,16 +133,22 @@ def _read_first_sheet(path: Path) -> pd.DataFrame:
     row of the sheet, so an empty row between two filled ones is such a record (dropping them made the row
     count n, which every release states, count those records: replace one record by an empty one and n
     fell by one). Empty rows after the table are none: a sheet cannot tell them from its unused rows.
-    Error cells are kept as their text (:func:`_restore_error_cells`)."""
+    Error cells are kept as their text (:func:`_restore_error_cells`).
+
+    Each cell is read on its own (``dtype=object``, then ``canonical_cells``), as a text file's: pandas
+    typed a column from all of its cells, so one empty cell turned a column's TRUE and FALSE into 1.0 and
+    0.0, and one text cell A12 kept its column's 007 from reading 7 (a neighbour audit: (true, false,
+    other) [3, 2, 0] became [0, 0, 5])."""
     with pd.ExcelFile(path, engine="openpyxl") as workbook:
-        frame = pd.read_excel(workbook, sheet_name=0)
+        frame = pd.read_excel(workbook, sheet_name=0, dtype=object)
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
         if frame.shape[1] and frame.isna().to_numpy().any():
             _restore_error_cells(frame, workbook.book.worksheets[0], path)
     if not frame.shape[1]:
         return frame
     filled = np.flatnonzero(frame.notna().to_numpy().any(axis=1))
-    return frame.iloc[: filled[-1] + 1 if filled.size else 0].reset_index(drop=True)
+    frame = frame.iloc[: filled[-1] + 1 if filled.size else 0].reset_index(drop=True)
+    return canonical_cells(frame, POINT).infer_objects()  # a column of text or of booleans alone: typed
 
 
 _READERS: dict[str, Reader] = {

@@ -187,8 +187,8 @@ def _holds_decimals(values: pd.Series) -> bool:
 
 
 def _kind(values: pd.Series) -> ColumnKind:
-    if pd.api.types.is_bool_dtype(values):
-        return ColumnKind.CATEGORICAL
+    if pd.api.types.is_bool_dtype(values) or pd.api.types.infer_dtype(values, skipna=True) == "boolean":
+        return ColumnKind.CATEGORICAL  # a workbook's booleans beside an empty cell are objects
     if pd.api.types.is_numeric_dtype(values) or _holds_decimals(values):
         return ColumnKind.NUMERIC
     if pd.api.types.is_string_dtype(values) or isinstance(values.dtype, pd.CategoricalDtype):

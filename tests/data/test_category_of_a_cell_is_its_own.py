@@ -174,3 +174,29 @@ def test_a_text_cell_reads_as_the_cell_pandas_types_from_it(text: str, marks: st
 def test_text_that_is_no_number_keeps_its_spelling() -> None:
     for text in ("1_000", "0x1A", "١٢", "1.5.2", "tRuE-ish", " yes ", "nan", "1,200"):
         assert canonical_text(text) == text.strip()
+
+
+@pytest.mark.parametrize(
+    ("cells", "replacement", "declared"),
+    [
+        ([True, False, True, True, False], None, ("true", "false")),  # an empty cell: booleans stay booleans
+        ([True, False, True, True, False], 3.5, ("true", "false")),  # a number beside booleans
+        (["007", "010", "007", "007", "010"], "A12", ("7", "10")),  # a text code beside digit codes
+    ],
+)
+def test_a_workbook_cell_reads_alike_whatever_its_column_holds(
+    tmp_path: Path, cells: list[object], replacement: object, declared: tuple[str, ...]
+) -> None:
+    """Neighbour audit, session 34 (c_xlsx_typing.py): ``read_excel`` typed a column from all of its cells,
+    so one empty cell turned TRUE and FALSE into 1.0 and 0.0, and one text code A12 kept the others from
+    reading 7 and 10: (true, false, other) [3, 2, 0] became [0, 0, 5]. Each cell is read on its own now."""
+    paths = []
+    for name, column in (("d", cells), ("d_prime", [*cells[:-1], replacement])):
+        path = tmp_path / f"{name}.xlsx"
+        frame = pd.DataFrame({"id": range(len(column)), "c": pd.Series(column, dtype=object)})
+        frame.to_excel(path, index=False)
+        paths.append(path)
+    domain = CategoricalDomain(declared, other=True)
+    memory = ENGINES["memory"]
+    assert memory(paths[0]).category_counts("c", domain, KEEP).tolist() == [3, 2, 0]
+    assert _moved_by_one_record(memory, (paths[0], paths[1]), domain).tolist() == [0, 1, -1]
