@@ -246,3 +246,13 @@ def test_a_row_with_too_many_fields_is_named_by_its_line_after_a_cell_spanning_l
         "notes.tsv: line 5 has 3 fields, but the header names 2 columns; a cell that holds the delimiter (a "
         "tab) must be in double quotes: quote that cell or remove the extra fields, then open the file again"
     )
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_a_quote_never_closed_is_refused_in_words_by_every_engine(tmp_path: Path, engine: str) -> None:
+    """Neighbour audit, session 34 (g_embedded_crash.py): the out-of-core engine let pandas' ParserError
+    out as a traceback where the in-memory one refused the file in words."""
+    path = tmp_path / "open_quote.csv"
+    path.write_text('cat,num\n"a,1\nb,2\n', encoding="utf-8")
+    with pytest.raises(DataError, match="could not be read as .csv"):
+        open_aggregator(path, engine)

@@ -360,7 +360,7 @@ class FileSource:
                 skip_blank_lines=text_format.skip_blank_lines,
                 **options,
             )
-        except UnicodeDecodeError as exc:
+        except (UnicodeDecodeError, pd.errors.ParserError) as exc:  # ParserError: a quote never closed
             raise self._unreadable(exc) from exc
 
     @cached_property
