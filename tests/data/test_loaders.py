@@ -254,5 +254,5 @@ def test_a_quote_never_closed_is_refused_in_words_by_every_engine(tmp_path: Path
     out as a traceback where the in-memory one refused the file in words."""
     path = tmp_path / "open_quote.csv"
     path.write_text('cat,num\n"a,1\nb,2\n', encoding="utf-8")
-    with pytest.raises(DataError, match="could not be read as .csv"):
+    with pytest.raises(DataError, match=r"could not be read as \.csv"):
         open_aggregator(path, engine)
