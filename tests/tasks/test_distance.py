@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -64,6 +65,15 @@ def test_an_unreadable_queries_file_is_a_precondition_failure_and_the_plan_still
     assert prepare(readable, 100).algorithm.name == "huang-roth-online"  # control: a readable file runs
 
 
+def _budgeted_data(tmp_path, seed: int) -> Path:
+    """300 rows of a (whole numbers 0 to 10) and b (in [0, 1)), with a total budget of ε 10, δ 1e-5."""
+    g = np.random.default_rng(seed)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    return data
+
+
 def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_path, capsys):
     g = np.random.default_rng(0)
     data = tmp_path / "d.csv"
@@ -96,10 +106,7 @@ def test_cli_release_writes_the_structure_and_query_answers_it_without_data(tmp_
 def test_a_structure_released_without_queries_says_its_table_has_no_rows_and_how_to_ask(tmp_path):
     """Docs audit, session 34: without --queries release.csv held the header alone, which read as an empty
     release; its first line now says the structure answers any query, and with what."""
-    g = np.random.default_rng(0)
-    data = tmp_path / "d.csv"
-    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
-    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    data = _budgeted_data(tmp_path, seed=0)
     out = tmp_path / "out"
     arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--epsilon", "1", "--delta", "1e-6"]
     assert main(["release", "distance", "--data", str(data), *arguments, "--out", str(out)]) == 0
@@ -131,10 +138,7 @@ def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path
 
 
 def test_cli_bins_declare_the_distance_grid_and_its_cdf_route_support(tmp_path):
-    g = np.random.default_rng(2)
-    data = tmp_path / "d.csv"
-    pd.DataFrame({"a": g.integers(0, 11, 300), "b": g.random(300)}).to_csv(data, index=False)
-    assert main(["budget", "set", "--data", str(data), "--epsilon", "10", "--delta", "1e-5"]) == 0
+    data = _budgeted_data(tmp_path, seed=2)
     out = tmp_path / "out"
     arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "1", "--bins", "10", "--epsilon", "1"]
     arguments += ["--delta", "1e-6", "--algorithm", "cdf-route", "--out", str(out), "--accept-warnings"]
