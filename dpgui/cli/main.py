@@ -58,10 +58,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(_neither_command_nor_file(arguments[0], _commands(parser)))
         opened = build_open_parser().parse_args(arguments)
         return run_guarded(lambda: _open_in_gui(opened))
-    args = parser.parse_args(arguments)
+    args, extra = parser.parse_known_args(arguments)
+    if extra:  # what parse_args would refuse; a flag of another task's algorithms is named as plan names it
+        foreign = _other_tasks_flags(args, extra)
+        if foreign:
+            parser.exit(2, f"dpgui: error: no {args.task} algorithm takes {', '.join(foreign)}; leave it out "
+                        "('dpgui algorithms' lists each algorithm's parameters)\n")  # fmt: skip
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
+
+
+def _other_tasks_flags(args: argparse.Namespace, extra: list[str]) -> list[str]:
+    """The words of ``extra`` that are algorithm flags of another task than the release's (``--q`` given to
+    ``release cdf``), which ``dpgui plan`` refuses by name; [] outside ``release``."""
+    if getattr(args, "command", None) != "release":
+        return []
+    from dpgui.cli.algorithm_flags import parameter_flag, task_parameters
+    from dpgui.tasks.spec import TaskKind
+
+    flags = {parameter_flag(kind, name) for kind in TaskKind for name in task_parameters(kind)}
+    return [word.split("=")[0] for word in extra if word.split("=")[0] in flags]
 
 
 def _neither_command_nor_file(word: str, commands: set[str]) -> str:

@@ -136,3 +136,17 @@ def test_ctrl_c_exits_130_with_one_line(monkeypatch, capsys):
     monkeypatch.setattr(algorithms_cmd, "run", interrupted)
     assert main(["algorithms"]) == 130
     assert "cancelled" in capsys.readouterr().err
+
+
+def test_a_flag_of_another_tasks_algorithms_is_named_as_plan_names_it(wages_csv, tmp_path, capsys):
+    """Docs audit, session 34: 'release cdf --q 0.5' printed the top-level usage and "unrecognized
+    arguments", where 'plan cdf --q 0.5' says no cdf algorithm takes --q."""
+    release = ["release", "cdf", "--data", str(wages_csv), "--column", "wage", "--bounds", "0", "100"]
+    with pytest.raises(SystemExit) as refused:
+        main([*release, "--epsilon", "1", "--out", str(tmp_path / "o"), "--q", "0.5"])
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and "no cdf algorithm takes --q" in err and "usage:" not in err
+    with pytest.raises(SystemExit) as unknown:
+        main([*release, "--epsilon", "1", "--out", str(tmp_path / "o"), "--bogus", "1"])
+    assert unknown.value.code == 2 and "unrecognized arguments: --bogus 1" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
