@@ -55,10 +55,11 @@ MISSING_SPELLINGS = frozenset(
 
 
 def canonical_cells(frame: pd.DataFrame, marks: str, text: Collection[str] = ()) -> pd.DataFrame:
-    """``frame`` (read from delimited text with pandas' decimal point) with every text cell replaced by its
-    ``canonical_text`` under the file's decimal ``marks``: TRUE by "true", 007 by "7", 2,50 by "2.5" in a
-    semicolon file. A column of numbers only becomes float64, unless it is one of the ``text`` columns (a
-    batch of a column the whole file makes text: ``backends.embedded.TextColumns``).
+    """``frame`` (read from delimited text with pandas' decimal point, or a workbook's first sheet cell by
+    cell) with every text cell replaced by its ``canonical_text`` under the file's decimal ``marks``: TRUE
+    by "true", 007 by "7", 2,50 by "2.5" in a semicolon file. A column of numbers only becomes numeric,
+    unless it is one of the ``text`` columns (a batch of a column the whole file makes text:
+    ``backends.embedded.TextColumns``).
 
     ``pandas.read_csv`` makes such cells booleans or numbers only when every cell of their column is one, so
     without this one record of text kept every other cell of its column as written, and moved them all to
