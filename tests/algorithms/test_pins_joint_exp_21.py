@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpgui.algorithms.joint_exp import MAX_WORK, joint_exp_fits, joint_exp_quantiles
+from dpgui.algorithms.joint_exp import MAX_WORK, _Moves, joint_exp_fits, joint_exp_quantiles
 from dpgui.algorithms.progress import run_to_end
 from dpgui.privacy.random import SeededRandom
 from tests.recording import SteeredRandom
@@ -60,3 +60,18 @@ def test_log_weights_beyond_exp_range_still_pick_the_best_split() -> None:
     for seed in range(3):
         release = run_to_end(joint_exp_quantiles(values, counts, 200, (0.25, 0.75), 1.0, SeededRandom(seed)))
         assert release.indices[0] <= 100 < release.indices[1]
+
+
+@pytest.mark.parametrize("span", [10.0, 500.0, 700.0, 740.0, 2000.0])
+def test_the_move_sums_match_a_log_sum_exp_whatever_the_span_of_the_log_weights(span: float) -> None:
+    """``_Moves.into`` sums in linear space only while no kept term can underflow (LINEAR_SPAN): at a
+    span of 700 nats a product in linear space would round the smallest terms, and whole columns, to 0."""
+    below = np.array([0.0, 1.0, 3.0, 4.0, 9.0])
+    earlier = np.tri(5, k=-1, dtype=bool).T
+    moves = _Moves.of(below, 2.0, 0.5, earlier)
+    ending = np.array([-span, 0.0, -span / 2, -np.inf, -span / 3])  # piece 1 reached from piece 0 only
+    reference = np.array(
+        [np.logaddexp.reduce(ending[:k] + moves.log[:k, k]) if k else -np.inf for k in range(5)]
+    )
+    np.testing.assert_allclose(moves.into(ending), reference, rtol=0, atol=1e-10)  # logs: relative weights
+    assert np.isneginf(moves.into(np.full(5, -np.inf))).all()
