@@ -44,10 +44,20 @@ def code_law(data: tuple[int, ...], qs: tuple[float, ...], epsilon: float, monke
     return output_law(run)[0]
 
 
+@pytest.fixture(params=["linear products", "log-sum-exp"])
+def summing(request, monkeypatch) -> str:
+    """Both ways ``_Moves.into`` sums: products in linear space (the default here) or the log-sum-exp."""
+    if request.param == "log-sum-exp":
+        monkeypatch.setattr(joint_exp, "LINEAR_SPAN", -1.0)
+    return request.param
+
+
 @pytest.mark.parametrize(
     ("data", "qs"), [((0, 2, 2, 4), (0.25, 0.75)), ((1, 1, 3), (0.2, 0.5, 0.9)), ((4, 0), (0.5,))]
 )
-def test_the_code_samples_exactly_the_exponential_mechanism_with_sensitivity_two(data, qs, monkeypatch):
+def test_the_code_samples_exactly_the_exponential_mechanism_with_sensitivity_two(
+    data, qs, monkeypatch, summing
+):
     law = code_law(data, qs, 2.0, monkeypatch)
     expected = brute_force_law(data, qs, 2.0)
     assert set(law) <= set(expected)
