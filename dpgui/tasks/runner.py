@@ -139,6 +139,7 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
     chosen, nor one booked on an account other than replace-one.
     """
     from dpgui.tasks.simulation import (  # the simulation runs registered algorithms
+        RACE_FACTOR,
         SIMULATED,
         error_estimate,
         simulates_public_sample,
@@ -169,11 +170,16 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
             f"no algorithm for {spec.kind.value} fits ε={spec.epsilon}, δ={spec.delta}"
         )
         raise PreconditionFailed(_why_none_fits(refusals) or (nothing_fits,))
+    candidates, raced = _race(spec, n, candidates)
     error, best, kind = min(candidates, key=lambda triple: triple[0])
     others = ", ".join(f"{info.name}: {err:.4g}" for err, info, _ in candidates if info is not best)
     reason = f"auto chose {best.name}: {kind} {error:.4g} {best.error_unit}" + (
         f" (others: {others})" if others else " (the only feasible algorithm)"
     )
+    if raced:
+        reason += (
+            f"; {', '.join(raced)} came close and were simulated again with {RACE_FACTOR} times the releases"
+        )
     if unfit:
         reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
     if infeasible:
@@ -188,6 +194,29 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
         shapes = "synthetic shapes (the geometric mean of their errors)"
         reason += f"; simulated on {shapes}, not on this column's: {why}"
     return best, reason
+
+
+def _race(
+    spec: TaskSpec, n: int, candidates: list[tuple[float, AlgorithmInfo, str]]
+) -> tuple[list[tuple[float, AlgorithmInfo, str]], list[str]]:
+    """The candidates with the simulated ones within RACE_MARGIN of the best simulated re-estimated from
+    RACE_FACTOR times the releases (``simulation.refine_expected_error``), and the names of those raced."""
+    from dpgui.tasks.simulation import RACE_MARGIN, SIMULATED, refine_expected_error
+
+    simulated = [value for value, _, kind in candidates if kind == SIMULATED]
+    if len(simulated) < 2:
+        return candidates, []
+    close = {info.name for value, info, kind in candidates if kind == SIMULATED
+             and value <= RACE_MARGIN * min(simulated)}  # fmt: skip
+    if len(close) < 2:
+        return candidates, []
+    raced = [
+        (refine_expected_error(spec.with_algorithm(info.name), n) or value, info, kind)
+        if info.name in close
+        else (value, info, kind)
+        for value, info, kind in candidates
+    ]
+    return raced, [info.name for _, info, _ in candidates if info.name in close]
 
 
 def _why_none_fits(
