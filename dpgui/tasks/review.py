@@ -204,11 +204,14 @@ def predicted_error_text(error: float, unit: str, n: int) -> str:
 
 
 def _in_value_units(spec: TaskSpec, error: float, unit: str) -> str:
-    """A rank error as a spread of the column's values around the median, read off the PUBLIC sample."""
+    """A rank error as a spread of the column's values around the median, read off the PUBLIC sample
+    when it describes the declared grid (``sample_fit``): the demo's hourly wages under a weekly grid said
+    "ranks within that error of the median all hold wage 7.78 USD per week" of a median near 520."""
     if unit != RANK_UNIT or not math.isfinite(error) or not isinstance(spec.domains[0], NumericDomain):
         return ""
     values = _public_values(spec, spec.columns[0])
-    if values is None or values.size == 0:
+    fit = sample_fit(spec)
+    if values is None or values.size == 0 or fit is None or not fit.passed:
         return ""
     domain = spec.domains[0]
     clipped = np.clip(values, domain.lower, domain.upper)

@@ -3,6 +3,7 @@ layer), and the export."""
 
 from __future__ import annotations
 
+import html
 import io
 
 import pandas as pd
@@ -232,11 +233,13 @@ class ReviewPage(QWidget):
         notes = [note for note in (table.meaning, *table.notes) if note]
         shown, more = notes[:NOTES_SHOWN], notes[NOTES_SHOWN:]
         self.details.setText(
-            f"{release.algorithm.title} ({release.algorithm.name}) · {release.dataset.n_rows:,} rows · "
-            f"release {release.release_id[:8]} · charged to the ledger before display"
-            + "".join(f"<br>• {note}" for note in shown)
+            html.escape(
+                f"{release.algorithm.title} ({release.algorithm.name}) · {release.dataset.n_rows:,} rows · "
+                f"release {release.release_id[:8]} · charged to the ledger before display"
+            )
+            + "".join(f"<br>• {html.escape(note)}" for note in shown)  # notes hold rules like wage <= 137
         )
-        self.more_details.setText("<br>".join(f"• {note}" for note in more))
+        self.more_details.setText("<br>".join(f"• {html.escape(note)}" for note in more))
         self.more_button.setChecked(False)
         self.more_button.setText(f"{len(more)} more note" + ("" if len(more) == 1 else "s"))
         self.more_button.setVisible(bool(more))

@@ -127,6 +127,13 @@ def test_a_rank_error_is_also_shown_in_the_column_units_of_the_public_sample(pub
     assert "records" in text and "on the public sample, ranks within that error of the median" in text
 
 
+def test_a_public_sample_on_another_scale_gives_no_spread_in_the_columns_units(public):
+    """The demo's hourly wages under a weekly grid: their spread said nothing of the weekly column."""
+    spec = TaskSpec(TaskKind.MEDIAN, ("wage",), (declared_grid(0, 20000),), 1.0, public=public)
+    text = dict(review_of(spec).summary())["Predicted error"]
+    assert "records" in text and "on the public sample" not in text
+
+
 def test_a_declared_unit_appears_in_the_columns_line_and_the_value_spread(public):
     spec = TaskSpec(
         TaskKind.MEDIAN, ("wage",), (declared_grid(0, 50, unit="USD per hour"),), 1.0, public=public

@@ -3,11 +3,13 @@ counted from the released synthetic rows (never from the private data)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
 import pandas as pd
 import pytest
+from PySide6.QtGui import QTextDocument
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.missing import MissingKind
@@ -68,6 +70,17 @@ def test_the_headline_counts_synthetic_rows_and_long_notes_fold_behind_a_disclos
     assert page.more_details.text().count("•") == len(notes) - NOTES_SHOWN
     page.more_button.click()
     assert page.more_details.isVisibleTo(page)
+
+
+def test_notes_are_shown_as_text_not_markup(released: MainWindow):
+    """A threshold's note "predict positive exactly when wage <= 137" lost everything after its "<"."""
+    page, release = released.review_page, released.release
+    rule = "a rule: wage <= 137 & age > 30"
+    page.show_release(dataclasses.replace(release, table=dataclasses.replace(release.table, meaning=rule)))
+    shown = QTextDocument()
+    shown.setHtml(page.details.text())
+    assert rule in shown.toPlainText()
+    page.show_release(release)
 
 
 def test_the_measured_marginals_are_named_on_the_left_axis_in_the_order_measured(released: MainWindow):
