@@ -4450,6 +4450,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "data check: a cell refused as 'inf' no longer says it read as infinity (INF, 1e309)",
         ("tests/data/test_checks.py",),
     ),
+    Mutation(
+        "checks-clipping-unwarned",
+        "dpgui/data/checks.py",
+        "if isinstance(domain, NumericDomain) and check.out_of_bounds > OUTSIDE_WARNING * check.rows:",
+        "if isinstance(domain, NumericDomain) and check.out_of_bounds > check.rows:",
+        "data check: a declaration that clips most of a column to its bounds passes without a warning",
+        ("tests/data/test_checks.py",),
+    ),
 )
 
 

@@ -47,6 +47,12 @@ UNDECLARED_WARNING = 0.5
 """Above this fraction of cells outside a column's declared categories (all counted as "other"), the check
 warns: the list most likely does not match how the file writes the values (1/0 against true/false)."""
 
+OUTSIDE_WARNING = 0.05
+"""Above this fraction of a numeric column's values outside its declared bounds (each counted at the nearer
+bound), the check warns: the declaration most likely does not describe the column (a GUI audit declared
+the demo's weekly wages on [0, 49], the hourly public sample's range, and every check stayed green while
+the median released was the bound)."""
+
 _TRUTH = frozenset({"0", "1", "false", "true", "no", "yes"})
 
 _COMMA_NUMBER = re.compile(r"\s*[+-]?\d[\d.]*(?:,\d[\d.]*)+\s*")
@@ -376,6 +382,13 @@ def _verdict(
                 f"{check.near_miss} cells of column {check.column!r} differ from a declared category only by "
                 "case (ny beside NY) and count as 'other': categories are compared as written, so declare "
                 "those spellings too or write them alike in the file"
+            )
+        domain = domains[check.column]
+        if isinstance(domain, NumericDomain) and check.out_of_bounds > OUTSIDE_WARNING * check.rows:
+            warnings.append(
+                f"{100 * check.out_of_bounds / check.rows:.1f}% of column {check.column!r} lies outside its "
+                f"declared bounds [{domain.lower:g}, {domain.upper:g}] and counts at the nearer bound: check "
+                "the bounds (and their unit) against the column; a release reflects the clipped values"
             )
         if check.rows and check.unknown > UNDECLARED_WARNING * check.rows:
             warnings.append(

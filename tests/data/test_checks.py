@@ -54,6 +54,19 @@ def test_more_than_five_percent_imputed_warns_and_a_fully_missing_column_is_refu
     assert "refuses missing values" in fail.refusals[0]
 
 
+def test_more_than_five_percent_outside_the_bounds_warns_before_the_charge():
+    """A declaration on another scale (weekly wages on the hourly sample's [0, 49]) clipped nearly every
+    value to the bound, with every check green."""
+    clipped = check_frames("f.csv", frame([5] * 94 + [11] * 6), ("x",), (DOMAIN,), MissingPolicy())
+    assert not clipped.refusals
+    assert clipped.warnings == (
+        "6.0% of column 'x' lies outside its declared bounds [0, 10] and counts at the nearer bound: check "
+        "the bounds (and their unit) against the column; a release reflects the clipped values",
+    )
+    few = check_frames("f.csv", frame([5] * 95 + [-1] * 5), ("x",), (DOMAIN,), MissingPolicy())
+    assert few.columns[0].out_of_bounds == 5 and not few.warnings  # 5%: a cap the custodian chose
+
+
 def test_undeclared_categories_are_refused_unless_there_is_an_other_category():
     values = frame(["a", "b", "z"])
     strict = check_frames("f.csv", values, ("x",), (CategoricalDomain(("a", "b")),), MissingPolicy())

@@ -48,6 +48,8 @@ def test_valid_labels_pass_the_check_and_only_value_columns_show_out_of_bounds()
     assert check.lines() == [
         "f.csv: column 'x': 0 missing (0.0%), 0 invalid, 1 out of bounds of 3 rows",
         "f.csv: column 'y': 0 missing (0.0%), 0 invalid of 3 rows",
+        "warning: 33.3% of column 'x' lies outside its declared bounds [0, 10] and counts at the nearer "
+        "bound: check the bounds (and their unit) against the column; a release reflects the clipped values",
     ]
 
 
