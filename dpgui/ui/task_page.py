@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -201,12 +202,12 @@ class TaskPage(QWidget):
         columns = QHBoxLayout()
         columns.addLayout(left, 1)
         columns.addLayout(right, 1)
-        inner = QWidget()
-        inner.setLayout(columns)
+        self._inner = QWidget()
+        self._inner.setLayout(columns)
         scroll = QScrollArea()
         scroll.setAccessibleName("Task page")
         scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
+        scroll.setWidget(self._inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
@@ -222,6 +223,15 @@ class TaskPage(QWidget):
         self.load_domains_button.clicked.connect(self._load_domains_clicked)
         self.save_domains_button.clicked.connect(self._save_domains_clicked)
         self._task_changed()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Lay the page out anew: forms rebuilt while it was hidden (the task changed on another page, or
+        a project opened) kept their old heights, and a histogram's three parameters shared 23 px."""
+        for widget in (self, *self.findChildren(QWidget)):
+            if widget.layout() is not None:
+                widget.layout().invalidate()
+        self._inner.layout().activate()
+        super().showEvent(event)
 
     # -- inputs from the window ----------------------------------------------------------------------------
 

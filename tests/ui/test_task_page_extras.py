@@ -219,3 +219,34 @@ def test_at_1024_by_700_every_algorithm_entry_shows_all_its_lines(qtbot, demo_wi
         painted = min(shown.width(), visible) - 2 * margin
         wrapped = metrics.boundingRect(QRect(0, 0, painted, 1 << 20), Qt.TextFlag.TextWordWrap, item.text())
         assert shown.height() >= wrapped.height(), item.text()
+
+
+def test_a_form_rebuilt_while_the_page_is_hidden_gets_its_full_height_when_shown(demo_window, qtbot):
+    """A project opened from the Budget page showed a histogram's three parameters crushed into the height
+    of the median's one (23 px against 102) until the deferred relayout caught up: the page's layouts kept
+    the sizes of the forms before."""
+    from PySide6.QtCore import QCoreApplication, QThreadPool
+
+    from dpgui.ui.app import prepare_demo
+    from dpgui.ui.main_window import BUDGET
+
+    window = demo_window
+    prepare_demo(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    page, form = window.task_page, window.task_page.parameters
+
+    def settled() -> None:
+        qtbot.waitUntil(lambda: QThreadPool.globalInstance().activeThreadCount() == 0, timeout=15_000)
+        qtbot.wait(50)
+
+    window.go_to(TASK)
+    for kind in (TaskKind.MEDIAN, TaskKind.HISTOGRAM, TaskKind.QUANTILES, TaskKind.THRESHOLD):
+        window.go_to(BUDGET)
+        settled()
+        page.task.setCurrentIndex(page.task.findData(kind))
+        settled()
+        window.go_to(TASK)
+        QCoreApplication.processEvents()  # the first frame shown: no flash of a crushed form
+        assert form.height() >= form.minimumSizeHint().height(), kind
