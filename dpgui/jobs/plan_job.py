@@ -219,7 +219,7 @@ class PlanJob(PoolJob):
         self._next()
 
     def _on_failed(self, error: Exception) -> None:
-        settle_failed_run(self._ledger, self._reservations[self.index], self.touched)
+        settle_failed_run(self._ledger, self._reservations[self.index])
         self._refund_the_rest()
         if stopped_by_user(error):
             self.cancelled.emit()

@@ -201,7 +201,7 @@ class ReleaseJob(PoolJob):
         self.released.emit(release)
 
     def _on_failed(self, error: Exception) -> None:
-        settle_failed_run(self._ledger, self._reservation, self.touched)
+        settle_failed_run(self._ledger, self._reservation)
         if stopped_by_user(error):
             self.cancelled.emit()
         else:

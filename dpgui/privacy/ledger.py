@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -375,38 +375,61 @@ class Ledger:
         One reservation line per request, written in one transaction; each is then touched, committed or
         refunded on its own. Each account's releases must fit the total on their own.
         """
-        with self._transaction():
-            dataset = self._dataset(dataset_id)
-            total = dataset.total
-            if total is None:
-                raise BudgetNotSet(
-                    f"No total privacy budget is set for dataset '{dataset.record.name}', so no release can "
-                    f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
-                    "[--delta D]`."
-                )
-            refusal = self._first_overspend(dataset, total, requests)
-            if refusal is not None:
-                raise BudgetExceeded(refusal)
-            reservations = []
-            for request in requests:
-                reservation = Reservation(
-                    uuid4().hex, dataset_id, request.cost, request.description, request.account, request.curve
-                )
-                self._append(
-                    EventType.RESERVED,
-                    Reserved(
-                        reservation.id,
-                        dataset_id,
-                        request.cost.epsilon,
-                        request.cost.delta,
-                        request.description,
-                        request.account.value,
-                        None if request.curve is None else request.curve.to_json(),
-                    ),
-                )
-                self._own.add(reservation.id)
-                reservations.append(reservation)
-            return reservations
+        reservations: list[Reservation] = []
+        try:
+            with self._transaction():
+                self._book_all(dataset_id, requests, reservations)
+        except BaseException:
+            self._refund_unreturned(reservations)
+            raise
+        return reservations
+
+    def _book_all(
+        self, dataset_id: str, requests: Sequence[ReservationRequest], reservations: list[Reservation]
+    ) -> None:
+        """``reserve_all``'s body inside its transaction: each reservation goes into ``reservations``
+        before its line is written, so a failure after the write can refund it."""
+        dataset = self._dataset(dataset_id)
+        total = dataset.total
+        if total is None:
+            raise BudgetNotSet(
+                f"No total privacy budget is set for dataset '{dataset.record.name}', so no release can "
+                f"run. Set one first: `dpgui budget set --data {dataset.record.path} --epsilon E "
+                "[--delta D]`."
+            )
+        refusal = self._first_overspend(dataset, total, requests)
+        if refusal is not None:
+            raise BudgetExceeded(refusal)
+        for request in requests:
+            reservation = Reservation(
+                uuid4().hex, dataset_id, request.cost, request.description, request.account, request.curve
+            )
+            reservations.append(reservation)
+            self._own.add(reservation.id)
+            self._append(
+                EventType.RESERVED,
+                Reserved(
+                    reservation.id,
+                    dataset_id,
+                    request.cost.epsilon,
+                    request.cost.delta,
+                    request.description,
+                    request.account.value,
+                    None if request.curve is None else request.curve.to_json(),
+                ),
+            )
+
+    def _refund_unreturned(self, reservations: Sequence[Reservation]) -> None:
+        """Refund the reservations a failed ``reserve_all`` wrote but never returned: an interrupt (Ctrl-C)
+        while the head file was written left a run that never started charged for good. Best effort: if
+        the ledger cannot be written now, they stay charged, the safe side."""
+        if not reservations:
+            return
+        with suppress(LedgerError, OSError), self._transaction():
+            for reservation in reservations:
+                booking = self._bookings.get(reservation.id)
+                if booking is not None and booking.outcome is None and not booking.touched:
+                    self._append(EventType.REFUNDED, ReservationUpdate(reservation.id))
 
     def refusal(self, dataset_id: str, request: ReservationRequest) -> str | None:
         """What ``reserve`` would refuse ``request`` with (its :class:`BudgetExceeded` words), or None when
@@ -473,6 +496,19 @@ class Ledger:
         with self._transaction():
             self._open_booking(reservation)
             self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id, files))
+
+    def settle_unfinished(self, reservation: Reservation) -> bool:
+        """After an error or a cancel: commit the reservation if the ledger records that its run touched the
+        private data (it stays charged), refund it otherwise; whether it stays charged.
+
+        The ledger's record decides, not the run's own flag: an interrupt can land after the touched line
+        is written and before the run learns so, and a refund would then be refused."""
+        with self._transaction():
+            touched = self._open_booking(reservation).touched
+            self._append(
+                EventType.COMMITTED if touched else EventType.REFUNDED, ReservationUpdate(reservation.id)
+            )
+            return touched
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""

@@ -266,7 +266,10 @@ class LedgerFile:
             ) from None
         try:
             self._appended = False
-            yield self._read_new()
+            news = self._read_new()
+            if self._head_behind():
+                self._write_head()  # a crash after an append left it behind: a line removed would go unseen
+            yield news
             if self._appended:
                 self._write_head()
         finally:
@@ -312,6 +315,15 @@ class LedgerFile:
             f.flush()
             os.fsync(f.fileno())
         os.replace(temporary, self.head_path)
+
+    def _head_behind(self) -> bool:
+        """Whether the ledger has lines the head file does not record yet (a crash between an append and
+        the head's write, or no head file): under the lock, the head is then brought up to date at once,
+        or read-only commands would leave the last lines removable unseen until the next charge."""
+        if self._next_seq == 0:
+            return False
+        recorded = self._read_head()
+        return recorded is None or recorded.seq < self.head.seq
 
     def _read_head(self) -> ChainHead | None:
         try:

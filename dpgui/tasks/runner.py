@@ -19,6 +19,7 @@ Order of events, which the privacy guarantees depend on:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import uuid
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
@@ -387,12 +388,11 @@ def engine_name(aggregator: Aggregator | None, engine_choice: str | None) -> str
     return engine_choice or (Engine.MEMORY.value if aggregator is None else aggregator.name)
 
 
-def settle_failed_run(ledger: Ledger, reservation: Reservation, touched: bool) -> None:
-    """After an error or a cancel: a run that touched the data stays charged; otherwise refund it."""
-    if touched:
-        ledger.commit(reservation, None)
-    else:
-        ledger.refund(reservation)
+def settle_failed_run(ledger: Ledger, reservation: Reservation) -> None:
+    """After an error or a cancel: a run that touched the data stays charged; otherwise refund it. The
+    ledger's record of the touch decides (``Ledger.settle_unfinished``), not the run's flag: an interrupt
+    after the touched line was written and before the flag was set turned a charge into a refused refund."""
+    ledger.settle_unfinished(reservation)
 
 
 def execute(
@@ -433,17 +433,6 @@ def execute(
     )
 
 
-class Touch:
-    """Marks one reservation touched, once the run reads the private data, and remembers that it did."""
-
-    def __init__(self, ledger: Ledger, reservation: Reservation) -> None:
-        self.ledger, self.reservation, self.touched = ledger, reservation, False
-
-    def __call__(self) -> None:
-        self.ledger.mark_touched(self.reservation)
-        self.touched = True
-
-
 def run_reserved(
     prepared: PreparedRun,
     dataset: Dataset | DatasetHandle,
@@ -462,11 +451,11 @@ def run_reserved(
     (``settle_failed_run``: charged once it touched the data, else refunded). ``execute``'s steps after the
     reservation, and each step of a plan (``batch_run.execute_batch``)."""
     factory = None if aggregator is None else lambda _: aggregator
-    touch = Touch(ledger, reservation)
+    touch = functools.partial(ledger.mark_touched, reservation)  # once the run reads the private data
     try:
         table = yield from run_algorithm(prepared, dataset, rng, touch, cancelled, factory)
     except BaseException:
-        settle_failed_run(ledger, reservation, touch.touched)
+        settle_failed_run(ledger, reservation)
         raise
     return finish(
         prepared,
