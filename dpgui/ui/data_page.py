@@ -36,7 +36,7 @@ from dpgui.data import ColumnSummary, summarize_columns
 from dpgui.data.backends import Engine, OpenedData
 from dpgui.data.public import PublicSample
 from dpgui.jobs.open_job import OpenRequest
-from dpgui.ui.dataframe_model import DataFrameModel
+from dpgui.ui.dataframe_model import DataFrameModel, fit_columns
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.domain_table import DomainTable
 
@@ -259,7 +259,7 @@ class DataPage(QWidget):
         self.engine_label.setText(opened.aggregator.name)
         frame = opened.preview()
         self.preview_model.set_frame(frame)
-        self.preview.resizeColumnsToContents()
+        fit_columns(self.preview)
         shown = "every row" if opened.in_memory else f"the first {len(frame):,} rows"
         self.preview_title.setText(f"Custodian-only preview ({shown}) — never exported")
         counted = "" if opened.in_memory else f" (in the first {len(frame):,} rows)"

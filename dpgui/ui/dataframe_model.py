@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QTableView
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -81,8 +82,24 @@ class DataFrameModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> object:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return self._names[section]  # the whole name of a header the view elides (``fit_columns``)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
             return self._names[section]
         return f"{section + 1:,}"
+
+
+HEADER_WIDTH = 150
+"""The widest a column grows for its header alone (px): a longer name is elided, whole in its tooltip."""
+
+
+def fit_columns(table: QTableView) -> None:
+    """Columns as wide as their values, and their headers up to HEADER_WIDTH: a table release's "noise scale
+    (σ or Laplace scale; ε for a selection)" took 334 px of a 417 px view, its values out of sight."""
+    table.resizeColumnsToContents()
+    for column in range(table.model().columnCount()):
+        wide = max(table.sizeHintForColumn(column), HEADER_WIDTH)
+        if table.columnWidth(column) > wide:
+            table.setColumnWidth(column, wide)

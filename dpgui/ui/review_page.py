@@ -34,7 +34,7 @@ from dpgui.tasks.spec import TaskKind
 from dpgui.tasks.table import synthetic_csv, synthetic_rows
 from dpgui.ui.budget_panel import format_cost
 from dpgui.ui.custodian_layers import CustodianSource, custodian_layer_for, remove_export_action
-from dpgui.ui.dataframe_model import DataFrameModel
+from dpgui.ui.dataframe_model import DataFrameModel, fit_columns
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.release_plots import Drawing, draw_release, release_plot, whole_width
@@ -244,7 +244,7 @@ class ReviewPage(QWidget):
         self.more_button.setText(f"{len(more)} more note" + ("" if len(more) == 1 else "s"))
         self.more_button.setVisible(bool(more))
         self.model.set_table(table.columns, table.rows)
-        self.table.resizeColumnsToContents()
+        fit_columns(self.table)
         self.table.setVisible(bool(table.rows))  # a released structure alone has no rows to list
         self._show_preview(release)
         self._show_table_side()
@@ -305,7 +305,7 @@ class ReviewPage(QWidget):
         if synthetic is not None:
             frame = pd.read_csv(io.BytesIO(synthetic.content), nrows=PREVIEW_ROWS)
             self.preview_model.set_table(tuple(frame.columns), list(frame.itertuples(index=False)))
-            self.preview.resizeColumnsToContents()
+            fit_columns(self.preview)
         self.preview.setVisible(synthetic is not None)
 
     def set_custodian_source(self, source: CustodianSource | None) -> None:

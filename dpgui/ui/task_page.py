@@ -214,6 +214,7 @@ class TaskPage(QWidget):
 
         self.task.currentIndexChanged.connect(self._task_changed)
         self.column.currentTextChanged.connect(self._rebuild_domains)
+        self.column.currentTextChanged.connect(self._keep_label_apart)
         self.columns_list.itemChanged.connect(self._rebuild_domains)
         self.algorithm.currentRowChanged.connect(self._algorithm_changed)
         self.label.currentTextChanged.connect(self.changed)
@@ -250,6 +251,19 @@ class TaskPage(QWidget):
         self.label.addItems(all_columns)
         self.label.blockSignals(False)
         self._rebuild_domains()
+        self._keep_label_apart()
+
+    def _keep_label_apart(self) -> None:
+        """A label column other than the feature: the first column was both (wage labelling wage, which
+        no learner accepts), so a threshold task's Run only failed with a plan-less Budget page. The first
+        column the Data page did not read as numbers is preferred (column names and that reading only)."""
+        feature = self.column.currentText()
+        if self.label.currentText() != feature:
+            return
+        others = [column for column in self._all_columns if column != feature]
+        preferred = [column for column in others if column not in self._numeric] or others
+        if preferred:
+            self.label.setCurrentText(preferred[0])
 
     def set_public(self, sample: PublicSample | None, numeric: list[str], notes: Mapping[str, str]) -> None:
         """The public sample (suggestions come only from it), its numeric columns and per-column caveats."""
@@ -363,8 +377,14 @@ class TaskPage(QWidget):
     def spec(self, epsilon: float, delta: float) -> TaskSpec:
         """The page as a spec (as the task's CLI builds it); raises ValueError naming what is missing."""
         columns = self.selected_columns()
+        if not self._all_columns:
+            raise ValueError("Open a private dataset first (File → Open private dataset).")
         if not columns:
-            raise ValueError("Open a private dataset and pick the task's numeric column(s) first.")
+            raise ValueError(
+                "Tick the columns to release in the Task page's list first."
+                if self.kind in MULTI_COLUMN_TASKS
+                else "Pick the task's column on the Task page first: the dataset has none it can use."
+            )
         labelled = self.kind in LABELLED_TASKS
         domains = tuple(self.domain_rows[column].domain() for column in columns)
         missing = self.missing.policy()

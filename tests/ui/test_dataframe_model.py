@@ -49,3 +49,21 @@ def test_the_review_table_shows_released_values_with_about_four_digits(qtbot, wi
     assert shown == [readable(cdf) for _, cdf in released]
     digits = [text.split("e")[0].replace(".", "").lstrip("0") for text in shown]  # mantissa digits
     assert max(len(significant) for significant in digits) <= 4
+
+
+def test_a_long_header_is_elided_but_its_values_stay_in_view(qtbot):
+    """A table release's "noise scale (σ or Laplace scale; ε for a selection)" took 334 px of a 417 px view
+    and pushed its values and the next columns out of sight."""
+    from PySide6.QtWidgets import QTableView
+
+    from dpgui.ui.dataframe_model import HEADER_WIDTH, fit_columns
+
+    long_name = "noise scale (σ or Laplace scale; ε for a selection)"
+    model = DataFrameModel(pd.DataFrame({"marginal": ["age × wage"], long_name: [21.5], "x": [123456789]}))
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    fit_columns(view)
+    assert view.columnWidth(1) == HEADER_WIDTH and view.columnWidth(1) >= view.sizeHintForColumn(1)
+    assert view.columnWidth(2) >= view.sizeHintForColumn(2)  # a value wider than its header is never cut
+    assert model.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == long_name

@@ -250,3 +250,22 @@ def test_a_form_rebuilt_while_the_page_is_hidden_gets_its_full_height_when_shown
         window.go_to(TASK)
         QCoreApplication.processEvents()  # the first frame shown: no flash of a crushed form
         assert form.height() >= form.minimumSizeHint().height(), kind
+
+
+def test_a_labelled_task_starts_with_a_label_other_than_its_feature(demo_window):
+    """The label picker started at the first column, the feature itself (wage labelling wage)."""
+    page = demo_window.task_page
+    page.select_task(TaskKind.THRESHOLD)
+    page.select_columns(["wage"])
+    assert page.label.currentText() not in ("", "wage")
+    page.label.setCurrentText("education")
+    page.select_columns(["education"])  # the custodian makes the label the feature: it moves off it
+    assert page.label.currentText() not in ("", "education")
+
+
+def test_a_table_without_ticked_columns_says_to_tick_them(demo_window):
+    page = demo_window.task_page
+    page.select_task(TaskKind.TABLE)
+    page.select_columns([])
+    with pytest.raises(ValueError, match="Tick the columns to release"):
+        page.spec(1.0, 1e-6)
