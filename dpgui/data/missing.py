@@ -74,6 +74,8 @@ class MissingPolicy:
         if self.kind is MissingKind.KEEP:
             return f"missing values kept: counted in a 'missing' cell and left blank; {_ROW_COUNT_KEPT}"
         if isinstance(domain, CategoricalDomain):
+            if not domain.other:  # a run with a missing cell is refused (no 'other' to count it in)
+                return f"a missing value stops the release (no 'other' category declared); {_ROW_COUNT_KEPT}"
             return f"missing values counted as 'other'; {_ROW_COUNT_KEPT}"
         if self.fill_value is None:
             replacement = f"{_number(domain.lower)} (the declared lower bound)"

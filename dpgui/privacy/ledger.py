@@ -479,7 +479,7 @@ class Ledger:
                     f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
                     f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
                     f"{where} (spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
-                    "raise the total with `dpgui budget set`."
+                    "raise the total (`dpgui budget set`, or Budget → Set total budget… in the app)."
                 )
         return None
 

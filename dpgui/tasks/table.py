@@ -404,7 +404,14 @@ def _cut_short(spec: TaskSpec, release: TableRelease) -> str:
     limit = f"the time limit ({float(spec.parameter('time_limit', TIME_LIMIT.default)):g} s)"
     cause = limit if release.time_limited else "Finish now"
     marginals = "1 marginal" if release.last_picks == 1 else f"{release.last_picks} marginals"
-    return f"; {cause} made round {release.last_round} the last, which spent what was left on {marginals}"
+    shown = (  # the Run page numbers each measured marginal as a round (a GUI audit: "9 rounds or 10?")
+        f" (the Run page's rounds {release.last_round} to {len(release.selected)})"
+        if release.last_picks > 1
+        else ""
+    )
+    return (
+        f"; {cause} made round {release.last_round} the last, which spent what was left on {marginals}{shown}"
+    )
 
 
 def _run_aim(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> AlgorithmRun[ReleaseTable]:

@@ -163,6 +163,7 @@ class ReviewPage(QWidget):
         self.distance_explorer = DistanceExplorer()
         self.distance_explorer.hide()
         self.synthetic_view = SyntheticTableView()
+        self.synthetic_view.hide()  # until a table release: no "Synthetic rows" tab on an empty page
         self.export_button = QPushButton("Export release…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_requested)
@@ -222,6 +223,7 @@ class ReviewPage(QWidget):
         layout.addWidget(self.body, 1)
         layout.addLayout(footer)
         self.scroll = scroll_page(self, layout, "Review and export page")
+        self._show_plot_tabs()
         """The page scrolls when the window is too short for the release's notes, plots and list: at
         1024 x 700 a distance release's explorer was squeezed (its note ran over the plot's axis title) and
         the window grew to 715 px."""

@@ -188,7 +188,8 @@ def test_a_time_limit_ends_aims_rounds_at_once_and_the_manifest_says_so(demo, tm
     assert manifest["parameters"]["algorithm_parameters"]["time_limit"] == 0.001
     assert any(
         note.endswith(
-            "the time limit (0.001 s) made round 1 the last, which spent what was left on 4 marginals"
+            "the time limit (0.001 s) made round 1 the last, which spent what was left on 4 marginals (the "
+            "Run page's rounds 1 to 4)"
         )
         for note in manifest["notes"]
     )

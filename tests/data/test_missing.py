@@ -63,6 +63,11 @@ def test_fail_passes_a_complete_column_through() -> None:
             CategoricalDomain(("a",), other=True),
             "missing values counted as 'other'; row count unchanged",
         ),
+        (  # an export audit: "counted as 'other'" was stated for categories without one
+            MissingPolicy(),
+            CategoricalDomain(("a",), other=False),
+            "a missing value stops the release (no 'other' category declared); row count unchanged",
+        ),
     ],
 )
 def test_describe_states_the_policy_and_that_n_is_unchanged(

@@ -202,7 +202,8 @@ def test_overspend_message_names_the_numbers(ledger_path: Path) -> None:
         ledger.reserve(record.id, PrivacyCost(0.5), "CDF")
     assert str(refused.value) == (
         "This release needs ε=0.5 but only ε=0.2 of the total ε=1 remains for dataset 'cps1988.csv' "
-        "(spent 0.8). Lower epsilon or raise the total with `dpgui budget set`."
+        "(spent 0.8). Lower epsilon or raise the total (`dpgui budget set`, or Budget → Set total budget… in "
+        "the app)."
     )
     with pytest.raises(
         BudgetExceeded, match=r"needs δ=1e-06 but only δ=6e-07 of the total δ=1e-06.*Lower delta"

@@ -257,7 +257,10 @@ def test_finish_now_sent_through_the_runner_ends_aim_and_the_release_says_so(tmp
     selected = [row for row in table.rows if row[1] == "selected"]
     assert len(selected) == 1 + 4  # the last round, cut short, measures one marginal per column
     assert any(
-        n.endswith("Finish now made round 2 the last, which spent what was left on 4 marginals")
+        n.endswith(
+            "Finish now made round 2 the last, which spent what was left on 4 marginals (the Run page's "
+            "rounds 2 to 5)"
+        )
         for n in table.notes
     )
 

@@ -260,3 +260,10 @@ def test_a_release_other_than_a_table_shows_its_plot_without_tabs(qtbot, release
     history = released.review_page.history
     qtbot.waitUntil(lambda: history.count() == 2)
     assert history.height() >= 2 * history.sizeHintForRow(0)  # both releases listed without scrolling
+
+
+def test_before_any_release_the_review_page_shows_no_table_tabs(demo_window):
+    """The "Measured marginals / Synthetic rows" tabs showed on an empty Review page."""
+    page = demo_window.review_page
+    assert not page.plot_tabs.tabBar().isVisibleTo(page)
+    assert not page.plot_tabs.isTabVisible(1)
