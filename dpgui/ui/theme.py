@@ -129,6 +129,10 @@ class ThemedPlotWidget(pg.PlotWidget):
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.pop("background", None)
         super().__init__(*args, **kwargs)
+        for side in ("left", "bottom", "right", "top"):
+            # ticks in the values' own terms: a simulated error of 0.0035 read "3.5" on an axis whose
+            # "(x0.001)" sat in its title, cut off on a short plot (a GUI audit at 1280 x 720)
+            self.getPlotItem().getAxis(side).enableAutoSIPrefix(False)
         self.apply_palette()
         self.subject = UNTITLED_PLOT
         """What the plot shows, its accessible name while it has no title."""

@@ -102,3 +102,19 @@ def test_a_learned_lines_label_sits_on_the_plots_own_background_in_a_dark_palett
     line = _hypothesis_line(plot, 1.0, "released point: positive when x = 1")
     fill = line.label.fill.color()
     assert fill.rgb() == dark.color(QPalette.ColorRole.Base).rgb() and fill.lightness() < 128
+
+
+def test_a_plots_ticks_are_the_values_not_values_scaled_by_a_factor_in_the_axis_title(qtbot):
+    """A simulated error of 0.0035 read "3.5" on an axis whose "(x0.001)" was in its title, which a short
+    plot cuts off."""
+    plot = ThemedPlotWidget()
+    qtbot.addWidget(plot)
+    plot.setLabel("bottom", "error (max |CDF error|)")
+    plot.plot([0.0000031, 0.0000055], [1, 2])
+    plot.resize(400, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    qtbot.wait(50)  # the view range reaches the axis
+    axis = plot.getPlotItem().getAxis("bottom")
+    assert axis.range[1] < 1e-5
+    assert axis.autoSIPrefixScale == 1.0 and "(x" not in axis.labelString()
