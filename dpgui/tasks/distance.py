@@ -420,6 +420,12 @@ def _table(
     if in_units is not None:
         columns = (*columns, DATA_UNITS_COLUMN)
         notes = (*notes, f"{DATA_UNITS_COLUMN}: the same answer in the columns' own units")
+    elif queries is None and structure is not None and structure.in_data_units:
+        notes = (  # the explorer answers in those units (a GUI audit saw 951 beside "normalised units")
+            *notes,
+            f"the structure ({STRUCTURE_FILE}) and the app's explorer also give each answer in the columns' "
+            "own units",
+        )
     rows: tuple[tuple[float, ...], ...] = ()
     if queries is not None:
         extra = in_units if in_units is not None else [None] * len(answers)

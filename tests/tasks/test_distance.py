@@ -116,6 +116,18 @@ def test_a_structure_released_without_queries_says_its_table_has_no_rows_and_how
     assert json.loads((out / "manifest.json").read_text())["meaning"] == NO_QUERIES_MEANING
 
 
+def test_a_structure_without_queries_says_the_explorer_answers_in_the_columns_units_too(tmp_path):
+    """GUI audit: the notes said "answers in normalised units" while the explorer answered 951 in the
+    columns' units; the note now says both."""
+    data = _budgeted_data(tmp_path, seed=0)
+    out = tmp_path / "out"
+    arguments = ["--columns", "a,b", "--bounds", "0", "10", "0", "10", "--epsilon", "1", "--delta", "1e-6"]
+    assert main(["release", "distance", "--data", str(data), *arguments, "--out", str(out)]) == 0
+    notes = json.loads((out / "manifest.json").read_text())["notes"]
+    assert DistanceStructure.load(out).in_data_units
+    assert any("explorer also give each answer in the columns' own units" in note for note in notes)
+
+
 def test_huang_roth_online_releases_one_row_per_answered_query_in_order(tmp_path):
     g = np.random.default_rng(1)
     data = tmp_path / "d.csv"
