@@ -512,10 +512,32 @@ def _run_hashing(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algori
         ("point",),
         ((f"hash bucket {release.bucket}",),),
         (
-            f"improper hypothesis: predict positive exactly when R·x mod 2 = {release.bucket}, x the grid "
-            f"index of {spec.columns[0]}; R rows (hex bit masks, drawn independently of the data): {rows}",
+            f"improper hypothesis: predict positive exactly when the {len(release.rows)} parities of x & R "
+            f"(bit i: the parity of x AND row i of R) spell bucket {release.bucket}, x the grid index of "
+            f"{spec.columns[0]}; R rows (hex bit masks, drawn independently of the data): {rows}",
+            _hashed_positives(spec, release),
         ),
     )
+
+
+LISTED_POSITIVES = 10
+"""How many of the values a hashed hypothesis predicts positive its note names."""
+
+
+def _hashed_positives(spec: TaskSpec, release: HashedPointRelease) -> str:
+    """The declared grid's values the released bucket predicts positive, in words (post-processing of
+    the release on the public grid): a GUI audit found "hash bucket 32203" alone unreadable."""
+    domain, found, count = spec.domain, [], 0
+    for start in range(0, domain.size, 1 << 20):  # a megabyte-sized batch of grid indices at a time
+        grid = np.arange(start, min(start + (1 << 20), domain.size), dtype=np.uint64)
+        positive = grid[release.predict(grid)]
+        count += positive.size
+        found.extend(positive[: LISTED_POSITIVES - len(found)].tolist())
+    if not count:
+        return "no value of the declared grid hashes to that bucket: every point is predicted negative"
+    shown = ", ".join(f"{value:g}" for value in domain.from_grid(np.asarray(found, dtype=np.int64)))
+    more = f" (the first {len(found)} listed)" if count > len(found) else ""
+    return f"predicts positive {count:,} of the grid's {domain.size:,} values{more}: {shown}"
 
 
 HASHING_POINT = register(

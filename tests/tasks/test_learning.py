@@ -165,7 +165,8 @@ def test_point_tables_release_a_value_or_none(labelled_csv: Path) -> None:
         ),
         labelled_csv,
     )
-    assert hashed.table.columns == ("point",) and "R·x mod 2" in hashed.table.notes[0]
+    assert hashed.table.columns == ("point",) and "parities of x & R" in hashed.table.notes[0]
+    assert hashed.table.notes[1].startswith(("predicts positive", "no value"))
 
 
 def test_label_private_learner_reads_text_labels(labelled_csv):
@@ -233,3 +234,21 @@ def test_labels_only_releases_are_booked_on_their_own_account(labelled_csv):
     assert ledger.state(record.id, Account.LABELS_ONLY).spent.epsilon == pytest.approx(2.0)  # both count
     with pytest.raises(BudgetExceeded, match="labels-only"):
         run_to_end(execute(threshold_spec("label-private", delta=0.0), dataset, ledger, SeededRandom(4)))
+
+
+def test_a_hashed_point_hypothesis_names_the_grid_values_it_predicts_positive():
+    """GUI audit: "hash bucket 32203" alone named no value. Parity of x & 1 = 1 is every odd grid index."""
+    from dpgui.algorithms.learners.points import HashedPointRelease
+    from dpgui.tasks.learning import _hashed_positives
+
+    spec = TaskSpec(TaskKind.POINT, ("x",), NumericDomain(100, 130, 2), 1.0, label="y")  # 16 grid values
+    odd = HashedPointRelease(rows=(1,), bucket=1)
+    assert _hashed_positives(spec, odd) == (
+        "predicts positive 8 of the grid's 16 values: 102, 106, 110, 114, 118, 122, 126, 130"
+    )
+    wide = dataclasses.replace(spec, domains=(NumericDomain(0, 99, 1),))
+    assert _hashed_positives(wide, odd) == (
+        "predicts positive 50 of the grid's 100 values (the first 10 listed): 1, 3, 5, 7, 9, 11, 13, 15, "
+        "17, 19"
+    )
+    assert _hashed_positives(spec, HashedPointRelease(rows=(0,), bucket=1)).startswith("no value")
