@@ -20,7 +20,8 @@ from dpgui.numbers import readable
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState
 from dpgui.release.release import Release
-from dpgui.tasks.spec import Domain
+from dpgui.tasks.spec import Domain, TaskKind
+from dpgui.tasks.table import synthetic_rows
 
 REPORT_HTML = "report.html"
 MAX_REPORT_ROWS = 200
@@ -109,7 +110,12 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))
     if spec.public is not None:
         parameters.append(("public sample", f"{spec.public.path.name} (SHA-256 {spec.public.sha256})"))
-    parameters.extend(release.exported_parameters())
+    parameters.extend(
+        (name, f"{synthetic_rows(spec, release.dataset.n_rows):,} (0: the public row count)")
+        if spec.kind is TaskKind.TABLE and name == "rows" and not value
+        else (name, value)  # a GUI audit read "rows 0" beside 28,155 synthetic rows
+        for name, value in release.exported_parameters()
+    )
     shown = [[readable(cell) for cell in row] for row in table.rows[:MAX_REPORT_ROWS]]
     more = (
         f"<p>Showing the first {MAX_REPORT_ROWS:,} of {len(table.rows):,} rows (release.csv has all).</p>"

@@ -60,8 +60,12 @@ SPLIT_UNIT = 100
 def odds_text(epsilon: float) -> str:
     """ε as odds: an observer's odds about any one person change by at most a factor e^ε."""
     factor = math.exp(epsilon) if epsilon < 700 else math.inf
+    if 0 < epsilon < 0.1:  # "× 1" at ε = 0.001 (a GUI audit): enough decimals to show it is not 1
+        shown = f"{factor:.{math.ceil(-math.log10(epsilon)) + 2}f}".rstrip("0")
+    else:
+        shown = f"{factor:,.3g}"
     return (
-        f"ε = {epsilon:g}: an observer's odds about any one person change by at most × {factor:,.3g} "
+        f"ε = {epsilon:g}: an observer's odds about any one person change by at most × {shown} "
         f"(e^ε), whatever else they know."
     )
 

@@ -134,3 +134,16 @@ def test_a_table_of_exactly_the_shown_rows_is_not_said_to_be_cut(wages_csv: Path
     text = _report(dataclasses.replace(_released(wages_csv), table=ReleaseTable(("value", "cdf"), rows)))
     assert "Showing the first" not in text
     assert f"<tr><td>{MAX_REPORT_ROWS - 1}</td>" in text
+
+
+def test_a_tables_default_rows_are_reported_as_the_row_count_they_mean(wages_csv: Path) -> None:
+    """A GUI audit read "rows 0" (the default: the public row count) beside 28,155 synthetic rows."""
+    from dpgui.tasks.registry import get_algorithm
+
+    release = _released(wages_csv)
+    spec = TaskSpec(TaskKind.TABLE, ("wage",), WAGE, 1.0, algorithm="mst", parameters=(("rows", 0),))
+    table = dataclasses.replace(release, spec=spec, algorithm=get_algorithm("mst"))
+    n = release.dataset.n_rows
+    assert f"{n:,} (0: the public row count)" in _report(table)
+    given = dataclasses.replace(table, spec=dataclasses.replace(spec, parameters=(("rows", 500),)))
+    assert "(0: the public row count)" not in _report(given) and "500" in _report(given)

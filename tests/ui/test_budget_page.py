@@ -20,6 +20,8 @@ def test_odds_are_e_to_the_epsilon():
     assert "× 2.72" in odds_text(1.0)
     assert f"× {math.exp(0.1):,.3g}" in odds_text(0.1)
     assert "× 1.1 " not in odds_text(1.0)  # control: a different ε gives different odds
+    assert "× 1.001 " in odds_text(0.001)  # not "× 1" (a GUI audit)
+    assert "× 1.0000001 " in odds_text(1e-7)
 
 
 def test_the_bar_splits_the_total_into_spent_release_and_remaining(qtbot):
