@@ -27,6 +27,8 @@ from dpgui.planner.plan import PlanRow
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry, ReservationStatus
 from dpgui.release.staging import files_left
+from dpgui.tasks.plain_words import plain_words
+from dpgui.tasks.registry import get_algorithm
 from dpgui.tasks.spec import TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
@@ -50,6 +52,8 @@ PLAN_HEADER_TIPS = {
     "Min n": "The fewest rows that meet the algorithm's preconditions (and the target error, if one is set).",
     "Auto": "The algorithm auto picks: the least simulated error where there is one, else the least bound.",
 }
+ALGORITHM_WIDTH = 190
+"""The planner table's algorithm column (px): its plain names wrap within it."""
 PART_COLUMNS = ("Algorithm", "Part", "Predicted error", "Unit", "Assuming")
 """The planner's error part by part (a synthetic table: per marginal)."""
 LEDGER_COLUMNS = ("Time", "Release", "Cost", "Account", "Status")
@@ -175,6 +179,9 @@ class BudgetPage(QWidget):
         self.odds = WrappingLabel()
         self.plan_status = WrappingLabel()
         self.plan_table = _table(PLAN_COLUMNS, "Feasible")
+        names = self.plan_table.horizontalHeader()  # the Task page's names, some 50 characters: wrapped
+        names.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.plan_table.setColumnWidth(0, ALGORITHM_WIDTH)
         for column, tip in PLAN_HEADER_TIPS.items():
             self.plan_table.horizontalHeaderItem(PLAN_COLUMNS.index(column)).setToolTip(tip)
         self.parts_table = _table(PART_COLUMNS, "Assuming")
@@ -254,7 +261,10 @@ class BudgetPage(QWidget):
             self.plan_table,
             [
                 (
-                    row.algorithm,
+                    (  # the Task page's name; the registry's (the CLI's --algorithm) in the tooltip
+                        plain_words(get_algorithm(row.algorithm)).name,
+                        f"{row.title} (--algorithm {row.algorithm})",
+                    ),
                     "pure" if row.pure else "approx",
                     readable(row.predicted_error),
                     "—" if row.simulated_error is None else readable(row.simulated_error),

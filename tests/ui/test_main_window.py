@@ -185,7 +185,9 @@ def test_the_budget_page_explains_epsilon_and_plans(qtbot, window: MainWindow):
     window.go_to(BUDGET)
     table = window.budget_page.plan_table
     qtbot.waitUntil(lambda: table.rowCount() > 0)  # the planner runs in the thread pool
-    assert table.rowCount() == 1 and table.item(0, 0).text() == "em" and table.item(0, 7).text() == "✓"
+    assert table.rowCount() == 1 and table.item(0, 0).text() == "Private median"  # the Task page's name
+    assert "--algorithm em" in table.item(0, 0).toolTip()
+    assert table.item(0, 7).text() == "✓"
     headers = [table.horizontalHeaderItem(i).text() for i in range(table.columnCount())]
     assert headers[2:4] == ["Error bound", "Simulated error"]
     assert "Auto (✓) ranks by the simulated error" in window.budget_page.plan_status.text()
