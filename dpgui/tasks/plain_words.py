@@ -208,5 +208,36 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
         "Missing cells are replaced by a declared value so that no row is dropped and n stays public.",
     ),
     ("Review", "The summary and checks shown before every charge, computed from public information only."),
+    (
+        "Simulated error",
+        "An algorithm's mean error on simulated data of the column's shape (public facts only): auto's "
+        "ranking.",
+    ),
+    (
+        "Rank error / n",
+        "How many records lie between a released value and the true one, as a share of all n records.",
+    ),
+    ("Min n", "The fewest records an algorithm needs for its preconditions (and a target error, if set)."),
+    (
+        "Error bound inf",
+        "The algorithm has no accuracy guarantee at this n (too few records for its proof): see Min n.",
+    ),
+    (
+        "zCDP, ρ (rho)",
+        "Concentrated DP, the accounting of Gaussian noise: ρ adds up over releases and converts to ε at δ.",
+    ),
+    (
+        "PLD / tight composition",
+        "Adding up many releases by their privacy-loss distributions, which spends less ε than adding ε's.",
+    ),
+    (
+        "Sensitivity (L1, L2)",
+        "How much one person can move the counts: replacing one record changes two cells by 1 (L1 2, L2 √2).",
+    ),
+    ("Direction le / ge", "A threshold rule predicts positive at or below t (le) or at or above t (ge)."),
+    (
+        "TV vs noisy",
+        "Total variation between the synthetic table's marginal and the noisy measurement of it: the fit.",
+    ),
 )
 """Terms the app uses, in plain words (Help > Glossary)."""

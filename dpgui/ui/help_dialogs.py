@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -80,4 +81,6 @@ class GlossaryDialog(_HelpDialog):
         # each row as tall as its meaning wrapped at the column's width, whatever the dialog's size: rows
         # sized once, before the dialog had its size, were uneven and cut a meaning off in a narrow dialog
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # a scroll bar that appears once the rows are sized narrows the meanings' column under them
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         super().__init__("dpgui glossary", self.table, parent)
