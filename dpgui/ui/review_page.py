@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import io
+import numbers
 
 import pandas as pd
 import pyqtgraph as pg
@@ -91,7 +92,11 @@ def describe_release(release: Release) -> str:
     table = release.table
     if {"statistic", "column", "value"} <= set(table.columns) and len(table.rows) == 1:
         statistic, column, value = (table.column(name)[0] for name in ("statistic", "column", "value"))
-        what = f"{statistic} of {column}: {readable(value)}"
+        units = {
+            c: getattr(d, "unit", "") for c, d in zip(release.spec.columns, release.spec.domains, strict=True)
+        }
+        unit = f" {units[column]}" if units.get(column) and isinstance(value, numbers.Real) else ""
+        what = f"{statistic} of {column}: {readable(value)}{unit}"  # with the declared unit (a GUI audit)
     else:
         rows = len(table.rows)
         if release.spec.kind is TaskKind.TABLE:  # its rows list the marginals; synthetic.csv is the table

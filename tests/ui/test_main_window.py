@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -202,6 +203,12 @@ def test_a_median_release_is_shown_and_charged(qtbot, window: MainWindow, errors
     assert "Released median of wage" in window.review_page.headline.text()
     assert "ε = 1, pure DP" in window.review_page.headline.text()
     assert window.pages.currentIndex() == REVIEW
+    from dpgui.ui.review_page import describe_release
+    from tests.ui.conftest import WAGE_DOMAIN
+
+    release = window.release
+    weekly = dataclasses.replace(release.spec, domains=(dataclasses.replace(WAGE_DOMAIN, unit="USD a week"),))
+    assert " USD a week (" in describe_release(dataclasses.replace(release, spec=weekly))  # the declared unit
     assert window.record is not None
     assert window.ledger.state(window.record.id).spent == PrivacyCost(1.0)
     assert window.budget_panel.remaining_label.text() == "ε = 2"
