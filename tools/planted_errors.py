@@ -3403,8 +3403,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "sim-counted-at-calibration-rows",
         "dpgui/tasks/simulation.py",
-        "run(spec, n, trials, 18, shape)",
-        "run(spec, min(n, CALIBRATION_ROWS), trials, 18, shape)",
+        "return [*run(spec, n, first, 18, shape).errors, *extra]",
+        "return [*run(spec, min(n, CALIBRATION_ROWS), first, 18, shape).errors, *extra]",
         "auto: a CDF or quantiles task above 20,000 rows simulated at 20,000 rows, not at its n",
         SIMULATION_TESTS,
     ),
@@ -3414,6 +3414,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "return float(np.mean(np.maximum(np.maximum(below - targets, targets - at_or_below), 0))) / n",
         "return float(np.max(np.maximum(np.maximum(below - targets, targets - at_or_below), 0))) / n",
         "auto: quantiles ranked by their worst quantile, not the misclassified points per quantile",
+        SIMULATION_TESTS,
+    ),
+    Mutation(
+        "sim-race-repeats-the-first-releases",
+        "dpgui/tasks/simulation.py",
+        "RACE_SEED = 119",
+        "RACE_SEED = 18",
+        "auto: a race's extra releases repeat the first pass's seeded ones instead of adding new ones",
         SIMULATION_TESTS,
     ),
     Mutation(

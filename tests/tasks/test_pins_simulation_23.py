@@ -325,3 +325,22 @@ def test_error_estimate_is_simulated_for_calibrated_algorithms_only(monkeypatch)
     plain = get_algorithm("privtree-histogram")
     assert not plain.calibrated
     assert simulation.error_estimate(plain, spec, 1000).kind == "predicted error"
+
+
+def test_a_race_adds_releases_on_a_seed_of_its_own_and_reuses_the_first_passes(monkeypatch):
+    """refine_expected_error's 6 releases per shape: the first pass's 2 (seed 18, cached) and 4 more on
+    RACE_SEED; on seed 18 again the 4 would start with the first pass's 2 releases, repeated."""
+    seen = []
+
+    def fake(spec, rows, trials, seed=0, shape="normal"):
+        seen.append((trials, seed, shape))
+        return simulation.Simulation("aq", (0.1,) * trials, "rank error / n", "stub")
+
+    monkeypatch.setattr(simulation, "simulate", fake)
+    spec = TaskSpec(TaskKind.QUANTILES, ("x",), (HUNDRED,), 1.0, 0.0, "aq", parameters=(("q", "0.5"),))
+    assert simulation._expected_error(spec, 1000, simulation.RACE_TRIALS) == pytest.approx(0.1)
+    extra = simulation.RACE_TRIALS - simulation.CALIBRATION_TRIALS
+    for shape in simulation.SHAPES:
+        assert (simulation.CALIBRATION_TRIALS, 18, shape) in seen
+        assert (extra, simulation.RACE_SEED, shape) in seen
+    assert simulation.RACE_SEED != 18

@@ -154,20 +154,20 @@ QUANTILES_SPEC = TaskSpec(TaskKind.QUANTILES, ("x",), NumericDomain(-100, 100, 0
 def test_auto_races_the_close_estimates_and_the_review_shows_the_raced_number(monkeypatch):
     """JointExp's error varies by half its mean from release to release: two releases per shape put it
     first at 29 quantiles where twelve put it 9% behind PrivTree. Within 25% of the best, both are
-    simulated again with four times the releases, and the better of those estimates wins."""
+    simulated again with three times the releases, and the better of those estimates wins."""
     calls = _fake_estimates(
-        monkeypatch, {"joint-exp": {2: 0.010, 8: 0.013}, "privtree-quantiles": {2: 0.012, 8: 0.011}}
+        monkeypatch, {"joint-exp": {2: 0.010, 6: 0.013}, "privtree-quantiles": {2: 0.012, 6: 0.011}}
     )
     prepared = prepare(QUANTILES_SPEC, n=1000)
     assert prepared.spec.algorithm == "privtree-quantiles"
-    assert "came close and were simulated again with 4 times the releases" in prepared.auto_reason
-    assert sorted(name for name, trials in calls if trials == 8) == ["joint-exp", "privtree-quantiles"]
+    assert "came close and were simulated again with 3 times the releases" in prepared.auto_reason
+    assert sorted(name for name, trials in calls if trials == 6) == ["joint-exp", "privtree-quantiles"]
     assert expected_error(prepared.spec, 1000) == pytest.approx(0.011)  # the number auto ranked it by
 
 
 def test_auto_does_not_race_a_clear_lead(monkeypatch):
     calls = _fake_estimates(
-        monkeypatch, {"joint-exp": {2: 0.010, 8: 0.020}, "privtree-quantiles": {2: 0.0126, 8: 0.005}}
+        monkeypatch, {"joint-exp": {2: 0.010, 6: 0.020}, "privtree-quantiles": {2: 0.0126, 6: 0.005}}
     )
     prepared = prepare(QUANTILES_SPEC, n=1000)
     assert prepared.spec.algorithm == "joint-exp" and "came close" not in prepared.auto_reason
