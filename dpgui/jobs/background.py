@@ -25,8 +25,12 @@ class Outcome:
     error: Exception | None
 
 
-def _one_step(ticket: int, function: Callable[[], object]) -> Generator[Progress, None, Outcome]:
+def _one_step(
+    ticket: int, function: Callable[[], object], current: Callable[[int], bool]
+) -> Generator[Progress, None, Outcome]:
     yield Progress(0.0, "started")
+    if not current(ticket):  # superseded while it waited for a thread: its outcome would be dropped
+        return Outcome(ticket, None, None)
     try:
         return Outcome(ticket, function(), None)
     except Exception as error:
@@ -45,9 +49,12 @@ class LatestCall(QObject):
     failed = Signal(object)
     """The exception the latest call raised."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, priority: int = 0) -> None:
+        """``priority``: the pool runs a queued call of higher priority first (a review the custodian waits
+        for before the planner's previews)."""
         super().__init__(parent)
         self._latest = 0
+        self._priority = priority
         self._running: dict[int, GeneratorWorker] = {}
 
     @property
@@ -58,10 +65,17 @@ class LatestCall(QObject):
     def submit(self, function: Callable[[], object]) -> None:
         """Run ``function()`` in the pool; earlier calls' outcomes will be dropped."""
         self._latest += 1
-        worker = GeneratorWorker(_one_step(self._latest, function))
+        worker = GeneratorWorker(_one_step(self._latest, function, self._is_latest))
         worker.signals.finished.connect(self._settle)
         self._running[self._latest] = worker
-        worker.start()
+        worker.start(priority=self._priority)
+
+    def _is_latest(self, ticket: int) -> bool:
+        """Whether call ``ticket`` is still the latest (read from a pool thread: one int, no lock needed).
+
+        A superseded call not yet started is skipped: each Task page change queued a planner call, and the
+        stale ones ran auto's simulations for seconds each ahead of the review the custodian waited for."""
+        return ticket == self._latest
 
     def drop(self) -> None:
         """Forget the running call: its outcome will not be emitted."""

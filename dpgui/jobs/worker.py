@@ -71,10 +71,10 @@ class GeneratorWorker(QRunnable):
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
 
-    def start(self, pool: QThreadPool | None = None) -> None:
-        """Queue the run on ``pool`` (default: the global pool)."""
+    def start(self, pool: QThreadPool | None = None, priority: int = 0) -> None:
+        """Queue the run on ``pool`` (default: the global pool), ahead of queued runs of lower priority."""
         keep_the_gui_thread_responsive()
-        (pool or QThreadPool.globalInstance()).start(self)
+        (pool or QThreadPool.globalInstance()).start(self, priority)
 
     def run(self) -> None:
         """Pool-thread entry point: step the generator, emitting progress, then the outcome."""

@@ -128,6 +128,10 @@ class PreparedReview(NamedTuple):
     """The ledger as the review read it: a review of an older ledger is prepared again."""
 
 
+REVIEW_PRIORITY = 1
+"""A review the custodian waits for runs before queued previews (planner, curves, simulations: 0)."""
+
+
 def _prepared_review(
     spec: TaskSpec, dataset: Dataset | DatasetHandle, ledger: Ledger, dataset_id: str | None
 ) -> PreparedReview:
@@ -235,12 +239,12 @@ class MainWindow(QMainWindow):
         self.budget_panel = self.budget_page.panel
         self.run_page = RunPage()
         self.review_page = ReviewPage()
-        self.reviewer = LatestCall(self)
+        self.reviewer = LatestCall(self, priority=REVIEW_PRIORITY)
         """Prepares the review before a charge in the thread pool: auto's simulations take up to about two
         seconds on a fine grid when the planner has not cached them yet."""
         self.reviewer.done.connect(self._show_review)
         self.reviewer.failed.connect(self._review_failed)
-        self.plan_reviewer = LatestCall(self)
+        self.plan_reviewer = LatestCall(self, priority=REVIEW_PRIORITY)
         """Composes a release plan's reviews in the thread pool (the ledger's answer for the whole plan)."""
         self.plan_reviewer.done.connect(self._show_plan_review)
         self.plan_reviewer.failed.connect(self._review_failed)

@@ -32,11 +32,19 @@ QUANTILE_COLOUR = "#d62728"
 _QUANTILE_PEN = pg.mkPen(QUANTILE_COLOUR, width=1.5, style=Qt.PenStyle.DashLine)
 
 
-def simulated_spec(spec: TaskSpec, n: int) -> TaskSpec:
-    """The spec to simulate (auto replaced by the planner's pick); raises ValueError saying why not."""
+def check_simulated(spec: TaskSpec) -> None:
+    """Raise ValueError saying why the spec's task has no simulation (cheap: on the GUI thread)."""
     if spec.kind not in ERROR_MEASURES:
         supported = ", ".join(kind.value for kind in ERROR_MEASURES)
         raise ValueError(f"No simulation for the {spec.kind.value} task yet (available for: {supported}).")
+
+
+def simulated_spec(spec: TaskSpec, n: int) -> TaskSpec:
+    """The spec to simulate (auto replaced by the planner's pick); raises ValueError saying why not.
+
+    Resolving auto runs its simulations (seconds for a fine CDF grid): call it in the pool, not on the GUI
+    thread (``SimulationView.start``)."""
+    check_simulated(spec)
     if spec.algorithm != AUTO:
         return spec
     try:
@@ -61,6 +69,17 @@ def caption(simulation: Simulation, n: int) -> str:
         f"({n:,} rows each, seed {SEED}): no budget spent; not the private data. Error ({simulation.unit}): "
         f"median {low:.3g}, 95% quantile {high:.3g}."
     )
+
+
+def _who(spec: TaskSpec) -> str:
+    """The algorithm a simulation runs, in words: its name, or auto's pick before auto has chosen."""
+    return "auto's pick (the Planner table's ✓)" if spec.algorithm == AUTO else spec.algorithm
+
+
+def _simulate_resolved(spec: TaskSpec, n: int, trials: int) -> Simulation:
+    """In the pool: auto resolved (``simulated_spec``; its refusal becomes the caption), then ``trials``
+    seeded releases."""
+    return simulate(simulated_spec(spec, n), n, trials, SEED)
 
 
 class SimulationView(LazyPlotView):
@@ -114,8 +133,9 @@ class SimulationView(LazyPlotView):
         """A new spec clears a simulation made for another one; the caption says why the button is off."""
         resolved, reason = None, NO_SPEC
         if spec is not None and n is not None:
-            try:
-                resolved = simulated_spec(spec, n)
+            try:  # auto is resolved when Simulate runs, in the pool: it froze the window for seconds here
+                check_simulated(spec)
+                resolved = spec
             except ValueError as problem:
                 reason = str(problem)
         if resolved is not None and (resolved, n) == (self._spec, self._n):
@@ -127,7 +147,7 @@ class SimulationView(LazyPlotView):
         self.caption.setText(
             reason
             if resolved is None
-            else f"Simulate runs {resolved.algorithm} on the public sample if one is loaded, else on "
+            else f"Simulate runs {_who(resolved)} on the public sample if one is loaded, else on "
             "synthetic data over the declared domain: no budget spent; not the private data."
         )
 
@@ -138,8 +158,8 @@ class SimulationView(LazyPlotView):
         self._settle(None)
         self.button.setEnabled(False)
         self.button.setText("Simulating…")
-        self.caption.setText(f"Simulating {self.trials.value()} releases of {self._spec.algorithm}…")
-        self._call.submit(functools.partial(simulate, self._spec, self._n, self.trials.value(), SEED))
+        self.caption.setText(f"Simulating {self.trials.value()} releases of {_who(self._spec)}…")
+        self._call.submit(functools.partial(_simulate_resolved, self._spec, self._n, self.trials.value()))
 
     def render(self, plot: pg.PlotWidget) -> None:
         """The histogram of the simulated errors with its quantiles, or an empty plot."""

@@ -76,6 +76,31 @@ def test_a_dropped_call_is_never_shown(qtbot: QtBot) -> None:
     assert shown == []
 
 
+def test_a_call_superseded_before_a_thread_took_it_never_runs_and_a_review_goes_first(qtbot: QtBot) -> None:
+    """Each Task page change queued a planner call; stale ones ran auto's simulations for seconds each
+    ahead of the review the custodian waited for. With one thread held: the superseded call is skipped,
+    and a queued call of higher priority starts before an earlier queued one."""
+    from PySide6.QtCore import QThreadPool
+
+    pool = QThreadPool.globalInstance()
+    threads = pool.maxThreadCount()
+    pool.setMaxThreadCount(1)
+    try:
+        ran: list[str] = []
+        gate = threading.Event()
+        blocker, planner, reviewer = LatestCall(), LatestCall(), LatestCall(priority=1)
+        blocker.submit(_waiting_for(gate, "blocking"))
+        planner.submit(lambda: ran.append("stale plan"))
+        planner.submit(lambda: ran.append("plan"))
+        reviewer.submit(lambda: ran.append("review"))
+        gate.set()
+        qtbot.waitUntil(lambda: len(ran) >= 2, timeout=WAIT_MS)
+        _settled()
+        assert ran == ["review", "plan"]
+    finally:
+        pool.setMaxThreadCount(threads)
+
+
 def test_a_preview_that_raises_is_reported_through_failed(qtbot: QtBot) -> None:
     """Rule: the call's exception reaches ``failed``; it is not swallowed into a ``done`` without a value."""
     latest, shown = LatestCall(), []

@@ -162,6 +162,31 @@ def test_simulate_draws_every_trial_on_the_public_sample_and_spends_nothing(qtbo
     assert view.simulation is None and view.bars not in view.plot.getPlotItem().items
 
 
+def test_auto_is_resolved_for_a_simulation_in_the_pool_not_on_the_gui_thread(
+    qtbot, window: MainWindow, monkeypatch
+):
+    """Every spec change resolved auto on the GUI thread (its simulations: seconds for a fine CDF grid)."""
+    import threading
+
+    from dpgui.ui import simulation_view
+
+    threads: list[bool] = []
+    real = simulation_view.choose_auto
+
+    def recording(spec, n, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(spec, n, **kwargs)
+
+    monkeypatch.setattr(simulation_view, "choose_auto", recording)
+    pick_cdf(window)
+    view = shown(window, window.budget_page.simulation)
+    assert threads == [] and "auto's pick" in view.caption.text()
+    view.trials.setValue(5)
+    view.button.click()
+    qtbot.waitUntil(lambda: view.simulation is not None, timeout=WAIT_MS)
+    assert threads == [False] and view.simulation.algorithm != "auto"
+
+
 def test_a_public_sample_on_another_scale_is_not_simulated_on(qtbot, window: MainWindow):
     """The demo's public wages are hourly, the declared grid weekly: the sample would be a few point masses
     in its first 1%, so the preview (like auto) simulates synthetic data and says why."""
