@@ -4456,7 +4456,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            self._refund_unreturned(reservations)\n",
         "            pass\n",
         "ledger: Ctrl-C after a reservation's line was written leaves the run that never started charged",
-        ("tests/privacy/test_ledger_interrupts.py",),
+        ("tests/privacy/test_ledger_head.py",),
     ),
     Mutation(
         "ledger-head-left-behind",
@@ -4464,7 +4464,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            if self._head_behind():\n",
         "            if False:\n",
         "ledger: a head left behind by a crash stays behind, so removing the last line goes unseen",
-        ("tests/privacy/test_ledger_interrupts.py",),
+        ("tests/privacy/test_ledger_head.py",),
     ),
     Mutation(
         "checks-clipping-unwarned",
