@@ -33,7 +33,7 @@ from dpgui.data.domain import (
 )
 from dpgui.data.engines import AUTO_MIN_BYTES, COLUMNAR_MIN_BYTES, Engine
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.privacy.ledger import BudgetExceeded, Ledger
+from dpgui.privacy.ledger import Ledger
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.staging import PublishFailed, discard, publish
 from dpgui.tasks.registry import algorithms
@@ -260,8 +260,8 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     out = preflight.before_charging(spec, opened, args, ledger)
     try:
         reviewed = review_gate.review_or_refuse(spec, dataset, ledger, args.accept_warnings)
-    except BudgetExceeded:
-        discard(out)  # it does not fit: nothing is charged, nothing left behind
+    except BaseException:
+        discard(out)  # refused (it does not fit, a public file is the private one): nothing left behind
         raise
     if reviewed is None:
         discard(out)  # the last step before the reservation: nothing is charged, nothing left behind

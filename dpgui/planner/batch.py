@@ -115,6 +115,16 @@ def _error(release: PlannedRelease, epsilon: float, delta: float, n: int) -> flo
     return prepared.algorithm.predicted_error(prepared.spec, n)
 
 
+def _refusal(release: PlannedRelease, epsilon: float, delta: float, n: int) -> str:
+    """Why the release cannot run at (epsilon, delta), in its own words: a fuzzed plan's missing label,
+    wrong algorithm or bad parameter all read "check its domain and algorithm, or raise the budget"."""
+    try:
+        prepare(_with_budget(release, epsilon, delta), n, simulate=False)
+    except (PreconditionFailed, ValueError) as refused:
+        return str(refused)
+    return "check its domain and algorithm, or raise the budget"
+
+
 def _least_epsilon(fits: Callable[[float], bool]) -> float | None:
     """The least epsilon in EPSILON_RANGE for which ``fits`` holds (monotone), or None."""
     low, high = EPSILON_RANGE
@@ -190,11 +200,11 @@ def _minimax(plan: ReleasePlan, epsilon_total: float, deltas: list[float], n: in
     releases = list(zip(plan.releases, deltas, strict=True))
     even = epsilon_total / len(releases)
     start = [r.weight * _error(r, even, d, n) for r, d in releases]
-    for (release, _), level in zip(releases, start, strict=True):
+    for (release, delta), level in zip(releases, start, strict=True):
         if math.isinf(level):
             raise PlanError(
                 f"release {release.name!r}: no algorithm fits at ε = {even:.4g} (an even share of the "
-                f"budget) and n = {n}; check its domain and algorithm, or raise the budget"
+                f"budget) and n = {n}: {_refusal(release, even, delta, n)}"
             )
 
     def needs(level: float) -> list[float] | None:

@@ -14,6 +14,7 @@ from dpgui.privacy.ledger import BudgetState
 from dpgui.release.export import ExportedFiles, export_release, write_atomic
 from dpgui.release.manifest import budget_json, cost_json
 from dpgui.release.release import Release
+from dpgui.release.utf8 import utf8
 
 PLAN_REPORT = "report.html"
 PLAN_JSON = "plan.json"
@@ -29,9 +30,14 @@ class NamedRelease:
 
 
 def folder_name(index: int, name: str) -> str:
-    """'01-wage-cdf': the plan's order, then the name reduced to letters, digits and dashes."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "release"
+    """'01-wage-cdf': the plan's order, then the name reduced to letters, digits and dashes, at most
+    SLUG_LENGTH of them (a fuzzed 400-character name was charged, then its folder could not be made)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower())[:SLUG_LENGTH].strip("-") or "release"
     return f"{index:02d}-{slug}"
+
+
+SLUG_LENGTH = 60
+"""The most characters of a release's name in its folder's name (the index keeps them apart)."""
 
 
 def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[ExportedFiles]:
@@ -67,8 +73,8 @@ def write_summary(releases: Sequence[NamedRelease], exported: Sequence[ExportedF
         "budget_before": budget_json(releases[0].release.budget_before),
         "budget_after": budget_json(after),
     }
-    write_atomic(folder / PLAN_JSON, (json_text(summary, indent=2) + "\n").encode("utf-8"))
-    write_atomic(folder / PLAN_REPORT, _report(releases, exported, after).encode("utf-8"))
+    write_atomic(folder / PLAN_JSON, utf8(json_text(summary, indent=2) + "\n"))
+    write_atomic(folder / PLAN_REPORT, utf8(_report(releases, exported, after)))
 
 
 def _link(folder: str) -> str:

@@ -16,6 +16,7 @@ from dpgui.json_text import json_text
 from dpgui.release.manifest import build_manifest
 from dpgui.release.release import Release
 from dpgui.release.report import REPORT_HTML, build_report
+from dpgui.release.utf8 import escaped, utf8
 from dpgui.tasks.outputs import ReleaseTable
 
 RELEASE_CSV = "release.csv"
@@ -36,7 +37,7 @@ def table_csv(table: ReleaseTable) -> bytes:
         buffer.write(f"# {table.meaning}\n")
     writer.writerow(table.columns)
     writer.writerows(table.rows)
-    return buffer.getvalue().encode("utf-8")
+    return utf8(buffer.getvalue())
 
 
 def table_parquet(table: ReleaseTable) -> bytes:
@@ -44,7 +45,8 @@ def table_parquet(table: ReleaseTable) -> bytes:
     import pandas as pd  # here, not at the top: the CLI's --help imports this module's names
 
     buffer = io.BytesIO()
-    frame = pd.DataFrame(list(table.rows), columns=list(table.columns))
+    rows = [[escaped(cell) if isinstance(cell, str) else cell for cell in row] for row in table.rows]
+    frame = pd.DataFrame(rows, columns=[escaped(str(column)) for column in table.columns])
     frame.to_parquet(buffer, index=False, engine="pyarrow")
     return buffer.getvalue()
 
@@ -75,7 +77,7 @@ def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | 
     contents[REPORT_HTML] = build_report(release, plots)
     fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
     manifest = build_manifest(release, fingerprints)  # checked before any file is written
-    contents[MANIFEST_JSON] = (json_text(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    contents[MANIFEST_JSON] = utf8(json_text(manifest, indent=2, ensure_ascii=False) + "\n")
     for name, content in contents.items():
         write_atomic(folder / name, content)
     return ExportedFiles(folder, tuple(folder / name for name in contents))

@@ -22,6 +22,7 @@ from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.public import PublicSample
 from dpgui.release.export import write_atomic
 from dpgui.release.release import Release
+from dpgui.release.utf8 import utf8
 from dpgui.tasks.spec import Domain, TaskKind, TaskSpec
 
 PROJECT_SCHEMA_VERSION = 1
@@ -178,7 +179,7 @@ def project_to_json(project: Project) -> dict[str, Any]:
 def save_project(project: Project, path: Path) -> None:
     """Write the project atomically as JSON."""
     text = json.dumps(project_to_json(project), indent=2, ensure_ascii=False) + "\n"
-    write_atomic(Path(path), text.encode("utf-8"))
+    write_atomic(Path(path), utf8(text))
 
 
 def load_project(path: Path) -> Project:

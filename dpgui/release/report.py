@@ -20,6 +20,7 @@ from dpgui.numbers import readable
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState
 from dpgui.release.release import Release
+from dpgui.release.utf8 import utf8
 from dpgui.tasks.spec import Domain, TaskKind
 from dpgui.tasks.table import synthetic_rows
 
@@ -169,4 +170,4 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
         f"<style>{_CSS}</style></head><body>{''.join(sections)}</body></html>\n"
     )
-    return document.encode("utf-8")
+    return utf8(document)

@@ -41,7 +41,7 @@ from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.public_files import named_files, pinned, refuse_changed_files
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
 from dpgui.tasks.review import algorithm_check_failures, sample_fit
-from dpgui.tasks.spec import AUTO, TaskSpec
+from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
 
 if TYPE_CHECKING:  # the data layer (pandas) is imported by the functions that read data, not by planning
     from dpgui.data.aggregate import Aggregator
@@ -91,12 +91,19 @@ class PreparedRun:
         return self.algorithm.account(self.spec)
 
 
+LEARNING_KINDS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
+"""Tasks that learn from a label column: refused without one before anything is charged (a fuzzed release
+plan without a 'label' was charged, then failed reading the data)."""
+
+
 def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
     """Resolve ``auto``, pin the PUBLIC files the parameters name (``public_files.pinned``), price the run
     and enforce preconditions. Reads nothing private.
 
     ``simulate=False`` lets ``auto`` rank by the a-priori bounds alone (a planner's inner search, which
     resolves ``auto`` at many budgets, cannot afford a simulation at each)."""
+    if spec.kind in LEARNING_KINDS and spec.label is None:  # the run would fail after the charge
+        raise ValueError(f"a {spec.kind.value} learning task needs a label column (the plan's 'label')")
     if spec.algorithm == AUTO:
         algorithm, reason = choose_auto(spec, n, simulate=simulate)
         spec = spec.with_algorithm(algorithm.name)

@@ -99,6 +99,17 @@ def test_a_plan_over_budget_is_refused_before_anything_is_booked(plan_file, wage
     assert not (tmp_path / "o").exists()
 
 
+def test_a_learning_release_without_a_label_is_refused_before_anything_is_booked(wages_csv, tmp_path, capsys):
+    """A fuzzed plan's threshold release without 'label' passed the review, was charged, then failed
+    reading the data ("a learning task needs a label column")."""
+    plan = tmp_path / "nolabel.toml"
+    plan.write_text("epsilon = 0.5\n[[release]]\ntask = 'threshold'\ncolumn = 'wage'\nbounds = [0, 100]\n")
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    code = main(["release", "batch", str(plan), "--data", str(wages_csv), "--out", str(tmp_path / "o")])
+    assert code == 2 and "needs a label column" in capsys.readouterr().err
+    assert '"reserved"' not in (dpgui_home() / "ledger.jsonl").read_text()
+
+
 def test_a_plan_into_a_folder_that_holds_files_is_refused_before_anything_is_booked(
     plan_file, wages_csv, tmp_path, monkeypatch
 ):

@@ -44,3 +44,4 @@ def test_the_private_file_as_public_sample_is_refused_before_any_charge(
     assert "public sample" in err
     assert "Review before charging" not in err, "the review read the private file as a public sample"
     assert reservations(isolated_home) == 0
+    assert not out.exists() and not list(tmp_path.glob(".out.staging-*"))  # refused: nothing left behind
