@@ -12,6 +12,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
+from dpgui.cli.stdout import silence_stdout
 from dpgui.data.errors import DataError
 from dpgui.privacy.ledger import LedgerBusy, LedgerError, LedgerReadOnly, LedgerTampered
 from dpgui.tasks.runner import PreconditionFailed
@@ -75,13 +76,3 @@ def describe_os_error(error: OSError) -> str:
     reason = error.strerror or str(error) or type(error).__name__
     where = error.filename if error.filename is not None else ""
     return f"{where}: {reason}" if where else reason
-
-
-def silence_stdout() -> None:
-    """Point stdout at the null device, so that the interpreter's final flush to a closed pipe is quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass

@@ -46,15 +46,16 @@ def build_open_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments == ["--version"]:  # argparse's text and exit, without importing the subcommands
-        print(f"dpgui {__version__}")
-        raise SystemExit(0)
+        from dpgui.cli.stdout import print_version
+
+        raise SystemExit(print_version(f"dpgui {__version__}"))
     from dpgui.cli.arguments import split_negative_assignments
     from dpgui.cli.errors import run_guarded
 
     arguments = split_negative_assignments(arguments)
     parser = build_parser()
     if arguments and not arguments[0].startswith("-") and arguments[0] not in _commands(parser):
-        if not Path(arguments[0]).exists():
+        if not _is_a_path(arguments[0]):
             parser.error(_neither_command_nor_file(arguments[0], _commands(parser)))
         opened = build_open_parser().parse_args(arguments)
         return run_guarded(lambda: _open_in_gui(opened))
@@ -68,6 +69,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         return run_guarded(lambda: _start_gui(args))
     return run_guarded(lambda: args.handler(args))
+
+
+def _is_a_path(word: str) -> bool:
+    """Whether ``word`` names an existing file or folder; False where the system cannot say (a name too
+    long, a folder not searchable), which raised a traceback before the command line was read."""
+    try:
+        return Path(word).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _other_tasks_flags(args: argparse.Namespace, extra: list[str]) -> list[str]:

@@ -60,3 +60,30 @@ def test_a_closed_stdout_is_not_an_error(command):
     err = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0, err
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_a_first_word_no_system_can_check_is_neither_a_command_nor_a_file(capsys):
+    """A 300-character first word raised OSError (name too long) from the file check: a traceback."""
+    with pytest.raises(SystemExit) as exited:
+        main(["a" * 300])
+    assert exited.value.code == 2 and "is neither a command nor an existing file" in capsys.readouterr().err
+
+
+def test_version_on_a_full_or_closed_stdout_exits_with_one_line(monkeypatch, capsys):
+    """--version ran outside the guarded path: /dev/full and a closed pipe printed tracebacks."""
+    import errno
+
+    class Full:
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def fileno(self) -> int:
+            raise ValueError("no descriptor")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 2 and "No space left on device" in capsys.readouterr().err
