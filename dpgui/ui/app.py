@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from dpgui.privacy.accountant import preload_in_background
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.ui.icon import app_icon
 from dpgui.ui.main_window import MainWindow
-from dpgui.ui.platform_check import xcb_problem
+from dpgui.ui.platform_check import no_display, xcb_problem
 
 SCREENSHOT_SIZE = (1200, 800)
 
@@ -58,6 +59,8 @@ def run_gui(
     Without the system libraries Qt's xcb plugin needs, it names them and returns 2 instead of letting Qt
     abort.
     """
+    if screenshot is not None and no_display():  # a screenshot needs no screen: Qt aborted without one
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
     problem = None if screenshot is not None else xcb_problem()
     if problem is not None:
         print(problem, file=sys.stderr)

@@ -32,10 +32,28 @@ def missing_xcb_packages(find_library=ctypes.util.find_library) -> list[str]:
     return [package for library, package in XCB_LIBRARIES.items() if find_library(library) is None]
 
 
+def no_display(environment: dict[str, str] | None = None, platform: str = sys.platform) -> bool:
+    """Whether Qt has no screen to open a window on: Linux, no platform forced, no X or Wayland display
+    (a CLI fuzz without DISPLAY: Qt aborted, exit 134 and a core dump)."""
+    env = os.environ if environment is None else environment
+    return (
+        platform.startswith("linux")
+        and not env.get("QT_QPA_PLATFORM")
+        and not env.get("DISPLAY")
+        and not env.get("WAYLAND_DISPLAY")
+    )
+
+
 def xcb_problem(
     environment: dict[str, str] | None = None, find_library=ctypes.util.find_library
 ) -> str | None:
-    """A message naming the packages to install, or None when the xcb plugin can load (or is not used)."""
+    """A message naming the packages to install (or saying there is no display), or None when the xcb
+    plugin can load (or is not used)."""
+    if no_display(environment):
+        return (
+            "dpgui cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a "
+            "desktop session, or use the command line (dpgui --help)"
+        )
     if not uses_xcb(environment):
         return None
     missing = missing_xcb_packages(find_library)

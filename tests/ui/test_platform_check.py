@@ -62,3 +62,11 @@ def test_a_mistyped_command_is_named_with_the_closest_one(capsys):
             main(mistyped)
         err = capsys.readouterr().err
         assert usage.value.code == 2 and f"did you mean {meant!r}?" in err and "the commands are" in err
+
+
+def test_without_any_display_the_app_says_so_instead_of_letting_qt_abort():
+    """No DISPLAY nor WAYLAND_DISPLAY on Linux: Qt aborted with exit 134 and a core dump (a CLI fuzz)."""
+    message = xcb_problem({}, lambda name: name)
+    assert message is not None and "no display" in message and "dpgui --help" in message
+    assert xcb_problem({"QT_QPA_PLATFORM": "offscreen"}, lambda name: name) is None  # a platform forced
+    assert xcb_problem({"WAYLAND_DISPLAY": "wayland-0"}, lambda name: name) is None
