@@ -11,6 +11,7 @@ import enum
 import math
 import operator
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -329,7 +330,13 @@ def default_granularity(lower: float, upper: float) -> float:
     whole = _integral(lower) and _integral(upper)
     if whole and DEFAULT_MIN_WHOLE_POINTS - 1 <= upper - lower <= DEFAULT_INTEGER_SPAN:
         return 1.0
-    return _nice((upper - lower) / DEFAULT_POINTS, at_least=False)
+    target = (upper - lower) / DEFAULT_POINTS
+    if not target >= sys.float_info.min:  # 0 or subnormal: "math domain error" from log10 (a CLI fuzz)
+        raise DataError(
+            f"bounds {lower!r} and {upper!r} are too close together for a grid of {DEFAULT_POINTS:,} steps: "
+            "declare wider bounds (or a granularity)"
+        )
+    return _nice(target, at_least=False)
 
 
 def declared_grid(

@@ -99,11 +99,16 @@ def read_domains(path: Path) -> tuple[tuple[str, ...], tuple[Domain, ...]]:
         ) from error
     except (OSError, json.JSONDecodeError) as error:
         raise DataError(f"{path}: cannot read the domains ({error})") from error
+    except RecursionError:  # 100,000 nested brackets (a CLI fuzz): no domain is written so
+        raise DataError(f"{path}: cannot read the domains (nested too deeply to be DOMAINS.json)") from None
     except DataError as error:
         raise DataError(f"{path}: {error}") from None
     if not isinstance(declared, dict) or not declared:
         raise DataError(f"{path}: expected an object mapping each column to its domain")
-    return tuple(declared), tuple(domain_entry(column, entry) for column, entry in declared.items())
+    try:
+        return tuple(declared), tuple(domain_entry(column, entry) for column, entry in declared.items())
+    except OverflowError as error:  # a 400-digit bound: float() overflows (a CLI fuzz)
+        raise DataError(f"{path}: a number there is too large for a bound or a count ({error})") from None
 
 
 def entry_of(domain: Domain) -> dict[str, Any]:

@@ -43,6 +43,8 @@ def _spaced_name(names: Iterable[object], column: str) -> str:
     looked right, and the list of columns hides the spaces inside its quotes."""
     for name in map(str, names):
         if name != column and name.strip() == column.strip():
+            if name == name.strip():  # the spaces are in the name asked for, not in the header
+                return f" (the header writes it {name!r}, without the spaces around {column!r})"
             return (
                 f" (the header writes it {name!r}, with spaces: name it so, or remove the spaces from the "
                 "header)"

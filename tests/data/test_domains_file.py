@@ -77,3 +77,26 @@ def test_a_byte_order_mark_is_read_past_and_another_encoding_is_named(tmp_path):
     path.write_bytes('{"c": {"categories": ["\u00e9"]}}'.encode("latin-1"))
     with pytest.raises(DataError, match=r"not UTF-8 text .*; save it as UTF-8"):
         read_domains(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"x": {"lower": 0, "upper": 1' + "0" * 400 + ', "bins": 10}}', "too large for a bound or a count"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_numbers_and_nesting_beyond_python_are_refused_naming_the_file(tmp_path, text, message):
+    """A CLI fuzz: a 400-digit bound raised OverflowError and deep nesting RecursionError ("unexpected")."""
+    path = tmp_path / "DOMAINS.json"
+    path.write_text(text)
+    with pytest.raises(DataError, match=message) as refused:
+        read_domains(path)
+    assert str(path) in str(refused.value)
+
+
+def test_bounds_too_close_for_a_default_grid_are_refused_in_words():
+    from dpgui.data.domain import default_granularity
+
+    with pytest.raises(DataError, match="too close together for a grid"):
+        default_granularity(0.0, 1e-320)  # was "math domain error"

@@ -54,6 +54,8 @@ def test_a_column_the_header_writes_with_spaces_is_named_as_written(tmp_path) ->
     path.write_text("wage, age\n1, 30\n2, 40\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"\(the header writes it ' age', with spaces: name it so, or remove"):
         require_columns(load_table(path), ["wage", "age"], file_name=path.name)
+    with pytest.raises(DataError, match=r"writes it 'wage', without the spaces around ' wage'\)"):
+        require_columns(load_table(path), [" wage"], file_name=path.name)  # the spaces typed, not written
 
 
 @pytest.mark.parametrize(
