@@ -15,20 +15,25 @@ from pathlib import Path
 from dpgui.data.domain import CategoricalDomain, NumericDomain, declared_grid
 from dpgui.planner.batch import PlanError, PlannedRelease, ReleasePlan
 from dpgui.privacy.cost import PrivacyCost
+from dpgui.tasks.preflight import MAX_EPSILON, MIN_EPSILON
 from dpgui.tasks.spec import AUTO, Domain, ParameterValue, TaskKind, TaskSpec, default_missing
 
 
 def load_plan(path: Path) -> ReleasePlan:
     """Parse a plan file (see docs/plans.md); raises :class:`PlanError` naming the release at fault."""
     try:
-        document = tomllib.loads(Path(path).read_text())
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        document = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise PlanError(f"{path}: {error}") from error
     entries = document.get("release", [])
-    if not isinstance(entries, list) or not entries:
+    if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
         raise PlanError(f"{path}: no [[release]] tables; a plan lists at least one release")
-    epsilon, delta = document.get("epsilon"), float(document.get("delta", 0.0))
-    budget = None if epsilon is None else PrivacyCost(float(epsilon), delta)
+    epsilon, delta = document.get("epsilon"), _read_number(f"{path}: delta", document.get("delta", 0.0))
+    budget = None if epsilon is None else PrivacyCost(_read_number(f"{path}: epsilon", epsilon), delta)
+    if budget is not None and not MIN_EPSILON <= budget.epsilon <= MAX_EPSILON:  # as each release's check
+        raise PlanError(
+            f"{path}: epsilon must be in [{MIN_EPSILON:g}, {MAX_EPSILON:g}], got {budget.epsilon:g}"
+        )
     releases = tuple(_release(path, i, entry, delta) for i, entry in enumerate(entries, start=1))
     if budget is None and any(r.target_error is None for r in releases):
         missing = ", ".join(r.name for r in releases if r.target_error is None)
@@ -36,6 +41,23 @@ def load_plan(path: Path) -> ReleasePlan:
             f"{path}: without a plan epsilon every release needs a target_error ({missing} has none)"
         )
     return ReleasePlan(releases, budget)
+
+
+def _read_number(where: str, value: object) -> float:
+    """A plan's number (an int or a float, not true or "one" or [1]); PlanError naming where otherwise: a
+    CLI fuzz's `delta = [1]` raised TypeError and `epsilon = true` read as 1."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PlanError(f"{where} must be a number, got {value!r}")
+    return float(value)
+
+
+def _parameters(where: str, value: object) -> dict[str, ParameterValue]:
+    """``parameters = {name = value, ...}``: a table of numbers, texts and booleans (a nested table raised
+    TypeError inside the task)."""
+    scalars = isinstance(value, dict) and all(isinstance(v, int | float | str | bool) for v in value.values())
+    if not scalars:
+        raise PlanError(f"{where}: parameters must be a table of numbers, texts and booleans, got {value!r}")
+    return dict(value)  # type: ignore[arg-type]
 
 
 def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> PlannedRelease:
@@ -47,9 +69,9 @@ def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> 
         if not isinstance(columns, list) or not columns:
             raise PlanError(f'{where}: give column = "NAME" or columns = [...]')
         domains = _domains(where, entry, len(columns))
-        parameters = dict(entry.get("parameters", {}))  # type: ignore[call-overload]
+        parameters = _parameters(where, entry.get("parameters", {}))
         if "beta" in entry:
-            parameters["beta"] = float(entry["beta"])  # type: ignore[arg-type]
+            parameters["beta"] = _read_number(f"{where}: beta", entry["beta"])
         spec = TaskSpec(
             kind=kind,
             columns=tuple(str(c) for c in columns),
@@ -62,17 +84,20 @@ def _release(path: Path, index: int, entry: dict[str, object], delta: float) -> 
             positive=None if entry.get("positive") is None else str(entry["positive"]),
             missing=default_missing(kind),
         )
-        weight = float(entry.get("weight", 1.0))  # type: ignore[arg-type]
-        target = entry.get("target_error")
+        weight = _read_number(f"{where}: weight", entry.get("weight", 1.0))
+        given = entry.get("target_error")
+        target = None if given is None else _read_number(f"{where}: target_error", given)
     except PlanError:
         raise
-    except (KeyError, TypeError, ValueError) as error:
-        raise PlanError(f"{where}: {error!r}") from error
+    except KeyError as error:
+        raise PlanError(f"{where}: no {error.args[0]!r} given") from error
+    except (TypeError, ValueError, AttributeError) as error:
+        raise PlanError(f"{where}: {error}") from error
     if not (math.isfinite(weight) and weight > 0):
         raise PlanError(f"{where}: weight must be > 0, got {weight}")
-    if target is not None and not float(target) > 0:  # type: ignore[arg-type]
+    if target is not None and not target > 0:
         raise PlanError(f"{where}: target_error must be > 0, got {target}")
-    return PlannedRelease(name, spec, weight, None if target is None else float(target))  # type: ignore[arg-type]
+    return PlannedRelease(name, spec, weight, target)
 
 
 def _domains(where: str, entry: dict[str, object], columns: int) -> tuple[Domain, ...]:
@@ -81,7 +106,10 @@ def _domains(where: str, entry: dict[str, object], columns: int) -> tuple[Domain
         categories = entry["categories"]
         if columns != 1 or not isinstance(categories, list):
             raise PlanError(f"{where}: categories = [...] declares the one column of a categorical release")
-        return (CategoricalDomain(tuple(str(c) for c in categories), other=bool(entry.get("other", False))),)
+        other = entry.get("other", False)
+        if not isinstance(other, bool):  # other = 'no' read as true
+            raise PlanError(f"{where}: other must be true or false, got {other!r}")
+        return (CategoricalDomain(tuple(str(c) for c in categories), other=other),)
     bounds = entry["bounds"]
     if not isinstance(bounds, list) or len(bounds) != 2 * columns:
         raise PlanError(f"{where}: bounds needs one [lo, hi] pair per column, flattened")

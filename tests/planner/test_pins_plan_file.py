@@ -154,3 +154,29 @@ def test_columns_must_be_a_non_empty_list(tmp_path: Path, columns: str) -> None:
     text = f'epsilon = 1.0\n[[release]]\ntask = "cdf"\ncolumns = {columns}\nbounds = [0, 100]\n'
     with pytest.raises(PlanError, match='give column = "NAME" or columns'):
         load_plan(write(tmp_path, text))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("epsilon = 1\ndelta = [1]\n", r"delta must be a number, got \[1\]"),
+        ("epsilon = true\n", "epsilon must be a number, got True"),
+        ("epsilon = 1e308\n", r"epsilon must be in \[1e-06, 100\], got 1e\+308"),
+        ("epsilon = 1\nrelease = [1, 2]\n", "no \\[\\[release\\]\\] tables"),
+        ("epsilon = 1\n[[release]]\nname = 'r'\ntask = 'cdf'\ncolumn = 'x'\nbounds = [0, 1]\n"
+         "parameters = {beta = {a = 1}}\n", "parameters must be a table of numbers, texts and booleans"),
+        ("epsilon = 1\n[[release]]\nname = 'r'\ntask = 'histogram'\ncolumn = 'x'\ncategories = ['a']\n"
+         "other = 'no'\n", "other must be true or false, got 'no'"),
+        ("epsilon = 1\n[[release]]\nname = 'r'\ncolumn = 'x'\nbounds = [0, 1]\n", "no 'task' given"),
+        ("epsilon = 1\n[[release]]\nname = 'r'\ntask = 'cdf'\ncolumn = 'x'\nbounds = [0, 1]\n"
+         "target_error = [1]\n", "target_error must be a number"),
+    ],
+)  # fmt: skip
+def test_values_of_the_wrong_type_are_refused_naming_the_file_and_key(tmp_path: Path, text, message) -> None:
+    """A CLI fuzz: these raised TypeError or AttributeError ("unexpected"), read true as epsilon 1 and
+    'no' as other = true, or planned an epsilon every release then refused."""
+    path = tmp_path / "plan.toml"
+    path.write_text(text + ("" if "[[release]]" in text or "release =" in text else
+                            "[[release]]\ntask = 'cdf'\ncolumn = 'x'\nbounds = [0, 1]\n"))  # fmt: skip
+    with pytest.raises(PlanError, match=message):
+        load_plan(path)
