@@ -3515,8 +3515,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "plan-file-other-by-default",
         "dpgui/planner/plan_file.py",
-        'other=bool(entry.get("other", False))',
-        'other=bool(entry.get("other", True))',
+        'other = entry.get("other", False)',
+        'other = entry.get("other", True)',
         "plan file: a categorical release without other = true counts undeclared categories as 'other'",
         PLANNER_TEST_DIRS,
     ),
