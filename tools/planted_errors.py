@@ -2477,8 +2477,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "export-parquet-columns-sorted",
         "dpgui/release/export.py",
-        "frame = pd.DataFrame(list(table.rows), columns=list(table.columns))",
-        "frame = pd.DataFrame(list(table.rows), columns=sorted(table.columns))",
+        "frame = pd.DataFrame(rows, columns=[escaped(str(column)) for column in table.columns])",
+        "frame = pd.DataFrame(rows, columns=[escaped(str(column)) for column in sorted(table.columns)])",
         "export: release.parquet's column names in alphabetical order over the values' columns",
         RELEASE_TEST_DIRS,
     ),
@@ -3499,8 +3499,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "plan-file-weight-ignored",
         "dpgui/planner/plan_file.py",
-        "return PlannedRelease(name, spec, weight, None if target is None",
-        "return PlannedRelease(name, spec, 1.0, None if target is None",
+        "return PlannedRelease(name, spec, weight, target)",
+        "return PlannedRelease(name, spec, 1.0, target)",
         "plan file: a release's weight read as 1",
         PLANNER_TEST_DIRS,
     ),
