@@ -164,5 +164,12 @@ def run_set(args: argparse.Namespace) -> int:
     ledger = Ledger()
     record = open_record(ledger, args.data)
     ledger.set_total(record.id, PrivacyCost(args.epsilon, args.delta), args.note)
-    print(format_state(record.name, ledger.state(record.id)))
+    state = ledger.state(record.id)
+    print(format_state(record.name, state))
+    if state.spent.epsilon > args.epsilon:  # allowed (a total is a policy), but never silently (CLI fuzz)
+        print(
+            f"note: the new total ε={args.epsilon:g} is below the ε={state.spent.epsilon:.6g} already "
+            "spent: no release can run until it is raised; what was released stays released",
+            file=sys.stderr,
+        )
     return 0

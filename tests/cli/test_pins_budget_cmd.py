@@ -137,3 +137,18 @@ def test_show_lists_each_entry_with_its_curve_and_no_labels_only_account(
     (json_entry,) = shown["entries"]
     assert json_entry["curve"] is not None and json_entry["status"] == "committed"
     assert shown["labels_only_spent"] is None
+
+
+def test_a_total_below_what_is_spent_is_set_with_a_note(
+    wages_csv: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CLI fuzz set ε = 0.01 over ε = 0.1 spent without a word ("remaining ε=0")."""
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "1"]) == 0
+    ledger = Ledger()
+    record = ledger.open_dataset(wages_csv.resolve(), sha256_source(wages_csv))
+    ledger.commit(ledger.reserve(record.id, PrivacyCost(0.1), "median of wage"))
+    capsys.readouterr()
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "0.01"]) == 0
+    assert "below the ε=0.1 already spent: no release can run until it is raised" in capsys.readouterr().err
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "2"]) == 0
+    assert "already spent" not in capsys.readouterr().err
