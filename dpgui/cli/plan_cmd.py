@@ -15,9 +15,8 @@ from dpgui.json_text import json_text
 from dpgui.planner.floors import floors
 from dpgui.planner.plan import check_plan_inputs, plan
 from dpgui.tasks.preflight import check_parameters
-from dpgui.tasks.spec import TaskKind, TaskSpec, default_missing
+from dpgui.tasks.spec import LABELLED_KINDS, TaskKind, TaskSpec, default_missing
 
-LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 BATCH = "batch"
 PLANNED_COLUMN = "x"
 """The planned column's name unless --column is given (only a public sample reads it)."""
@@ -124,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             epsilon=args.epsilon,
             delta=args.delta,
             public=public_sample(args),
-            label="label" if TaskKind(args.task) in LABELLED_TASKS else None,
+            label="label" if TaskKind(args.task) in LABELLED_KINDS else None,
         )
     )
     spec = with_algorithm_flags(spec, args)

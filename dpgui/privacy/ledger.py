@@ -497,9 +497,9 @@ class Ledger:
             self._open_booking(reservation)
             self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, release_id, files))
 
-    def settle_unfinished(self, reservation: Reservation) -> bool:
+    def settle_unfinished(self, reservation: Reservation) -> None:
         """After an error or a cancel: commit the reservation if the ledger records that its run touched the
-        private data (it stays charged), refund it otherwise; whether it stays charged.
+        private data (it stays charged), refund it otherwise.
 
         The ledger's record decides, not the run's own flag: an interrupt can land after the touched line
         is written and before the run learns so, and a refund would then be refused."""
@@ -508,7 +508,6 @@ class Ledger:
             self._append(
                 EventType.COMMITTED if touched else EventType.REFUNDED, ReservationUpdate(reservation.id)
             )
-            return touched
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""

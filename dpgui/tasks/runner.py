@@ -41,7 +41,7 @@ from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.public_files import named_files, pinned, refuse_changed_files
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
 from dpgui.tasks.review import algorithm_check_failures, sample_fit
-from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, LABELLED_KINDS, TaskSpec
 
 if TYPE_CHECKING:  # the data layer (pandas) is imported by the functions that read data, not by planning
     from dpgui.data.aggregate import Aggregator
@@ -91,18 +91,13 @@ class PreparedRun:
         return self.algorithm.account(self.spec)
 
 
-LEARNING_KINDS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
-"""Tasks that learn from a label column: refused without one before anything is charged (a fuzzed release
-plan without a 'label' was charged, then failed reading the data)."""
-
-
 def prepare(spec: TaskSpec, n: int, *, simulate: bool = True) -> PreparedRun:
     """Resolve ``auto``, pin the PUBLIC files the parameters name (``public_files.pinned``), price the run
     and enforce preconditions. Reads nothing private.
 
     ``simulate=False`` lets ``auto`` rank by the a-priori bounds alone (a planner's inner search, which
     resolves ``auto`` at many budgets, cannot afford a simulation at each)."""
-    if spec.kind in LEARNING_KINDS and spec.label is None:  # the run would fail after the charge
+    if spec.kind in LABELLED_KINDS and spec.label is None:  # a fuzzed plan's run failed after its charge
         raise ValueError(f"a {spec.kind.value} learning task needs a label column (the plan's 'label')")
     if spec.algorithm == AUTO:
         algorithm, reason = choose_auto(spec, n, simulate=simulate)
@@ -209,7 +204,7 @@ def _race(
 ) -> tuple[list[tuple[float, AlgorithmInfo, str]], list[str]]:
     """The candidates with the simulated ones within RACE_MARGIN of the best simulated re-estimated from
     RACE_FACTOR times the releases (``simulation.refine_expected_error``), and the names of those raced."""
-    from dpgui.tasks.simulation import RACE_MARGIN, SIMULATED, refine_expected_error
+    from dpgui.tasks.simulation import RACE_MARGIN, SIMULATED
 
     simulated = [value for value, _, kind in candidates if kind == SIMULATED]
     if len(simulated) < 2:
@@ -219,12 +214,21 @@ def _race(
     if len(close) < 2:
         return candidates, []
     raced = [
-        (refine_expected_error(spec.with_algorithm(info.name), n) or value, info, kind)
+        (_refined(spec.with_algorithm(info.name), n, value), info, kind)
         if info.name in close
         else (value, info, kind)
         for value, info, kind in candidates
     ]
     return raced, [info.name for _, info, _ in candidates if info.name in close]
+
+
+def _refined(spec: TaskSpec, n: int, first: float) -> float:
+    """The raced estimate of a simulated spec (``first`` only if it has none): an error of 0, which a
+    median on a spiky column can have, is an estimate like any other."""
+    from dpgui.tasks.simulation import refine_expected_error
+
+    refined = refine_expected_error(spec, n)
+    return first if refined is None else refined
 
 
 def _why_none_fits(

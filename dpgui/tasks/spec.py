@@ -62,6 +62,11 @@ def default_missing(kind: TaskKind) -> MissingPolicy:
     return MissingPolicy(MissingKind.KEEP) if kind is TaskKind.TABLE else MissingPolicy()
 
 
+LABELLED_KINDS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
+"""Tasks that learn from a label column (the Task page's label picker, the planner's placeholder label, and
+``runner.prepare``'s refusal of such a spec without one, before anything is charged)."""
+
+
 @dataclass(frozen=True)
 class TaskSpec:
     """One release request. Everything here is public: nothing in it may come from the private data.

@@ -37,7 +37,7 @@ from dpgui.data.public import PublicSample
 from dpgui.tasks.plain_words import details as algorithm_details
 from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import AlgorithmInfo, ParameterSpec, algorithms
-from dpgui.tasks.spec import AUTO, Domain, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, LABELLED_KINDS, Domain, TaskKind, TaskSpec
 from dpgui.ui.accessible import in_tab_order
 from dpgui.ui.declared_domains import DeclaredDomains
 from dpgui.ui.disclosure import disclosure_button
@@ -56,7 +56,6 @@ from dpgui.ui.missing_box import MissingBox
 from dpgui.ui.parameter_form import ParameterForm
 from dpgui.ui.wrapping_list import WrappingList
 
-LABELLED_TASKS = (TaskKind.THRESHOLD, TaskKind.POINT, TaskKind.RECTANGLE)
 """Tasks with a label column (and the label value that counts as positive)."""
 MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE, TaskKind.TABLE)
 """Tasks over several columns, one declared domain each."""
@@ -385,7 +384,7 @@ class TaskPage(QWidget):
                 if self.kind in MULTI_COLUMN_TASKS
                 else "Pick the task's column on the Task page first: the dataset has none it can use."
             )
-        labelled = self.kind in LABELLED_TASKS
+        labelled = self.kind in LABELLED_KINDS
         domains = tuple(self.domain_rows[column].domain() for column in columns)
         missing = self.missing.policy()
         if missing.fill_value is not None and any(isinstance(d, CategoricalDomain) for d in domains):
@@ -413,7 +412,7 @@ class TaskPage(QWidget):
         self.blockSignals(True)  # `changed` once, when the columns, algorithms and domains all fit the task
         kind = self.kind
         multi = kind in MULTI_COLUMN_TASKS
-        labelled = kind in LABELLED_TASKS
+        labelled = kind in LABELLED_KINDS
         self._columns_form.setRowVisible(self.column, not multi)
         self._columns_form.setRowVisible(self.columns_list, multi)
         self._columns_form.setRowVisible(self.label, labelled)

@@ -252,3 +252,17 @@ def test_a_hashed_point_hypothesis_names_the_grid_values_it_predicts_positive():
         "17, 19"
     )
     assert _hashed_positives(spec, HashedPointRelease(rows=(0,), bucket=1)).startswith("no value")
+
+
+def test_a_hashed_hypothesis_on_a_huge_grid_names_positives_among_its_first_values_only(monkeypatch):
+    """The learner's cost does not grow with the grid (2^40 values are allowed): its note hashes at most
+    SCANNED_VALUES of them and says so, instead of hashing the whole grid after the charge."""
+    from dpgui.algorithms.learners.points import HashedPointRelease
+    from dpgui.tasks import learning
+
+    monkeypatch.setattr(learning, "SCANNED_VALUES", 8)
+    spec = TaskSpec(TaskKind.POINT, ("x",), NumericDomain(0, 99, 1), 1.0, label="y")
+    odd = HashedPointRelease(rows=(1,), bucket=1)
+    assert learning._hashed_positives(spec, odd) == (
+        "predicts positive 4 of the grid's first 8 values (of 100): 1, 3, 5, 7"
+    )

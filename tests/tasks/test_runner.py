@@ -165,6 +165,16 @@ def test_auto_races_the_close_estimates_and_the_review_shows_the_raced_number(mo
     assert expected_error(prepared.spec, 1000) == pytest.approx(0.011)  # the number auto ranked it by
 
 
+def test_a_raced_estimate_of_zero_is_an_estimate(monkeypatch):
+    """A race's `refined or first` kept the first estimate when the raced one was 0.0 (falsy)."""
+    _fake_estimates(
+        monkeypatch, {"joint-exp": {2: 0.010, 6: 0.002}, "privtree-quantiles": {2: 0.012, 6: 0.0}}
+    )
+    prepared = prepare(QUANTILES_SPEC, n=1000)
+    assert prepared.spec.algorithm == "privtree-quantiles"
+    assert expected_error(prepared.spec, 1000) == 0.0
+
+
 def test_auto_does_not_race_a_clear_lead(monkeypatch):
     calls = _fake_estimates(
         monkeypatch, {"joint-exp": {2: 0.010, 6: 0.020}, "privtree-quantiles": {2: 0.0126, 6: 0.005}}

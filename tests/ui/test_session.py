@@ -13,9 +13,9 @@ from dpgui.data.aggregate import InMemoryAggregator
 from dpgui.paths import demo_private_path, demo_public_path
 from dpgui.privacy.ledger import ReservationStatus
 from dpgui.release.project import spec_from_json, spec_to_json
-from dpgui.tasks.spec import TaskKind
+from dpgui.tasks.spec import LABELLED_KINDS, TaskKind
 from dpgui.ui.main_window import MAX_RECENT, MainWindow, settings
-from dpgui.ui.task_page import LABELLED_TASKS, MULTI_COLUMN_TASKS, task_kinds
+from dpgui.ui.task_page import MULTI_COLUMN_TASKS, task_kinds
 from tests.conftest import holds_canary
 from tests.ui.conftest import WAGE_DOMAIN
 from tests.ui.test_main_window import set_total
@@ -40,7 +40,7 @@ def build(window: MainWindow, kind: TaskKind) -> None:
     else:
         page.select_columns(["education"])
     page.declare("education", EDUCATION)
-    if kind in LABELLED_TASKS:
+    if kind in LABELLED_KINDS:
         page.label.setCurrentText("smsa")
         page.positive.setText("yes")
 
