@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dpgui.algorithms.distance.embeddings import Embedding, embedding_from_json
+from dpgui.algorithms.distance.embeddings import Embedding, Metric, embedding_from_json
 from dpgui.algorithms.progress import AlgorithmRun, Progress, run_to_end
 from dpgui.algorithms.tree_cdf import (
     TreeNoise,
@@ -179,19 +179,57 @@ class DistanceStructure:
 
     @classmethod
     def from_json(cls, data: dict) -> DistanceStructure:
-        if data.get("format") != "dpgui-distance-structure" or data.get("version") != STRUCTURE_VERSION:
-            raise ValueError("not a version-1 dpgui distance structure")
-        return cls(
-            columns=tuple(data["columns"]),
-            lower=np.asarray(data["lower"], dtype=np.float64),
-            upper=np.asarray(data["upper"], dtype=np.float64),
-            metric=data["metric"],
-            embedding=embedding_from_json(data["embedding"]),
-            knots=tuple(np.asarray(k, dtype=np.float64) for k in data["knots"]),
-            values=tuple(np.asarray(v, dtype=np.float64) for v in data["values"]),
-            metadata=dict(data["metadata"]),
-            answer_scale=data["answer_scale"],
-        )
+        """Rebuild a structure from its JSON form, refusing any file this module did not write whole:
+        ValueError naming what is wrong, never a crash later while answering."""
+        if not isinstance(data, dict) or data.get("format") != "dpgui-distance-structure":
+            raise ValueError("not a dpgui distance structure (no 'format': 'dpgui-distance-structure')")
+        if data.get("version") != STRUCTURE_VERSION:
+            raise ValueError(f"not a version-{STRUCTURE_VERSION} dpgui distance structure")
+        try:
+            structure = cls(
+                columns=tuple(str(c) for c in data["columns"]),
+                lower=np.asarray(data["lower"], dtype=np.float64),
+                upper=np.asarray(data["upper"], dtype=np.float64),
+                metric=str(data["metric"]),
+                embedding=embedding_from_json(data["embedding"]),
+                knots=tuple(np.asarray(k, dtype=np.float64) for k in data["knots"]),
+                values=tuple(np.asarray(v, dtype=np.float64) for v in data["values"]),
+                metadata=dict(data["metadata"]),
+                answer_scale=str(data["answer_scale"]),
+            )
+            structure.check_consistent()
+        except KeyError as missing:
+            raise ValueError(f"damaged distance structure: no {missing.args[0]!r} entry") from None
+        except (TypeError, ValueError, IndexError) as error:
+            raise ValueError(f"damaged distance structure: {error}") from None
+        return structure
+
+    def check_consistent(self) -> None:
+        """ValueError unless the bounds, the embedding and the released curves fit together (one bound per
+        column, one curve of matching knots and values per embedded coordinate, all numbers finite)."""
+        Metric(self.metric)  # ValueError for a metric this module never releases
+        width = len(self.columns)
+        if width == 0 or self.lower.shape != (width,) or self.upper.shape != (width,):
+            raise ValueError(f"one lower and one upper bound per column needed ({width} columns)")
+        if not (
+            np.isfinite(self.lower).all()
+            and np.isfinite(self.upper).all()
+            and (self.upper > self.lower).all()
+        ):
+            raise ValueError("every column needs finite bounds with lower < upper")
+        embedded = self.embedding.embed(np.zeros((1, width)))
+        coordinates = (len(self.knots),)
+        if (
+            embedded.shape != (1, *coordinates)
+            or self.embedding.lower.shape != coordinates
+            or len(self.values) != len(self.knots)
+        ):
+            raise ValueError("the released curves do not match the embedding's coordinates")
+        for knots, values in zip(self.knots, self.values, strict=True):
+            if knots.ndim != 1 or knots.shape != values.shape or knots.size < 2:
+                raise ValueError("each released curve needs as many knots as values (at least two)")
+            if not (np.isfinite(knots).all() and np.isfinite(values).all() and (np.diff(knots) >= 0).all()):
+                raise ValueError("each released curve needs finite values on increasing knots")
 
     def to_bytes(self) -> bytes:
         """The ``distance_structure.json`` file content (JSON floats round-trip exactly)."""
@@ -200,13 +238,20 @@ class DistanceStructure:
     @classmethod
     def from_bytes(cls, content: bytes) -> DistanceStructure:
         """Parse ``distance_structure.json`` content (for example a release's attachment)."""
-        return cls.from_json(json.loads(content.decode("utf-8")))
+        try:
+            data = json.loads(content.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"not a dpgui distance structure (not UTF-8 JSON: {error})") from None
+        return cls.from_json(data)
 
     @classmethod
     def load(cls, path: Path) -> DistanceStructure:
         """Load from a file, or from a release folder holding ``distance_structure.json``."""
         path = path / STRUCTURE_FILE if path.is_dir() else path
-        return cls.from_bytes(path.read_bytes())
+        try:
+            return cls.from_bytes(path.read_bytes())
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
 
 
 def support_points(grid_points: np.ndarray | None, bins: int) -> np.ndarray:
