@@ -214,3 +214,12 @@ def test_spark_refuses_a_one_column_text_file_whose_empty_lines_are_records(tmp_
     path.write_text("wage\n1\n\n2\n")
     with pytest.raises(DataError, match="one column writes a missing value as an empty line"):
         SparkAggregator.open(path)
+
+
+def test_a_missing_catalog_table_or_parquet_path_is_a_data_error_naming_it(tmp_path: Path) -> None:
+    """CLI fuzz (session 36): Spark's AnalysisException reached the user as an 'unexpected' error."""
+    pytest.importorskip("pyspark")
+    with pytest.raises(DataError, match="no table 'no_such_table' in the Spark session's catalog"):
+        SparkAggregator.open(table="no_such_table")
+    with pytest.raises(DataError, match="cannot read it as Parquet"):
+        SparkAggregator.open(tmp_path / "absent.parquet")

@@ -86,6 +86,18 @@ def spark_session(master: str | None = None) -> SparkSession:
     )
 
 
+def _analysed(read: Callable[[], DataFrame], refusal: str) -> DataFrame:
+    """``read()``, with Spark's analysis error (a missing table or path, an unreadable schema) turned into a
+    DataError saying ``refusal`` and Spark's first line of reason."""
+    from pyspark.errors import AnalysisException
+
+    try:
+        return read()
+    except AnalysisException as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise DataError(f"{refusal} ({reason})") from None
+
+
 SPARK_CHARSETS = {
     "utf-8": "UTF-8",
     "utf-8-sig": "UTF-8",
@@ -213,13 +225,18 @@ class SparkAggregator:
         declared encoding of CSV/TSV text, None for the automatic reading)."""
         spark = spark_session(master)
         if table is not None:
-            return cls(spark.table(table), source_name=table, **options)  # type: ignore[arg-type]
+            frame = _analysed(
+                lambda: spark.table(table), f"no table {table!r} in the Spark session's catalog"
+            )
+            return cls(frame, source_name=table, **options)  # type: ignore[arg-type]
         if path is None:
             raise DataError("the Spark engine needs a data file or a table name (--table)")
         path = Path(path)
         suffix = ".parquet" if path.is_dir() else path.suffix.lower()
         if suffix in ARROW_FORMATS and ARROW_FORMATS[suffix] == "parquet":
-            frame = spark.read.parquet(str(path))
+            frame = _analysed(
+                lambda: spark.read.parquet(str(path)), f"{path}: Spark cannot read it as Parquet"
+            )
             return cls(frame, source_name=path.name, **options)  # type: ignore[arg-type]
         if suffix in DELIMITED_SUFFIXES:
             refuse_non_table(path, encoding)
