@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from dpgui.algorithms.approximate_quantiles import parse_quantiles
 from dpgui.data.domain import CategoricalDomain, NumericDomain
@@ -123,6 +124,7 @@ def check_parameters(spec: TaskSpec) -> None:
         if name in declared:
             _check_range(declared[name], value)
             _check_choice(declared[name], value)
+            _check_public_file(declared[name], value)
 
 
 def _check_fill(column: str, domain: NumericDomain, fill: float | None) -> None:
@@ -173,6 +175,15 @@ def _parameter_specs(spec: TaskSpec) -> dict[str, ParameterSpec]:
 def _check_choice(parameter: ParameterSpec, value: object) -> None:
     if parameter.choices and str(value) not in parameter.choices:
         raise PreflightError(f"{parameter.name} must be one of {', '.join(parameter.choices)}, got {value!r}")
+
+
+def _check_public_file(parameter: ParameterSpec, value: object) -> None:
+    """A named public file that is there: otherwise every algorithm reading it would be refused (or planned
+    as unusable) for that one reason, after the check that could have said so plainly."""
+    if parameter.path and str(value) and not Path(str(value)).is_file():
+        raise PreflightError(
+            f"the {parameter.name} file {value} is not there (or is a folder): check the path"
+        )
 
 
 def _check_range(parameter: ParameterSpec, value: object) -> None:
