@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from dpgui.algorithms.distance.cdf_route import DATA_UNITS_COLUMN, DistanceStructure
+from dpgui.cli.stdout import print_csv_rows
 from dpgui.tasks.distance import load_queries
 
 
@@ -46,7 +47,9 @@ def run_query_distance(args: argparse.Namespace) -> int:
     if structure.in_data_units:  # exact post-processing: the same answers in the columns' own units
         answers.append(structure.answer_in_data_units(queries))
         header.append(DATA_UNITS_COLUMN)
-    print(",".join(header))
-    for query, *answer in zip(queries, *answers, strict=True):
-        print(",".join([*(repr(float(x)) for x in query), *(repr(float(a)) for a in answer)]))
+    rows = (
+        [*(float(x) for x in query), *(float(a) for a in answer)]
+        for query, *answer in zip(queries, *answers, strict=True)
+    )
+    print_csv_rows([header, *rows])
     return 0

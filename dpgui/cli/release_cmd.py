@@ -24,6 +24,7 @@ from dpgui.cli import (
 )
 from dpgui.cli.budget_cmd import format_state
 from dpgui.cli.errors import EXIT_USAGE
+from dpgui.cli.stdout import print_csv_rows
 from dpgui.data.domain import (
     DEFAULT_INTEGER_SPAN,
     DEFAULT_MIN_WHOLE_POINTS,
@@ -295,8 +296,7 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         raise
-    for row in result.table.rows:
-        print(",".join(str(value) for value in row))
+    print_csv_rows(result.table.rows)
     files = ", ".join(path.name for path in exported.files)
     print(f"released by {result.algorithm.name} at {result.cost}; files: {files}")
     print(format_state(dataset.name, result.budget_after), file=sys.stderr)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import sys
+from collections.abc import Iterable
 
 
 def silence_stdout() -> None:
@@ -29,3 +31,9 @@ def print_version(text: str) -> int:
         print(f"dpgui: error: cannot write to standard output: {error.strerror or error}", file=sys.stderr)
         return 2
     return 0
+
+
+def print_csv_rows(rows: Iterable[Iterable[object]]) -> None:
+    """Rows to stdout as CSV, quoted where a cell holds a comma, a quote or a line break (a column or
+    category name may), so that the output parses as the files a release writes."""
+    csv.writer(sys.stdout, lineterminator="\n").writerows(rows)
