@@ -1,7 +1,9 @@
-"""An ``ArgumentParser`` that reads negative numbers (``-1e3``, ``-.5``, ``-inf``) as values, not options.
+"""Argument types every command shares.
 
-argparse only recognises ``-5`` and ``-.5`` as numbers; ``--bounds -1e3 0`` was refused with "expected 2
-arguments", and ``--bounds=-1e3 0`` too, since an ``=`` attaches exactly one value.
+An ``ArgumentParser`` that reads negative numbers (``-1e3``, ``-.5``, ``-1_000``, ``-inf``) as values, not
+options: argparse only recognises ``-5`` and ``-.5`` as numbers; ``--bounds -1e3 0`` was refused with
+"expected 2 arguments", and ``--bounds=-1e3 0`` too, since an ``=`` attaches exactly one value. A path
+argument that is never empty (``Path("")`` is the current folder).
 """
 
 from __future__ import annotations
@@ -9,8 +11,13 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
-NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+DIGITS = r"\d(?:_?\d)*"
+"""Digits as Python's float() reads them, with single underscores between them (``1_000``)."""
+NEGATIVE_NUMBER = re.compile(
+    rf"^-({DIGITS}\.?(?:{DIGITS})?|\.{DIGITS})([eE][-+]?{DIGITS})?$|^-(inf|infinity|nan)$", re.IGNORECASE
+)
 
 
 class NumberFriendlyParser(argparse.ArgumentParser):
@@ -52,3 +59,11 @@ def add_encoding_argument(parser: argparse.ArgumentParser, *, public: bool = Fal
         help=f"the text encoding of the {'--public' if public else '--data'} CSV/TSV file when it is not "
         "UTF-8 (e.g. cp1251, shift_jis); default: UTF-8, any other byte read as Windows-1252, cell by cell",
     )
+
+
+def given_path(text: str) -> Path:
+    """A path argument: refused when empty, which ``Path`` reads as the current folder (``--out ''`` wrote a
+    release into it, ``budget show --data ''`` looked up the folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
+    return Path(text)

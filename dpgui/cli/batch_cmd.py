@@ -33,8 +33,10 @@ def add_release_parser(tasks: argparse._SubParsersAction) -> None:
     parser = tasks.add_parser(
         "batch", help="run a release plan: reserve it whole, one ledger entry per release, one folder"
     )
-    parser.add_argument("plan_file", type=Path, metavar="PLAN.toml", help="the release plan (docs/plans.md)")
-    parser.add_argument("--data", required=True, type=Path, help="the private data file")
+    parser.add_argument(
+        "plan_file", type=arguments.given_path, metavar="PLAN.toml", help="the release plan (docs/plans.md)"
+    )
+    parser.add_argument("--data", required=True, type=arguments.given_path, help="the private data file")
     arguments.add_encoding_argument(parser)
     parser.add_argument(
         "--engine",
@@ -43,7 +45,10 @@ def add_release_parser(tasks: argparse._SubParsersAction) -> None:
         help="where aggregates are computed (as for one release)",
     )
     parser.add_argument(
-        "--out", required=True, type=Path, help="a new (or empty) folder for every release and the report"
+        "--out",
+        required=True,
+        type=arguments.given_path,
+        help="a new (or empty) folder for every release and the report",
     )
     parser.add_argument("--max-memory", type=float, default=4.0, metavar="GIB", help="per release (GiB)")
     parser.add_argument("--max-seconds", type=float, default=600.0, metavar="S", help="per release (seconds)")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from dpgui.cli import arguments
 from dpgui.data.fingerprint import sha256_source
 from dpgui.json_text import json_text
 from dpgui.privacy.budget_words import remaining_words, spent_words
@@ -18,7 +19,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("budget", help="show or set a dataset's total privacy budget")
     actions = parser.add_subparsers(dest="budget_action", metavar="ACTION", required=True)
     show = actions.add_parser("show", help="the dataset's total, spent and remaining budget, and its ledger")
-    show.add_argument("--data", required=True, type=Path, help="the private data file")
+    show.add_argument("--data", required=True, type=arguments.given_path, help="the private data file")
     show.add_argument(
         "--json",
         action="store_true",
@@ -27,7 +28,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     show.set_defaults(handler=run_show)
     set_ = actions.add_parser("set", help="set the dataset's total budget (recorded in the ledger)")
-    set_.add_argument("--data", required=True, type=Path, help="the private data file")
+    set_.add_argument("--data", required=True, type=arguments.given_path, help="the private data file")
     set_.add_argument("--epsilon", required=True, type=float, help="total epsilon for all releases")
     set_.add_argument("--delta", type=float, default=0.0, help="total delta for all releases (default 0)")
     set_.add_argument("--note", default="", help="why the total is set or changed (kept in the ledger)")

@@ -7,8 +7,8 @@ match an export to a file on the installation that made it. It reads the file's 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from dpgui.cli import arguments
 from dpgui.data.fingerprint import keyed_fingerprint, sha256_source
 
 
@@ -16,7 +16,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "fingerprint", help="print the keyed fingerprint that releases of a file state (no budget)"
     )
-    parser.add_argument("file", type=Path, help="a data file")
+    parser.add_argument("file", type=arguments.given_path, help="a data file")
     parser.set_defaults(handler=run_fingerprint)
 
 

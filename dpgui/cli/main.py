@@ -37,9 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def build_open_parser() -> argparse.ArgumentParser:
     """``dpgui FILE [--public FILE]``: the GUI on a private file (and a public sample)."""
+    from dpgui.cli.arguments import given_path
+
     parser = argparse.ArgumentParser(prog="dpgui", description="Open the GUI on a private data file.")
-    parser.add_argument("file", type=Path, help="the private data file to open")
-    parser.add_argument("--public", type=Path, help="an optional public sample to open beside it")
+    parser.add_argument("file", type=given_path, help="the private data file to open")
+    parser.add_argument("--public", type=given_path, help="an optional public sample to open beside it")
     return parser
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from pathlib import Path
 
 from dpgui.cli import arguments
 from dpgui.cli.algorithm_flags import add_algorithm_flags, flag_of, given_parameters, with_algorithm_flags
@@ -37,13 +36,19 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="the task to plan, or 'batch' for a release plan file",
     )
     parser.add_argument(
-        "plan_file", nargs="?", type=Path, metavar="PLAN.toml", help="with 'batch': the release plan"
+        "plan_file",
+        nargs="?",
+        type=arguments.given_path,
+        metavar="PLAN.toml",
+        help="with 'batch': the release plan",
     )
     parser.add_argument("--n", required=True, type=int, help="number of records (public)")
     parser.add_argument(
         "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (except table)"
     )
-    parser.add_argument("--domains", type=Path, help="table: JSON of each column's declared domain")
+    parser.add_argument(
+        "--domains", type=arguments.given_path, help="table: JSON of each column's declared domain"
+    )
     parser.add_argument(
         "--missing",
         choices=[kind.value for kind in MissingKind],

@@ -7,11 +7,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 
 from dpgui.algorithms.distance.cdf_route import DATA_UNITS_COLUMN, DistanceStructure
+from dpgui.cli import arguments
 from dpgui.cli.stdout import print_csv_rows
 from dpgui.tasks.distance import load_queries
 
@@ -20,10 +20,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("query", help="answer queries from a released structure (post-processing)")
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
     distance = kinds.add_parser("distance", help="average distance from points to the released records")
-    distance.add_argument("--release", required=True, type=Path, help="a release folder or structure file")
+    distance.add_argument(
+        "--release", required=True, type=arguments.given_path, help="a release folder or structure file"
+    )
     points = distance.add_mutually_exclusive_group(required=True)
     points.add_argument("--point", help="one query point, comma-separated coordinates")
-    points.add_argument("--queries", type=Path, help="CSV of query points (columns named as the release)")
+    points.add_argument(
+        "--queries", type=arguments.given_path, help="CSV of query points (columns named as the release)"
+    )
     distance.set_defaults(handler=run_query_distance)
 
 

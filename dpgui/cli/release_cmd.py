@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dpgui.algorithms.progress import Progress, run_to_end
@@ -67,7 +66,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> None:
     names = [info.name for info in algorithms(kind)]
-    parser.add_argument("--data", type=Path, help="the private data file (or a Parquet folder)")
+    parser.add_argument(
+        "--data", type=arguments.given_path, help="the private data file (or a Parquet folder)"
+    )
     arguments.add_encoding_argument(parser)
     parser.add_argument(
         "--engine",
@@ -97,12 +98,14 @@ def add_common_arguments(parser: argparse.ArgumentParser, kind: TaskKind) -> Non
         else "missing values: impute a declared value (default) or fail",
     )
     parser.add_argument("--fill", type=float, help="the imputed value (default: the lower bound)")
-    parser.add_argument("--public", type=Path, help="optional public sample file (public data only)")
+    parser.add_argument(
+        "--public", type=arguments.given_path, help="optional public sample file (public data only)"
+    )
     arguments.add_encoding_argument(parser, public=True)
     parser.add_argument(
         "--out",
         required=True,
-        type=Path,
+        type=arguments.given_path,
         help="folder for the release's files (release.csv, report.html, manifest.json)",
     )
     preflight.add_arguments(parser)

@@ -10,9 +10,8 @@ manifest.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from dpgui.cli import release_cmd
+from dpgui.cli import arguments, release_cmd
 from dpgui.cli.algorithm_flags import DEST_PREFIX
 from dpgui.data.domains_file import read_domains
 from dpgui.data.missing import MissingKind, MissingPolicy
@@ -31,7 +30,10 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     for flag in ("--public", "--public-encoding"):  # no table algorithm reads a public sample: refused
         parser.add_argument(flag, help=argparse.SUPPRESS)
     parser.add_argument(
-        "--domains", required=True, type=Path, help="JSON: each column to its declared (public) domain"
+        "--domains",
+        required=True,
+        type=arguments.given_path,
+        help="JSON: each column to its declared (public) domain",
     )
     parser.set_defaults(handler=run_table)
 

@@ -16,7 +16,7 @@ import hmac
 import os
 from pathlib import Path
 
-from dpgui.data.errors import refuse_non_file
+from dpgui.data.errors import DataError, refuse_non_file
 from dpgui.paths import OWNER_ONLY_FILE, dpgui_home
 from dpgui.privacy.random import secret_bytes
 
@@ -46,8 +46,13 @@ def sha256_source(path: Path) -> str:
     path = Path(path)
     if not path.is_dir():
         return sha256_file(path)
+    parts = folder_parts(path)
+    if not any(part.suffix.lower() == ".parquet" for part in parts):  # a budget for it would guard nothing
+        raise DataError(
+            f"{path.name}: is a folder without Parquet parts; name a data file, or a folder of .parquet files"
+        )
     digest = hashlib.sha256()
-    for part in folder_parts(path):
+    for part in parts:
         digest.update(f"{part.relative_to(path)}\0{sha256_file(part)}\n".encode())
     return digest.hexdigest()
 

@@ -18,7 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize(
     "bounds",
-    [["--bounds", "-1e3", "0"], ["--bounds=-1e3", "0"], ["--bounds", "-1E+3", "-.5"]],
+    [
+        ["--bounds", "-1e3", "0"],
+        ["--bounds=-1e3", "0"],
+        ["--bounds", "-1E+3", "-.5"],
+        ["--bounds", "-1_000", "0"],  # float() reads it; argparse took it for an option
+    ],
 )
 def test_negative_bounds_in_any_notation_reach_the_command(bounds, wages_csv, tmp_path, capsys):
     code = main(
@@ -33,6 +38,24 @@ def test_an_assignment_of_a_negative_number_is_split_and_nothing_else_is():
     assert split_negative_assignments(["--bounds=-1e3", "0", "--q=0.5", "-x=-1"]) == [
         "--bounds", "-1e3", "0", "--q=0.5", "-x=-1"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["budget", "show", "--data", ""],
+        ["fingerprint", " "],
+        ["release", "median", "--data", "DATA", "--column", "wage", "--bounds", "0", "1", "--epsilon", "1",
+         "--out", ""],
+        ["query", "distance", "--release", "", "--point", "1"],
+    ],
+)  # fmt: skip
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(command, wages_csv, capsys):
+    """CLI fuzz (session 36): ``--out ''`` was the current folder."""
+    command = [str(wages_csv) if word == "DATA" else word for word in command]
+    with pytest.raises(SystemExit) as exit_:
+        main(command)
+    assert exit_.value.code == 2 and "an empty path" in capsys.readouterr().err
 
 
 def test_an_unexpected_error_is_one_line_with_exit_2_not_a_traceback(capsys):

@@ -64,3 +64,15 @@ def test_an_unreadable_key_refuses_the_release_before_the_charge(wages_csv, tmp_
     assert "fingerprint key" in capsys.readouterr().err
     assert main(["budget", "show", "--data", str(wages_csv)]) == 0
     assert "spent ε=0;" in capsys.readouterr().out
+
+
+def test_a_folder_without_parquet_parts_gets_no_fingerprint_and_no_budget(tmp_path, capsys):
+    """CLI fuzz (session 36): any folder was fingerprinted and given a budget that guarded nothing."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "readme.txt").write_text("not a table")
+    for command in (["fingerprint", str(folder)], ["budget", "set", "--data", str(folder), "--epsilon", "1"]):
+        assert main(command) == 2
+        assert "folder without Parquet parts" in capsys.readouterr().err
+    (folder / "part-0.parquet").write_bytes(b"PAR1")  # a part is named: the folder is a dataset's
+    assert main(["fingerprint", str(folder)]) == 0
