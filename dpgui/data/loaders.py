@@ -244,7 +244,7 @@ def refuse_bad_header(path: Path, encoding: str | None = None) -> None:
             header = next(reader, [])
             first = next((row for row in reader if row), [])  # pandas skips an empty line
             line = reader.line_num
-    except (OSError, csv.Error, UnicodeDecodeError):
+    except (OSError, csv.Error, UnicodeError):
         return  # the reader reports an unreadable file in its own words
     refuse_duplicate_names(header, path.name)
     if header and len(first) > len(header):
@@ -263,7 +263,7 @@ def _first_long_row(path: Path, text_format: TextFormat, fields: int) -> tuple[i
             for row in reader:
                 if len(row) > fields:
                     return reader.line_num, len(row)
-    except (OSError, csv.Error, UnicodeDecodeError):
+    except (OSError, csv.Error, UnicodeError):
         return None
     return None
 
@@ -300,6 +300,11 @@ def unreadable(path: Path, exc: Exception, text_format: TextFormat | None = None
             f"beginning reads as {text_format.encoding}, but a later part holds bytes that do not "
             f"({exc.reason}); it may join parts saved in different encodings: save the whole table again "
             "in one encoding (UTF-8)"
+        )
+    if isinstance(exc, UnicodeError) and text_format is not None:  # utf-16 declared for a file without a mark
+        return DataError(
+            f"{path.name}: cannot be read as {text_format.encoding_name} text ({exc}); declare the encoding "
+            "the file was saved in, or leave it undeclared"
         )
     return DataError(
         f"{path.name}: could not be read as {path.suffix.lower() or 'a Parquet folder'} "

@@ -179,6 +179,11 @@ def _first_bytes(path: Path) -> bytes:
         raise DataError(f"{path.name}: could not be opened ({exc.strerror or exc}); check the path") from exc
 
 
+NOT_FILE_ENCODINGS = frozenset({"idna", "punycode"})
+"""Text codecs of internet domain names, not of files: they decode no table (idna refuses the error
+handlers a reader needs)."""
+
+
 def declared_encoding(name: str) -> str:
     """The codec name of an encoding the custodian declares ("cp1251", "shift_jis", "latin-1"), or a
     ``DataError`` naming what is wrong with it."""
@@ -186,7 +191,7 @@ def declared_encoding(name: str) -> str:
         codec = codecs.lookup(name.strip())
     except LookupError:
         codec = None
-    if codec is None or not getattr(codec, "_is_text_encoding", True):
+    if codec is None or not getattr(codec, "_is_text_encoding", True) or codec.name in NOT_FILE_ENCODINGS:
         raise DataError(
             f"{name!r} is not a text encoding dpgui knows; name one such as cp1251, latin-1, shift_jis or "
             "utf-8 (Python's codec names)"

@@ -92,7 +92,7 @@ def test_declared_names_are_python_codecs_by_any_alias(name, codec):
     assert declared_encoding(name) == codec
 
 
-@pytest.mark.parametrize("name", ["klingon", "rot13", "base64", ""])
+@pytest.mark.parametrize("name", ["klingon", "rot13", "base64", "", "idna", "punycode"])
 def test_a_name_that_is_not_a_text_encoding_is_refused(name, tmp_path):
     with pytest.raises(DataError, match="not a text encoding"):
         declared_encoding(name)
@@ -114,3 +114,10 @@ def test_a_public_sample_keeps_its_declared_encoding(tmp_path):
     assert sample.encoding == "cp1251"
     assert sample.column_categories("город") == tuple(sorted(CITIES))
     assert isinstance(sample.frame, pd.DataFrame)
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+def test_utf16_declared_for_a_file_without_its_mark_is_refused_in_words(tmp_path, engine):
+    """CLI fuzz (session 36): the codec's bare "UTF-16 stream does not start with BOM" reached the user."""
+    with pytest.raises(DataError, match=r"ru.csv: cannot be read as UTF-16 text .*declare the encoding"):
+        open_aggregator(_cyrillic_file(tmp_path / "ru.csv"), engine, encoding="utf-16")

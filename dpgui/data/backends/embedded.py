@@ -360,7 +360,7 @@ class FileSource:
                 skip_blank_lines=text_format.skip_blank_lines,
                 **options,
             )
-        except (UnicodeDecodeError, pd.errors.ParserError) as exc:  # ParserError: a quote never closed
+        except (UnicodeError, pd.errors.ParserError) as exc:  # ParserError: a quote never closed
             raise self._unreadable(exc) from exc
 
     @cached_property
@@ -485,7 +485,7 @@ class FileSource:
                     yield _Batch(
                         offset - len(frame), frame.reset_index(drop=True), min(handle.tell() / size, 1.0)
                     )
-            except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+            except (pd.errors.ParserError, UnicodeError) as exc:
                 raise self._unreadable(exc) from exc
         if typing is not None:
             object.__setattr__(self, "_text", typing.columns())
