@@ -9,6 +9,7 @@ argument that is never empty (``Path("")`` is the current folder).
 from __future__ import annotations
 
 import argparse
+import csv
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,3 +68,15 @@ def given_path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path; give a file or folder name")
     return Path(text)
+
+
+def column_list(text: str) -> tuple[str, ...]:
+    """``--columns`` / ``--features``: names separated by commas, read as one CSV line so that a quoted name
+    may hold one (``'"pay, weekly",age'``); a name given twice is refused (its column would count twice)."""
+    names = tuple(name.strip() for name in next(csv.reader([text]), []) if name.strip())
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(map(repr, twice))} named more than once")
+    if not names:
+        raise argparse.ArgumentTypeError("no column named")
+    return names

@@ -7,9 +7,8 @@ released ``distance_structure.json`` into --out; ``dpgui query distance`` answer
 from __future__ import annotations
 
 import argparse
-import csv
 
-from dpgui.cli import release_cmd
+from dpgui.cli import arguments, release_cmd
 from dpgui.cli.algorithm_flags import DEST_PREFIX
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.distance import BINS, DEFAULT_BINS, MAX_BINS
@@ -29,7 +28,7 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--columns",
         required=True,
-        type=column_list,
+        type=arguments.column_list,
         help="the numeric columns, comma-separated; quote a name that holds a comma: '\"pay, weekly\",age'",
     )
     parser.set_defaults(handler=run_distance)
@@ -42,11 +41,6 @@ def _default_support(args: argparse.Namespace) -> tuple[tuple[str, int], ...]:
         return ()
     grid = DEFAULT_BINS if args.bins is None else min(int(args.bins) + 1, MAX_BINS)
     return ((BINS.name, grid),)
-
-
-def column_list(text: str) -> tuple[str, ...]:
-    """``--columns``: names separated by commas, read as one CSV line so that a quoted name may hold one."""
-    return tuple(name.strip() for name in next(csv.reader([text]), []) if name.strip())
 
 
 def run_distance(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from dpgui.cli import release_cmd
+from dpgui.cli import arguments, release_cmd
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -15,7 +15,12 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
     )
     release_cmd.add_common_arguments(parser, TaskKind.RECTANGLE)
     release_cmd.add_bounds_per_column(parser, "--features")
-    parser.add_argument("--features", required=True, help="comma-separated numeric feature columns")
+    parser.add_argument(
+        "--features",
+        required=True,
+        type=arguments.column_list,
+        help="the numeric feature columns, comma-separated; quote a name that holds a comma",
+    )
     parser.add_argument("--label", required=True, help="the label column")
     parser.add_argument(
         "--positive", help="the label value that counts as 1 (default: 0/1, yes/no, true/false understood)"
@@ -24,10 +29,10 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
 
 
 def run_rectangle(args: argparse.Namespace) -> int:
-    features = [name.strip() for name in args.features.split(",") if name.strip()]
+    features = args.features
     spec = TaskSpec(
         kind=TaskKind.RECTANGLE,
-        columns=tuple(features),
+        columns=features,
         domains=release_cmd.declared_domains(args, features),
         epsilon=args.epsilon,
         delta=args.delta,

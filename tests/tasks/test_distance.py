@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import hashlib
 import json
@@ -221,7 +222,12 @@ def test_a_normalised_distance_has_one_scale_only_for_equal_ranges_and_a_homogen
 
 def test_distance_columns_are_read_as_one_csv_line():
     """--columns a,b; a name holding a comma is quoted, as in the CSV header it comes from."""
-    from dpgui.cli.release_distance import column_list
+    from dpgui.cli.arguments import column_list
 
     assert column_list("a,b") == ("a", "b")
     assert column_list('"pay, weekly", age') == ("pay, weekly", "age")
+    for twice in ("wage,wage", "wage, age ,wage"):  # CLI fuzz (session 36): a column counted twice
+        with pytest.raises(argparse.ArgumentTypeError, match="'wage' named more than once"):
+            column_list(twice)
+    with pytest.raises(argparse.ArgumentTypeError, match="no column named"):
+        column_list(" , ")

@@ -29,7 +29,7 @@ def test_a_query_count_beside_a_queries_file_is_refused(algorithm: str, tmp_path
 
 @pytest.mark.parametrize("algorithm", ["laplace-per-query", "auto"])
 def test_a_queries_file_that_is_not_there_is_refused_before_planning(algorithm: str, tmp_path) -> None:
-    """CLI fuzz (session 36): `plan distance --queries absent.csv` listed every algorithm as unusable, exit 0."""
+    """CLI fuzz (session 36): `plan distance --queries absent.csv` listed every algorithm unusable, exit 0."""
     for absent in (tmp_path / "absent.csv", tmp_path):
-        with pytest.raises(PreflightError, match="the queries file .* is not there"):
+        with pytest.raises(PreflightError, match=r"the queries file .* is not there"):
             check_parameters(spec(algorithm, queries=str(absent)))
