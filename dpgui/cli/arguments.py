@@ -72,11 +72,8 @@ def given_path(text: str) -> Path:
 
 def column_list(text: str) -> tuple[str, ...]:
     """``--columns`` / ``--features``: names separated by commas, read as one CSV line so that a quoted name
-    may hold one (``'"pay, weekly",age'``); a name given twice is refused (its column would count twice)."""
+    may hold one (``'"pay, weekly",age'``); the tasks refuse a name given twice (``each_column_once``)."""
     names = tuple(name.strip() for name in next(csv.reader([text]), []) if name.strip())
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        raise argparse.ArgumentTypeError(f"{', '.join(map(repr, twice))} named more than once")
     if not names:
         raise argparse.ArgumentTypeError("no column named")
     return names

@@ -23,7 +23,7 @@ from dpgui.privacy.random import PrivateRandom
 from dpgui.tasks.learning import DIRECTION, ERROR_UNIT, _threshold_table
 from dpgui.tasks.median import BETA
 from dpgui.tasks.outputs import ReleaseTable, statistic_table
-from dpgui.tasks.registry import AlgorithmInfo, Guarantee, PreconditionFailure, register
+from dpgui.tasks.registry import AlgorithmInfo, Guarantee, PreconditionFailure, each_column_once, register
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 if TYPE_CHECKING:
@@ -280,6 +280,8 @@ def _numeric(domain: object) -> NumericDomain:
 def _box_preconditions(spec: TaskSpec, n: int) -> tuple[PreconditionFailure, ...]:
     if spec.label is None:
         return (PreconditionFailure("rectangle learning needs a label column."),)
+    if repeated := each_column_once(spec.columns):  # an axis twice: its budget spent twice on one feature
+        return repeated
     params = _box_params(spec, n)
     if params.error_rate < 1:
         return ()

@@ -20,9 +20,9 @@ def boxes_csv(tmp_path):
     return path
 
 
-def release_rectangle(data, out, *bounds: str) -> int:
+def release_rectangle(data, out, *bounds: str, features: str = "a,b") -> int:
     return main(
-        ["release", "rectangle", "--data", str(data), "--features", "a,b", "--bounds", *bounds,
+        ["release", "rectangle", "--data", str(data), "--features", features, "--bounds", *bounds,
          "--label", "label", "--positive", "yes", "--epsilon", "3", "--out", str(out)]
     )  # fmt: skip
 
@@ -40,6 +40,14 @@ def test_bounds_must_come_in_one_pair_per_feature(boxes_csv, tmp_path, capsys) -
     assert main(["budget", "set", "--data", str(boxes_csv), "--epsilon", "5"]) == 0
     assert release_rectangle(boxes_csv, tmp_path / "out", "0", "99") == 2
     assert "one LO HI pair per column" in capsys.readouterr().err
+
+
+def test_a_feature_named_twice_is_refused_before_the_charge(boxes_csv, tmp_path, capsys) -> None:
+    """CLI fuzz (session 36): ``--features a,a`` spent the box's budget twice on one axis, unannounced."""
+    assert main(["budget", "set", "--data", str(boxes_csv), "--epsilon", "5"]) == 0
+    code = release_rectangle(boxes_csv, tmp_path / "out", "0", "99", "0", "99", features="a, a")
+    assert code == 2 and "each column may appear once; a is repeated" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 def test_interior_point_cli_offers_treelog_and_heavypaths(capsys) -> None:
