@@ -98,6 +98,9 @@ class DistanceExplorer(QWidget):
         self.plot.addItem(self.heat)
         self.colour_bar = pg.ColorBarItem(colorMap=colours, interactive=False, width=15)
         self.colour_bar.setImageItem(self.heat, insert_in=self.plot.plotItem)
+        # pyqtgraph fixes the bar's axis at 45 px, which leaves no room for its title beside ticks such as
+        # "3000": the title was drawn over them. Sized from its ticks, the axis adds the title's height.
+        self.colour_bar.axis.setWidth(None)
         self.profile = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
         self.background = pg.ScatterPlotItem(size=4, pen=None, brush=pg.mkBrush(40, 40, 40, 140))
         self.plot.addItem(self.background)
