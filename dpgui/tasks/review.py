@@ -308,6 +308,11 @@ def sample_fit(spec: TaskSpec) -> SampleFit | None:
     values = _public_values(spec, column)
     if not isinstance(domain, NumericDomain) or values is None or values.size == 0:
         return None
+    return column_fit(values, domain)
+
+
+def column_fit(values: np.ndarray, domain: NumericDomain) -> SampleFit:
+    """The fit of a public column's finite ``values`` (at least one) to ``domain``'s declared range."""
     low, high = np.quantile(np.clip(values, domain.lower, domain.upper), [0.01, 0.99])
     coverage = float(high - low) / float(domain.upper - domain.lower)
     return SampleFit(coverage, _outside_share(values, domain))

@@ -53,6 +53,23 @@ _TITLES = {
     TaskKind.TABLE: "Synthetic table (all columns)",
 }
 
+_SUBJECTS = {
+    TaskKind.MEDIAN: ("median", "of"),
+    TaskKind.INTERIOR_POINT: ("interior point", "of"),
+    TaskKind.QUANTILES: ("quantiles", "of"),
+    TaskKind.CDF: ("CDF", "of"),
+    TaskKind.HISTOGRAM: ("histogram", "of"),
+    TaskKind.SYNTHETIC: ("synthetic records", "of"),
+    TaskKind.THRESHOLD: ("threshold", "on"),
+    TaskKind.POINT: ("point", "on"),
+    TaskKind.RECTANGLE: ("rectangle", "on"),
+    TaskKind.DISTANCE: ("distances", "over"),
+    TaskKind.TABLE: ("synthetic table", "of"),
+}
+"""What a release of each task is, and the word that joins it to its columns, mid-sentence
+(``TaskSpec.subject``). The titles are names that stand alone: 'Released Private quantiles of wage' and
+'Released Distance release of …' put one mid-sentence."""
+
 ParameterValue = float | int | str | bool
 
 
@@ -131,6 +148,13 @@ class TaskSpec:
         if not isinstance(first, NumericDomain):
             raise TypeError(f"column {self.columns[0]!r} has a categorical domain, not a numeric one")
         return first
+
+    @property
+    def subject(self) -> str:
+        """What the spec releases, mid-sentence: 'quantiles of wage', 'threshold on wage for parttime'."""
+        noun, joint = _SUBJECTS[self.kind]
+        label = f" for {self.label}" if self.label is not None else ""
+        return f"{noun} {joint} {', '.join(self.columns)}{label}"
 
     def parameter(self, name: str, default: ParameterValue) -> ParameterValue:
         return dict(self.parameters).get(name, default)

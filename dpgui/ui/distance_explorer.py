@@ -13,6 +13,7 @@ of the points asked, which can be copied.
 from __future__ import annotations
 
 import contextlib
+import html
 from collections.abc import Iterator
 
 import numpy as np
@@ -35,16 +36,18 @@ from PySide6.QtWidgets import (
 )
 
 from dpgui.algorithms.distance.cdf_route import STRUCTURE_FILE, DistanceStructure
-from dpgui.data.domain import axis_title, common_unit
+from dpgui.data.domain import NumericDomain, axis_title, common_unit
 from dpgui.data.public import PublicSample
 from dpgui.numbers import readable
 from dpgui.release.release import Release
-from dpgui.ui.theme import ThemedPlotWidget, text_colour
+from dpgui.tasks.review import SampleFit, column_fit
+from dpgui.ui.theme import ThemedPlotWidget, muted_colour, text_colour
 from dpgui.ui.wrapping_label import WrappingLabel
 
 HEAT_CELLS = 64
 """Grid cells per axis of the heat map (64^2 queries: milliseconds for the structure)."""
 SHOWN_AXES = 2
+TITLE = "Explore the released structure: click a point"
 
 
 def structure_of(release: Release) -> DistanceStructure | None:
@@ -61,6 +64,31 @@ def public_points(sample: PublicSample | None, columns: tuple[str, ...]) -> np.n
         return np.zeros((0, len(columns)))
     values = sample.frame[list(columns)].apply(pd.to_numeric, errors="coerce").dropna()
     return values.to_numpy(dtype=np.float64)
+
+
+def misfit_columns(
+    points: np.ndarray, names: list[str], domains: list[object]
+) -> list[tuple[str, SampleFit]]:
+    """The plotted columns whose public ``points`` (one column each) do not describe their declared range
+    (``review.column_fit``), with their fit: another unit or scale, such as the demo's hourly public wages
+    under a weekly range, which put every point in a sliver of the plot at wage ≈ 0."""
+    if not len(points):
+        return []
+    fits = [
+        (name, column_fit(points[:, k], domain))
+        for k, (name, domain) in enumerate(zip(names, domains, strict=True))
+        if isinstance(domain, NumericDomain)
+    ]
+    return [(name, fit) for name, fit in fits if not fit.passed]
+
+
+def background_note(misfits: list[tuple[str, SampleFit]]) -> str:
+    """The plot's words for a public sample not drawn (empty when it is drawn)."""
+    return "; ".join(
+        f"public sample not drawn: its {name} does not fit the declared range (its central 98% fills "
+        f"{fit.coverage:.1%} of it, {fit.outside:.1%} of it lies outside): in other units?"
+        for name, fit in misfits
+    )
 
 
 def _format(point: tuple[float, ...]) -> str:
@@ -88,7 +116,7 @@ class DistanceExplorer(QWidget):
         self.picked: tuple[float, ...] | None = None
         """The last point asked (the plotted coordinates)."""
         self.plot = ThemedPlotWidget()
-        self.plot.setTitle("Explore the released structure: click a point", color=text_colour().name())
+        self._set_title("")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.setMinimumHeight(260)
         self.heat = pg.ImageItem()
@@ -98,6 +126,9 @@ class DistanceExplorer(QWidget):
         self.plot.addItem(self.heat)
         self.colour_bar = pg.ColorBarItem(colorMap=colours, interactive=False, width=15)
         self.colour_bar.setImageItem(self.heat, insert_in=self.plot.plotItem)
+        # pyqtgraph fixes the bar's axis at 45 px, which leaves no room for its title beside ticks such as
+        # "3000": the title was drawn over them. Sized from its ticks, the axis adds the title's height.
+        self.colour_bar.axis.setWidth(None)
         self.profile = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
         self.background = pg.ScatterPlotItem(size=4, pen=None, brush=pg.mkBrush(40, 40, 40, 140))
         self.plot.addItem(self.background)
@@ -314,11 +345,19 @@ class DistanceExplorer(QWidget):
         self.plot.setLabel("bottom", titles[0])
         self.plot.setLabel("left", titles[1] if len(names) > 1 else f"average distance {self._unit_suffix()}")
         points = public_points(self.public, tuple(names)) if len(names) > 1 else np.zeros((0, 2))
-        self.background.setData(pos=points)
+        misfits = misfit_columns(points, names, [self.domains[j] for j in self.axes])
+        self.background.setData(pos=np.zeros((0, 2)) if misfits else points)
+        self._set_title(background_note(misfits))
         self._show_declared_ranges()
         self.picked = None
         self.marker.clear()
         self._redraw()
+
+    def _set_title(self, note: str) -> None:
+        """The plot's title, and ``note`` under it when there is one."""
+        style = f"color:{muted_colour().name()}; font-size:9pt"
+        below = f"<br><span style='{style}'>{html.escape(note)}</span>" if note else ""
+        self.plot.setTitle(TITLE + below, color=text_colour().name())
 
     def _redraw(self) -> None:
         """The heat map (2-D) or the answer profile (1-D), and the picked point's answer again."""

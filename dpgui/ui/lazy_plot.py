@@ -13,10 +13,11 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from dpgui.ui.theme import ThemedPlotWidget
 
-MIN_PLOT_HEIGHT = 160
-"""A plot's least height: its axes and their titles, and a plot area of about 120 px between them. The
-Budget page gave the error curve 69 px and the simulation's histogram 40 px at 1024 x 700; the page scrolls
-instead."""
+MIN_PLOT_HEIGHT = 240
+"""A plot's least height: its axes and their titles, and a plot area of about 200 px between them, as the
+Review page's plots (220 px). The Budget page gave the error curve 69 px and the simulation's histogram 40 px
+at 1024 x 700, and each plot about 150 px (a 120 px plot area) at 1280 x 720, too little for four curves and
+their legend; the page scrolls instead."""
 
 
 class LazyPlotView(QWidget):

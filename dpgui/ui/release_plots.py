@@ -224,8 +224,7 @@ def _zoom_to_values(plot: pg.PlotWidget, values: list[float], domain: object) ->
 def draw_quantiles(plot: pg.PlotWidget, release: Release) -> Drawing:
     """Released quantiles (a median, an interior point) as labelled vertical lines on the declared domain,
     with a marker at (value, q) where the value estimates a quantile."""
-    column = release.spec.columns[0]
-    reset(plot, f"Released {release.spec.kind.title.lower()} of {column}", x_title(release.spec), "q")
+    reset(plot, f"Released {release.spec.subject}", x_title(release.spec), "q")
     plot.setYRange(0.0, 1.0)
     _show_domain(plot, release.spec.domains[0])
     rows = _quantile_rows(release)

@@ -105,7 +105,7 @@ def describe_release(release: Release) -> str:
             size = "a structure that answers any query"
         else:
             size = f"{rows:,} row" + ("" if rows == 1 else "s")
-        what = f"{release.spec.kind.title} of {', '.join(release.spec.columns)}: {size}"
+        what = f"{release.spec.subject}: {size}"
     pure = release.algorithm.guarantee_for(release.spec) is Guarantee.PURE
     guarantee = "pure DP" if pure else "approximate DP"
     private = "" if release.private else " — NOT PRIVATE (seeded randomness)"

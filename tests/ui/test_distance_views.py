@@ -121,6 +121,27 @@ def test_the_explorer_answers_in_data_units_on_chosen_axes_typed_points_and_keep
     assert "in the columns' units" in explorer.note.text()
 
 
+def test_public_points_of_a_column_in_other_units_are_left_out_and_the_plot_says_why(
+    qtbot, window: MainWindow
+):
+    """The demo's public wages are hourly (cps1985), the private ones weekly: on a wage axis every public
+    point sat at wage ≈ 0, as if the public sample earned nothing. They are left out and the plot's title
+    says why; on the other columns' axes they are drawn."""
+    three_column_structure(qtbot, window)
+    explorer = window.review_page.distance_explorer
+    title = explorer.plot.plotItem.titleLabel
+    assert explorer.axes == (0, 1)  # wage across, education up
+    assert len(explorer.background.getData()[0]) == 0
+    assert "public sample not drawn: its wage does not fit the declared range" in title.text
+
+    explorer.x_axis.setCurrentIndex(2)  # experience across, education up
+    explorer.x_axis.activated.emit(2)
+    public = pd.read_csv(demo_public_path())[["experience", "education"]].to_numpy(dtype=np.float64)
+    x, y = explorer.background.getData()
+    assert np.array_equal(np.column_stack([x, y]), public)
+    assert "not drawn" not in title.text
+
+
 def test_the_online_session_draws_every_answer_as_it_is_released(
     qtbot, window: MainWindow, monkeypatch, tmp_path: Path
 ):

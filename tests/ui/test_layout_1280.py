@@ -6,8 +6,10 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPointF
+from PySide6.QtGui import QImage, QPainter
 
 from dpgui.tasks.spec import TaskKind
+from dpgui.ui.distance_explorer import DistanceExplorer
 from dpgui.ui.main_window import MainWindow
 from tests.ui.test_review_plots import run
 from tests.ui.test_review_plots import window as window  # the Review tests' fixture
@@ -65,3 +67,31 @@ def test_the_distance_colour_bar_sits_beside_the_data(qtbot, window: MainWindow)
     assert explorer.history.isVisible() and explorer.ask_button.isVisible()
     assert not explorer.plot.geometry().intersects(explorer.history.geometry())
     assert np.isfinite(explorer.query((12, 20)))
+
+
+def ticks_under_the_title(axis: pg.AxisItem) -> list[str]:
+    """The tick labels of ``axis`` that its title's text covers (its bounding rectangle less the text
+    item's margin, the title being drawn turned a quarter)."""
+    image = QImage(axis.size().toSize(), QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    _, _, texts = axis.generateDrawSpecs(painter)
+    painter.end()
+    margin = axis.label.document().documentMargin()
+    title = axis.mapRectFromItem(
+        axis.label, axis.label.boundingRect().adjusted(margin, margin, -margin, -margin)
+    )
+    assert texts and axis.label.isVisible()
+    return [text for rect, _, text in texts if title.intersects(rect)]
+
+
+def test_the_distance_colour_bars_title_clears_its_four_digit_ticks(qtbot):
+    """A distance over weekly wages (300 to 3,400 dollars): the colour bar's title ran over its ticks."""
+    explorer = DistanceExplorer()
+    qtbot.addWidget(explorer)
+    explorer.colour_bar.axis.setLabel("average distance (USD per week)")
+    explorer.colour_bar.setLevels((300.0, 3400.0))
+    explorer.resize(1000, 420)
+    explorer.show()
+    qtbot.waitExposed(explorer)
+    qtbot.wait(50)
+    assert ticks_under_the_title(explorer.colour_bar.axis) == []

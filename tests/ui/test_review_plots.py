@@ -167,6 +167,7 @@ def test_threshold_learning_draws_the_released_threshold_and_custodian_histogram
     assert line.value() == float(threshold)
     sign = "≥" if direction == "ge" else "≤"
     assert f"education {sign} {threshold}" in line.label.textItem.toPlainText()
+    assert page.headline.text().startswith("Released threshold on education for smsa: 1 row (")
     assert not page.custodian_box.isChecked() and page.custodian_items == {}
 
     page.custodian_box.setChecked(True)
@@ -217,6 +218,9 @@ def test_quantiles_are_lines_and_markers_at_the_released_values(qtbot, window: M
     ]
     x, y = drawn["markers"].getData()
     assert np.array_equal(x, values) and np.array_equal(y, qs)
+    headline = window.review_page.headline.text()  # was 'Released Private quantiles of wage: …'
+    assert headline.startswith(f"Released quantiles of wage: {len(values)} rows (ε = 1")
+    assert window.review_page.drawing.title == "Released quantiles of wage"
 
 
 def test_quantiles_on_a_wide_declared_range_are_shown_zoomed_in(qtbot, window: MainWindow):

@@ -1,4 +1,5 @@
-"""The window fits a small screen: 1024x700 (a 1024x768 laptop less its task bar and title bar)."""
+"""The window fits a small screen: 1024x700 (a 1024x768 laptop less its task bar and title bar), and its plots
+keep a usable height at 1280x720 (a 1366x768 laptop, or a 1280x720 window)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dpgui.ui.budget_page import PLAN_COLUMNS
 from dpgui.ui.main_window import BUDGET, MainWindow
 
 SMALL = (1024, 700)
+HD = (1280, 720)
 
 
 def small_window_with(qtbot, window: MainWindow, kind: TaskKind) -> MainWindow:
@@ -113,6 +115,29 @@ def test_at_1024_by_700_the_budget_plots_have_room_and_wrapped_lines_do_not_grow
         fresh.setWordWrap(True)
         fresh.setFont(label.font())
         assert label.height() >= fresh.heightForWidth(label.width()), label.text()
+
+
+def test_at_1280_by_720_every_budget_plot_is_tall_enough_to_read(qtbot, demo_window: MainWindow):
+    """The Budget page gave each plot its least height at 1280 x 720: about 150 px, a plot area of 120 px
+    for the error curve's four curves and legend or the simulation's histogram. The page scrolls instead."""
+    from tests.ui.test_session import build
+
+    window = demo_window
+    window.resize(*HD)
+    window.show()
+    qtbot.waitExposed(window)
+    build(window, TaskKind.CDF)
+    window.go_to(BUDGET)
+    page = window.budget_page
+    page.ledger_tabs.setCurrentWidget(page.timeline)
+    page.simulation.button.click()
+    for view in (page.curve, page.simulation, page.timeline):
+        if view is not page.timeline:
+            page.planner_tabs.setCurrentWidget(view)
+        qtbot.waitUntil(lambda view=view: view.plot is not None and view.plot.isVisible(), timeout=20_000)
+        qtbot.wait(50)
+        assert window.height() == HD[1]
+        assert _plot_area_height(view.plot) >= 180, type(view).__name__
 
 
 def test_at_1024_by_700_a_distance_release_keeps_its_explorer_whole_and_the_window_that_small(
