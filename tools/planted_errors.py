@@ -4151,8 +4151,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "arguments-negative-exponent-refused",
         "dpgui/cli/arguments.py",
-        r'NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|',
-        r'NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)$|',
+        r'rf"^-({DIGITS}\.?(?:{DIGITS})?|\.{DIGITS})([eE][-+]?{DIGITS})?$|^-(inf|infinity|nan)$", re.IGNORECASE',
+        r'rf"^-({DIGITS}\.?(?:{DIGITS})?|\.{DIGITS})$|^-(inf|infinity|nan)$", re.IGNORECASE',
         "CLI: --bounds -1e3 0 refused (a negative number in scientific notation read as an option)",
         CLI_CORE_TESTS,
     ),
@@ -4183,8 +4183,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "rectangle-features-reversed",
         "dpgui/cli/release_rectangle.py",
-        "columns=tuple(features),",
-        "columns=tuple(reversed(features)),",
+        "        columns=features,",
+        "        columns=features[::-1],",
         "CLI rectangle: the features paired with each other's bounds (columns in reverse order)",
         CLI_CORE_TESTS,
     ),
@@ -4296,8 +4296,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "rectangle-first-feature-only",
         "dpgui/cli/release_rectangle.py",
-        'features = [name.strip() for name in args.features.split(",") if name.strip()]',
-        'features = [name.strip() for name in args.features.split(",") if name.strip()][:1]',
+        "    features = args.features\n",
+        "    features = args.features[:1]\n",
         "CLI rectangle: only the first of --features learned",
         CLI_TESTS,
     ),

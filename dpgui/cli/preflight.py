@@ -54,11 +54,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+MAX_MEMORY_GIB = 1 << 32
+"""The largest --max-memory (GiB): 2^62 bytes, within the 64-bit integers the limit is compared in."""
+MAX_SECONDS = 365 * 24 * 3600
+"""The largest --max-seconds: a year (a larger number would only say 'no limit', which is not offered)."""
+
+
 def limits(args: argparse.Namespace) -> Limits:
     memory = getattr(args, "max_memory", Limits().max_memory / GIB)
     seconds = getattr(args, "max_seconds", Limits().max_seconds)
-    if not (memory > 0 and seconds > 0) or memory * GIB > 2**62:
-        raise ValueError("--max-memory and --max-seconds must be positive numbers")
+    if not (0 < memory <= MAX_MEMORY_GIB and 0 < seconds <= MAX_SECONDS):  # nan fails too
+        raise ValueError(
+            f"--max-memory must be in (0, {MAX_MEMORY_GIB:,}] GiB and --max-seconds in (0, {MAX_SECONDS:,}] "
+            f"(a year), got {memory:g} and {seconds:g}"
+        )
     return Limits(int(memory * GIB), seconds)
 
 

@@ -56,10 +56,17 @@ def test_given_limits_are_passed_on_in_bytes_and_seconds() -> None:
         ("--max-seconds", "-0.5"),
         ("--max-memory", str(2**32 + 1)),
         ("--max-memory", "nan"),
+        ("--max-memory", "inf"),
+        ("--max-memory", "1e300"),
+        ("--max-seconds", "inf"),
+        ("--max-seconds", str(365 * 24 * 3600 + 1)),
     ],
 )
 def test_limits_that_are_not_positive_or_too_large_are_refused(argv: tuple[str, str]) -> None:
-    with pytest.raises(ValueError, match="--max-memory and --max-seconds must be positive numbers"):
+    """The message gives the ranges (it said "must be positive numbers" of inf and 1e300: CLI fuzz)."""
+    with pytest.raises(
+        ValueError, match=r"--max-memory must be in \(0, 4,294,967,296\] GiB and --max-seconds"
+    ):
         preflight.limits(parse(*argv))
 
 
