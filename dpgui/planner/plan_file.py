@@ -15,8 +15,16 @@ from pathlib import Path
 from dpgui.data.domain import CategoricalDomain, NumericDomain, declared_grid
 from dpgui.planner.batch import PlanError, PlannedRelease, ReleasePlan
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.tasks.preflight import MAX_EPSILON, MIN_EPSILON
-from dpgui.tasks.spec import AUTO, Domain, ParameterValue, TaskKind, TaskSpec, default_missing
+from dpgui.tasks.spec import (
+    AUTO,
+    MAX_EPSILON,
+    MIN_EPSILON,
+    Domain,
+    ParameterValue,
+    TaskKind,
+    TaskSpec,
+    default_missing,
+)
 
 
 def load_plan(path: Path) -> ReleasePlan:

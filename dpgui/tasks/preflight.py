@@ -22,15 +22,11 @@ from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.errors import DataError
 from dpgui.numbers import readable
 from dpgui.tasks.registry import ParameterSpec, algorithms, get_algorithm, set_twice
-from dpgui.tasks.spec import AUTO, TaskKind, TaskSpec
+from dpgui.tasks.spec import AUTO, MAX_EPSILON, MIN_EPSILON, TaskKind, TaskSpec, epsilon_refusal
 
 GIB = 1 << 30
 DEFAULT_MAX_MEMORY = 4 * GIB
 DEFAULT_MAX_SECONDS = 600.0
-MIN_EPSILON = 1e-6
-"""Below ε = 10^-6 the noise scales of some mechanisms approach the 64-bit bound or stop being finite."""
-MAX_EPSILON = 100.0
-"""Beyond ε = 100 a guarantee says nothing (odds ×e^100) and the report's arithmetic overflows."""
 MAX_ABS_BOUND = float(1 << 63)
 """Declared bounds must lie within ±2^63: released grid values are written as 64-bit numbers."""
 
@@ -96,11 +92,7 @@ class Estimate:
 def check_parameters(spec: TaskSpec) -> None:
     """ε, δ, β, the declared domains and every algorithm parameter within range; raises PreflightError."""
     if not (math.isfinite(spec.epsilon) and MIN_EPSILON <= spec.epsilon <= MAX_EPSILON):
-        raise PreflightError(
-            f"epsilon must be a number in [{MIN_EPSILON:g}, {MAX_EPSILON:g}], got {spec.epsilon:g} (below "
-            f"{MIN_EPSILON:g} noise scales approach the 64-bit integer bound; above {MAX_EPSILON:g} the "
-            "guarantee says nothing)"
-        )
+        raise PreflightError(epsilon_refusal(spec.epsilon))
     if not (math.isfinite(spec.delta) and 0 <= spec.delta < 1):
         raise PreflightError(f"delta must be a number in [0, 1), got {spec.delta:g}")
     for column, domain in zip(spec.columns, spec.domains, strict=True):

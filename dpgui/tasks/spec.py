@@ -72,6 +72,21 @@ _SUBJECTS = {
 
 ParameterValue = float | int | str | bool
 
+MIN_EPSILON = 1e-6
+"""Below ε = 10^-6 the noise scales of some mechanisms approach the 64-bit bound or stop being finite."""
+MAX_EPSILON = 100.0
+"""Beyond ε = 100 a guarantee says nothing (odds ×e^100) and the report's arithmetic overflows."""
+
+
+def epsilon_refusal(epsilon: float) -> str:
+    """The words refusing an ε outside [MIN_EPSILON, MAX_EPSILON] (the pre-flight check; a spec itself
+    refuses only ε <= 0 and non-finite ones, in the same words)."""
+    return (
+        f"epsilon must be a number in [{MIN_EPSILON:g}, {MAX_EPSILON:g}], got {epsilon:g} (below "
+        f"{MIN_EPSILON:g} noise scales approach the 64-bit integer bound; above {MAX_EPSILON:g} the "
+        "guarantee says nothing)"
+    )
+
 
 def default_missing(kind: TaskKind) -> MissingPolicy:
     """A task's missing-value policy unless one is chosen: a synthetic table keeps missing values as blanks
@@ -113,7 +128,7 @@ class TaskSpec:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.epsilon) and self.epsilon > 0):
-            raise ValueError(f"epsilon must be a number > 0, got {self.epsilon}")
+            raise ValueError(epsilon_refusal(self.epsilon))
         if not 0 <= self.delta < 1:
             raise ValueError(f"delta must be in [0, 1), got {self.delta}")
         if not self.columns:

@@ -114,6 +114,13 @@ def test_an_undeclared_category_is_refused_before_any_charge(tmp_path, isolated_
         ("cdf", ["--bounds", "0", "100", "--epsilon", "1e-320"], "epsilon must be"),
         ("histogram", ["--bounds", "0", "1", "--granularity", "1e-300"], "more than 2^64"),
         ("median", ["--bounds", "0", "100", "--epsilon", "inf"], "epsilon must be"),
+        # the same words for 0 as for 1e-320 (CLI fuzz, session 36: "> 0, got 0.0" beside the range)
+        ("median", ["--bounds", "0", "100", "--epsilon", "0"], "epsilon must be a number in [1e-06, 100]"),
+        (
+            "median",
+            ["--bounds", "0", "100", "--epsilon", "1e-320"],
+            "must be a number in [1e-06, 100], got 9.99989e-321",
+        ),
         ("median", ["--bounds", "0", "100", "--beta", "0"], "beta"),
         ("median", ["--bounds", "0", "100", "--beta", "-1"], "beta"),
         ("median", ["--bounds", "0", "100", "--beta", "2"], "beta"),
