@@ -4151,8 +4151,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "arguments-negative-exponent-refused",
         "dpgui/cli/arguments.py",
-        r'rf"^-({DIGITS}\.?(?:{DIGITS})?|\.{DIGITS})([eE][-+]?{DIGITS})?$|^-(inf|infinity|nan)$", re.IGNORECASE',
-        r'rf"^-({DIGITS}\.?(?:{DIGITS})?|\.{DIGITS})$|^-(inf|infinity|nan)$", re.IGNORECASE',
+        r"([eE][-+]?{DIGITS})?$|^-(inf",
+        r"$|^-(inf",
         "CLI: --bounds -1e3 0 refused (a negative number in scientific notation read as an option)",
         CLI_CORE_TESTS,
     ),
