@@ -33,6 +33,7 @@ non-expansive in the sup norm and leave the true CDF unchanged.
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from dataclasses import dataclass
 
@@ -110,10 +111,12 @@ def predicted_max_variance(
     return shape.decomposition_nodes * node_variance_proxy(noise, scale)
 
 
+@functools.lru_cache(maxsize=1024)
 def best_branching(leaves: int, noise: TreeNoise = TreeNoise.LAPLACE) -> int:
     """The b in 2..64 minimising the predicted worst prefix variance (ties: the smaller b).
 
     The variance is D(b) h^2 (Laplace) or D(b) h (Gaussian) times a constant, so eps and rho do not matter.
+    Cached: a plan's budget split asks it thousands of times for a few grids (63 tree shapes each).
     """
     return min(
         range(2, MAX_BRANCHING + 1),
