@@ -129,6 +129,18 @@ def _restore_error_cells(frame: pd.DataFrame, sheet: Any, path: Path) -> None:
             frame.iat[row_number, position] = cell.value
 
 
+def _refuse_hidden_first_sheet(sheet: Any, path: Path) -> None:
+    """DataError when the first sheet, which dpgui reads, is hidden: Excel opens on a visible one, so the
+    custodian reviewed other values than the release would count (a loader fuzz: a hidden 2019 sheet was
+    released in place of the current one, without a word)."""
+    if getattr(sheet, "sheet_state", "visible") != "visible":
+        raise DataError(
+            f"{path.name}: the workbook's first sheet {sheet.title!r} is hidden, and dpgui reads the first "
+            "sheet only: unhide it if it is the table to release, or move the table's sheet to the front "
+            "(or save it as .csv)"
+        )
+
+
 def _read_first_sheet(path: Path) -> pd.DataFrame:
     """The first sheet, to its last row that holds a value: a record whose every cell is missing is an empty
     row of the sheet, so an empty row between two filled ones is such a record (dropping them made the row
@@ -141,6 +153,7 @@ def _read_first_sheet(path: Path) -> pd.DataFrame:
     0.0, and one text cell A12 kept its column's 007 from reading 7 (a neighbour audit: (true, false,
     other) [3, 2, 0] became [0, 0, 5])."""
     with pd.ExcelFile(path, engine="openpyxl") as workbook:
+        _refuse_hidden_first_sheet(workbook.book.worksheets[0], path)
         frame = pd.read_excel(workbook, sheet_name=0, dtype=object)
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
         if frame.shape[1] and frame.isna().to_numpy().any():

@@ -256,3 +256,26 @@ def test_a_quote_never_closed_is_refused_in_words_by_every_engine(tmp_path: Path
     path.write_text('cat,num\n"a,1\nb,2\n', encoding="utf-8")
     with pytest.raises(DataError, match=r"could not be read as \.csv"):
         open_aggregator(path, engine)
+
+
+def test_a_hidden_first_sheet_is_refused_not_released_in_place_of_the_visible_one(tmp_path):
+    """Loader fuzz (session 36): a hidden 'old_2019' sheet was read while Excel showed 'current'."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    old = workbook.active
+    old.title = "old_2019"
+    for row in (["x"], [1], [1]):
+        old.append(row)
+    current = workbook.create_sheet("current")
+    for row in (["x"], [99], [99]):
+        current.append(row)
+    old.sheet_state = "hidden"
+    workbook.active = 1
+    path = tmp_path / "book.xlsx"
+    workbook.save(path)
+    with pytest.raises(DataError, match=r"book.xlsx: the workbook's first sheet 'old_2019' is hidden"):
+        load_table(path)
+    old.sheet_state = "visible"
+    workbook.save(path)
+    assert load_table(path)["x"].tolist() == [1, 1]  # a visible first sheet is read, as before
