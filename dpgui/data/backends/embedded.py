@@ -215,6 +215,26 @@ def check_matrix_fits(n: int, k: int, limit: int) -> None:
         )
 
 
+def _refuse_mismatched_parts(dataset: pa_dataset.Dataset, folder: Path) -> None:
+    """DataError naming the first part of a Parquet folder whose columns (names and types, in order) are not
+    the first part's: Arrow reads a column a part lacks as missing cells, so a release imputed a whole part
+    without a word (a loader fuzz), and a part that types a column otherwise failed with Arrow's words."""
+    parts = list(dataset.get_fragments())
+    if not parts:
+        return
+    first = parts[0].physical_schema
+    for part in parts[1:]:
+        schema = part.physical_schema
+        if schema.names != first.names or schema.types != first.types:
+            described = ", ".join(f"{field.name} ({field.type})" for field in schema)
+            expected = ", ".join(f"{field.name} ({field.type})" for field in first)
+            raise DataError(
+                f"{folder.name}: its parts hold different columns: {Path(part.path).name} has {described}, "
+                f"{Path(parts[0].path).name} has {expected}; a folder is one table: give every part the same "
+                "columns and types"
+            )
+
+
 def _stamp(path: Path) -> object:
     """What changes when a file (or a folder's part) is edited, replaced or deleted; None when it is gone."""
     try:
@@ -331,7 +351,10 @@ class FileSource:
     @cached_property
     def _arrow(self) -> pa_dataset.Dataset:
         try:
-            return pa_dataset.dataset(self.path, format=ARROW_FORMATS[self._format])
+            dataset = pa_dataset.dataset(self.path, format=ARROW_FORMATS[self._format])
+            if self.path.is_dir():
+                _refuse_mismatched_parts(dataset, self.path)
+            return dataset
         except (OSError, pa.ArrowException) as exc:
             if is_feather_v1(self.path):
                 raise DataError(
