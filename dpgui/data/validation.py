@@ -61,6 +61,13 @@ INFINITE_HINT = " (it reads as infinity: the cell holds inf, Infinity or a numbe
 """Why a cell quoted as 'inf' is refused: the reader parsed it, so its spelling (INF, 1e309) is gone."""
 
 
+BOOLEAN_HINT = (
+    " (a true/false value: count such a column as categories, e.g. a histogram of its categories, or "
+    "write it as 1 and 0)"
+)
+"""Why a cell quoted as 'True' is refused in a numeric column."""
+
+
 def is_infinite(value: object) -> bool:
     """Whether a parsed cell is +-inf (a float the reader made of INF, Infinity or 1e309)."""
     return isinstance(value, float | np.floating) and bool(np.isinf(value))
@@ -82,18 +89,30 @@ def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Se
         cell = raw.iloc[position]
         raise DataError(
             f"{cell_location(file_name, position, column)}: {shown(cell)} is not a finite number"
-            f"{INFINITE_HINT if is_infinite(cell) else ''}; correct the cell or leave it empty to apply the "
-            "missing-value policy"
+            f"{INFINITE_HINT if is_infinite(cell) else BOOLEAN_HINT if _is_boolean(cell) else ''}; correct "
+            "the cell or leave it empty to apply the missing-value policy"
         )
     return values
+
+
+def _is_boolean(value: object) -> bool:
+    return isinstance(value, bool | np.bool_)
 
 
 def as_numbers(raw: pd.Series) -> pd.Series:
     """A column's cells as float64, NaN where missing or not a number. A column of dates or durations (a
     Parquet, Feather or Excel datetime) is not numbers: all NaN, so ``invalid_cells`` flags every present
-    cell, where pandas would read nanoseconds since 1970 and a missing date as -2^63."""
-    if pd.api.types.is_datetime64_any_dtype(raw) or pd.api.types.is_timedelta64_dtype(raw):
+    cell, where pandas would read nanoseconds since 1970 and a missing date as -2^63. Nor is a column of
+    true/false values: pandas reads them as 1 and 0, and a CDF of a TRUE/FALSE column over [0, 100] was
+    released (a loader fuzz); a task over categories counts them."""
+    if (
+        pd.api.types.is_datetime64_any_dtype(raw)
+        or pd.api.types.is_timedelta64_dtype(raw)
+        or pd.api.types.is_bool_dtype(raw)
+    ):
         return pd.Series(np.nan, index=raw.index, dtype=np.float64)
+    if raw.dtype == object:  # a true/false cell among numbers is no number either (pandas reads 1 and 0)
+        raw = raw.where(~raw.map(_is_boolean, na_action="ignore").fillna(False).astype(bool))
     numbers = pd.to_numeric(raw, errors="coerce")
     if pd.api.types.is_float_dtype(numbers) and numbers.dtype.itemsize < 8:
         return pd.Series(as_written(numbers.to_numpy(dtype=np.float32, na_value=np.nan)), index=raw.index)

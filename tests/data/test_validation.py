@@ -134,3 +134,21 @@ def test_a_parquet_decimal_column_is_numeric_in_the_summary_as_numeric_column_re
         ColumnSummary("who", ColumnKind.CATEGORICAL, 0),
     ]
     assert numeric_column(frame, "pay", file_name=path.name).tolist()[::2] == [12.5, 7.25]
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        pd.Series([True, False, True]),
+        pd.Series([True, None, False], dtype="boolean"),
+        pd.Series([1.5, None, True], dtype=object),
+    ],
+)
+def test_true_false_cells_are_not_numbers(cells) -> None:
+    """Loader fuzz (session 36): a TRUE/FALSE column was released as 0 and 1 by a CDF over [0, 100]."""
+    with pytest.raises(DataError, match=r"'True' is not a finite number \(a true/false value: count such"):
+        numeric_column(pd.DataFrame({"y": cells}), "y", file_name="f.csv")
+    assert numeric_column(pd.DataFrame({"y": [1.0, None, 0.0]}), "y", file_name="f.csv").tolist()[::2] == [
+        1,
+        0,
+    ]
