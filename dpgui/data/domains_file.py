@@ -10,6 +10,7 @@ values unless ``"other": false``; with it, a listed "other" names that cell rath
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,11 @@ from dpgui.data.errors import DataError
 Domain = NumericDomain | CategoricalDomain
 
 
+def _finite(category: str | int | float) -> bool:
+    """Not NaN, nor a JSON number too large for a double (1e400 reads as inf: it became a category "inf")."""
+    return not isinstance(category, float) or math.isfinite(category)
+
+
 def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
     categories, other = entry["categories"], entry.get("other", True)
     if set(entry) - {"categories", "other"}:
@@ -28,9 +34,10 @@ def _categorical(column: str, entry: dict[str, Any]) -> CategoricalDomain:
         raise DataError(f'domain of {column!r}: "categories" must be a non-empty list')
     if not isinstance(other, bool):
         raise DataError(f'domain of {column!r}: "other" must be true or false')
-    unfit = [c for c in categories if not isinstance(c, str | int | float) or c != c]
+    unfit = [c for c in categories if not isinstance(c, str | int | float) or not _finite(c)]
     if unfit:  # a JSON null read as the text "None" (a missing value's spelling), a list as "['a']"
         blank = " (a missing cell needs no category)" if unfit[0] is None else ""
+        blank = " (a number too large for a 64-bit float)" if unfit[0] in (math.inf, -math.inf) else blank
         raise DataError(
             f"domain of {column!r}: a category must be a text, a number or true/false, got "
             f"{json.dumps(unfit[0])}{blank}"

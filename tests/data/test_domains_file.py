@@ -33,6 +33,7 @@ def test_entries_read_as_declared_and_a_listed_other_names_the_catch_all():
         ({"categories": [["a"], "b"]}, 'got \\["a"\\]'),
         ({"categories": ["a", {"b": 1}]}, "a category must be a text"),
         ({"categories": ["a", float("nan")]}, "got NaN"),
+        ({"categories": [float("inf")]}, r"got Infinity \(a number too large"),  # JSON 1e400: was "inf"
         ({"lower": 0}, 'give "lower", "upper"'),
         ({"lower": "a", "upper": 3}, "must be numbers"),
         ({"lower": None, "upper": 3}, "must be numbers"),
