@@ -121,9 +121,13 @@ def data_check(spec: TaskSpec, opened: OpenedData) -> DataCheck:
 
 
 def report_data(check: DataCheck) -> None:
-    """Print the counts (custodian-only) on stderr, then refuse the file if the check found a blocker."""
-    for line in check.lines():
+    """Print the counts (custodian-only) on stderr, then refuse the file if the check found a blocker: the
+    first refusal is the error line (``run_guarded``), the others are printed above it (each refusal was
+    printed twice, once here and once as the error)."""
+    for line in check.lines(with_refusals=False):
         print(line, file=sys.stderr)
+    for refusal in check.refusals[1:]:
+        print(f"also refused: {refusal}", file=sys.stderr)
     check.raise_if_refused()
 
 

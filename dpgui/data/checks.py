@@ -162,11 +162,11 @@ class DataCheck:
     refusals: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
 
-    def lines(self) -> list[str]:
+    def lines(self, *, with_refusals: bool = True) -> list[str]:
         """What the custodian is shown (stderr or a dialog): counts, warnings, then refusals."""
         shown_lines = [f"{self.file_name}: {column.describe()}" for column in self.columns]
         shown_lines += [f"warning: {warning}" for warning in self.warnings]
-        return shown_lines + [f"refused: {refusal}" for refusal in self.refusals]
+        return shown_lines + [f"refused: {refusal}" for refusal in self.refusals if with_refusals]
 
     def raise_if_refused(self) -> None:
         if self.refusals:
