@@ -77,6 +77,14 @@ COLUMNAR_MARKER_HINT = (
 """The same for a Parquet or Feather file, whose readers take no text for a missing value."""
 
 
+CATEGORY_HINT = (
+    "; if the column holds categories (codes or names), declare it by its categories, not by bounds (a "
+    "histogram of categories, or \"categories\" in DOMAINS.json)"
+)
+"""Why text in a column declared with bounds is refused when it may be a column of categories (a table
+audit's custodian was told only that 'Город_139' is not a finite number)."""
+
+
 DATE_HINT = (
     "; dates and times are not numbers to dpgui: save the column as a number (a year, or days since a "
     "fixed date) and declare its bounds in that unit, or declare its values as categories"
@@ -102,9 +110,10 @@ def _not_a_number(value: object, file_name: str = "") -> str:
         return f"is not a finite number{DATE_HINT}"
     if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value):
         return f"is not a finite number{COMMA_NUMBER_HINT}"
-    marker = isinstance(value, str) and not any(c.isdigit() for c in value) and not _is_float(value)
-    if not marker:
+    if not isinstance(value, str) or _is_float(value):
         return "is not a finite number"
+    if any(c.isdigit() for c in value):  # a code such as 'Город_139' or 'A12'
+        return f"is not a finite number{CATEGORY_HINT}"
     columnar = Path(file_name).suffix.lower() in COLUMNAR_SUFFIXES
     return f"is not a finite number{COLUMNAR_MARKER_HINT if columnar else MARKER_HINT}"
 

@@ -11,6 +11,7 @@ import pytest
 from dpgui.data import DataError, NumericDomain
 from dpgui.data.aggregate import cell_indices
 from dpgui.data.backends import open_aggregator
+from dpgui.data.checks import CATEGORY_HINT
 from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain
 from dpgui.data.missing import MissingKind, MissingPolicy
 from tests.data.checking import check_frames
@@ -152,7 +153,7 @@ def test_a_number_with_a_comma_is_refused_with_the_files_decimal_mark(written: s
     refusal = check.refusals[0]
     assert f"{written!r} is not a finite number; a number is read with one decimal mark" in refusal
     plain = check_frames("f.csv", frame([1, "12abc"]), ("x",), (DOMAIN,), MissingPolicy())
-    assert plain.refusals[0].endswith("'12abc' is not a finite number")
+    assert plain.refusals[0].endswith(f"'12abc' is not a finite number{CATEGORY_HINT}")
 
 
 def test_cells_declared_but_for_case_are_counted_and_warned_of() -> None:
