@@ -234,6 +234,9 @@ def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if not isinstance(domain, NumericDomain):
             continue
+        unreadable = _unreadable_public_column(spec, column)
+        if unreadable is not None:
+            checks.append(Check(f"public sample's {column} is numbers", False, unreadable))
         values = _public_values(spec, column)
         if spec.kind not in (TaskKind.HISTOGRAM, TaskKind.TABLE):  # their few bins are the point
             checks.append(_grid_check(column, domain, values))
@@ -501,6 +504,18 @@ def _public_values(spec: TaskSpec, column: str) -> np.ndarray | None:
         return spec.public.column_values(column)
     except DataError:
         return None
+
+
+def _unreadable_public_column(spec: TaskSpec, column: str) -> str | None:
+    """Why the public sample's ``column`` is no numbers, or None: a task whose algorithm never reads the
+    sample (quantiles) recorded it in the manifest while a CDF refused the same file (a loader fuzz)."""
+    if spec.public is None or column not in spec.public.frame.columns:
+        return None
+    try:
+        spec.public.column_values(column)
+    except DataError as error:
+        return f"{error}; it can inform nothing: correct the public sample's column, or leave the sample out"
+    return None
 
 
 def _outside_share(values: np.ndarray, domain: NumericDomain) -> float:

@@ -17,7 +17,7 @@ from dpgui.data.public import PublicSample
 from dpgui.paths import demo_public_path
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.registry import get_algorithm
-from dpgui.tasks.review import build_review
+from dpgui.tasks.review import build_review, task_checks
 from dpgui.tasks.runner import prepare
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -242,3 +242,20 @@ def test_the_summary_names_the_public_files_the_release_reads_and_no_row_without
     assert dict(review_of(spec).summary())["Public inputs"] == "queries file q.csv"
     alone = TaskSpec(TaskKind.CDF, ("wage",), (declared_grid(0, 50),), 1.0)
     assert "Public inputs" not in dict(review_of(alone).summary())
+
+
+@pytest.mark.parametrize("kind", [TaskKind.QUANTILES, TaskKind.MEDIAN, TaskKind.CDF])
+def test_a_public_column_that_is_no_numbers_fails_the_review_of_every_numeric_task(tmp_path, kind):
+    """Loader fuzz (session 36): quantiles ran with such a sample (and named it in the manifest) where a CDF
+    refused the same file."""
+    path = tmp_path / "public.csv"
+    pd.DataFrame({"wage": ["x", "y"] * 50}).to_csv(path, index=False)
+    spec = TaskSpec(
+        kind, ("wage",), (declared_grid(0, 100, granularity=1),), 1.0, public=PublicSample.from_file(path)
+    )
+    failed = [check for check in task_checks(spec) if not check.passed]
+    assert [check.title for check in failed] == ["public sample's wage is numbers"]
+    assert "'x' is not a finite number" in failed[0].detail and "leave the sample out" in failed[0].detail
+    pd.DataFrame({"wage": np.linspace(0, 100, 101)}).to_csv(path, index=False)
+    readable = replace(spec, public=PublicSample.from_file(path))
+    assert [check.title for check in task_checks(readable) if not check.passed] == []
