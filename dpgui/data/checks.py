@@ -79,7 +79,7 @@ COLUMNAR_MARKER_HINT = (
 
 CATEGORY_HINT = (
     "; if the column holds categories (codes or names), declare it by its categories, not by bounds (a "
-    "histogram of categories, or \"categories\" in DOMAINS.json)"
+    'histogram of categories, or "categories" in DOMAINS.json)'
 )
 """Why text in a column declared with bounds is refused when it may be a column of categories (a table
 audit's custodian was told only that 'Город_139' is not a finite number)."""
