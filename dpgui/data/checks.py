@@ -28,7 +28,7 @@ from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, Numer
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.loaders import MISSING_SPELLINGS
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.text_format import DELIMITED_SUFFIXES, thousands_separator_columns
+from dpgui.data.text_format import DELIMITED_SUFFIXES, mixed_decimal_mark_columns, thousands_separator_columns
 from dpgui.data.validation import (
     INFINITE_HINT,
     as_numbers,
@@ -447,6 +447,19 @@ def check_data(
 _READ_WITH_MISSING_SPELLINGS = frozenset({*DELIMITED_SUFFIXES, ".xlsx", ".xls"})
 
 
+THOUSANDS_WARNING = (
+    "is written like 1.047 and 999 (every number with a decimal mark has exactly three digits after it): if "
+    "the mark separates thousands (1.047 or 1,047 meaning 1047, as spreadsheets write), the values are read "
+    "1,000 times too small; remove the separators and open the file again. Carry on only if the mark is a "
+    "decimal mark"
+)
+MIXED_MARKS_WARNING = (
+    "writes numbers with a decimal point and with a decimal comma (4,898 beside 915.0): dpgui reads both as "
+    "decimal marks, so if the comma separates thousands (4,898 meaning 4898) those values are read 1,000 "
+    "times too small; write every number one way and open the file again"
+)
+
+
 def _how_the_file_is_read(
     path: Path,
     encoding: str | None,
@@ -455,16 +468,22 @@ def _how_the_file_is_read(
 ) -> tuple[str, ...]:
     """Warnings about what the readers make of this file's cells that a release would be charged for in
     full: a numeric column written like 1.047 and 999 (``text_format.thousands_separator_columns``), read
-    1,000 times too small if the mark separates thousands; and a declared category spelt as a missing
+    1,000 times too small if the mark separates thousands, or with both decimal marks
+    (``text_format.mixed_decimal_mark_columns``); and a declared category spelt as a missing
     value ("NA"), whose cells a text or Excel file delivers as missing."""
-    suspects = set(thousands_separator_columns(path, encoding))
+    numeric = [
+        column for column, domain in zip(columns, domains, strict=True) if isinstance(domain, NumericDomain)
+    ]
+    written_like = (
+        (thousands_separator_columns, THOUSANDS_WARNING),
+        (mixed_decimal_mark_columns, MIXED_MARKS_WARNING),
+    )
+    flagged = [(set(find(path, encoding)), warning) for find, warning in written_like]  # one read each
     warnings = [
-        f"column {column!r} is written like 1.047 and 999 (every number with a decimal mark has exactly "
-        "three digits after it): if the mark separates thousands (1.047 or 1,047 meaning 1047, as "
-        "spreadsheets write), the values are read 1,000 times too small; remove the separators and open "
-        "the file again. Carry on only if the mark is a decimal mark"
-        for column, domain in zip(columns, domains, strict=True)
-        if column in suspects and isinstance(domain, NumericDomain)
+        f"column {column!r} {warning}"
+        for suspects, warning in flagged
+        for column in numeric
+        if column in suspects
     ]
     if path.suffix.lower() in _READ_WITH_MISSING_SPELLINGS:
         warnings += [

@@ -13,7 +13,7 @@ from dpgui.data.backends import open_aggregator
 from dpgui.data.checks import MISSING_SPELLINGS, check_data
 from dpgui.data.domain import CategoricalDomain
 from dpgui.data.missing import MissingPolicy
-from dpgui.data.text_format import thousands_separator_columns
+from dpgui.data.text_format import mixed_decimal_mark_columns, thousands_separator_columns
 
 WAGES = NumericDomain(0, 5000, 1)
 
@@ -70,6 +70,28 @@ def test_a_file_with_ordinary_decimals_gets_no_warning(tmp_path: Path):
     opened = open_aggregator(path, "memory")
     check = check_data(opened.dataset, opened.aggregator, ("wage",), (WAGES,), MissingPolicy())
     assert check.warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "mixed"),
+    [
+        ("x;y\n4,898;a\n915.0;b\n12;c\n", ("x",)),  # a loader fuzz: read 4.898 and 915
+        ("x;y\n4,5;1.5\n3,25;2.5\n", ()),  # one mark per column, whichever it is
+        ("x;y\n-,5;1\n+.5;2\n", ("x",)),  # signs and a bare fraction
+        ("x,y\n4.5,1\n915.0,2\n", ()),  # a comma file: the point is its only decimal mark
+    ],
+)
+def test_a_column_written_with_both_decimal_marks_is_a_suspect(tmp_path: Path, text: str, mixed):
+    assert mixed_decimal_mark_columns(write(tmp_path, text)) == mixed
+
+
+def test_the_data_check_warns_of_both_decimal_marks_in_one_column(tmp_path: Path):
+    path = write(tmp_path, "x;y\n7,125;a\n310.5;b\n")
+    opened = open_aggregator(path, "memory")
+    check = check_data(opened.dataset, opened.aggregator, ("x",), (WAGES,), MissingPolicy())
+    (warning,) = check.warnings
+    assert warning.startswith("column 'x' writes numbers with a decimal point and with a decimal comma")
+    assert "7,125" not in warning and "310.5" not in warning  # its examples are its own, not the file's
 
 
 def test_the_missing_spellings_are_pandas_own():
