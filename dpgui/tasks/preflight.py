@@ -136,6 +136,11 @@ def _check_domain(column: str, domain: NumericDomain) -> None:
                 f"the {which} bound {bound:g} of column {column!r} is outside ±2^63 (±9.2e18); declare "
                 "bounds the data can reach, in the column's own unit"
             )
+    if domain.size < 2:  # every record at the lower bound: the release would say nothing of the column
+        raise PreflightError(
+            f"the grid of column {column!r} has one point: its step {domain.granularity:g} is wider than "
+            f"the range [{domain.lower:g}, {domain.upper:g}]; declare a finer step, or more bins"
+        )
 
 
 def _check_quantiles(value: object) -> None:

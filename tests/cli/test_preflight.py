@@ -129,6 +129,7 @@ def test_an_undeclared_category_is_refused_before_any_charge(tmp_path, isolated_
         ("histogram", ["--bounds", "0", "1e300"], "outside ±2^63"),
         ("median", ["--bounds", "5", "1"], "lower < upper"),
         ("cdf", ["--bounds", "0", "1", "--bins", "0"], "bins"),
+        ("cdf", ["--bounds", "0", "5", "--granularity", "10"], "has one point"),  # table audit, session 36
         ("synthetic", ["--bounds", "0", "100", "--rows", "1000000000"], "rows must be in"),
         ("cdf", ["--bounds", "0", "30000", "--granularity", "0.001"], "the largest grid that fits has"),
         ("cdf", ["--bounds", "0", "1000", "--max-memory", "0.1"], "--max-memory"),
