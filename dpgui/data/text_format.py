@@ -59,7 +59,15 @@ favour rarer code pages such as the Baltic cp775)."""
 UNNAMED_CODE_PAGE = "non-UTF-8"
 """``TextFormat.looks_like`` of text that is not UTF-8 and that charset-normalizer cannot name."""
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's, which its mark starts with (FF FE 00 00)
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+"""Byte-order marks and the codec that reads past them; UTF-32 was read as UTF-16 (a loader fuzz: the
+column 'x' came out as '\x00x\x00')."""
 
 _SAVE_AS = "save the table as .csv, .xlsx, .parquet or .feather"
 

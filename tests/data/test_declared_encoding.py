@@ -121,3 +121,20 @@ def test_utf16_declared_for_a_file_without_its_mark_is_refused_in_words(tmp_path
     """CLI fuzz (session 36): the codec's bare "UTF-16 stream does not start with BOM" reached the user."""
     with pytest.raises(DataError, match=r"ru.csv: cannot be read as UTF-16 text .*declare the encoding"):
         open_aggregator(_cyrillic_file(tmp_path / "ru.csv"), engine, encoding="utf-16")
+
+
+@pytest.mark.parametrize("engine", ["memory", "embedded"])
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-be"])
+def test_a_utf32_file_is_read_as_utf32_not_as_utf16(tmp_path, engine, codec):
+    """Loader fuzz (session 36): UTF-32's byte-order mark starts with UTF-16's, and the column 'город' came
+    out as '\\x00г...'."""
+    path = tmp_path / "u32.csv"
+    text = "город,доход\nОмск,3\nКазань,4\n"
+    path.write_bytes(
+        (codecs.BOM_UTF32_BE + text.encode("utf-32-be")) if codec == "utf-32-be" else text.encode(codec)
+    )
+    opened = open_aggregator(path, engine)
+    counts = opened.aggregator.category_counts(
+        "город", CategoricalDomain(("Омск", "Казань")), MissingPolicy()
+    )
+    assert counts.tolist() == [1, 1] and sniff_text(path).encoding == "utf-32"
