@@ -212,7 +212,7 @@ def refuse_non_table(path: Path, encoding: str | None = None) -> None:
     (``encoding``: the declared encoding of delimited text, None for the automatic reading)."""
     suffix = path.suffix.lower()
     head = _first_bytes(path)
-    if not head:
+    if not head.strip():  # blanks only: read as one column named '   ' (a loader fuzz)
         raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data")
     if head.startswith(_OLE2) and _ENCRYPTED_PACKAGE in head:
         raise DataError(

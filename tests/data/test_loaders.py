@@ -65,9 +65,10 @@ def test_missing_file_names_the_file(tmp_path: Path) -> None:
         load_table(tmp_path / "nowhere.csv")
 
 
-def test_empty_file_is_refused_with_its_name(tmp_path: Path) -> None:
+@pytest.mark.parametrize("text", ["", "   \n  \n", "\r\n\t"])  # blanks only: a column named '   ' (fuzz)
+def test_empty_file_is_refused_with_its_name(tmp_path: Path, text: str) -> None:
     path = tmp_path / "empty.csv"
-    path.write_text("")
+    path.write_text(text)
     with pytest.raises(DataError, match=r"empty\.csv: the file is empty"):
         load_table(path)
 
