@@ -24,11 +24,22 @@ from dpgui.data.aggregate import Aggregator
 from dpgui.data.backends import COLUMNAR_SUFFIXES
 from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
-from dpgui.data.domain import UNDECLARED_CATEGORY_HINT, CategoricalDomain, NumericDomain
+from dpgui.data.domain import (
+    POINT,
+    UNDECLARED_CATEGORY_HINT,
+    CategoricalDomain,
+    NumericDomain,
+    canonical_text,
+)
 from dpgui.data.errors import DataError, cell_location, shown
 from dpgui.data.loaders import MISSING_SPELLINGS
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.data.text_format import DELIMITED_SUFFIXES, mixed_decimal_mark_columns, thousands_separator_columns
+from dpgui.data.text_format import (
+    DELIMITED_SUFFIXES,
+    mixed_decimal_mark_columns,
+    sniff_text,
+    thousands_separator_columns,
+)
 from dpgui.data.validation import (
     INFINITE_HINT,
     as_numbers,
@@ -495,4 +506,32 @@ def _how_the_file_is_read(
             for category in domain.categories
             if category in MISSING_SPELLINGS
         ]
+        warnings += _categories_read_alike(path, encoding, columns, domains)
     return tuple(warnings)
+
+
+def _categories_read_alike(
+    path: Path,
+    encoding: str | None,
+    columns: tuple[str, ...],
+    domains: tuple[NumericDomain | CategoricalDomain, ...],
+) -> list[str]:
+    """Warnings of declared categories that a text or Excel cell cannot tell apart (``canonical_text``:
+    007 and 7 both read 7, TRUE and true both true): every such cell counts as one of them, and the
+    others are released from noise alone (a table audit)."""
+    marks = sniff_text(path, encoding).decimal_marks if path.suffix.lower() in DELIMITED_SUFFIXES else POINT
+    warnings = []
+    for column, domain in zip(columns, domains, strict=True):
+        if not isinstance(domain, CategoricalDomain):
+            continue
+        readings: dict[str, list[str]] = {}
+        for category in domain.categories:
+            readings.setdefault(canonical_text(category, marks), []).append(category)
+        warnings += [
+            f"categories {', '.join(map(repr, alike))} of column {column!r} are one cell value to this file "
+            f"(each reads {reading!r}): a cell written either way counts as one of them, and the others "
+            "count nothing; declare one of them"
+            for reading, alike in readings.items()
+            if len(alike) > 1
+        ]
+    return warnings

@@ -116,3 +116,27 @@ def test_a_category_spelt_like_a_missing_value_is_flagged_where_the_readers_take
     check = check_data(opened.dataset, opened.aggregator, ("region",), (domain,), MissingPolicy())
     flagged = [w for w in check.warnings if w.startswith("category 'NA' of column 'region'")]
     assert bool(flagged) is warned
+
+
+@pytest.mark.parametrize(("suffix", "warned"), [(".csv", True), (".parquet", False)])
+def test_declared_categories_one_text_cell_cannot_tell_apart_are_warned_of(tmp_path: Path, suffix, warned):
+    """Table audit (session 36): TRUE and true, 007 and 7 both declared; a text file's cell reads one value
+    (true, 7), so one of each pair counts nothing. A Parquet string column keeps 007 apart from 7."""
+    import pandas as pd
+
+    path = tmp_path / f"data{suffix}"
+    frame = pd.DataFrame({"flag": ["TRUE", "FALSE"] * 5, "code": ["007", "12"] * 5})
+    frame.to_csv(path, index=False) if suffix == ".csv" else frame.to_parquet(path)
+    opened = open_aggregator(path, "memory")
+    domains = (CategoricalDomain(("TRUE", "true", "FALSE")), CategoricalDomain(("007", "7", "12")))
+    check = check_data(opened.dataset, opened.aggregator, ("flag", "code"), domains, MissingPolicy())
+    alike = [warning for warning in check.warnings if "are one cell value to this file" in warning]
+    if not warned:
+        assert alike == []
+        return
+    assert alike == [
+        "categories 'TRUE', 'true' of column 'flag' are one cell value to this file (each reads 'true'): a "
+        "cell written either way counts as one of them, and the others count nothing; declare one of them",
+        "categories '007', '7' of column 'code' are one cell value to this file (each reads '7'): a cell "
+        "written either way counts as one of them, and the others count nothing; declare one of them",
+    ]
