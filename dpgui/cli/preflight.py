@@ -94,6 +94,7 @@ def before_charging(
         private=opened.dataset.path,
     )
     try:
+        say_how_it_is_read(opened, getattr(args, "encoding", None))
         report_data(data_check(spec, opened))
         if ledger.read_only:
             raise LedgerReadOnly(
@@ -118,6 +119,17 @@ def data_check(spec: TaskSpec, opened: OpenedData) -> DataCheck:
         label=spec.label,
         positive=spec.positive,
     )
+
+
+def say_how_it_is_read(opened: OpenedData, encoding: str | None) -> None:
+    """One line on stderr saying how the file is read (its encoding and delimiter, or the workbook's sheet
+    and those it skips), as the app's Data page does: the command line said nothing of a workbook's other
+    sheets (a loader audit)."""
+    from dpgui.data.text_format import describe_file_format
+
+    path = opened.dataset.path
+    if path.exists():  # not a Spark catalog table
+        print(f"{opened.dataset.name}: read as {describe_file_format(path, encoding)}", file=sys.stderr)
 
 
 def report_data(check: DataCheck) -> None:
