@@ -118,6 +118,7 @@ def check_before_charging(
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise OutFolderError(f"--out {out} exists and is not an empty folder; name a new folder for the plan")
+    preflight.say_how_it_is_read(opened, args.encoding)
     for release in batch.releases:
         preflight.before_opening(release.spec)
         check_limits(release.spec, estimate(release.spec, n), preflight.limits(args))
