@@ -41,11 +41,13 @@ from dpgui.data.text_format import (
     thousands_separator_columns,
 )
 from dpgui.data.validation import (
+    BOOLEAN_HINT,
     INFINITE_HINT,
     as_numbers,
     distinct_text,
     first_position,
     invalid_cells,
+    is_boolean,
     is_infinite,
     positive_texts,
     require_columns,
@@ -117,6 +119,8 @@ def _is_date(value: object) -> bool:
 def _not_a_number(value: object, file_name: str = "") -> str:
     if is_infinite(value):
         return f"is not a finite number{INFINITE_HINT}"
+    if is_boolean(value):
+        return f"is not a finite number{BOOLEAN_HINT}"
     if _is_date(value):
         return f"is not a finite number{DATE_HINT}"
     if isinstance(value, str) and _COMMA_NUMBER.fullmatch(value):

@@ -89,13 +89,13 @@ def numeric_column(frame: pd.DataFrame, column: str, *, file_name: str) -> pd.Se
         cell = raw.iloc[position]
         raise DataError(
             f"{cell_location(file_name, position, column)}: {shown(cell)} is not a finite number"
-            f"{INFINITE_HINT if is_infinite(cell) else BOOLEAN_HINT if _is_boolean(cell) else ''}; correct "
+            f"{INFINITE_HINT if is_infinite(cell) else BOOLEAN_HINT if is_boolean(cell) else ''}; correct "
             "the cell or leave it empty to apply the missing-value policy"
         )
     return values
 
 
-def _is_boolean(value: object) -> bool:
+def is_boolean(value: object) -> bool:
     return isinstance(value, bool | np.bool_)
 
 
@@ -112,7 +112,7 @@ def as_numbers(raw: pd.Series) -> pd.Series:
     ):
         return pd.Series(np.nan, index=raw.index, dtype=np.float64)
     if raw.dtype == object:  # a true/false cell among numbers is no number either (pandas reads 1 and 0)
-        raw = raw.where(~raw.map(_is_boolean, na_action="ignore").fillna(False).astype(bool))
+        raw = raw.where(~raw.map(is_boolean, na_action="ignore").fillna(False).astype(bool))
     numbers = pd.to_numeric(raw, errors="coerce")
     if pd.api.types.is_float_dtype(numbers) and numbers.dtype.itemsize < 8:
         return pd.Series(as_written(numbers.to_numpy(dtype=np.float32, na_value=np.nan)), index=raw.index)

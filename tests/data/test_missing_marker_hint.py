@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from dpgui.data.checks import CATEGORY_HINT, COLUMNAR_MARKER_HINT, DATE_HINT, MARKER_HINT, _not_a_number
+from dpgui.data.validation import BOOLEAN_HINT
 
 
 @pytest.mark.parametrize("cell", ["?", " ? ", "unknown", "-"])
@@ -57,3 +59,9 @@ def test_a_date_in_a_numeric_column_is_told_how_to_declare_it(cell: object) -> N
     "'2021-10-09 12:06:00' is not a finite number"; the refusal now says what to do."""
     assert _not_a_number(cell) == f"is not a finite number{DATE_HINT}"
     assert DATE_HINT not in _not_a_number("12:06 meeting")  # digits but no date: a code, maybe
+
+
+@pytest.mark.parametrize("cell", [True, False, np.bool_(True)])
+def test_a_true_false_cell_is_told_how_to_count_its_column(cell: object) -> None:
+    """Loader fuzz (session 36): a TRUE/FALSE column is refused in a numeric task; the data check says why."""
+    assert _not_a_number(cell) == f"is not a finite number{BOOLEAN_HINT}"
