@@ -129,6 +129,28 @@ def _restore_error_cells(frame: pd.DataFrame, sheet: Any, path: Path) -> None:
             frame.iat[row_number, position] = cell.value
 
 
+def _refuse_unsaved_formulas(frame: pd.DataFrame, path: Path) -> None:
+    """DataError for a formula cell whose result was never saved (a workbook written by a program that
+    does not compute formulas, as openpyxl): it reads as an empty cell, and a release imputed it like a
+    missing value (a loader fuzz). The formulas are read once more, only when the frame has a missing cell."""
+    from openpyxl import load_workbook  # lazy: only for workbooks
+
+    workbook = load_workbook(path, read_only=True, data_only=False)
+    try:
+        for row_number, cells in enumerate(workbook.worksheets[0].iter_rows(min_row=2)):
+            for position, cell in enumerate(cells):
+                if cell.data_type != "f" or row_number >= frame.shape[0] or position >= frame.shape[1]:
+                    continue
+                if pd.isna(frame.iat[row_number, position]):
+                    raise DataError(
+                        f"{path.name}: cell {cell.coordinate} holds the formula {str(cell.value)[:40]} "
+                        "without its result (the program that wrote the workbook did not compute it); open "
+                        "and save it in Excel or LibreOffice, or save the sheet as .csv"
+                    )
+    finally:
+        workbook.close()
+
+
 def _refuse_hidden_first_sheet(sheet: Any, path: Path) -> None:
     """DataError when the first sheet, which dpgui reads, is hidden: Excel opens on a visible one, so the
     custodian reviewed other values than the release would count (a loader fuzz: a hidden 2019 sheet was
@@ -158,6 +180,7 @@ def _read_first_sheet(path: Path) -> pd.DataFrame:
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
         if frame.shape[1] and frame.isna().to_numpy().any():
             _restore_error_cells(frame, workbook.book.worksheets[0], path)
+            _refuse_unsaved_formulas(frame, path)
     if not frame.shape[1]:
         return frame
     filled = np.flatnonzero(frame.notna().to_numpy().any(axis=1))
@@ -358,6 +381,8 @@ def load_table(path: Path, encoding: str | None = None) -> pd.DataFrame:
         frame = _read_delimited(path, encoding) if delimited else reader(path)
     except pd.errors.EmptyDataError as exc:
         raise DataError(f"{path.name}: the file is empty; choose a file with a header row and data") from exc
+    except DataError:  # a reader's own refusal in words (a hidden sheet, an error cell): not "could not read"
+        raise
     except Exception as exc:  # every reader raises its own exception types
         text_format = sniff_text(path, encoding) if delimited else None
         raise unreadable(path, exc, text_format) from exc

@@ -275,8 +275,25 @@ def test_a_hidden_first_sheet_is_refused_not_released_in_place_of_the_visible_on
     workbook.active = 1
     path = tmp_path / "book.xlsx"
     workbook.save(path)
-    with pytest.raises(DataError, match=r"book.xlsx: the workbook's first sheet 'old_2019' is hidden"):
+    with pytest.raises(DataError, match=r"^book.xlsx: the workbook's first sheet 'old_2019' is hidden"):
         load_table(path)
     old.sheet_state = "visible"
     workbook.save(path)
     assert load_table(path)["x"].tolist() == [1, 1]  # a visible first sheet is read, as before
+
+
+def test_a_formula_without_its_saved_result_is_refused_by_its_cell(tmp_path):
+    """Loader fuzz (session 36): a formula written by a program that computes none read as an empty cell,
+    and the release imputed it. A formula whose result was saved is read as that result."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    for row in (["x", "y"], [1, 2], [3, 4], ["=A2+A3", 5], [None, 6]):
+        workbook.active.append(row)
+    path = tmp_path / "book.xlsx"
+    workbook.save(path)
+    with pytest.raises(DataError, match=r"^book.xlsx: cell A4 holds the formula =A2\+A3 without its result"):
+        load_table(path)
+    workbook.active["A4"] = 4  # as Excel saves it: the result
+    workbook.save(path)
+    assert load_table(path)["x"].tolist()[:3] == [1, 3, 4]
