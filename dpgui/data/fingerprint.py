@@ -47,7 +47,7 @@ def sha256_source(path: Path) -> str:
     if not path.is_dir():
         return sha256_file(path)
     parts = folder_parts(path)
-    if not any(part.suffix.lower() == ".parquet" for part in parts):  # a budget for it would guard nothing
+    if not any(_is_parquet(part) for part in parts):  # a budget for it would guard nothing
         raise DataError(
             f"{path.name}: is a folder without Parquet parts; name a data file, or a folder of .parquet files"
         )
@@ -55,6 +55,17 @@ def sha256_source(path: Path) -> str:
     for part in parts:
         digest.update(f"{part.relative_to(path)}\0{sha256_file(part)}\n".encode())
     return digest.hexdigest()
+
+
+def _is_parquet(part: Path) -> bool:
+    """A Parquet part by its suffix or its magic bytes (Hive writes parts named 000000_0)."""
+    if part.suffix.lower() == ".parquet":
+        return True
+    try:
+        with part.open("rb") as handle:
+            return handle.read(4) == b"PAR1"
+    except OSError:
+        return False
 
 
 def folder_parts(folder: Path) -> list[Path]:

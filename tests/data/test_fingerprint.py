@@ -74,5 +74,8 @@ def test_a_folder_without_parquet_parts_gets_no_fingerprint_and_no_budget(tmp_pa
     for command in (["fingerprint", str(folder)], ["budget", "set", "--data", str(folder), "--epsilon", "1"]):
         assert main(command) == 2
         assert "folder without Parquet parts" in capsys.readouterr().err
+    (folder / "000000_0").write_bytes(b"PAR1")  # a Hive part: Parquet by its magic bytes, not its name
+    assert main(["fingerprint", str(folder)]) == 0
+    (folder / "000000_0").unlink()
     (folder / "part-0.parquet").write_bytes(b"PAR1")  # a part is named: the folder is a dataset's
     assert main(["fingerprint", str(folder)]) == 0
