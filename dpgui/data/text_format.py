@@ -269,13 +269,25 @@ def _looks_binary(head: bytes) -> bool:
 
 
 def _is_json(path: Path, sample: str) -> bool:
-    if len(sample) < SNIFF_BYTES // 2:  # the whole file is in the sample
+    """A JSON document, or JSON Lines (one object per line: a loader fuzz read its lines as a table whose
+    columns were named '{"x": 17')."""
+    whole = len(sample) < SNIFF_BYTES // 2  # the whole file is in the sample
+    if whole:
         try:
             json.loads(sample)
         except ValueError:
-            return False
+            return _is_json_lines(sample.splitlines())
         return True
-    return sample.lstrip().startswith(('{"', "[{", "[\n", "{\n"))
+    return sample.lstrip().startswith(('{"', "[{", "[\n", "{\n")) or _is_json_lines(sample.splitlines()[:-1])
+
+
+def _is_json_lines(lines: list[str]) -> bool:
+    """Whether every non-blank line is a JSON object or array (at least two lines)."""
+    records = [line for line in lines if line.strip()]
+    try:
+        return len(records) >= 2 and all(isinstance(json.loads(line), dict | list) for line in records)
+    except ValueError:
+        return False
 
 
 def _is_utf8(encoding: str) -> bool:

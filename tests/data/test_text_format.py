@@ -105,6 +105,8 @@ XLS_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 200
         ("old.csv", XLS_MAGIC, "Excel 97-2003"),
         ("page.csv", b"<!DOCTYPE html>\n<html><body>Not found</body></html>", "web page"),
         ("data.csv", json.dumps([{"wage": 1}, {"wage": 2}]).encode(), "JSON document"),
+        ("lines.csv", b'{"wage": 1, "age": 30}\n{"wage": 2, "age": 41}\n', "JSON document"),  # JSON Lines
+        ("long.csv", b'{"wage": 17, "age": 30}\n' * 6000, "JSON document"),  # beyond the sample
         ("data.csv", gzip.compress(b"wage\n1\n", mtime=0), "gzip"),
         ("data.csv", b"PK\x03\x04" + b"\x00" * 100, "zip archive"),
         ("data.csv", b"PAR1" + b"\x00" * 100, "Parquet"),
