@@ -25,7 +25,6 @@ from dpgui.data.backends import COLUMNAR_SUFFIXES
 from dpgui.data.backends.embedded import EmbeddedAggregator
 from dpgui.data.dataset import Dataset, DatasetHandle
 from dpgui.data.domain import (
-    POINT,
     UNDECLARED_CATEGORY_HINT,
     CategoricalDomain,
     NumericDomain,
@@ -37,7 +36,7 @@ from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.data.text_format import (
     DELIMITED_SUFFIXES,
     mixed_decimal_mark_columns,
-    sniff_text,
+    sampled_columns,
     thousands_separator_columns,
 )
 from dpgui.data.validation import (
@@ -489,11 +488,11 @@ def _how_the_file_is_read(
     numeric = [
         column for column, domain in zip(columns, domains, strict=True) if isinstance(domain, NumericDomain)
     ]
-    written_like = (
-        (thousands_separator_columns, THOUSANDS_WARNING),
-        (mixed_decimal_mark_columns, MIXED_MARKS_WARNING),
-    )
-    flagged = [(set(find(path, encoding)), warning) for find, warning in written_like]  # one read each
+    sample = sampled_columns(path, encoding)  # the file's first 64 KiB, read once for every warning
+    flagged = [
+        (set(thousands_separator_columns(sample)), THOUSANDS_WARNING),
+        (set(mixed_decimal_mark_columns(sample)), MIXED_MARKS_WARNING),
+    ]
     warnings = [
         f"column {column!r} {warning}"
         for suspects, warning in flagged
@@ -510,20 +509,16 @@ def _how_the_file_is_read(
             for category in domain.categories
             if category in MISSING_SPELLINGS
         ]
-        warnings += _categories_read_alike(path, encoding, columns, domains)
+        warnings += _categories_read_alike(sample.text_format.decimal_marks, columns, domains)
     return tuple(warnings)
 
 
 def _categories_read_alike(
-    path: Path,
-    encoding: str | None,
-    columns: tuple[str, ...],
-    domains: tuple[NumericDomain | CategoricalDomain, ...],
+    marks: str, columns: tuple[str, ...], domains: tuple[NumericDomain | CategoricalDomain, ...]
 ) -> list[str]:
-    """Warnings of declared categories that a text or Excel cell cannot tell apart (``canonical_text``:
-    007 and 7 both read 7, TRUE and true both true): every such cell counts as one of them, and the
-    others are released from noise alone (a table audit)."""
-    marks = sniff_text(path, encoding).decimal_marks if path.suffix.lower() in DELIMITED_SUFFIXES else POINT
+    """Warnings of declared categories that a text or Excel cell cannot tell apart (``canonical_text`` with
+    the file's decimal ``marks``: 007 and 7 both read 7, TRUE and true both true): every such cell counts
+    as one of them, and the others are released from noise alone (a table audit)."""
     warnings = []
     for column, domain in zip(columns, domains, strict=True):
         if not isinstance(domain, CategoricalDomain):

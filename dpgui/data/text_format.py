@@ -411,7 +411,38 @@ _THOUSANDS = {mark: re.compile(rf"[+-]?\d{{1,3}}{re.escape(mark)}\d{{3}}") for m
 _SMALL_INTEGER = re.compile(r"[+-]?\d{1,3}")
 
 
-def thousands_separator_columns(path: Path, encoding: str | None = None) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class SampledColumns:
+    """A file's format and, per column of its header, the non-empty fields of its first 64 KiB's rows: what
+    the data check's warnings about how cells are written read (``sampled_columns``), sniffed once."""
+
+    text_format: TextFormat
+    columns: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def sampled_columns(path: Path, encoding: str | None = None) -> SampledColumns:
+    """The sample of a delimited file; none (and a point as the decimal mark) for another file, or one
+    whose sample does not parse."""
+    if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
+        return SampledColumns(TextFormat("utf-8", ","), ())
+    text_format, text = _sniffed(path, encoding)
+    try:
+        header, *rows = csv.reader(_complete_lines(text), delimiter=text_format.delimiter)
+    except (csv.Error, ValueError):
+        return SampledColumns(text_format, ())
+    return SampledColumns(
+        text_format,
+        tuple(
+            (
+                name.strip(),
+                tuple(row[position].strip() for row in rows if position < len(row) and row[position].strip()),
+            )
+            for position, name in enumerate(header)
+        ),
+    )
+
+
+def thousands_separator_columns(sample: SampledColumns) -> tuple[str, ...]:
     """The columns of a delimited file whose sampled numbers all look like integers written with a
     decimal mark between the thousands: 1.047 or 12.500 (one to three digits, the mark, exactly three
     digits; a comma too where it is a decimal mark, outside comma-separated files), and plain integers
@@ -421,10 +452,9 @@ def thousands_separator_columns(path: Path, encoding: str | None = None) -> tupl
     the mark is a decimal mark or a thousands separator, and dpgui reads a decimal mark, 1,000 times too
     small if the other was meant. The data check turns these columns into a warning before anything is
     charged."""
-    text_format, columns = _sampled_fields(path, encoding)
-    separated = [_THOUSANDS[mark] for mark in text_format.decimal_marks]
+    separated = [_THOUSANDS[mark] for mark in sample.text_format.decimal_marks]
     suspects = []
-    for name, fields in columns:
+    for name, fields in sample.columns:
         marked = sum(1 for field in fields if any(pattern.fullmatch(field) for pattern in separated))
         plain = sum(1 for field in fields if _SMALL_INTEGER.fullmatch(field))
         if marked and marked + plain == len(fields) >= 2:
@@ -432,17 +462,16 @@ def thousands_separator_columns(path: Path, encoding: str | None = None) -> tupl
     return tuple(suspects)
 
 
-def mixed_decimal_mark_columns(path: Path, encoding: str | None = None) -> tuple[str, ...]:
+def mixed_decimal_mark_columns(sample: SampledColumns) -> tuple[str, ...]:
     """The columns of a file whose decimal mark may be a point or a comma (not comma-separated) whose
     sampled numbers use both: 4,898 beside 915.0 is 4.898 and 915 to dpgui, and 4898 and 915 to the English
     spreadsheet that wrote the comma as a thousands separator (a loader fuzz released quantiles 6, 13, 501
     of a column whose median is about 1,000). The data check warns of them before anything is charged."""
-    text_format, columns = _sampled_fields(path, encoding)
-    if text_format.decimal_marks != POINT_OR_COMMA:
+    if sample.text_format.decimal_marks != POINT_OR_COMMA:
         return ()
     return tuple(
         name
-        for name, fields in columns
+        for name, fields in sample.columns
         if any(_WITH_MARK[","].fullmatch(field) for field in fields)
         and any(_WITH_MARK["."].fullmatch(field) for field in fields)
     )
@@ -450,25 +479,6 @@ def mixed_decimal_mark_columns(path: Path, encoding: str | None = None) -> tuple
 
 _WITH_MARK = {mark: re.compile(rf"[+-]?\d*{re.escape(mark)}\d+") for mark in POINT_OR_COMMA}
 """A number written with one decimal mark: 4,898 or .5."""
-
-
-def _sampled_fields(path: Path, encoding: str | None) -> tuple[TextFormat, list[tuple[str, list[str]]]]:
-    """The file's format and, per column of its header, the non-empty fields of the sampled rows (none
-    for a file that is not delimited text, or whose sample does not parse)."""
-    if path.suffix.lower() not in DELIMITED_SUFFIXES or not path.is_file():
-        return TextFormat("utf-8", ","), []
-    text_format, text = _sniffed(path, encoding)
-    try:
-        header, *rows = csv.reader(_complete_lines(text), delimiter=text_format.delimiter)
-    except (csv.Error, ValueError):
-        return text_format, []
-    return text_format, [
-        (
-            name.strip(),
-            [row[position].strip() for row in rows if position < len(row) and row[position].strip()],
-        )
-        for position, name in enumerate(header)
-    ]
 
 
 _SEPARATOR_LINE = re.compile(r"sep=(.)\s*$")

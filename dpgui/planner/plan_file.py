@@ -24,6 +24,7 @@ from dpgui.tasks.spec import (
     TaskKind,
     TaskSpec,
     default_missing,
+    epsilon_refusal,
 )
 
 
@@ -39,9 +40,7 @@ def load_plan(path: Path) -> ReleasePlan:
     epsilon, delta = document.get("epsilon"), _read_number(f"{path}: delta", document.get("delta", 0.0))
     budget = None if epsilon is None else PrivacyCost(_read_number(f"{path}: epsilon", epsilon), delta)
     if budget is not None and not MIN_EPSILON <= budget.epsilon <= MAX_EPSILON:  # as each release's check
-        raise PlanError(
-            f"{path}: epsilon must be in [{MIN_EPSILON:g}, {MAX_EPSILON:g}], got {budget.epsilon:g}"
-        )
+        raise PlanError(f"{path}: {epsilon_refusal(budget.epsilon)}")
     releases = tuple(_release(path, i, entry, delta) for i, entry in enumerate(entries, start=1))
     if budget is None and any(r.target_error is None for r in releases):
         missing = ", ".join(r.name for r in releases if r.target_error is None)

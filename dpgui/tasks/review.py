@@ -234,10 +234,9 @@ def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if not isinstance(domain, NumericDomain):
             continue
-        unreadable = _unreadable_public_column(spec, column)
+        values, unreadable = _public_column(spec, column)
         if unreadable is not None:
             checks.append(Check(f"public sample's {column} is numbers", False, unreadable))
-        values = _public_values(spec, column)
         if spec.kind not in (TaskKind.HISTOGRAM, TaskKind.TABLE):  # their few bins are the point
             checks.append(_grid_check(column, domain, values))
         if values is not None and values.size:
@@ -498,24 +497,21 @@ def _on_grid(values: np.ndarray, domain: NumericDomain) -> bool:
 
 def _public_values(spec: TaskSpec, column: str) -> np.ndarray | None:
     """The public sample's finite values of ``column`` (unclipped), or None without one."""
-    if spec.public is None or column not in spec.public.frame.columns:
-        return None
-    try:
-        return spec.public.column_values(column)
-    except DataError:
-        return None
+    return _public_column(spec, column)[0]
 
 
-def _unreadable_public_column(spec: TaskSpec, column: str) -> str | None:
-    """Why the public sample's ``column`` is no numbers, or None: a task whose algorithm never reads the
-    sample (quantiles) recorded it in the manifest while a CDF refused the same file (a loader fuzz)."""
+def _public_column(spec: TaskSpec, column: str) -> tuple[np.ndarray | None, str | None]:
+    """The public sample's finite values of ``column`` (None without one), or why it holds no numbers: a
+    task whose algorithm never reads the sample (quantiles) recorded such a sample in the manifest while a
+    CDF refused the same file (a loader fuzz), so the review says so for every numeric task."""
     if spec.public is None or column not in spec.public.frame.columns:
-        return None
+        return None, None
     try:
-        spec.public.column_values(column)
+        return spec.public.column_values(column), None
     except DataError as error:
-        return f"{error}; it can inform nothing: correct the public sample's column, or leave the sample out"
-    return None
+        return None, (
+            f"{error}; it can inform nothing: correct the public sample's column, or leave the sample out"
+        )
 
 
 def _outside_share(values: np.ndarray, domain: NumericDomain) -> float:

@@ -56,7 +56,6 @@ from dpgui.ui.missing_box import MissingBox
 from dpgui.ui.parameter_form import ParameterForm
 from dpgui.ui.wrapping_list import WrappingList
 
-"""Tasks with a label column (and the label value that counts as positive)."""
 MULTI_COLUMN_TASKS = (TaskKind.RECTANGLE, TaskKind.DISTANCE, TaskKind.TABLE)
 """Tasks over several columns, one declared domain each."""
 CATEGORICAL_TASKS = (TaskKind.HISTOGRAM, TaskKind.TABLE)

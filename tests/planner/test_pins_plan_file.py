@@ -161,7 +161,7 @@ def test_columns_must_be_a_non_empty_list(tmp_path: Path, columns: str) -> None:
     [
         ("epsilon = 1\ndelta = [1]\n", r"delta must be a number, got \[1\]"),
         ("epsilon = true\n", "epsilon must be a number, got True"),
-        ("epsilon = 1e308\n", r"epsilon must be in \[1e-06, 100\], got 1e\+308"),
+        ("epsilon = 1e308\n", r"epsilon must be a number in \[1e-06, 100\], got 1e\+308"),
         ("epsilon = 1\nrelease = [1, 2]\n", "no \\[\\[release\\]\\] tables"),
         ("epsilon = 1\n[[release]]\nname = 'r'\ntask = 'cdf'\ncolumn = 'x'\nbounds = [0, 1]\n"
          "parameters = {beta = {a = 1}}\n", "parameters must be a table of numbers, texts and booleans"),
