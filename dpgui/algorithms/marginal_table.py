@@ -420,15 +420,26 @@ def _decompress(rows: np.ndarray, compressions: Sequence[Compression], rng: Priv
 
 
 def mst_one_way_rho(rho: float, d: int) -> float:
-    """rho of each of MST's d 1-way measurements: a third of rho split over them, or all of rho when one
-    column leaves no pair to choose or measure (the other two thirds would go unspent)."""
-    return rho / 3 / d if d > 1 else rho
+    """rho of each of MST's d 1-way measurements: a third of rho split over them; half of rho when two
+    columns leave one pair, chosen for free (``mst_edge_rho``); all of rho when one column leaves no pair
+    to choose or measure (the rest would go unspent)."""
+    return rho if d == 1 else rho / 2 / d if d == 2 else rho / 3 / d
+
+
+def mst_edge_rho(rho: float, d: int) -> tuple[float, float]:
+    """rho of each of MST's d - 1 tree edges: its exponential-mechanism choice and its measurement, a third
+    of rho each split over the edges (McKenna et al. 2021, s3). Two columns have one pair, the tree's only
+    edge whatever the data: choosing it reveals nothing, so no mechanism runs and half of rho measures it."""
+    if d == 2:
+        return 0.0, rho / 2
+    return rho / 3 / (d - 1), rho / 3 / (d - 1)
 
 
 def mst_table(
     sizes: Sequence[int], marginals: Marginals, n: int, rho: float, rows: int, rng: PrivateRandom
 ) -> AlgorithmRun[TableRelease]:
-    """rho-zCDP MST: rho/3 on the 1-way marginals, rho/3 choosing d - 1 tree edges, rho/3 measuring them.
+    """rho-zCDP MST: rho/3 on the 1-way marginals, rho/3 choosing d - 1 tree edges, rho/3 measuring them
+    (two columns: rho/2 on each side, the one edge chosen for free; ``mst_edge_rho``).
 
     After the 1-way measurements each column's domain is compressed (``compress``); the tree is chosen,
     measured and modelled on the compressed cells, and drawn rows are spread back over the original ones.
@@ -450,7 +461,7 @@ def mst_table(
     yield Progress(0.3, "1-way marginals measured, domains compressed")
     selected: list[Selected] = []
     if d > 1:
-        pick_rho = rho / 3 / (d - 1)
+        pick_rho, edge_rho = mst_edge_rho(rho, d)
         eps = selection_epsilon(pick_rho)
         component = list(range(d))
 
@@ -463,15 +474,19 @@ def mst_table(
         scores = {p: float(np.abs(packed[p] - model.marginal(p)).sum()) for p in pairs}
         for _ in range(d - 1):
             candidates = [p for p in pairs if root(p[0]) != root(p[1])]
-            choice = candidates[
-                exponential_mechanism(
-                    np.array([scores[p] for p in candidates]), eps, rng, sensitivity=L1_SENSITIVITY
-                )
-            ]
+            choice = (
+                candidates[0]
+                if pick_rho == 0  # two columns: the only pair (mst_edge_rho)
+                else candidates[
+                    exponential_mechanism(
+                        np.array([scores[p] for p in candidates]), eps, rng, sensitivity=L1_SENSITIVITY
+                    )
+                ]
+            )
             component[root(choice[0])] = root(choice[1])
             selected.append(Selected(choice, eps, pick_rho))
         for s in selected:
-            noisy, record = _measure_gaussian(packed[s.clique], s.clique, rho / 3 / (d - 1), rng)
+            noisy, record = _measure_gaussian(packed[s.clique], s.clique, edge_rho, rng)
             measurements.append(noisy)
             measured.append(record)
         yield Progress(0.6, "spanning tree chosen and measured; fitting the model")
@@ -648,17 +663,19 @@ def aim_table(
             if not np.isfinite(scores).any():
                 scores = np.where(cell_counts == cell_counts.min(), 0.0, -np.inf)
             selection_began = clock()
-            index = _select(scores, np.isfinite(scores), eps, sensitivity, rng)
+            index, pick_eps, pick_select, pick_measure = _aim_pick(
+                scores, eps, sensitivity, (select_rho, measure_rho), rng
+            )
             selecting += clock() - selection_began
             chosen, bins = candidates[index]
-            selected.append(Selected(chosen, eps, select_rho, bins))
+            selected.append(Selected(chosen, pick_eps, pick_select, bins))
             measure = true[chosen] if bins is None else coarsen(true[chosen], bins)
-            noisy, record = _measure_gaussian(measure, chosen, measure_rho, rng, bins)
+            noisy, record = _measure_gaussian(measure, chosen, pick_measure, rng, bins)
             measurements.append(noisy)
             measured.append(record)
-            used += select_rho + record.cost
+            used += pick_select + record.cost
             cliques.append(chosen)
-            this_round.append((index, noisy, sigma))
+            this_round.append((index, noisy, noisy.stddev))
         model = model.fit(measurements, n, FIT_ITERS, checkpoint)
         longest = max(longest, clock() - began - (selecting - selecting_before))
         for index, noisy, pick_sigma in this_round:
@@ -666,7 +683,7 @@ def aim_table(
             chosen, bins = candidates[index]
             fitted = model.marginal(chosen)
             step = AimRound(t, chosen, bins, pick_sigma, _fit_to_noisy(fitted, noisy))
-            if barely_moved(_l1(fitted - estimates[chosen], bins), sigma, cell_counts[index]):
+            if barely_moved(_l1(fitted - estimates[chosen], bins), pick_sigma, cell_counts[index]):
                 sigma, eps = sigma / 2, eps * 2  # anneal: 4x the per-round budget
             request = yield Progress(min(0.9, used / rho), f"round {t}: measured {chosen}", step)
             requested = requested or request == FINISH_NOW
@@ -729,9 +746,17 @@ def _l1(difference: np.ndarray, bins: Bins) -> float:
     return float(np.abs(difference if bins is None else coarsen(difference, bins)).sum())
 
 
-def _select(
-    scores: np.ndarray, feasible: np.ndarray, eps: float, sensitivity: float, rng: PrivateRandom
-) -> int:
-    """The exponential mechanism over the feasible candidates (an infeasible one is never chosen)."""
-    indices = np.flatnonzero(feasible)
-    return int(indices[exponential_mechanism(scores[indices], eps, rng, sensitivity=sensitivity)])
+def _aim_pick(
+    scores: np.ndarray, eps: float, sensitivity: float, shares: tuple[float, float], rng: PrivateRandom
+) -> tuple[int, float, float, float]:
+    """An AIM round's choice among the candidates of finite score: the index, the exponential mechanism's
+    epsilon and rho, and the rho left to measure the choice (``shares``: the round's rho for selecting and
+    for measuring). Which candidates are feasible is public (the model's size after earlier DP outputs,
+    the round's sigma), so when only one is, choosing it reveals nothing: no mechanism runs, and its share
+    of the round is measured instead (a table of one column has one candidate in every round)."""
+    select_rho, measure_rho = shares
+    feasible = np.flatnonzero(np.isfinite(scores))
+    if feasible.size == 1:
+        return int(feasible[0]), 0.0, 0.0, select_rho + measure_rho
+    index = exponential_mechanism(scores[feasible], eps, rng, sensitivity=sensitivity)
+    return int(feasible[index]), eps, select_rho, measure_rho

@@ -31,8 +31,7 @@ from dpgui.data.domain import (
     canonical_text,
 )
 from dpgui.data.errors import DataError, cell_location, shown
-from dpgui.data.loaders import MISSING_SPELLINGS
-from dpgui.data.missing import MissingKind, MissingPolicy
+from dpgui.data.missing import MISSING_SPELLINGS, MissingKind, MissingPolicy
 from dpgui.data.text_format import (
     DELIMITED_SUFFIXES,
     mixed_decimal_mark_columns,

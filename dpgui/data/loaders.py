@@ -14,6 +14,7 @@ import pandas as pd
 
 from dpgui.data.domain import POINT, canonical_text, number_of_text
 from dpgui.data.errors import DataError, refuse_non_file
+from dpgui.data.missing import MISSING_SPELLINGS
 from dpgui.data.text_format import DELIMITED_SUFFIXES, TextFormat, refuse_non_table, sniff_text
 
 Reader = Callable[[Path], pd.DataFrame]
@@ -44,14 +45,6 @@ def _number_of_cell(value: object, marks: str) -> float | None:
     if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_):
         return float(value)
     return None
-
-
-MISSING_SPELLINGS = frozenset(
-    {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A"}
-    | {"NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
-)
-"""The cell texts pandas' CSV and Excel readers (every engine's) read as a missing value: the default
-``na_values`` of ``pandas.read_csv``'s documentation."""
 
 
 def canonical_cells(frame: pd.DataFrame, marks: str, text: Collection[str] = ()) -> pd.DataFrame:

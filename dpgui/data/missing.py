@@ -25,6 +25,14 @@ if TYPE_CHECKING:  # cells arrive as pandas Series; declaring a policy does not 
 _ROW_COUNT_KEPT = "row count unchanged"
 
 
+MISSING_SPELLINGS = frozenset(
+    {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A"}
+    | {"NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
+)
+"""The cell texts pandas' CSV and Excel readers (every engine's) read as a missing value: the default
+``na_values`` of ``pandas.read_csv``'s documentation."""
+
+
 class MissingKind(enum.Enum):
     """Replace a missing cell by a declared value, refuse the file, or keep it as a cell of its own."""
 

@@ -139,7 +139,10 @@ class ReleaseReview:
             ),
             ("Why", self.why),
             *_public_inputs(self.spec, self.algorithm),
-            ("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),
+            (
+                "Privacy cost",
+                f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}" + self._unspent_delta(),
+            ),
             ("Budget after", self._budget_after(after)),
             (
                 "Predicted error",
@@ -148,6 +151,16 @@ class ReleaseReview:
                 + _in_value_units(self.spec, self.predicted_error, self.algorithm.error_unit),
             ),
         ]
+
+    def _unspent_delta(self) -> str:
+        """Says so when the algorithm spends less δ than the custodian gave (a pure ε-DP one spends none),
+        so a δ typed into the form is not dropped without a word."""
+        if self.cost.delta >= self.spec.delta:
+            return ""
+        given = f"the δ = {self.spec.delta:.3g} given"
+        if self.cost.delta == 0:
+            return f" ({given} is not spent: this algorithm is pure ε-DP)"
+        return f" (of {given})"
 
     def _budget_after(self, after: PrivacyCost | None) -> str:
         if self.over_budget is not None:

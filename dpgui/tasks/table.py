@@ -40,7 +40,7 @@ from dpgui.algorithms.marginal_table import (
 from dpgui.algorithms.pgm import Clique
 from dpgui.algorithms.progress import AlgorithmRun, Progress, map_steps
 from dpgui.data.domain import CategoricalDomain
-from dpgui.data.missing import MissingPolicy
+from dpgui.data.missing import MISSING_SPELLINGS, MissingPolicy
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
@@ -313,6 +313,13 @@ def catch_all_note(spec: TaskSpec) -> str:
     )
 
 
+def _free_choices(release: TableRelease) -> str:
+    """How many choices had a single candidate, so were made without a mechanism (``_aim_pick``,
+    ``mst_edge_rho``)."""
+    free = sum(s.cost == 0 for s in release.selected)
+    return f" and {free} without one (a single candidate, public)" if free else ""
+
+
 def _table(
     spec: TaskSpec, release: TableRelease, total: float, algorithm: str, n: int, rng: PrivateRandom
 ) -> ReleaseTable:
@@ -323,15 +330,17 @@ def _table(
     rows: list[tuple[float | int | str, ...]] = []
     for s in release.selected:
         name = _name(spec, s.clique, s.bins)
-        rows.append((name, "selected", "exponential mechanism", s.epsilon, s.cost / total, ""))
+        how = "exponential mechanism" if s.cost > 0 else "the only candidate (no mechanism, no cost)"
+        rows.append((name, "selected", how, s.epsilon, s.cost / total, ""))
     for m, fit in zip(release.measured, release.fit, strict=True):
         rows.append(
             (_name(spec, m.clique, m.bins), "measured", m.noise, m.scale, m.cost / total, f"{fit:.4g}")
         )
     scale = "noise scale (σ or Laplace scale; ε for a selection)"
     notes = (
-        f"{algorithm}: {len(release.measured)} marginals measured, {len(release.selected)} chosen by the "
-        f"exponential mechanism; shares are of the total {unit} = {total:.6g}"
+        f"{algorithm}: {len(release.measured)} marginals measured, "
+        f"{sum(s.cost > 0 for s in release.selected)} chosen by the exponential mechanism"
+        f"{_free_choices(release)}; shares are of the total {unit} = {total:.6g}"
         + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else "")
         + _cut_short(spec, release),
         "neighbouring relation: replace one record, row count public (marginals move by L1 = 2, L2 = √2)",
@@ -342,6 +351,7 @@ def _table(
         + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
         + catch_all_note(spec),
         *_merged_note(spec, release),
+        *_missing_spelling_note(spec),
         *(
             f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
             f"{100 * m.cost / total:.2f}% of the budget"
@@ -394,6 +404,25 @@ def _merged_note(spec: TaskSpec, release: TableRelease) -> tuple[str, ...]:
         "measurements and the model (MST's domain compression; post-processing): all of a categorical "
         "column's (every column's in MST), a numeric column's where they are adjacent; a synthetic row in "
         "a merged cell takes one of its cells in proportion to their noisy counts",
+    )
+
+
+def _missing_spelling_note(spec: TaskSpec) -> tuple[str, ...]:
+    """The note's line on declared categories spelt as a missing value ("NA"): synthetic.csv writes them
+    as they are, and pandas and spreadsheets read such a cell back as missing (``MISSING_SPELLINGS``)."""
+    spelt = [
+        f"{category!r} of {column}"
+        for column, domain in zip(spec.columns, spec.domains, strict=True)
+        if isinstance(domain, CategoricalDomain)
+        for category in domain.categories
+        if category in MISSING_SPELLINGS
+    ]
+    if not spelt:
+        return ()
+    return (
+        f"categories spelt as a missing value ({', '.join(spelt)}): {SYNTHETIC_CSV} writes them as they are, "
+        f"and pandas and spreadsheets read such a cell back as missing unless told otherwise (pandas: "
+        f"keep_default_na=False); {SYNTHETIC_PARQUET} keeps them as text",
     )
 
 

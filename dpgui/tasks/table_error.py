@@ -32,6 +32,7 @@ from dpgui.algorithms.marginal_table import (
     coarse_candidates,
     coarse_offered,
     gaussian_sigma,
+    mst_edge_rho,
     mst_one_way_rho,
     one_way_budgets,
     workload,
@@ -144,7 +145,7 @@ def mst_plans(spec: TaskSpec, n: int) -> list[MarginalPlan]:
     plans = [_plan((j,), None, gauss, gaussian_sigma(mst_one_way_rho(rho, d)), sizes, n) for j in range(d)]
     if d > 1:
         chance = (d - 1) / math.comb(d, 2)
-        sigma = gaussian_sigma(rho / 3 / (d - 1))
+        sigma = gaussian_sigma(mst_edge_rho(rho, d)[1])
         plans += [
             _plan(pair, None, gauss, sigma, sizes, n, measured=chance, note="if in the tree")
             for pair in workload(d, 2)

@@ -99,6 +99,31 @@ def test_mst_spends_exactly_rho_in_thirds_with_replace_one_constants(selections)
     assert release.rows.shape == (500, d)
 
 
+def test_mst_on_two_columns_takes_the_only_edge_for_free_and_measures_with_halves(selections):
+    rows, sizes = _data()
+    rows, sizes = rows[:, :2], sizes[:2]
+    rng, rho = RecordingRandom(4), 0.5
+    release = run_to_end(mt.mst_table(sizes, _marginals(rows, sizes), len(rows), rho, 300, rng))
+    assert not selections  # the one pair is the tree whatever the data: no mechanism runs
+    assert rng.sigmas == [pytest.approx(1 / math.sqrt(rho / 4))] * 2 + [pytest.approx(1 / math.sqrt(rho / 2))]
+    assert _zcdp(rng, selections) == pytest.approx(rho, rel=1e-9)
+    assert release.total_cost == pytest.approx(rho, rel=1e-9) == release.spent_by_noise
+    assert [(s.clique, s.epsilon, s.cost) for s in release.selected] == [((0, 1), 0.0, 0.0)]
+
+
+def test_aim_on_one_column_runs_no_mechanism_and_measures_all_of_rho(selections):
+    rows, sizes = _data()
+    rows, sizes = rows[:, :1], sizes[:1]
+    rng, rho = RecordingRandom(5), 0.3
+    release = run_to_end(mt.aim_table(sizes, _marginals(rows, sizes), len(rows), rho, 200, rng))
+    assert not selections and release.selected and all(s.cost == 0 for s in release.selected)
+    rounds_rho = rho - math.fsum(mt.one_way_budgets(sizes, rho, mt.ONE_WAY_SHARE))
+    # the first round measures its whole share, the selection's part included
+    assert rng.sigmas[1] == pytest.approx(mt.gaussian_sigma(rounds_rho / mt.ROUNDS_PER_COLUMN))
+    assert _zcdp(rng, selections) == pytest.approx(rho, rel=1e-6) and _zcdp(rng, selections) <= rho
+    assert release.spent_by_noise == pytest.approx(rho, rel=1e-6)
+
+
 def test_aim_spends_at_most_rho_and_uses_sensitivity_twice_the_largest_weight(selections):
     rows, sizes = _data()
     rng, rho = RecordingRandom(2), 0.2
@@ -326,13 +351,13 @@ def test_the_time_the_exponential_mechanism_takes_is_left_out_of_the_time_limit(
 
     def selections(selection_seconds: float) -> int:
         clock = TickingClock(5)
-        select = mt._select
+        select = mt._aim_pick
 
         def slow(*args, **kwargs):
             clock.now += selection_seconds
             return select(*args, **kwargs)
 
-        monkeypatch.setattr(mt, "_select", slow)
+        monkeypatch.setattr(mt, "_aim_pick", slow)
         run = mt.aim_table(
             sizes, _marginals(rows, sizes), len(rows), 0.2, 500, SeededRandom(4), time_limit=60.0, clock=clock
         )

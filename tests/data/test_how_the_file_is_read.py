@@ -10,9 +10,9 @@ import pytest
 
 from dpgui.data import NumericDomain
 from dpgui.data.backends import open_aggregator
-from dpgui.data.checks import MISSING_SPELLINGS, check_data
+from dpgui.data.checks import check_data
 from dpgui.data.domain import CategoricalDomain
-from dpgui.data.missing import MissingPolicy
+from dpgui.data.missing import MISSING_SPELLINGS, MissingPolicy
 from dpgui.data.text_format import mixed_decimal_mark_columns, sampled_columns, thousands_separator_columns
 
 WAGES = NumericDomain(0, 5000, 1)

@@ -216,11 +216,21 @@ def test_a_table_column_too_fine_for_its_1_way_marginal_fails_and_the_advice_pas
 
 @pytest.mark.parametrize(
     ("bound", "delta", "guarantee", "cost"),
-    [(1, 1e-6, "(pure ε-DP)", "ε = 1, δ = 0"), (0, 1e-6, "(approximate (ε, δ)-DP)", "ε = 1, δ = 1e-06")],
+    [
+        (
+            1,
+            1e-6,
+            "(pure ε-DP)",
+            "ε = 1, δ = 0 (the δ = 1e-06 given is not spent: this algorithm is pure ε-DP)",
+        ),
+        (1, 0.0, "(pure ε-DP)", "ε = 1, δ = 0"),
+        (0, 1e-6, "(approximate (ε, δ)-DP)", "ε = 1, δ = 1e-06"),
+    ],
 )
 def test_the_review_states_this_runs_guarantee_and_the_delta_it_charges(bound, delta, guarantee, cost):
     """One-level RecConcave is one exponential mechanism: the review said "approximate" from the registry's
-    label while its cost charges no δ; with two levels the δ it charges must be stated."""
+    label while its cost charges no δ (and the δ given is said to go unspent, not dropped without a word);
+    with two levels the δ it charges must be stated."""
     spec = TaskSpec(
         TaskKind.THRESHOLD, ("age",), (declared_grid(0, 2000),), 1.0, delta, "recconcave",
         parameters=(("direction", "ge"), ("recursion_bound", bound)), label="retired",

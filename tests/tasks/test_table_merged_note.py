@@ -1,5 +1,5 @@
-"""A table release says which columns had rare cells merged after the 1-way measurements, and says nothing
-of it when none was merged."""
+"""A table release's notes: which columns had rare cells merged after the 1-way measurements (nothing when
+none was), which choices needed no mechanism, and which declared categories synthetic.csv cannot keep."""
 
 from __future__ import annotations
 
@@ -53,3 +53,15 @@ def test_the_note_names_the_merged_columns_with_their_cells_before_and_after(tmp
 def test_no_note_when_no_cell_was_merged(tmp_path):
     notes = _notes(tmp_path, _spec("aim", CategoricalDomain(("a", "b", "c")), upper=8))
     assert not any(n.startswith("cells merged") for n in notes)
+
+
+def test_two_columns_mst_says_its_one_edge_was_chosen_without_a_mechanism(tmp_path):
+    (summary,) = [n for n in _notes(tmp_path, _spec("mst")) if n.startswith("MST:")]
+    assert "0 chosen by the exponential mechanism and 1 without one (a single candidate, public)" in summary
+
+
+def test_a_category_spelt_as_missing_is_said_to_read_back_as_missing_from_the_csv(tmp_path):
+    spelt = CategoricalDomain(("a", "b", "NA", "null"), other=True)
+    (note,) = [n for n in _notes(tmp_path, _spec("mst", spelt)) if n.startswith("categories spelt")]
+    assert "'NA' of letter, 'null' of letter" in note and "keep_default_na=False" in note
+    assert not any(n.startswith("categories spelt") for n in _notes(tmp_path, _spec("mst")))
