@@ -12,7 +12,7 @@ import math
 import operator
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
@@ -567,3 +567,18 @@ class CategoricalDomain:
                 f"{cell_location(file_name, position, values.name)}: {what}; {UNDECLARED_CATEGORY_HINT}"
             )
         return indices
+
+
+def describe_outside(columns: Sequence[str], domains: Sequence[object]) -> str:
+    """What becomes of values outside the declared domains, in the manifest's and the report's words: a
+    numeric column's are clipped to its bounds; a categorical column's count in its "other" cell, if it
+    has one (without one, such a value stops the release before any charge)."""
+    numeric = [c for c, d in zip(columns, domains, strict=True) if isinstance(d, NumericDomain)]
+    named = f" ({', '.join(numeric)})" if len(numeric) < len(columns) else ""
+    parts = [f"clipped to the declared bounds{named}"] if numeric else []
+    parts += [
+        f"{column}: counted as 'other'" if domain.other else f"{column}: none allowed (no 'other' cell)"
+        for column, domain in zip(columns, domains, strict=True)
+        if isinstance(domain, CategoricalDomain)
+    ]
+    return "; ".join(parts)

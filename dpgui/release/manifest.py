@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dpgui.data.domain import CategoricalDomain
+from dpgui.data.domain import CategoricalDomain, describe_outside
 from dpgui.data.fingerprint import METHOD as FINGERPRINT_METHOD
 from dpgui.data.missing import describe_columns
 from dpgui.privacy.cost import PrivacyCost
@@ -122,7 +122,7 @@ def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
             else {"file_name": spec.public.path.name, "sha256": spec.public.sha256}
             | _declared_encoding(spec.public.encoding),
             "missing_values": describe_columns(spec.missing, spec.columns, spec.domains),
-            "values_outside_bounds": "clipped to the declared bounds",
+            "values_outside_bounds": describe_outside(spec.columns, spec.domains),
             "algorithm_parameters": dict(release.exported_parameters()),
         },
         "epsilon": release.cost.epsilon,

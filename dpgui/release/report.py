@@ -14,7 +14,7 @@ import html
 import math
 from collections.abc import Iterable, Mapping
 
-from dpgui.data.domain import CategoricalDomain
+from dpgui.data.domain import CategoricalDomain, describe_outside
 from dpgui.data.missing import describe_columns
 from dpgui.numbers import readable
 from dpgui.privacy.cost import PrivacyCost
@@ -66,7 +66,7 @@ def guarantee_sentence(release: Release) -> str:
         f"pure ε-differential privacy with ε = {cost.epsilon:g}"
         if cost.is_pure
         else f"approximate (ε, δ)-differential privacy with ε = {cost.epsilon:g} and δ = {cost.delta:g} "
-        f"(the odds bound may fail with probability at most δ)"
+        f"(beyond the odds bound, any outcome may be at most δ more likely)"
     )
     relation = release.algorithm.neighbouring(release.spec)
     bound = f"change by at most ×e^ε = ×{odds:.3g}"
@@ -106,7 +106,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
         for column, domain in zip(spec.columns, spec.domains, strict=True)
     ]
     parameters.append(("missing values", describe_columns(spec.missing, spec.columns, spec.domains)))
-    parameters.append(("values outside the bounds", "clipped to the declared bounds"))
+    parameters.append(("values outside the bounds", describe_outside(spec.columns, spec.domains)))
     if spec.label is not None:
         parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))
     if spec.public is not None:

@@ -78,19 +78,32 @@ def cdf_meaning(column: str, domain: NumericDomain | None = None) -> str:
 
 
 def histogram_meaning(column: str, domain: NumericDomain) -> str:
-    """For a histogram over a grid whose upper bound is not a grid point: its last row also counts the
-    records above the last grid point, up to the bound (else '': the rows need no sentence)."""
-    return beyond_last_grid_point(
-        domain, lambda upper: f"its row also counts the records with {column} above it, up to {upper}"
+    """What a numeric histogram's (value, count) row counts: the records whose value is nearest to it
+    (``Snap.NEAREST``), the first and last rows also those outside the declared bounds (clipped); and, when
+    the upper bound is not a grid point, that the last row also counts the records above it."""
+    meaning = (
+        f"count = records whose {column} is nearest to value; the first and last rows also count the "
+        "records below and above the declared bounds (clipped to them)"
     )
+    beyond = beyond_last_grid_point(
+        domain, lambda upper: f"its row also counts the records above it, up to {upper}"
+    )
+    return f"{meaning}; {beyond}" if beyond else meaning
 
 
 def quantile_meaning(column: str, domain: NumericDomain) -> str:
-    """For quantiles or a median over a grid whose upper bound is not a grid point: a value released at the
-    last grid point may stand for values above it, up to the bound (else '')."""
-    return beyond_last_grid_point(
-        domain, lambda upper: f"a value released at it may stand for any {column} up to {upper}"
+    """What a released quantile, median or interior point stands for: a grid point, at which the records
+    nearest to it count, the first and last also the records outside the declared bounds (clipped); and,
+    when the upper bound is not a grid point, the values above the last grid point too."""
+    meaning = (
+        f"values are grid points of {column}: a record counts at its nearest grid point, and one outside the "
+        "declared bounds at the first or last, so a value released there may stand for values beyond the "
+        "bounds"
     )
+    beyond = beyond_last_grid_point(
+        domain, lambda upper: f"a value released at it may stand for any {column} above it"
+    )
+    return f"{meaning}; {beyond}" if beyond else meaning
 
 
 def statistic_table(statistic: str, column: str, domain: NumericDomain, value: object) -> ReleaseTable:

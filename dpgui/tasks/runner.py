@@ -186,7 +186,9 @@ def choose_auto(spec: TaskSpec, n: int, *, simulate: bool = True) -> tuple[Algor
     if unfit:
         reason += f"; not considered: {', '.join(unfit)} (the public sample does not match the grid)"
     if infeasible:
-        reason += f"; refused here: {', '.join(infeasible)} (choose one to see why)"
+        reason += (
+            f"; refused here: {', '.join(infeasible)} (a precondition fails: choosing one by name says which)"
+        )
     if any(kind == SIMULATED for _, _, kind in candidates) and not simulates_public_sample(spec):
         fit = sample_fit(spec)
         why = (

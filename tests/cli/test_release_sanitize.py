@@ -53,7 +53,7 @@ def test_gaussian_cdf_with_delta(budget, tmp_path):
 
 def test_quantiles_write_q_value_rows(budget, tmp_path):
     assert release("quantiles", budget, tmp_path / "o", "--bounds", "0", "2000", "--q", "0.1,0.5,0.9") == 0
-    table = pd.read_csv(tmp_path / "o" / "release.csv")
+    table = pd.read_csv(tmp_path / "o" / "release.csv", comment="#")
     assert list(table.columns) == ["q", "value"] and table["q"].tolist() == [0.1, 0.5, 0.9]
     assert table["value"].is_monotonic_increasing
 
@@ -68,7 +68,7 @@ def test_bad_quantiles_and_conflicting_grids_are_usage_errors(budget, tmp_path, 
 
 def test_numeric_and_categorical_histograms(budget, tmp_path):
     assert release("histogram", budget, tmp_path / "n", "--bounds", "0", "2000", "--bins", "4") == 0
-    numeric = pd.read_csv(tmp_path / "n" / "release.csv")
+    numeric = pd.read_csv(tmp_path / "n" / "release.csv", comment="#")
     assert list(numeric.columns) == ["value", "count"] and numeric["value"].tolist() == [
         0,
         500,

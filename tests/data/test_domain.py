@@ -12,7 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dpgui.data import CategoricalDomain, DataError, NumericDomain, suggest_domain
-from dpgui.data.domain import TABLE_SUGGESTED_INTERVALS, axis_title, declared_grid, parse_categories
+from dpgui.data.domain import (
+    TABLE_SUGGESTED_INTERVALS,
+    axis_title,
+    declared_grid,
+    describe_outside,
+    parse_categories,
+)
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
@@ -305,3 +311,15 @@ def test_a_boolean_column_matches_its_declared_true_and_false_in_any_case(declar
     assert domain.to_indices(values, file_name="f.parquet").tolist() == [1, 0, 1, 2]
     plain = pd.Series([True, False, True], name="flag")
     assert domain.to_indices(plain, file_name="f.parquet").tolist() == [1, 0, 1]
+
+
+def test_values_outside_are_described_per_kind_of_column():
+    """A category histogram's report said its values were "clipped to the declared bounds" (an audit)."""
+
+    grid, open_list = NumericDomain(0, 10, 1), CategoricalDomain(("a", "b"), other=True)
+    closed = CategoricalDomain(("a", "b"))
+    assert describe_outside(("x",), (grid,)) == "clipped to the declared bounds"
+    assert describe_outside(("r",), (open_list,)) == "r: counted as 'other'"
+    assert describe_outside(("x", "r", "s"), (grid, open_list, closed)) == (
+        "clipped to the declared bounds (x); r: counted as 'other'; s: none allowed (no 'other' cell)"
+    )
