@@ -2828,8 +2828,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "review-cost-states-no-delta",
         "dpgui/tasks/review.py",
-        '("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}"),',
-        '("Privacy cost", f"ε = {self.cost.epsilon:.6g}, δ = 0"),',
+        'f"ε = {self.cost.epsilon:.6g}, δ = {self.cost.delta:.3g}" + self._unspent_delta(),',
+        'f"ε = {self.cost.epsilon:.6g}, δ = 0" + self._unspent_delta(),',
         "the review states δ = 0 for a release that charges δ",
         WIRING_TESTS,
     ),
