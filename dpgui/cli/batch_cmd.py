@@ -189,5 +189,9 @@ def _review_run_and_export(
         raise
     write_summary(_named(batch, releases), written, args.out)
     print(f"released {len(releases)} releases into {args.out} (report.html, plan.json, one folder each)")
-    print(format_state(dataset.name, releases[-1].budget_after), file=sys.stderr)
+    last = releases[-1]
+    print(
+        format_state(dataset.name + last.algorithm.account(last.spec).named(), last.budget_after),
+        file=sys.stderr,
+    )
     return 0

@@ -302,5 +302,8 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
     print_csv_rows(result.table.rows)
     files = ", ".join(path.name for path in exported.files)
     print(f"released by {result.algorithm.name} at {result.cost}; files: {files}")
-    print(format_state(dataset.name, result.budget_after), file=sys.stderr)
+    print(
+        format_state(dataset.name + result.algorithm.account(result.spec).named(), result.budget_after),
+        file=sys.stderr,
+    )
     return 0

@@ -88,6 +88,11 @@ class Account(StrEnum):
     REPLACE_ONE = "replace-one"
     LABELS_ONLY = "labels-only"
 
+    def named(self) -> str:
+        """' (labels-only account)' after a figure booked on the labels-only account, '' on the dataset's
+        own (replace-one) budget: a labels-only figure shown bare reads as the dataset's budget."""
+        return "" if self is Account.REPLACE_ONE else f" ({self.value} account)"
+
 
 @dataclass(frozen=True)
 class DatasetSeen:

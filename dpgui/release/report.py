@@ -108,7 +108,9 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
     parameters.append(("missing values", describe_columns(spec.missing, spec.columns, spec.domains)))
     parameters.append(("values outside the bounds", describe_outside(spec.columns, spec.domains)))
     if spec.label is not None:
-        parameters.append(("label", f"{spec.label} (positive: {spec.positive or 'default'})"))
+        parameters.append(
+            ("label", f"{spec.label} (positive: {spec.positive or '1, true or yes, in any case'})")
+        )
     if spec.public is not None:
         parameters.append(("public sample", f"{spec.public.path.name} (SHA-256 {spec.public.sha256})"))
     parameters.extend(

@@ -62,7 +62,7 @@ MAX_IMPUTED_SHARE = 0.1
 TRIVIAL_ERRORS = {
     "max |CDF error|": 0.5,
     "rank error / n": 0.5,
-    "error rate α guaranteed at β": 0.5,
+    "error rate α beyond the best rule's, guaranteed at β": 0.5,
     "max error of the normalised average distance": 0.5,
     "max |frequency error| (count error / n)": 1.0,
 }
@@ -167,7 +167,9 @@ class ReleaseReview:
             return f"does not fit, so nothing can be charged: {self.over_budget}"
         if after is None:
             return "no total budget is set: the ledger will refuse the release"
-        return f"ε = {after.epsilon:.6g}, δ = {after.delta:.3g} left"
+        return (
+            f"ε = {after.epsilon:.6g}, δ = {after.delta:.3g} left" + self.algorithm.account(self.spec).named()
+        )
 
     def lines(self) -> list[str]:
         """The review as text lines (the CLI prints them on stderr)."""

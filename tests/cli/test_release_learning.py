@@ -78,7 +78,8 @@ def test_the_label_private_learner_needs_its_opt_in_and_is_shown_on_its_own_acco
         "--accept-warnings",
     )  # no accuracy guarantee at this n: a review warning
     assert release("threshold", labelled_csv, tmp_path / "b", *args, *accepted) == 0
-    capsys.readouterr()
+    err = capsys.readouterr().err  # its budget lines name the account they are read from (an export audit)
+    assert "left (labels-only account)" in err and f"{labelled_csv.name} (labels-only account): total" in err
     assert main(["budget", "show", "--data", str(labelled_csv)]) == 0
     shown = capsys.readouterr().out
     assert "spent ε=0;" in shown  # the replace-one account is untouched
