@@ -2538,8 +2538,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "report-budget-spent-remaining-swapped",
         "dpgui/release/report.py",
-        "return [_cost(state.total), _cost(state.spent), _cost(state.remaining)]",
-        "return [_cost(state.total), _cost(state.remaining), _cost(state.spent)]",
+        "return [_cost(state.total), spent_words(state, _cost), remaining_words(state, _cost) + reserved]",
+        "return [_cost(state.total), remaining_words(state, _cost) + reserved, spent_words(state, _cost)]",
         "report: the budget's spent and remaining columns swapped",
         RELEASE_TEST_DIRS,
     ),

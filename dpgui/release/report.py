@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dpgui.data.domain import CategoricalDomain, describe_outside
 from dpgui.data.missing import describe_columns
 from dpgui.numbers import readable
+from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState
 from dpgui.release.release import Release
@@ -94,7 +95,14 @@ def _domain(domain: Domain) -> str:
 
 
 def _budget(state: BudgetState) -> list[str]:
-    return [_cost(state.total), _cost(state.spent), _cost(state.remaining)]
+    """Total, spent and remaining in the words the CLI and the Budget page use (``budget_words``): under
+    tight composition the spent budget is one guarantee at the total's δ, and the δ left is the part not
+    yet booked, so spent and remaining δ do not add up to the total's. A plan's release says what the plan
+    reserved for its later releases: it is why remaining stays put from before to after."""
+    reserved = (
+        f" (after {_cost(state.pending)} reserved for the rest of a plan)" if state.pending.epsilon else ""
+    )
+    return [_cost(state.total), spent_words(state, _cost), remaining_words(state, _cost) + reserved]
 
 
 def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> bytes:
