@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpgui.json_text import json_text
+from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.export import ExportedFiles, export_release, write_atomic
 from dpgui.release.manifest import budget_json, cost_json
@@ -82,6 +83,14 @@ def _link(folder: str) -> str:
     return f'<td><a href="{name}/report.html">{name}</a></td>'
 
 
+def _budget_text(state: BudgetState) -> str:
+    """A budget in the CLI's and the Budget page's words (``budget_words``), with basic composition beside a
+    tight figure."""
+    basic = f" (basic composition: {state.spent_basic})" if state.tight and state.spent_basic else ""
+    spent, remaining = spent_words(state, str), remaining_words(state, str)
+    return f"total {state.total}; spent {spent}{basic}; remaining {remaining}"
+
+
 def _report(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles], after: BudgetState) -> str:
     rows = "".join(
         "<tr>"
@@ -99,14 +108,14 @@ def _report(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles],
         + "</tr>"
         for item, files in zip(releases, exported, strict=True)
     )
-    basic = "" if not after.tight else f" (basic composition: {after.spent_basic})"
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>Release plan</title></head><body>"
         f"<h1>Release plan: {len(releases)} releases</h1>"
         "<table border='1' cellpadding='4'><tr><th>Release</th><th>Task</th><th>Algorithm</th>"
         "<th>Cost</th><th>Predicted error</th><th>Files</th></tr>"
         f"{rows}</table>"
-        f"<p>Budget after the plan: total {html.escape(str(after.total))}; spent "
-        f"{html.escape(str(after.spent))}{html.escape(basic)}; remaining {html.escape(str(after.remaining))}."
-        "</p><p>Each folder holds the release's values, its manifest and its own report.</p></body></html>\n"
+        f"<p>Budget after the plan: {html.escape(_budget_text(after))}.</p>"
+        "<p>Each release is differentially private on its own, under the neighbouring relation and guarantee "
+        "its report and manifest state; the ledger composes their costs into the budget above.</p>"
+        "<p>Each folder holds the release's values, its manifest and its own report.</p></body></html>\n"
     )
