@@ -67,7 +67,7 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 if TYPE_CHECKING:
     from dpgui.data.aggregate import Aggregator
 
-ERROR_UNIT = "error rate α beyond the best rule's, guaranteed at β"
+ERROR_UNIT = "excess error rate α at β"
 DIRECTION = ParameterSpec(
     "direction",
     str,

@@ -62,7 +62,7 @@ MAX_IMPUTED_SHARE = 0.1
 TRIVIAL_ERRORS = {
     "max |CDF error|": 0.5,
     "rank error / n": 0.5,
-    "error rate α beyond the best rule's, guaranteed at β": 0.5,
+    "excess error rate α at β": 0.5,
     "max error of the normalised average distance": 0.5,
     "max |frequency error| (count error / n)": 1.0,
 }
@@ -100,7 +100,7 @@ class ReleaseReview:
     remaining_before: PrivacyCost | None
     predicted_error: float
     checks: tuple[Check, ...]
-    error_kind: str = "predicted error"
+    error_kind: str = "a-priori bound"
     """How ``predicted_error`` was found: the a-priori bound, or a simulated mean (what auto ranked by)."""
     over_budget: str | None = None
     """The ledger's refusal if the release does not fit the budget left (``runner.over_budget``): no charge
@@ -146,7 +146,7 @@ class ReleaseReview:
             ("Budget after", self._budget_after(after)),
             (
                 "Predicted error",
-                ("" if self.error_kind == "predicted error" else f"{self.error_kind}: ")
+                f"{self.error_kind}: "
                 + predicted_error_text(self.predicted_error, self.algorithm.error_unit, self.n)
                 + _in_value_units(self.spec, self.predicted_error, self.algorithm.error_unit),
             ),

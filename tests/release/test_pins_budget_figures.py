@@ -108,8 +108,8 @@ def test_the_report_states_the_budget_before_and_after_in_the_right_columns(wage
             "before",
             "ε = 4, δ = 1e-06",
             f"ε = 1.25 at δ = 2e-07 {one}",
-            "ε = 2.75; δ not yet booked: 8e-07 of 1e-06 (after ε = 0.0625, δ = 1e-08 reserved for the rest of "
-            "a plan)",
+            "ε = 2.75; δ not yet booked: 8e-07 of 1e-06 (after ε = 0.0625, δ = 1e-08 reserved for the rest "
+            "of a plan)",
         ),
         (
             "after",

@@ -21,7 +21,7 @@ from dpgui.privacy.random import PrivateRandom, SecureRandom, SeededRandom
 from dpgui.release.release import Release
 from dpgui.release.report import MAX_REPORT_ROWS, build_report
 from dpgui.tasks.outputs import ReleaseTable
-from dpgui.tasks.registry import Guarantee
+from dpgui.tasks.registry import Guarantee, get_algorithm
 from dpgui.tasks.runner import execute
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
@@ -79,9 +79,13 @@ def test_the_report_names_a_categorical_domains_other_category(wages_csv: Path) 
     are counted there, which changes what each released count means. Kills "plus 'other'" dropped."""
     release = _released(wages_csv)
     spec = dataclasses.replace(
-        release.spec, columns=("region",), domains=(CategoricalDomain(("north", "south"), other=True),)
+        release.spec,
+        kind=TaskKind.HISTOGRAM,
+        columns=("region",),
+        domains=(CategoricalDomain(("north", "south"), other=True),),
+        algorithm="geometric",
     )
-    text = _report(dataclasses.replace(release, spec=spec))
+    text = _report(dataclasses.replace(release, spec=spec, algorithm=get_algorithm("geometric")))
     assert html.escape("categories north, south plus 'other'") in text
 
 
@@ -147,3 +151,11 @@ def test_a_tables_default_rows_are_reported_as_the_row_count_they_mean(wages_csv
     assert f"{n:,} (0: the public row count)" in _report(table)
     given = dataclasses.replace(table, spec=dataclasses.replace(spec, parameters=(("rows", 500),)))
     assert "(0: the public row count)" not in _report(given) and "500" in _report(given)
+
+
+def test_the_report_states_the_algorithms_a_priori_error_bound(wages_csv: Path) -> None:
+    """Fact: report.html gives the error bound the review showed before the charge (the README promises
+    "its predicted error"; an export audit found quantiles, interior points and rectangles with none)."""
+    release = _released(wages_csv)
+    bound = release.algorithm.predicted_error(release.spec, release.dataset.n_rows)
+    assert f"<tr><th>error bound</th><td>a-priori bound: {bound:.4g} (rank error / n)" in _report(release)

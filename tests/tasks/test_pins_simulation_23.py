@@ -320,11 +320,11 @@ def test_error_estimate_is_simulated_for_calibrated_algorithms_only(monkeypatch)
     assert simulation.error_estimate(calibrated, spec, 1000) == simulation.ErrorEstimate(
         0.125, simulation.SIMULATED
     )
-    bound = simulation.ErrorEstimate(calibrated.predicted_error(spec, 1000), "predicted error")
+    bound = simulation.ErrorEstimate(calibrated.predicted_error(spec, 1000), simulation.BOUND)
     assert simulation.error_estimate(calibrated, spec, 1000, simulate=False) == bound
     plain = get_algorithm("privtree-histogram")
     assert not plain.calibrated
-    assert simulation.error_estimate(plain, spec, 1000).kind == "predicted error"
+    assert simulation.error_estimate(plain, spec, 1000).kind == simulation.BOUND == "a-priori bound"
 
 
 def test_a_race_adds_releases_on_a_seed_of_its_own_and_reuses_the_first_passes(monkeypatch):

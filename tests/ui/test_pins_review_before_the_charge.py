@@ -50,7 +50,7 @@ def test_a_labels_only_release_is_reviewed_against_the_labels_only_account(qtbot
     assert window.ledger.state(window.record.id).remaining == PrivacyCost(3.0)
     assert window.ledger.state(window.record.id, Account.LABELS_ONLY).remaining.epsilon == pytest.approx(2.5)
     assert sheet.review.remaining_before.epsilon == pytest.approx(2.5)
-    assert dict(sheet.review.summary())["Budget after"] == "ε = 1.5, δ = 0 left"
+    assert dict(sheet.review.summary())["Budget after"] == "ε = 1.5, δ = 0 left (labels-only account)"
     sheet.reject()
 
 
