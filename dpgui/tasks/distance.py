@@ -475,7 +475,9 @@ def _structure_run(algorithm: str):
             metadata |= {"alpha": cal.alpha, "cap": cal.cap, "updates": fires, "beta": _beta(spec)}
             structure = huang_roth.learners_structure(learners, spec.columns, lower, upper, metadata)
             notes.append(
-                f"calibrated alpha {cal.alpha:.4g} (all queries, beta {_beta(spec)}); {fires} updates"
+                f"accuracy α = {cal.alpha:.4g}: with probability ≥ {1 - _beta(spec):g}, every answer the "
+                "structure gives is within α of the true normalised average distance (Huang-Roth's bound "
+                f"calibrated to n, ε and δ); {fires} updates"
             )
             if cal.trivial:
                 notes.append("warning: alpha >= W/2, no better than the trivial answer; prefer cdf-route")
@@ -577,8 +579,9 @@ def _run_online(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algorit
     )
     used = answers[-1].updates_used if answers else 0
     notes = [
-        f"calibrated alpha {cal.alpha:.4g} for {len(queries)} queries (beta {_beta(spec)}); "
-        f"{used} of {cal.cap} updates used"
+        f"accuracy α = {cal.alpha:.4g}: with probability ≥ {1 - _beta(spec):g}, each of the {len(queries)} "
+        "answers is within α of the true normalised average distance (Huang-Roth's bound calibrated to n, "
+        f"ε and δ); {used} of {cal.cap} updates used"
         + ("; halted at the cap" if answers and answers[-1].halted else ""),
         "each answer was released as it was produced; the whole session's cost was charged up front",
     ]

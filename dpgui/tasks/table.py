@@ -351,6 +351,7 @@ def _table(
         + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
         + catch_all_note(spec),
         *_merged_note(spec, release),
+        *_coarse_note(release),
         *_missing_spelling_note(spec),
         *(
             f"measured {_name(spec, m.clique, m.bins)}: {m.noise} scale {m.scale:.4g}, "
@@ -399,11 +400,25 @@ def _merged_note(spec: TaskSpec, release: TableRelease) -> tuple[str, ...]:
     if not merged:
         return ()
     return (
-        f"cells merged after the 1-way measurements ({', '.join(merged)} cells): cells whose noisy 1-way "
-        f"count is below {RARE_SIGMAS:g} standard deviations of their noise are one cell for the later "
-        "measurements and the model (MST's domain compression; post-processing): all of a categorical "
-        "column's (every column's in MST), a numeric column's where they are adjacent; a synthetic row in "
-        "a merged cell takes one of its cells in proportion to their noisy counts",
+        f"cells merged after the 1-way measurements ({', '.join(merged)} cells, counting a column's 'other' "
+        f"and 'missing' cells): cells whose noisy 1-way count is below {RARE_SIGMAS:g} standard deviations "
+        "of their noise are one cell for the later measurements and the model (MST's domain compression; "
+        "post-processing). A categorical column's rare cells become one cell, and so do every column's in "
+        "MST; a numeric column's become one cell only where they are adjacent. A synthetic row in a merged "
+        "cell takes one of its cells in proportion to their noisy counts",
+    )
+
+
+def _coarse_note(release: TableRelease) -> tuple[str, ...]:
+    """The note's line explaining a marginal named with bins ("wage × education (16 × 16 bins)"), if any
+    was measured so."""
+    coarse = [m.bins for m in release.measured if m.bins is not None]
+    if not coarse:
+        return ()
+    return (
+        f"a marginal named with bins (as in '{' × '.join(map(str, coarse[0]))} bins') was measured "
+        "coarsened: each numeric column's cells merged into that many groups of adjacent cells, so each "
+        "group's count carries the noise one declared cell's would",
     )
 
 

@@ -62,9 +62,8 @@ def test_huang_roth_offline_warns_of_a_trivial_alpha_and_states_its_budget_and_c
     assert (metadata["epsilon"], metadata["delta"]) == (EPSILON, DELTA)
     assert 0 <= metadata["updates"] <= calibration.cap
     fires = metadata["updates"]
-    assert (
-        f"calibrated alpha {calibration.alpha:.4g} (all queries, beta 0.02); {fires} updates" in table.notes
-    )
+    (accuracy,) = [note for note in table.notes if note.startswith(f"accuracy α = {calibration.alpha:.4g}:")]
+    assert "with probability ≥ 0.98, every answer" in accuracy and accuracy.endswith(f"; {fires} updates")
     assert STRUCTURE_NOTE in table.notes
 
 
@@ -89,7 +88,7 @@ def test_huang_roth_online_warns_of_a_trivial_alpha(tmp_path, wages_csv) -> None
     spec = release("huang-roth-online", queries=str(queries))
     table = run_to_end(get_algorithm("huang-roth-online").run(spec, data, SeededRandom(0)))
     assert TRIVIAL in table.notes
-    (session,) = [note for note in table.notes if note.startswith("calibrated alpha")]
+    (session,) = [note for note in table.notes if note.startswith("accuracy α = ")]
     assert session.endswith(" updates used")  # 3 queries cannot exhaust the update cap: no halt
 
 
@@ -172,7 +171,7 @@ def test_the_online_session_note_counts_the_updates_of_its_last_answer_and_says_
     spec = release("huang-roth-online", queries=str(queries_file(tmp_path, 3)))
     data = InMemoryAggregator(open_dataset(wages_csv))
     table = run_to_end(get_algorithm("huang-roth-online").run(spec, data, SeededRandom(0)))
-    (note,) = [note for note in table.notes if note.startswith("calibrated alpha")]
+    (note,) = [note for note in table.notes if note.startswith("accuracy α = ")]
     assert note.endswith(f"; 3 of {cal.cap} updates used; halted at the cap")
 
 

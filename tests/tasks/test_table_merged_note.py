@@ -65,3 +65,15 @@ def test_a_category_spelt_as_missing_is_said_to_read_back_as_missing_from_the_cs
     (note,) = [n for n in _notes(tmp_path, _spec("mst", spelt)) if n.startswith("categories spelt")]
     assert "'NA' of letter, 'null' of letter" in note and "keep_default_na=False" in note
     assert not any(n.startswith("categories spelt") for n in _notes(tmp_path, _spec("mst")))
+
+
+def test_a_coarsened_marginal_is_explained_by_its_own_bins():
+    from dpgui.algorithms.marginal_table import Accounting, Measured, TableRelease
+
+    def release(*bins):
+        measured = tuple(Measured((0, 1), "discrete Gaussian", 20.0, 0.01, b) for b in bins)
+        return TableRelease(np.zeros((0, 2), np.int64), measured, (), (0.0,) * len(bins), Accounting.ZCDP)
+
+    (note,) = table._coarse_note(release(None, (16, 4)))
+    assert note.startswith("a marginal named with bins (as in '16 × 4 bins') was measured coarsened")
+    assert table._coarse_note(release(None, None)) == ()
