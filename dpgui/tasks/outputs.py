@@ -109,8 +109,13 @@ def quantile_meaning(column: str, domain: NumericDomain) -> str:
 def statistic_table(statistic: str, column: str, domain: NumericDomain, value: object) -> ReleaseTable:
     """One released point of a gridded column (a median, an interior point) as a (statistic, column, value)
     row, saying what a value at the last grid point stands for (``quantile_meaning``)."""
+    what = (
+        f"an interior point is a value between the smallest and the largest {column} of the records; "
+        if statistic == "interior point"
+        else ""
+    )
     return ReleaseTable(
         ("statistic", "column", "value"),
         ((statistic, column, value),),
-        meaning=quantile_meaning(column, domain),
+        meaning=what + quantile_meaning(column, domain),
     )

@@ -347,7 +347,8 @@ def _table(
         "TV vs noisy: total-variation distance between the synthetic table's marginal and the noisy "
         "measurement (clipped at 0, normalised); never compared with the true data",
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
-        "their grid points (inside the declared bounds; whole numbers on whole-number grids)"
+        "their grid points (inside the declared bounds; whole numbers on whole-number grids): a record "
+        "counted at its nearest grid point, one outside the bounds at the nearer bound's"
         + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
         + catch_all_note(spec),
         *_merged_note(spec, release),
