@@ -2440,6 +2440,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         DATA_TEST_DIRS,
     ),
     Mutation(
+        "loaders-merged-range-overlap-lost",
+        "dpgui/data/loaders.py",
+        "            tail = text[-_OVERLAP:]",
+        "            tail = b''",
+        "Excel: a merged range cut by a chunk boundary of the sheet's XML is missed",
+        ("tests/data/test_loaders.py",),
+    ),
+    Mutation(
+        "loaders-merged-cells-unchecked",
+        "dpgui/data/loaders.py",
+        "            _refuse_merged_cells(frame, workbook.book.worksheets[0], path)\n",
+        "",
+        "Excel: merged cells over records read as missing values and imputed",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
         "loaders-chunked-typing",
         "dpgui/data/loaders.py",
         "        low_memory=False,\n",

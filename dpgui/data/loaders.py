@@ -144,6 +144,57 @@ def _refuse_unsaved_formulas(frame: pd.DataFrame, path: Path) -> None:
         workbook.close()
 
 
+_MERGED_RANGE = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]+\d+)(?::([A-Z]+\d+))?"')
+_CHUNK_BYTES = 1 << 20
+"""How much of a sheet's XML is scanned for merged ranges at a time."""
+_OVERLAP = 256
+"""Bytes each chunk of a sheet's XML keeps from the one before, so no range is cut in two."""
+
+
+def _merged_ranges(sheet: Any, path: Path) -> set[tuple[bytes, bytes]]:
+    """The first sheet's merged ranges (first cell, last cell), read from its XML, where they follow the
+    cells: the part is scanned to its end in chunks (``_CHUNK_BYTES``)."""
+    import zipfile
+
+    part = getattr(sheet, "_worksheet_path", None)
+    if part is None:
+        return set()
+    found: set[tuple[bytes, bytes]] = set()
+    tail = b""
+    with zipfile.ZipFile(path) as archive, archive.open(part.lstrip("/")) as xml:
+        while chunk := xml.read(_CHUNK_BYTES):
+            text = tail + chunk
+            found.update(_MERGED_RANGE.findall(text))
+            tail = text[-_OVERLAP:]
+    return found
+
+
+def _refuse_merged_cells(frame: pd.DataFrame, sheet: Any, path: Path) -> None:
+    """DataError for merged cells over the table's records: Excel shows the range's value in each of its
+    cells, but only the first holds it, and the others read as missing values and were imputed (a loader
+    fuzz). Read only when the frame has a missing cell; a range within the header row is let be."""
+    from openpyxl.utils.cell import coordinate_to_tuple
+
+    for first, last in sorted(_merged_ranges(sheet, path)):
+        if not last:
+            continue
+        top, left = coordinate_to_tuple(first.decode("ascii"))
+        bottom, right = coordinate_to_tuple(last.decode("ascii"))
+        if top >= 2 and (top - 2 >= frame.shape[0] or left > frame.shape[1]):
+            continue  # beyond the table
+        if top >= 2 and pd.isna(frame.iat[top - 2, left - 1]):
+            continue  # an empty range: Excel shows it empty too
+        rows = range(max(top, 2) - 2, min(bottom - 1, frame.shape[0]))  # sheet row 2 is record 0
+        columns = range(left - 1, min(right, frame.shape[1]))
+        if any(pd.isna(frame.iat[r, c]) for r in rows for c in columns):
+            span = f"{first.decode('ascii')}:{last.decode('ascii')}"
+            raise DataError(
+                f"{path.name}: cells {span} are merged: Excel shows the first cell's value in each, but only "
+                "the first holds it and the others read as missing; unmerge them and fill the value into "
+                "each cell, or save the sheet as .csv"
+            )
+
+
 def _refuse_hidden_first_sheet(sheet: Any, path: Path) -> None:
     """DataError when the first sheet, which dpgui reads, is hidden: Excel opens on a visible one, so the
     custodian reviewed other values than the release would count (a loader fuzz: a hidden 2019 sheet was
@@ -173,6 +224,7 @@ def _read_first_sheet(path: Path) -> pd.DataFrame:
         frame.attrs[OTHER_SHEETS] = [str(name) for name in workbook.sheet_names[1:]]
         if frame.shape[1] and frame.isna().to_numpy().any():
             _restore_error_cells(frame, workbook.book.worksheets[0], path)
+            _refuse_merged_cells(frame, workbook.book.worksheets[0], path)
             _refuse_unsaved_formulas(frame, path)
     if not frame.shape[1]:
         return frame

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dpgui.data import SUPPORTED_SUFFIXES, DataError, load_table
+from dpgui.data import SUPPORTED_SUFFIXES, DataError, load_table, loaders
 from dpgui.data.backends import open_aggregator
 from dpgui.data.domain import NumericDomain
 from dpgui.data.missing import MissingPolicy
@@ -297,3 +297,24 @@ def test_a_formula_without_its_saved_result_is_refused_by_its_cell(tmp_path):
     workbook.active["A4"] = 4  # as Excel saves it: the result
     workbook.save(path)
     assert load_table(path)["x"].tolist()[:3] == [1, 3, 4]
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 7])  # 7 bytes: every range crosses a chunk boundary
+def test_merged_cells_over_records_are_refused_by_their_range(tmp_path, monkeypatch, chunk):
+    """Loader fuzz (session 36): Excel shows a merged range's value in each of its cells, but only the first
+    holds it; the others read as missing and were imputed. An empty merged range and one in the header row
+    read as Excel shows them, so they load."""
+    from openpyxl import Workbook
+
+    monkeypatch.setattr(loaders, "_CHUNK_BYTES", chunk)
+    workbook = Workbook()
+    for row in (["region", "x", "y"], ["north", 1, None], [None, 2, None], ["south", 3, 7]):
+        workbook.active.append(row)
+    path = tmp_path / "book.xlsx"
+    workbook.active.merge_cells("C2:C3")  # empty: Excel shows it empty, as it reads
+    workbook.save(path)
+    assert load_table(path)["x"].tolist() == [1, 2, 3]
+    workbook.active.merge_cells("A2:A3")
+    workbook.save(path)
+    with pytest.raises(DataError, match=r"^book.xlsx: cells A2:A3 are merged: Excel shows the first"):
+        load_table(path)
