@@ -67,7 +67,7 @@ from dpgui.tasks.spec import TaskKind, TaskSpec
 if TYPE_CHECKING:
     from dpgui.data.aggregate import Aggregator
 
-ERROR_UNIT = "error rate α at β if labels fit a rule"
+ERROR_UNIT = "realizable error α at β"
 DIRECTION = ParameterSpec(
     "direction",
     str,

@@ -62,7 +62,7 @@ MAX_IMPUTED_SHARE = 0.1
 TRIVIAL_ERRORS = {
     "max |CDF error|": 0.5,
     "rank error / n": 0.5,
-    "error rate α at β if labels fit a rule": 0.5,
+    "realizable error α at β": 0.5,
     "max error of the normalised average distance": 0.5,
     "max |frequency error| (count error / n)": 1.0,
 }
