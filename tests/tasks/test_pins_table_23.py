@@ -307,7 +307,8 @@ def test_the_merged_note_names_only_columns_that_lost_cells(kept, merged):
         assert notes == []
     else:
         assert len(notes) == 1 and notes[0].startswith(
-            f"cells merged after the 1-way measurements ({merged} cells)"
+            f"cells merged after the 1-way measurements ({merged} cells, counting a column's 'other' and "
+            "'missing' cells)"
         )
 
 
