@@ -3,10 +3,10 @@
 "Run release" (toolbar, Ctrl+R, the Run page's button) opens it. It shows the review built by
 ``dpgui.tasks.review`` from public information only (the same words the CLI prints): task, columns,
 algorithm and why, ε and δ, the budget after, the predicted error, and the sanity checks. "Charge and run"
-accepts the sheet; while a check has failed it stays disabled until the box acknowledging the failures
-is ticked. Nothing here reads the private data or touches the ledger; the caller may add the warnings of
-the custodian-only data check (missing cells to be imputed, a column mostly outside its declared
-categories), which the CLI prints before its review too.
+accepts the sheet; while a check has failed, or the custodian-only data check has warned, it stays
+disabled until the box acknowledging them is ticked. Nothing here reads the private data or touches the
+ledger; the caller may add the warnings of the custodian-only data check (missing cells to be imputed, a
+column mostly outside its declared bounds or categories), which the CLI prints before its review too.
 
 A release plan's "Run plan…" opens the same sheet over several reviews, one section per release, charged
 together.
@@ -45,6 +45,7 @@ OVER_BUDGET_TIP = "It does not fit the budget left: lower ε or δ, or raise the
 SHEET_HEIGHT_SHARE = 0.9
 """The most of the main window's height the sheet takes before its reviews scroll."""
 ACKNOWLEDGE = "I have read the failed checks and want to charge the budget anyway"
+ACKNOWLEDGE_WARNINGS = "I have read the warnings about the private data and want to charge the budget anyway"
 
 
 class ReviewSheet(QDialog):
@@ -115,14 +116,17 @@ class ReviewSheet(QDialog):
         self.scroll.setWidget(body)
         layout.addWidget(self.scroll, 1)
 
-        self.acknowledge = QCheckBox(ACKNOWLEDGE)
-        self.acknowledge.setVisible(bool(self.failures))
+        self.needs_acknowledging = bool(self.failures or data_warnings)
+        """A failed check or a data-check warning (a column wholly outside its bounds charged with one click,
+        a GUI audit found) is acknowledged before the charge."""
+        self.acknowledge = QCheckBox(ACKNOWLEDGE if self.failures else ACKNOWLEDGE_WARNINGS)
+        self.acknowledge.setVisible(self.needs_acknowledging)
         self.acknowledge.toggled.connect(self._update_charge)
         layout.addWidget(self.acknowledge)
 
         buttons = QDialogButtonBox()
         self.charge_button = QPushButton("Charge and run")
-        self.charge_button.setDefault(not self.failures)
+        self.charge_button.setDefault(not self.needs_acknowledging)
         buttons.addButton(self.charge_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -184,7 +188,7 @@ class ReviewSheet(QDialog):
 
     def _update_charge(self) -> None:
         self.charge_button.setEnabled(
-            self.over_budget is None and (not self.failures or self.acknowledge.isChecked())
+            self.over_budget is None and (not self.needs_acknowledging or self.acknowledge.isChecked())
         )
         if self.over_budget is not None:
             self.charge_button.setToolTip(OVER_BUDGET_TIP)

@@ -119,7 +119,10 @@ def test_the_data_checks_warnings_are_shown_before_the_charge(qtbot, demo_window
     sheet = review_shown(qtbot, window)
     texts = [label.text() for label in sheet.data_labels]
     assert any("100.0% of column 'region' is none of the declared categories" in text for text in texts)
-    assert sheet.charge_button.isEnabled()  # a warning, not a failed check
+    assert sheet.acknowledge.isVisible() and not sheet.charge_button.isEnabled()  # acknowledged first
+    assert "warnings about the private data" in sheet.acknowledge.text()  # no check failed
+    sheet.acknowledge.setChecked(True)
+    assert sheet.charge_button.isEnabled()
     sheet.reject()
     assert window.ledger.entries(window.record.id) == []
 
@@ -213,4 +216,18 @@ def test_at_1024_by_700_a_tables_review_keeps_every_row_whole_and_scrolls(qtbot,
         fresh.setWordWrap(True)
         fresh.setFont(value.font())
         assert value.height() >= fresh.heightForWidth(value.width()), value.text()
+    sheet.reject()
+
+
+def test_a_data_check_warning_must_be_acknowledged_like_a_failed_check(qtbot, demo_window: MainWindow):
+    """GUI audit (session 37): wages declared on the public sample's hourly range [0, 49] put every weekly
+    wage outside the bounds; the sheet's only sign was a red line, and "Charge and run" took one click."""
+    window = demo_window
+    one_column_task(window, TaskKind.CDF, "wage", NumericDomain(0, 49, 1))
+    window.run_action.trigger()
+    sheet = review_shown(qtbot, window)
+    assert any("outside" in label.text() for label in sheet.data_labels)
+    assert sheet.acknowledge.isVisible() and not sheet.charge_button.isEnabled()
+    sheet.acknowledge.setChecked(True)
+    assert sheet.charge_button.isEnabled()
     sheet.reject()
