@@ -1318,6 +1318,11 @@ class MainWindow(QMainWindow):
         raising = current is not None and (total.epsilon > current.epsilon or total.delta > current.delta)
         if raising and not self._confirm_raise(current, total):
             return
+        spent = self.ledger.state(self.record.id).spent
+        if (total.epsilon < spent.epsilon or total.delta < spent.delta) and not self._confirm_below_spent(
+            spent, total
+        ):
+            return
         self.ledger.set_total(self.record.id, total, note="set in the GUI")
         self.refresh_budget()
 
@@ -1328,6 +1333,18 @@ class MainWindow(QMainWindow):
             f"Raise the total from {format_cost(current)} to {format_cost(total)}?\n\n"
             "A larger total weakens the privacy promise made to the people in this dataset. "
             "The change is recorded in the ledger.",
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_below_spent(self, spent: PrivacyCost, total: PrivacyCost) -> bool:
+        """A total below what is spent closes the dataset to releases (a GUI audit: ε = 2 after 6.5 spent
+        was set without a word, and the bar read "spent 325%")."""
+        answer = QMessageBox.question(
+            self,
+            "Set a total below what is spent?",
+            f"{format_cost(spent)} is already spent, more than the new total {format_cost(total)}.\n\n"
+            "What is spent stays spent: no further release will fit until the total is raised again. Set "
+            "it anyway?",
         )
         return answer == QMessageBox.StandardButton.Yes
 

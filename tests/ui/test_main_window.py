@@ -321,6 +321,29 @@ def test_a_raise_of_the_totals_delta_alone_must_be_confirmed(window: MainWindow,
     assert asked == [1] and window.ledger.state(window.record.id).total == PrivacyCost(2.0, 1e-6)
 
 
+def test_a_total_below_what_is_spent_must_be_confirmed(window: MainWindow, monkeypatch):
+    """GUI audit (session 37): ε = 2 after 6.5 spent was set without a word, and the bar read "spent 325%"."""
+    assert window.record is not None
+    record = window.record.id
+    window.ledger.set_total(record, PrivacyCost(4.0))
+    window.ledger.commit(window.ledger.reserve(record, PrivacyCost(3.0), "a release"), "r1")
+    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (2.0, True))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("0", True))
+    asked: list[str] = []
+    answer = [QMessageBox.StandardButton.No]
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda _parent, title, *rest: asked.append(title) or answer[0]
+    )
+    window.budget_panel.set_total_button.click()
+    assert asked == ["Set a total below what is spent?"]
+    assert window.ledger.state(record).total == PrivacyCost(4.0)
+    answer[0] = QMessageBox.StandardButton.Yes
+    window.budget_panel.set_total_button.click()
+    assert window.ledger.state(record).total == PrivacyCost(2.0)
+    window.budget_panel.set_total_button.click()  # 2 again: still below what is spent, so asked again
+    assert len(asked) == 3
+
+
 def test_each_algorithm_says_whether_its_preconditions_hold_at_this_n(window: MainWindow):
     page = window.task_page
     pick_threshold(window)
