@@ -266,7 +266,9 @@ class BudgetPage(QWidget):
                         f"{row.title} (--algorithm {row.algorithm})",
                     ),
                     "pure" if row.pure else "approx",
-                    readable(row.predicted_error),
+                    readable(row.predicted_error)
+                    if row.feasible and math.isfinite(row.predicted_error)
+                    else "—",
                     "—" if row.simulated_error is None else readable(row.simulated_error),
                     row.error_unit,
                     "—" if row.min_n is None else f"{row.min_n:,}",

@@ -196,6 +196,18 @@ def test_the_budget_page_explains_epsilon_and_plans(qtbot, window: MainWindow):
     assert "simulated data of the same shape" in table.horizontalHeaderItem(3).toolTip()
 
 
+def test_an_algorithm_that_cannot_run_shows_no_error_bound(qtbot, window: MainWindow):
+    """GUI audit (session 37): rows that cannot run read "inf" or "1" in the Error bound column."""
+    pick_threshold(window)
+    window.go_to(BUDGET)
+    table = window.budget_page.plan_table
+    qtbot.waitUntil(lambda: not window.planner.busy and table.rowCount() > 0, timeout=30_000)
+    rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
+    refused = [row for row in rows if row[6].startswith("no:")]
+    assert refused and all(row[2] == "—" for row in refused)
+    assert any(row[6] == "yes" and row[2] != "—" for row in rows)
+
+
 def test_a_median_release_is_shown_and_charged(qtbot, window: MainWindow, errors):
     set_total(window, 3.0)
     run_and_wait(qtbot, window)
