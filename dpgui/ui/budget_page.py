@@ -57,6 +57,14 @@ ALGORITHM_WIDTH = 190
 PART_COLUMNS = ("Algorithm", "Part", "Predicted error", "Unit", "Assuming")
 """The planner's error part by part (a synthetic table: per marginal)."""
 LEDGER_COLUMNS = ("Time", "Release", "Cost", "Account", "Status")
+LEDGER_HEADER_TIPS = {
+    "Cost": "The release's (ε, δ) and, in brackets, how the accountant composes it: [pure-epsilon] a pure ε "
+    "as it stands; [pld] its noise, composed tightly with the others' (privacy loss distributions); [zcdp] "
+    "a zCDP ρ; [epsilon-delta] an (ε, δ) as it stands.",
+    "Account": "replace-one: the dataset's budget, every record protected; labels-only: the label-private "
+    "learner's releases, which protect the labels only.",
+}
+"""The ledger table's header tooltips: its cost tags and accounts (a GUI audit found them unexplained)."""
 SPLIT_UNIT = 100
 """The planner and the ledger share the page's height 3 : 2."""
 
@@ -186,6 +194,8 @@ class BudgetPage(QWidget):
             self.plan_table.horizontalHeaderItem(PLAN_COLUMNS.index(column)).setToolTip(tip)
         self.parts_table = _table(PART_COLUMNS, "Assuming")
         self.ledger_table = _table(LEDGER_COLUMNS, "Release", wrapped=False)
+        for column, tip in LEDGER_HEADER_TIPS.items():
+            self.ledger_table.horizontalHeaderItem(LEDGER_COLUMNS.index(column)).setToolTip(tip)
         self.curve = ErrorCurveView()
         self.simulation = SimulationView()
         self.timeline = BudgetTimeline()

@@ -194,6 +194,9 @@ def test_the_budget_page_explains_epsilon_and_plans(qtbot, window: MainWindow):
     assert "Auto (✓) ranks by the simulated error" in window.budget_page.plan_status.text()
     assert "probability 1 − β" in table.horizontalHeaderItem(2).toolTip()
     assert "simulated data of the same shape" in table.horizontalHeaderItem(3).toolTip()
+    ledger = window.budget_page.ledger_table  # its cost tags and accounts are explained (a GUI audit)
+    assert "[pld]" in ledger.horizontalHeaderItem(2).toolTip()
+    assert "labels-only" in ledger.horizontalHeaderItem(3).toolTip()
 
 
 def test_an_algorithm_that_cannot_run_shows_no_error_bound(qtbot, window: MainWindow):
