@@ -1088,6 +1088,8 @@ class MainWindow(QMainWindow):
     def _job_ended(self, status: str) -> None:
         self.current_job = None
         self._set_running(False)
+        self.run_page.log.appendPlainText(f"— {status}")  # stays with the run's plot and log (a GUI audit:
+        # a cancelled run's page kept its bar and plot, and the summary's word was replaced at once)
         self.refresh_budget()
         self.run_page.summary.setText(status)
         self.statusBar().showMessage(status)

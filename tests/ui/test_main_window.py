@@ -275,6 +275,9 @@ def test_a_cancel_after_the_data_was_touched_stays_charged(qtbot, window: MainWi
     assert window.record is not None
     assert [e.status for e in window.ledger.entries(window.record.id)] == [ReservationStatus.COMMITTED]
     assert "stays spent" in window.statusBar().currentMessage()
+    assert window.run_page.log.toPlainText().splitlines()[-1] == (
+        "— Cancelled after reading the data: the cost stays spent."
+    )  # the Run page keeps saying it (a GUI audit: its bar and plot read as paused)
     assert window.review_page.headline.text() == "No release yet."
 
 
