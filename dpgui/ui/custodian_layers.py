@@ -100,6 +100,7 @@ def draw_label_histograms(plot: pg.PlotWidget, release: Release, data: Aggregato
         plot.addItem(bars)
         plot.plotItem.legend.addItem(bars, f"{legend} — not released")
         items[name] = bars
+    plot.plotItem.showAxis("left")  # the rows axis, hidden while the hypothesis is drawn alone
     _mark_title(plot, "grey bars")
     return items
 

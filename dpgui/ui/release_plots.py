@@ -299,6 +299,7 @@ def _learned(plot: pg.PlotWidget, release: Release, cell: object, label: str) ->
     """A learned hypothesis on the feature's declared domain: a line at a value, or a message."""
     spec = release.spec
     reset(plot, f"{spec.kind.title}: {spec.columns[0]} → {spec.label}", x_title(spec), "rows")
+    plot.plotItem.hideAxis("left")  # its rows are the custodian-only layer's (a GUI audit: an empty 0-1 axis)
     _show_domain(plot, spec.domains[0])
     value = _number(cell)
     if value is None:

@@ -169,8 +169,11 @@ def test_threshold_learning_draws_the_released_threshold_and_custodian_histogram
     assert f"education {sign} {threshold}" in line.label.textItem.toPlainText()
     assert page.headline.text().startswith("Released threshold on education for smsa: 1 row (")
     assert not page.custodian_box.isChecked() and page.custodian_items == {}
+    left = page.plot.plotItem.getAxis("left")
+    assert not left.isVisible()  # rows of nothing: the axis shows with the custodian's bars (a GUI audit)
 
     page.custodian_box.setChecked(True)
+    assert left.isVisible()
     frame = pd.read_csv(demo_private_path())
     education = np.rint(np.clip(frame["education"].to_numpy(dtype=float), EDUCATION.lower, EDUCATION.upper))
     positive = (frame["smsa"] == "yes").to_numpy()
