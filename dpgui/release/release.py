@@ -46,6 +46,10 @@ class Release:
     auto_reason: str | None = None
     aggregation_backend: str = "memory"
     """The engine that computed the aggregates (``Aggregator.name``): memory, embedded or spark."""
+    error_bound: str = ""
+    """The algorithm's a-priori error bound for the declaration and the public n, in the review's words,
+    found when the release was made (public facts only; the report states it). Empty for a release made
+    without one."""
     ledger_head: ChainHead | None = None
     """The ledger's chain head just before this release's commit (the commit line's ``prev``, unless another
     process appended in between): the manifest states it, so a ledger cut back to before this release is

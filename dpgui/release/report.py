@@ -22,7 +22,6 @@ from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState
 from dpgui.release.release import Release
 from dpgui.release.utf8 import utf8
-from dpgui.tasks.review import predicted_error_text
 from dpgui.tasks.spec import Domain, TaskKind
 from dpgui.tasks.table import synthetic_rows
 
@@ -106,15 +105,6 @@ def _budget(state: BudgetState) -> list[str]:
     return [_cost(state.total), spent_words(state, _cost), remaining_words(state, _cost) + reserved]
 
 
-def _error_bound(release: Release) -> str:
-    """The algorithm's a-priori error bound for this release's declaration and public row count (public
-    facts only), in the review's words: the guarantee the released values come with (``predicted_error``;
-    a bound holds with probability 1 - β, β in the parameters where the algorithm takes one)."""
-    algorithm, n = release.algorithm, release.dataset.n_rows
-    bound = algorithm.predicted_error(release.spec, n)
-    return f"a-priori bound: {predicted_error_text(bound, algorithm.error_unit, n)}"
-
-
 def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> bytes:
     """``report.html`` for ``release``; ``plots`` maps a caption to PNG bytes (drawn by the caller)."""
     spec, algorithm, table = release.spec, release.algorithm, release.table
@@ -171,7 +161,7 @@ def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> 
                 ("paper", f"{algorithm.paper}, {algorithm.section}"),
                 ("guarantee", algorithm.guarantee_for(spec).value),
                 ("chosen because", release.auto_reason or "picked by the custodian"),
-                ("error bound", _error_bound(release)),
+                *([("error bound", release.error_bound)] if release.error_bound else []),
                 ("release", release.release_id),
                 ("created", release.created.isoformat(timespec="seconds")),
             ]

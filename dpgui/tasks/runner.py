@@ -40,7 +40,7 @@ from dpgui.release.release import DatasetInfo, Release
 from dpgui.tasks.outputs import ReleaseTable
 from dpgui.tasks.public_files import named_files, pinned, refuse_changed_files
 from dpgui.tasks.registry import AlgorithmInfo, PreconditionFailure, algorithms, get_algorithm
-from dpgui.tasks.review import algorithm_check_failures, sample_fit
+from dpgui.tasks.review import algorithm_check_failures, predicted_error_text, sample_fit
 from dpgui.tasks.spec import AUTO, LABELLED_KINDS, TaskSpec
 
 if TYPE_CHECKING:  # the data layer (pandas) is imported by the functions that read data, not by planning
@@ -360,6 +360,8 @@ def finish(
     """
     release_id = uuid.uuid4().hex
     head = ledger.head()  # the commit line's prev, unless another process appends first (then before it)
+    bound = prepared.algorithm.predicted_error(prepared.spec, prepared.n)  # public facts, as the review's
+    error_bound = f"a-priori bound: {predicted_error_text(bound, prepared.algorithm.error_unit, prepared.n)}"
 
     def release(budget_after: BudgetState) -> Release:
         return Release(
@@ -379,6 +381,7 @@ def finish(
             budget_before=budget_before,
             budget_after=budget_after,
             auto_reason=prepared.auto_reason,
+            error_bound=error_bound,
             aggregation_backend=aggregation_backend,
             ledger_head=head,
         )
