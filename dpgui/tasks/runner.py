@@ -337,6 +337,17 @@ def run_algorithm(
         request = yield step
 
 
+def _error_bound(prepared: PreparedRun) -> str:
+    """The a-priori error bound the report states, in the review's words (public facts only). A public file
+    it reads (a public sample, a queries file) that changed or went since the run began leaves the report
+    without it ('') rather than failing a release that is charged."""
+    try:
+        bound = prepared.algorithm.predicted_error(prepared.spec, prepared.n)
+    except (OSError, ValueError):
+        return ""
+    return f"a-priori bound: {predicted_error_text(bound, prepared.algorithm.error_unit, prepared.n)}"
+
+
 def finish(
     prepared: PreparedRun,
     table: ReleaseTable,
@@ -360,8 +371,7 @@ def finish(
     """
     release_id = uuid.uuid4().hex
     head = ledger.head()  # the commit line's prev, unless another process appends first (then before it)
-    bound = prepared.algorithm.predicted_error(prepared.spec, prepared.n)  # public facts, as the review's
-    error_bound = f"a-priori bound: {predicted_error_text(bound, prepared.algorithm.error_unit, prepared.n)}"
+    error_bound = _error_bound(prepared)
 
     def release(budget_after: BudgetState) -> Release:
         return Release(

@@ -159,3 +159,22 @@ def test_the_report_states_the_algorithms_a_priori_error_bound(wages_csv: Path) 
     release = _released(wages_csv)
     bound = release.algorithm.predicted_error(release.spec, release.dataset.n_rows)
     assert f"<tr><th>error bound</th><td>a-priori bound: {bound:.4g} (rank error / n)" in _report(release)
+
+
+def test_a_bound_that_cannot_be_found_leaves_the_report_without_it_not_the_release_lost(
+    wages_csv: Path,
+) -> None:
+    """The bound is found as the release finishes, after its data was read: a public file it reads that
+    changed since (a DataError) must not fail a charged release; its report goes without the line."""
+    from dpgui.data.errors import DataError
+    from dpgui.tasks import runner
+
+    def unreadable(spec, n):
+        raise DataError("the public sample changed since it was chosen")
+
+    release = _released(wages_csv)
+    prepared = runner.PreparedRun(
+        release.spec, dataclasses.replace(release.algorithm, predicted_error=unreadable), release.cost, 100
+    )
+    assert runner._error_bound(prepared) == ""
+    assert "error bound" not in _report(dataclasses.replace(release, error_bound=""))
