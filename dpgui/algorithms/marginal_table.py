@@ -159,6 +159,12 @@ class Selected:
     cost: float
     bins: Bins = None
 
+    @property
+    def free(self) -> bool:
+        """Whether the choice had a single candidate, so no mechanism ran and it cost nothing (``_aim_pick``,
+        ``mst_edge_rho``)."""
+        return self.epsilon == 0
+
 
 @dataclass(frozen=True)
 class AimRound:

@@ -10,7 +10,7 @@ from typing import TextIO
 from dpgui.cli import arguments
 from dpgui.data.fingerprint import sha256_source
 from dpgui.json_text import json_text
-from dpgui.privacy.budget_words import remaining_words, spent_words
+from dpgui.privacy.budget_words import budget_line
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
 
@@ -59,20 +59,7 @@ def known_record(ledger: Ledger, data: Path) -> DatasetRecord:
 def format_state(name: str, state: BudgetState) -> str:
     if state.total is None:
         return f"{name}: no total budget set (use `dpgui budget set --data FILE --epsilon E`)."
-    spent, remaining = spent_words(state, str), remaining_words(state, str)
-    return f"{name}: total {state.total}; spent {spent}{saving_text(state)}; remaining {remaining}" + (
-        f"; pending {state.pending}" if state.pending.epsilon else ""
-    )
-
-
-def saving_text(state: BudgetState) -> str:
-    """' (basic composition: ε=5, δ=1e-06; saved ε=3.8)' when the accountant charges less, the sums beside
-    the words that they exceed the total's δ when only the accountant's figure fits, else ''."""
-    if not state.tight or state.spent_basic is None:
-        return ""
-    if state.basic_beyond_delta:
-        return f" (basic composition: {state.spent_basic}, beyond the total's δ)"
-    return f" (basic composition: {state.spent_basic}; saved ε={state.saving:.6g})"
+    return f"{name}: {budget_line(state)}" + (f"; pending {state.pending}" if state.pending.epsilon else "")
 
 
 def _cost_json(cost: PrivacyCost | None) -> dict[str, float] | None:

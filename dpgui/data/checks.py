@@ -31,7 +31,7 @@ from dpgui.data.domain import (
     canonical_text,
 )
 from dpgui.data.errors import DataError, cell_location, shown
-from dpgui.data.missing import MISSING_SPELLINGS, MissingKind, MissingPolicy
+from dpgui.data.missing import MissingKind, MissingPolicy, missing_spelt_categories
 from dpgui.data.text_format import (
     DELIMITED_SUFFIXES,
     mixed_decimal_mark_columns,
@@ -503,10 +503,7 @@ def _how_the_file_is_read(
             f"category {category!r} of column {column!r} is how files write a missing value: its cells are "
             "read as missing, never as this category; rename it in the file (e.g. 'N.A.') or save the "
             "table as Parquet"
-            for column, domain in zip(columns, domains, strict=True)
-            if isinstance(domain, CategoricalDomain)
-            for category in domain.categories
-            if category in MISSING_SPELLINGS
+            for column, category in missing_spelt_categories(columns, domains)
         ]
         warnings += _categories_read_alike(sample.text_format.decimal_marks, columns, domains)
     return tuple(warnings)

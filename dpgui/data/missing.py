@@ -33,6 +33,20 @@ MISSING_SPELLINGS = frozenset(
 ``na_values`` of ``pandas.read_csv``'s documentation."""
 
 
+def missing_spelt_categories(
+    columns: Sequence[str], domains: Sequence[NumericDomain | CategoricalDomain]
+) -> list[tuple[str, str]]:
+    """(column, category) of every declared category spelt as a missing value ("NA"): a text or Excel cell
+    reads it as missing, and so does pandas reading a CSV dpgui writes."""
+    return [
+        (column, category)
+        for column, domain in zip(columns, domains, strict=True)
+        if isinstance(domain, CategoricalDomain)
+        for category in domain.categories
+        if category in MISSING_SPELLINGS
+    ]
+
+
 class MissingKind(enum.Enum):
     """Replace a missing cell by a declared value, refuse the file, or keep it as a cell of its own."""
 

@@ -34,3 +34,20 @@ def remaining_words(state: BudgetState, cost_text: CostText) -> str:
     if remaining is None or total is None or not _one_guarantee(state):
         return cost_text(remaining)
     return f"ε = {remaining.epsilon:.6g}; δ not yet booked: {remaining.delta:.3g} of {total.delta:.3g}"
+
+
+def saving_text(state: BudgetState) -> str:
+    """' (basic composition: ε=5, δ=1e-06; saved ε=3.8)' when the accountant charges less, the sums beside
+    the words that they exceed the total's δ when only the accountant's figure fits, else ''."""
+    if not state.tight or state.spent_basic is None:
+        return ""
+    if state.basic_beyond_delta:
+        return f" (basic composition: {state.spent_basic}, beyond the total's δ)"
+    return f" (basic composition: {state.spent_basic}; saved ε={state.saving:.6g})"
+
+
+def budget_line(state: BudgetState) -> str:
+    """'total ...; spent ... (basic composition ...); remaining ...': the command line's budget line, which a
+    plan's report states too."""
+    spent, remaining = spent_words(state, str), remaining_words(state, str)
+    return f"total {state.total}; spent {spent}{saving_text(state)}; remaining {remaining}"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpgui.json_text import json_text
-from dpgui.privacy.budget_words import remaining_words, spent_words
+from dpgui.privacy.budget_words import budget_line
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.export import ExportedFiles, export_release, write_atomic
 from dpgui.release.manifest import budget_json, cost_json
@@ -83,14 +83,6 @@ def _link(folder: str) -> str:
     return f'<td><a href="{name}/report.html">{name}</a></td>'
 
 
-def _budget_text(state: BudgetState) -> str:
-    """A budget in the CLI's and the Budget page's words (``budget_words``), with basic composition beside a
-    tight figure."""
-    basic = f" (basic composition: {state.spent_basic})" if state.tight and state.spent_basic else ""
-    spent, remaining = spent_words(state, str), remaining_words(state, str)
-    return f"total {state.total}; spent {spent}{basic}; remaining {remaining}"
-
-
 def _report(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles], after: BudgetState) -> str:
     rows = "".join(
         "<tr>"
@@ -114,7 +106,7 @@ def _report(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles],
         "<table border='1' cellpadding='4'><tr><th>Release</th><th>Task</th><th>Algorithm</th>"
         "<th>Cost</th><th>Predicted error</th><th>Files</th></tr>"
         f"{rows}</table>"
-        f"<p>Budget after the plan: {html.escape(_budget_text(after))}.</p>"
+        f"<p>Budget after the plan: {html.escape(budget_line(after))}.</p>"
         "<p>Each release is differentially private on its own, under the neighbouring relation and guarantee "
         "its report and manifest state; the ledger composes their costs into the budget above.</p>"
         "<p>Each folder holds the release's values, its manifest and its own report.</p></body></html>\n"

@@ -100,8 +100,9 @@ class ReleaseReview:
     remaining_before: PrivacyCost | None
     predicted_error: float
     checks: tuple[Check, ...]
-    error_kind: str = "a-priori bound"
-    """How ``predicted_error`` was found: the a-priori bound, or a simulated mean (what auto ranked by)."""
+    error_kind: str
+    """How ``predicted_error`` was found (``simulation.ErrorEstimate.kind``): the a-priori bound, or a
+    simulated mean (what auto ranked by)."""
     over_budget: str | None = None
     """The ledger's refusal if the release does not fit the budget left (``runner.over_budget``): no charge
     can follow this review."""

@@ -40,7 +40,7 @@ from dpgui.algorithms.marginal_table import (
 from dpgui.algorithms.pgm import Clique
 from dpgui.algorithms.progress import AlgorithmRun, Progress, map_steps
 from dpgui.data.domain import CategoricalDomain
-from dpgui.data.missing import MISSING_SPELLINGS, MissingPolicy
+from dpgui.data.missing import MissingPolicy, missing_spelt_categories
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
 from dpgui.privacy.random import PrivateRandom
@@ -316,7 +316,7 @@ def catch_all_note(spec: TaskSpec) -> str:
 def _free_choices(release: TableRelease) -> str:
     """How many choices had a single candidate, so were made without a mechanism (``_aim_pick``,
     ``mst_edge_rho``)."""
-    free = sum(s.cost == 0 for s in release.selected)
+    free = sum(s.free for s in release.selected)
     return f" and {free} without one (a single candidate, public)" if free else ""
 
 
@@ -330,7 +330,7 @@ def _table(
     rows: list[tuple[float | int | str, ...]] = []
     for s in release.selected:
         name = _name(spec, s.clique, s.bins)
-        how = "exponential mechanism" if s.cost > 0 else "the only candidate (no mechanism, no cost)"
+        how = "the only candidate (no mechanism, no cost)" if s.free else "exponential mechanism"
         rows.append((name, "selected", how, s.epsilon, s.cost / total, ""))
     for m, fit in zip(release.measured, release.fit, strict=True):
         rows.append(
@@ -339,7 +339,7 @@ def _table(
     scale = "noise scale (σ or Laplace scale; ε for a selection)"
     notes = (
         f"{algorithm}: {len(release.measured)} marginals measured, "
-        f"{sum(s.cost > 0 for s in release.selected)} chosen by the exponential mechanism"
+        f"{sum(not s.free for s in release.selected)} chosen by the exponential mechanism"
         f"{_free_choices(release)}; shares are of the total {unit} = {total:.6g}"
         + (" (from ε, δ by the zCDP conversion)" if release.accounting is Accounting.ZCDP else "")
         + _cut_short(spec, release),
@@ -425,13 +425,11 @@ def _coarse_note(release: TableRelease) -> tuple[str, ...]:
 
 def _missing_spelling_note(spec: TaskSpec) -> tuple[str, ...]:
     """The note's line on declared categories spelt as a missing value ("NA"): synthetic.csv writes them
-    as they are, and pandas and spreadsheets read such a cell back as missing (``MISSING_SPELLINGS``)."""
+    as they are, and pandas and spreadsheets read such a cell back as missing
+    (``missing_spelt_categories``)."""
     spelt = [
         f"{category!r} of {column}"
-        for column, domain in zip(spec.columns, spec.domains, strict=True)
-        if isinstance(domain, CategoricalDomain)
-        for category in domain.categories
-        if category in MISSING_SPELLINGS
+        for column, category in missing_spelt_categories(spec.columns, spec.domains)
     ]
     if not spelt:
         return ()

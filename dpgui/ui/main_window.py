@@ -1292,7 +1292,8 @@ class MainWindow(QMainWindow):
     def _ask_total_budget(self) -> None:
         if self.record is None:
             return
-        current = self.ledger.state(self.record.id).total
+        state = self.ledger.state(self.record.id)
+        current = state.total
         epsilon, ok = QInputDialog.getDouble(
             self,
             "Total budget",
@@ -1320,7 +1321,7 @@ class MainWindow(QMainWindow):
         raising = current is not None and (total.epsilon > current.epsilon or total.delta > current.delta)
         if raising and not self._confirm_raise(current, total):
             return
-        spent = self.ledger.state(self.record.id).spent
+        spent = state.spent  # as the dialog opened: the app's own runs are disabled meanwhile
         if (total.epsilon < spent.epsilon or total.delta < spent.delta) and not self._confirm_below_spent(
             spent, total
         ):

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from dpgui.cli import main
-from dpgui.cli.budget_cmd import format_state, known_record, saving_text, state_json
+from dpgui.cli.budget_cmd import format_state, known_record, state_json
 from dpgui.data.fingerprint import sha256_source
+from dpgui.privacy.budget_words import saving_text
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import BudgetState, Ledger, LedgerReadOnly
 

@@ -129,7 +129,8 @@ def test_the_plans_report_states_each_cost_and_the_budget_after_the_plan(
     assert costs == ["ε=0.25", "ε=0.75"]
     assert (
         "Budget after the plan: total ε=4, δ=1e-06; spent ε = 1.5 at δ = 3e-07 (all releases as one "
-        "guarantee) (basic composition: ε=2, δ=3e-07); remaining ε = 2.5; δ not yet booked: 7e-07 of 1e-06."
+        "guarantee) (basic composition: ε=2, δ=3e-07; saved ε=0.5); remaining ε = 2.5; δ not yet booked: "
+        "7e-07 of 1e-06."
     ) in text
     assert "under the neighbouring relation and guarantee its report and manifest state" in text
     assert '<a href="01-wage-median-v1-2/report.html">' in text

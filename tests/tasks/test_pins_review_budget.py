@@ -9,12 +9,13 @@ import pytest
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks import review
 from dpgui.tasks.review import ReleaseReview
+from dpgui.tasks.simulation import BOUND
 
 
 def remaining(before: PrivacyCost, cost: PrivacyCost) -> PrivacyCost:
     r = ReleaseReview(
         spec=None, algorithm=None, why="", cost=cost, n=100, remaining_before=before,
-        predicted_error=0.1, checks=(),
+        predicted_error=0.1, checks=(), error_kind=BOUND,
     )  # fmt: skip
     return r.remaining_after
 
