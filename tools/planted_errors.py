@@ -4236,7 +4236,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "algorithms-flag-is-parameter-name",
         "dpgui/cli/algorithms_cmd.py",
-        "flag = parameter_flag(info.task, parameter.name)",
+        "flag = flag_of(parameter.name)",
         "flag = parameter.name",
         "CLI algorithms: a parameter listed by its name, not the flag that sets it",
         CLI_CORE_TESTS,

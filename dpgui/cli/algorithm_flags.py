@@ -2,10 +2,9 @@
 
 Every parameter an algorithm of a task takes gets a ``--name`` flag on that task's ``release`` parser and on
 ``dpgui plan`` (its type, choices and help from the spec; its range is checked in the core by
-``check_parameters``, before any charge). The parsers write no parameter flag by hand; one parameter has
-another name (``RENAMED``): the distance release's ``bins`` is ``--support``, because ``--bins`` declares the
-grid. A flag given for a parameter the chosen algorithm does not take is refused (exit 2), never silently
-ignored; so is a flag beside the file flag whose rows set its value (``--query-count`` with ``--queries``).
+``check_parameters``, before any charge). The parsers write no parameter flag by hand. A flag given for a
+parameter the chosen algorithm does not take is refused (exit 2), never silently ignored; so is a flag beside
+the file flag whose rows set its value (``--query-count`` with ``--queries``).
 """
 
 from __future__ import annotations
@@ -22,18 +21,9 @@ DEST_PREFIX = "parameter_"
 """Namespace attribute of a generated flag's value (None when the flag is not given)."""
 
 
-RENAMED = {(TaskKind.DISTANCE, "bins"): "--support"}
-"""Parameters whose flag is not ``flag_of(name)`` on their task's parser (``--bins`` declares the grid)."""
-
-
 def flag_of(name: str) -> str:
     """The CLI flag of the parameter ``name`` (underscores become dashes)."""
     return "--" + name.replace("_", "-")
-
-
-def parameter_flag(kind: TaskKind, name: str) -> str:
-    """The flag that sets the parameter ``name`` on the ``release`` parser of ``kind``."""
-    return RENAMED.get((kind, name), flag_of(name))
 
 
 def task_parameters(kinds: TaskKind | Iterable[TaskKind]) -> dict[str, ParameterSpec]:
@@ -56,13 +46,13 @@ def _help(spec: ParameterSpec) -> str:
 
 
 def add_algorithm_flags(parser: argparse.ArgumentParser, kinds: TaskKind | Iterable[TaskKind]) -> None:
-    """Add a flag (``parameter_flag``) for every parameter of the algorithms of ``kinds`` that ``parser``
+    """Add a flag (``flag_of``) for every parameter of the algorithms of ``kinds`` that ``parser``
     lacks, the first declaration of each name."""
     present = {option for action in parser._actions for option in action.option_strings}
     generated: list[str] = []
     for kind in [kinds] if isinstance(kinds, TaskKind) else kinds:
         for spec in task_parameters(kind).values():
-            flag = parameter_flag(kind, spec.name)
+            flag = flag_of(spec.name)
             if flag in present or spec.name in generated:
                 continue
             options: dict[str, object] = {
@@ -91,8 +81,8 @@ def given_parameters(args: argparse.Namespace) -> dict[str, ParameterValue]:
     }
 
 
-def _flags(kind: TaskKind, names: Iterable[str]) -> str:
-    return ", ".join(parameter_flag(kind, name) for name in sorted(names))
+def _flags(names: Iterable[str]) -> str:
+    return ", ".join(flag_of(name) for name in sorted(names))
 
 
 def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
@@ -111,12 +101,10 @@ def with_algorithm_flags(spec: TaskSpec, args: argparse.Namespace) -> TaskSpec:
     foreign = set(given) - taken
     if foreign:
         raise ValueError(
-            f"{who} {_flags(spec.kind, foreign)}; leave it out or choose an algorithm that does "
+            f"{who} {_flags(foreign)}; leave it out or choose an algorithm that does "
             "('dpgui algorithms' lists each algorithm's parameters)"
         )
-    conflict = set_twice(
-        given, task_parameters(spec.kind).values(), lambda name: parameter_flag(spec.kind, name)
-    )
+    conflict = set_twice(given, task_parameters(spec.kind).values(), flag_of)
     if conflict:
         raise ValueError(conflict)
     return dataclasses.replace(spec, parameters=(*spec.parameters, *given.items())) if given else spec
@@ -131,6 +119,6 @@ def refuse_flags_auto_ignores(chosen: AlgorithmInfo, args: argparse.Namespace) -
             {info.name for info in algorithms(chosen.task) for p in info.parameters if p.name in unused}
         )
         raise ValueError(
-            f"auto chose {chosen.name}, which does not take {_flags(chosen.task, unused)}: give --algorithm "
+            f"auto chose {chosen.name}, which does not take {_flags(unused)}: give --algorithm "
             f"{' or '.join(takers)} to use it, or leave it out"
         )

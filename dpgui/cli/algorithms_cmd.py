@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from dpgui.cli.algorithm_flags import parameter_flag
+from dpgui.cli.algorithm_flags import flag_of
 from dpgui.tasks.registry import AlgorithmInfo, algorithms
 from dpgui.tasks.spec import TaskKind
 
@@ -44,6 +44,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{info.task.value:<16} {info.name:<20} {info.guarantee.badge:<7} {info.title}")
         print(f"{'':<16} {info.paper}, {info.section}")
         for parameter in info.parameters:
-            flag = parameter_flag(info.task, parameter.name)
+            flag = flag_of(parameter.name)
             print(f"{'':<16}   {flag} (default {parameter.default}): {parameter.help}")
     return 0

@@ -87,10 +87,10 @@ def _other_tasks_flags(args: argparse.Namespace, extra: list[str]) -> list[str]:
     ``release cdf``), which ``dpgui plan`` refuses by name; [] outside ``release``."""
     if getattr(args, "command", None) != "release":
         return []
-    from dpgui.cli.algorithm_flags import parameter_flag, task_parameters
+    from dpgui.cli.algorithm_flags import flag_of, task_parameters
     from dpgui.tasks.spec import TaskKind
 
-    flags = {parameter_flag(kind, name) for kind in TaskKind for name in task_parameters(kind)}
+    flags = {flag_of(name) for kind in TaskKind for name in task_parameters(kind)}
     return [word.split("=")[0] for word in extra if word.split("=")[0] in flags]
 
 

@@ -11,7 +11,7 @@ import argparse
 from dpgui.cli import arguments, release_cmd
 from dpgui.cli.algorithm_flags import DEST_PREFIX
 from dpgui.data.missing import MissingKind, MissingPolicy
-from dpgui.tasks.distance import BINS, DEFAULT_BINS, MAX_BINS
+from dpgui.tasks.distance import DEFAULT_SUPPORT, MAX_SUPPORT, SUPPORT
 from dpgui.tasks.spec import TaskKind, TaskSpec
 
 
@@ -20,7 +20,7 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         TaskKind.DISTANCE.value,
         help=TaskKind.DISTANCE.title,
         description="Without --support, the CDF route's support is the declared grid's points when --bins "
-        f"is given (at most {MAX_BINS:,}), else {DEFAULT_BINS}.",
+        f"is given (at most {MAX_SUPPORT:,}), else {DEFAULT_SUPPORT}.",
         conflict_handler="resolve",
     )
     release_cmd.add_common_arguments(parser, TaskKind.DISTANCE)
@@ -37,10 +37,10 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
 def _default_support(args: argparse.Namespace) -> tuple[tuple[str, int], ...]:
     """Without ``--support`` (a generated flag, checked like the others), the CDF route's support points:
     every point of a grid declared by --bins, at most the support's maximum, else its default."""
-    if getattr(args, DEST_PREFIX + BINS.name) is not None:
+    if getattr(args, DEST_PREFIX + SUPPORT.name) is not None:
         return ()
-    grid = DEFAULT_BINS if args.bins is None else min(int(args.bins) + 1, MAX_BINS)
-    return ((BINS.name, grid),)
+    grid = DEFAULT_SUPPORT if args.bins is None else min(int(args.bins) + 1, MAX_SUPPORT)
+    return ((SUPPORT.name, grid),)
 
 
 def run_distance(args: argparse.Namespace) -> int:

@@ -124,19 +124,27 @@ def spec_to_json(spec: TaskSpec) -> dict[str, Any]:
     }
 
 
+RENAMED_PARAMETERS = {(TaskKind.DISTANCE.value, "bins"): "support"}
+"""Parameters saved under an earlier name by older projects (the distance release's support points were
+``bins``, which the manifest then showed beside the grid's bins)."""
+
+
 def spec_from_json(node: dict[str, Any]) -> TaskSpec:
     """The :class:`TaskSpec` written by :func:`spec_to_json` (raises ProjectError when malformed)."""
     try:
         public = node["public"]
+        kind = node["kind"]
         return TaskSpec(
-            kind=TaskKind(node["kind"]),
+            kind=TaskKind(kind),
             columns=tuple(node["columns"]),
             domains=tuple(_domain_from_json(domain) for domain in node["domains"]),
             epsilon=node["epsilon"],
             delta=node["delta"],
             algorithm=node["algorithm"],
             missing=MissingPolicy(MissingKind(node["missing"]["kind"]), node["missing"]["fill_value"]),
-            parameters=tuple((name, value) for name, value in node["parameters"]),
+            parameters=tuple(
+                (RENAMED_PARAMETERS.get((kind, name), name), value) for name, value in node["parameters"]
+            ),
             label=node["label"],
             positive=node["positive"],
             public=None

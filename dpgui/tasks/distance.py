@@ -24,7 +24,7 @@ from dpgui.algorithms.distance import baselines, huang_roth
 from dpgui.algorithms.distance.cdf_route import (
     ANSWER_SCALE,
     DATA_UNITS_COLUMN,
-    DEFAULT_BINS,
+    DEFAULT_SUPPORT,
     STRUCTURE_FILE,
     DistanceStructure,
     PrivacyBudget,
@@ -85,15 +85,15 @@ QUERY_COUNT = ParameterSpec(
     10**7,
     set_by=QUERIES.name,
 )
-MAX_BINS = 1 << 16
+MAX_SUPPORT = 1 << 16
 """The most support points per column of the released structure."""
-BINS = ParameterSpec(
-    "bins",
+SUPPORT = ParameterSpec(
+    "support",
     int,
-    DEFAULT_BINS,
-    "Points per column of the released structure (more points: finer answers, a little more noise).",
+    DEFAULT_SUPPORT,
+    "Support points per column of the released structure (more points: finer answers, a little more noise).",
     2,
-    MAX_BINS,
+    MAX_SUPPORT,
     advanced=True,
 )
 DIMENSION = ParameterSpec(
@@ -264,7 +264,7 @@ def _embedding(spec: TaskSpec, algorithm: str) -> Embedding:
 
 
 def _supports(spec: TaskSpec, embedding: Embedding) -> list[np.ndarray]:
-    bins = int(spec.parameter("bins", BINS.default))
+    bins = int(spec.parameter(SUPPORT.name, SUPPORT.default))
     if isinstance(embedding, IdentityEmbedding):
         supports = []
         for domain in spec.domains:
@@ -488,7 +488,7 @@ def _structure_run(algorithm: str):
             metadata |= {
                 "rho": budget.rho,
                 "noise": budget.noise.value,
-                "bins": int(spec.parameter("bins", BINS.default)),
+                "support_points": int(spec.parameter(SUPPORT.name, SUPPORT.default)),
                 "predicted_max_error": _structure_error(spec, n, algorithm),
                 "beta": _beta(spec),
                 "queries_for_prediction": _query_count(spec),
@@ -590,7 +590,7 @@ def _run_online(spec: TaskSpec, data: Aggregator, rng: PrivateRandom) -> Algorit
     return _table(spec, queries, np.array([a.answer for a in answers]), tuple(notes))
 
 
-_STRUCTURE_PARAMETERS = (METRIC, QUERIES, QUERY_COUNT, BINS, DIMENSION, SEED, BETA)
+_STRUCTURE_PARAMETERS = (METRIC, QUERIES, QUERY_COUNT, SUPPORT, DIMENSION, SEED, BETA)
 
 CDF_ROUTE = register(
     AlgorithmInfo(
@@ -673,7 +673,7 @@ BOURGAIN = register(
         ),
         error_unit=_ERROR_UNIT,
         run=_structure_run("bourgain"),
-        parameters=(METRIC, QUERIES, BINS, REPETITIONS, SEED, DEBIAS, BETA),
+        parameters=(METRIC, QUERIES, SUPPORT, REPETITIONS, SEED, DEBIAS, BETA),
         preconditions=_needs_queries,
         curve=_zcdp_curve,
     )

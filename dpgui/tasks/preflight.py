@@ -238,7 +238,7 @@ def estimate(spec: TaskSpec, n: int) -> Estimate:
         coordinates = len(spec.columns)
         if spec.parameter("metric", "l1") == "l2":
             coordinates = int(spec.parameter("dimension", 1024))
-        output += coordinates * (int(spec.parameter("bins", 256)) + 1) * 2 * STRUCTURE_NUMBER_BYTES
+        output += coordinates * (int(spec.parameter("support", 256)) + 1) * 2 * STRUCTURE_NUMBER_BYTES
     if spec.kind is TaskKind.DISTANCE and spec.parameter("metric", "l1") == "l2":
         memory += n * int(spec.parameter("dimension", 1024)) * EMBEDDING_BYTES
     return Estimate(int(memory), seconds, int(output), grid, per_point_bytes, per_point_seconds)

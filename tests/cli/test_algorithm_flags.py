@@ -67,8 +67,7 @@ def _plan_parser() -> argparse.ArgumentParser:
 
 def test_no_parser_writes_a_parameter_flag_by_hand():
     """Every registry parameter's flag, on every release parser and on plan, is the generated one (its
-    value lands in ``parameter_<name>``); the one exception is distance's --support (``bins`` by another
-    name, since --bins declares the grid)."""
+    value lands in ``parameter_<name>``)."""
     parsers = {**release_parsers(), "plan": _plan_parser()}
     for name, parser in parsers.items():
         if name == "batch":
@@ -77,8 +76,6 @@ def test_no_parser_writes_a_parameter_flag_by_hand():
         kinds = list(TaskKind) if name == "plan" else [TaskKind(name)]
         for spec in task_parameters(kinds).values():
             flag = flag_of(spec.name)
-            if flag == "--bins":
-                continue  # the grid's --bins; distance's ``bins`` parameter is --support
             assert flags.get(flag) == DEST_PREFIX + spec.name, (name, flag, flags.get(flag))
 
 
@@ -127,7 +124,7 @@ def distance(tmp_path, *extra: str) -> int:
 
 
 def test_the_distance_support_is_refused_by_an_algorithm_without_one(tmp_path, capsys):
-    """--support was passed as the ``bins`` parameter whatever the algorithm, so the per-query baselines
+    """--support was passed as the support parameter whatever the algorithm, so the per-query baselines
     and the Huang-Roth structures silently went without it."""
     assert distance(tmp_path, "--algorithm", "huang-roth-offline", "--support", "10") == 2
     assert "huang-roth-offline does not take --support" in capsys.readouterr().err
@@ -135,8 +132,8 @@ def test_the_distance_support_is_refused_by_an_algorithm_without_one(tmp_path, c
 
 
 def test_the_largest_grid_by_bins_gives_the_largest_support(tmp_path, capsys):
-    """--bins 65536 declares 65,537 grid points: the support it implies was refused as 'bins must be in
+    """--bins 65536 declares 65,537 grid points: the support it implies was refused as 'must be in
     [2, 65,536], got 65,537', a value the user never typed; it is now the largest support."""
     assert distance(tmp_path, "--algorithm", "cdf-route", "--bins", "65536") == 0
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["parameters"]["algorithm_parameters"]["bins"] == 65536
+    assert manifest["parameters"]["algorithm_parameters"]["support"] == 65536

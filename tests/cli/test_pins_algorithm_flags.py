@@ -82,15 +82,15 @@ def test_choices_are_enforced_by_the_parser() -> None:
 
 def test_a_flag_the_parser_already_has_is_not_generated() -> None:
     parser = parser_for(TaskKind.DISTANCE, "--support")
-    assert "bins" not in parser.parse_args([]).generated_parameters
+    assert "support" not in parser.parse_args([]).generated_parameters
     assert parser.parse_args(["--support", "7"]).support == "7"
 
 
-def test_the_distance_bins_parameter_is_generated_as_support_beside_the_grids_bins() -> None:
+def test_the_distance_support_is_generated_beside_the_grids_bins() -> None:
     parser = parser_for(TaskKind.DISTANCE, "--bins")
     args = parser.parse_args(["--bins", "7", "--support", "9"])
-    assert (args.bins, args.parameter_bins) == ("7", 9)
-    assert "bins" in args.generated_parameters
+    assert (args.bins, args.parameter_support) == ("7", 9)
+    assert "support" in args.generated_parameters
 
 
 def spec(algorithm: str) -> TaskSpec:

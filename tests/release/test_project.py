@@ -53,6 +53,17 @@ def test_a_spec_with_every_kind_of_field_round_trips_exactly():
     assert round_trip(failing) != round_trip(spec)  # control: equality is not trivially true
 
 
+def test_an_older_projects_distance_bins_load_as_its_support():
+    """The distance release's support points were saved as ``bins`` (shown in the manifest beside the grid's
+    bins, one more than the --bins typed); a project saved then opens with them as ``support``, and the
+    same name of another task is left alone."""
+    node = spec_to_json(TaskSpec(TaskKind.DISTANCE, ("w",), NumericDomain(0, 1, 1), 1.0))
+    node["parameters"] = [["bins", 101], ["metric", "l1"]]
+    assert dict(spec_from_json(node).parameters) == {"support": 101, "metric": "l1"}
+    node["kind"] = TaskKind.CDF.value
+    assert dict(spec_from_json(node).parameters) == {"bins": 101, "metric": "l1"}
+
+
 def test_a_malformed_spec_is_refused_with_a_project_error():
     node = spec_to_json(TaskSpec(TaskKind.MEDIAN, ("w",), NumericDomain(0, 1, 1), 1.0))
     node["kind"] = "no-such-task"

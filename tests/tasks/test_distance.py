@@ -158,7 +158,7 @@ def test_cli_bins_declare_the_distance_grid_and_its_cdf_route_support(tmp_path):
     assert main(["release", "distance", "--data", str(data), *arguments]) == 0
     parameters = json.loads((out / "manifest.json").read_text())["parameters"]
     assert parameters["domains"]["a"]["grid_points"] == parameters["domains"]["b"]["grid_points"] == 11
-    assert parameters["algorithm_parameters"]["bins"] == 11
+    assert parameters["algorithm_parameters"]["support"] == 11
 
 
 @pytest.mark.parametrize("name", ["cdf-route", "huang-roth-offline", "huang-roth-online", "bourgain"])

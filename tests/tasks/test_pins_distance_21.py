@@ -88,10 +88,11 @@ def test_the_predicted_error_through_an_embedding_is_computed_at_the_requested_b
     assert args[3:] == (PrivacyBudget(EPSILON, RHO), 7, 0.02)
 
 
-def test_a_column_of_exactly_bins_points_is_supported_on_its_own_grid() -> None:
-    """education has 19 grid points: with 19 bins its support is its normalised grid, with 18 bin centres."""
+def test_a_column_of_exactly_support_points_is_supported_on_its_own_grid() -> None:
+    """education has 19 grid points: with 19 support points its support is its normalised grid,
+    with 18 the bin centres."""
     exact, centres = (
-        distance._supports(release("cdf-route", bins=b), IdentityEmbedding(2))[1] for b in (19, 18)
+        distance._supports(release("cdf-route", support=b), IdentityEmbedding(2))[1] for b in (19, 18)
     )
     assert exact.tolist() == [i / 18 for i in range(19)]
     assert centres.tolist() == [(i + 0.5) / 18 for i in range(18)]

@@ -140,8 +140,8 @@ def test_the_answer_rescaling_heuristic_is_off_by_default() -> None:
 
 
 def test_a_small_column_grid_is_supported_on_its_normalised_values() -> None:
-    """education on [2, 18] (17 points, 17 bins): its support is (education - 2) / 16."""
-    spec = boxed("cdf-route", bins=17)
+    """education on [2, 18] (17 points, 17 support points): its support is (education - 2) / 16."""
+    spec = boxed("cdf-route", support=17)
     support = distance._supports(spec, IdentityEmbedding(2))[1]
     assert np.allclose(support, [i / 16 for i in range(17)], rtol=0, atol=1e-12)
 

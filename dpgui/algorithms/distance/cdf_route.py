@@ -56,7 +56,7 @@ from dpgui.privacy.random import PrivateRandom, SeededRandom
 
 STRUCTURE_FILE = "distance_structure.json"
 STRUCTURE_VERSION = 1
-DEFAULT_BINS = 256
+DEFAULT_SUPPORT = 256
 ANSWER_SCALE = (
     "normalised units: each column's declared [lo, hi] is mapped to [0, 1] and the average distance from the "
     "query to the records (clipped to the box) is measured there"

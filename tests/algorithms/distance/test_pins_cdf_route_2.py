@@ -136,8 +136,8 @@ def test_the_structure_file_is_format_version_1_and_other_versions_are_refused()
 
 def test_the_default_support_is_256_bin_centres() -> None:
     """Spec 004 s7: B = 2^h bins, default 256; without a declared grid the support is the bin centres."""
-    assert cdf_route.DEFAULT_BINS == 256
-    support = cdf_route.support_points(None, cdf_route.DEFAULT_BINS)
+    assert cdf_route.DEFAULT_SUPPORT == 256
+    support = cdf_route.support_points(None, cdf_route.DEFAULT_SUPPORT)
     np.testing.assert_allclose(support, (np.arange(256) + 0.5) / 256, rtol=0, atol=1e-15)
 
 
