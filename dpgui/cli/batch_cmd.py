@@ -20,6 +20,7 @@ from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.privacy.random import SecureRandom
 from dpgui.release.batch_export import NamedRelease, export_one, write_summary
 from dpgui.release.export import ExportedFiles
+from dpgui.release.manifest import PlanPosition
 from dpgui.release.release import Release
 from dpgui.release.staging import OutFolderError, claimed_plan_folder, discard, prepare_out
 from dpgui.tasks.batch_run import NamedRun, execute_batch
@@ -163,7 +164,7 @@ def _review_run_and_export(
 
     def stage(index: int, run: NamedRun, release: Release) -> str:
         """Each release is written into its folder before its commit: a crash cannot lose a charged one."""
-        written.append(export_one(release, args.out, index + 1, run.name))
+        written.append(export_one(release, args.out, PlanPosition(run.name, index + 1, len(runs))))
         return f"written to {written[-1].folder}"
 
     try:

@@ -13,7 +13,7 @@ from dpgui.json_text import json_text
 from dpgui.privacy.budget_words import budget_line
 from dpgui.privacy.ledger import BudgetState
 from dpgui.release.export import ExportedFiles, export_release, write_atomic
-from dpgui.release.manifest import budget_json, cost_json
+from dpgui.release.manifest import PlanPosition, budget_json, cost_json
 from dpgui.release.release import Release
 from dpgui.release.utf8 import utf8
 
@@ -43,15 +43,18 @@ SLUG_LENGTH = 60
 
 def export_batch(releases: Sequence[NamedRelease], folder: Path) -> list[ExportedFiles]:
     """Export every release to ``folder/NN-name/`` and write the plan's report and summary beside them."""
-    exported = [export_one(item.release, folder, i, item.name) for i, item in enumerate(releases, 1)]
+    exported = [
+        export_one(item.release, folder, PlanPosition(item.name, i, len(releases)))
+        for i, item in enumerate(releases, 1)
+    ]
     write_summary(releases, exported, folder)
     return exported
 
 
-def export_one(release: Release, folder: Path, index: int, name: str) -> ExportedFiles:
-    """The plan's ``index``-th release (from 1) exported to ``folder/NN-name/``: the command line writes
-    each release there before its commit, the app all of them at Export."""
-    return export_release(release, folder / folder_name(index, name))
+def export_one(release: Release, folder: Path, plan: PlanPosition) -> ExportedFiles:
+    """A release of a plan exported to ``folder/NN-name/`` (its position and name in the plan): the
+    command line writes each release there before its commit, the app all of them at Export."""
+    return export_release(release, folder / folder_name(plan.position, plan.name), plan=plan)
 
 
 def write_summary(releases: Sequence[NamedRelease], exported: Sequence[ExportedFiles], folder: Path) -> None:

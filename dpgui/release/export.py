@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpgui.json_text import json_text
-from dpgui.release.manifest import build_manifest
+from dpgui.release.manifest import PlanPosition, build_manifest
 from dpgui.release.release import Release
 from dpgui.release.report import REPORT_HTML, build_report
 from dpgui.release.utf8 import escaped, utf8
@@ -66,17 +66,22 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def export_release(release: Release, folder: Path, plots: Mapping[str, bytes] | None = None) -> ExportedFiles:
+def export_release(
+    release: Release,
+    folder: Path,
+    plots: Mapping[str, bytes] | None = None,
+    plan: PlanPosition | None = None,
+) -> ExportedFiles:
     """Write the released values, any attachments, the report (with ``plots``: caption -> PNG bytes) and
     the manifest fingerprinting them into ``folder`` (the manifest last, so a crash leaves no manifest
-    vouching for missing files)."""
+    vouching for missing files); ``plan``: where the release sits in a release plan, if it is part of one."""
     contents = {RELEASE_CSV: table_csv(release.table)}
     if len(release.table.rows) > 1:
         contents[RELEASE_PARQUET] = table_parquet(release.table)
     contents.update((a.file_name, a.content) for a in release.table.attachments)
-    contents[REPORT_HTML] = build_report(release, plots)
+    contents[REPORT_HTML] = build_report(release, plots, plan)
     fingerprints = {name: hashlib.sha256(content).hexdigest() for name, content in contents.items()}
-    manifest = build_manifest(release, fingerprints)  # checked before any file is written
+    manifest = build_manifest(release, fingerprints, plan)  # checked before any file is written
     contents[MANIFEST_JSON] = utf8(json_text(manifest, indent=2, ensure_ascii=False) + "\n")
     for name, content in contents.items():
         write_atomic(folder / name, content)

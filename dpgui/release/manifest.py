@@ -7,6 +7,7 @@ manifest holding one (a bug upstream, never an export), and tests scan exports f
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from dpgui.data.domain import CategoricalDomain, describe_outside
@@ -28,6 +29,30 @@ ACCOUNTANT = (
 FORBIDDEN_KEYS = frozenset({"seed", "random_state", "true_value", "raw", "rows_sample", "min", "max", "mean"})
 COLUMN_KEYED = (("parameters", "domains"),)
 """Paths of the manifest's maps keyed by the custodian's column names: a column may be called "max"."""
+
+
+@dataclass(frozen=True)
+class PlanPosition:
+    """Where a release of a release plan sits in it: its manifest and report name the plan, whose own
+    ``report.html`` and ``plan.json`` lie one folder up."""
+
+    name: str
+    position: int
+    releases: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "release_name": self.name,
+            "position": self.position,
+            "of": self.releases,
+            "plan_files": ["../report.html", "../plan.json"],
+        }
+
+    def sentence(self) -> str:
+        return (
+            f"release {self.position} of {self.releases} of a release plan, named {self.name!r} there; "
+            "the plan's report and summary are ../report.html and ../plan.json"
+        )
 
 
 class ForbiddenKeyError(RuntimeError):
@@ -74,10 +99,13 @@ def _domain(domain: Domain) -> dict[str, Any]:
     return declared | ({"unit": domain.unit} if domain.unit else {})
 
 
-def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
-    """The manifest of ``release``; ``outputs`` maps each exported file name to its SHA-256. Raises
-    :class:`ForbiddenKeyError` if it would hold a key of :data:`FORBIDDEN_KEYS`."""
-    manifest = _manifest(release, outputs)
+def build_manifest(
+    release: Release, outputs: dict[str, str], plan: PlanPosition | None = None
+) -> dict[str, Any]:
+    """The manifest of ``release``; ``outputs`` maps each exported file name to its SHA-256, ``plan`` says
+    where it sits in a release plan (None: a release of its own). Raises :class:`ForbiddenKeyError` if it
+    would hold a key of :data:`FORBIDDEN_KEYS`."""
+    manifest = _manifest(release, outputs, plan)
     if found := forbidden_keys(manifest):
         raise ForbiddenKeyError(
             f"release {release.release_id}: its manifest would state {', '.join(sorted(found))}, which no "
@@ -86,7 +114,7 @@ def build_manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
     return manifest
 
 
-def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
+def _manifest(release: Release, outputs: dict[str, str], plan: PlanPosition | None) -> dict[str, Any]:
     spec, algorithm = release.spec, release.algorithm
     return {
         "schema_version": SCHEMA_VERSION,
@@ -106,6 +134,7 @@ def _manifest(release: Release, outputs: dict[str, str]) -> dict[str, Any]:
         "aggregation_backend": release.aggregation_backend,
         "neighbouring_relation": algorithm.neighbouring(spec),
         "task": spec.kind.value,
+        "plan": None if plan is None else plan.to_json(),
         "algorithm": {
             "name": algorithm.name,
             "title": algorithm.title,

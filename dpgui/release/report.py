@@ -20,6 +20,7 @@ from dpgui.numbers import readable
 from dpgui.privacy.budget_words import remaining_words, spent_words
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState
+from dpgui.release.manifest import PlanPosition
 from dpgui.release.release import Release
 from dpgui.release.utf8 import utf8
 from dpgui.tasks.spec import Domain, TaskKind
@@ -105,14 +106,18 @@ def _budget(state: BudgetState) -> list[str]:
     return [_cost(state.total), spent_words(state, _cost), remaining_words(state, _cost) + reserved]
 
 
-def build_report(release: Release, plots: Mapping[str, bytes] | None = None) -> bytes:
-    """``report.html`` for ``release``; ``plots`` maps a caption to PNG bytes (drawn by the caller)."""
+def build_report(
+    release: Release, plots: Mapping[str, bytes] | None = None, plan: PlanPosition | None = None
+) -> bytes:
+    """``report.html`` for ``release``; ``plots`` maps a caption to PNG bytes (drawn by the caller), ``plan``
+    says where it sits in a release plan (None: a release of its own)."""
     spec, algorithm, table = release.spec, release.algorithm, release.table
     title = f"{spec.kind.title} of {', '.join(spec.columns)}"
-    parameters: list[tuple[str, object]] = [
+    parameters: list[tuple[str, object]] = [] if plan is None else [("release plan", plan.sentence())]
+    parameters.extend(
         (f"domain of {column}", _domain(domain))
         for column, domain in zip(spec.columns, spec.domains, strict=True)
-    ]
+    )
     parameters.append(("missing values", describe_columns(spec.missing, spec.columns, spec.domains)))
     parameters.append(("values outside the bounds", describe_outside(spec.columns, spec.domains)))
     if spec.label is not None:

@@ -39,3 +39,27 @@ def test_every_manifest_of_a_plan_names_its_commit_lines_prev_and_the_pending_pl
     last = manifests[-1]["budget_after"]
     assert last["pending"]["epsilon"] == 0.0
     assert last["spent"]["epsilon"] + last["remaining"]["epsilon"] == pytest.approx(5.0)
+
+
+def test_every_release_of_a_plan_names_the_plan_and_its_place_in_it(
+    wages_csv, tmp_path: Path, isolated_home: Path
+) -> None:
+    """A release's folder of a plan did not say it was one: its manifest and report read as a release of
+    its own, with no pointer to the plan's report and summary beside them."""
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN)
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    out = tmp_path / "out"
+    assert main(["release", "batch", str(plan), "--data", str(wages_csv), "--out", str(out)]) == 0
+    folders = sorted(path for path in out.iterdir() if path.is_dir())
+    summary = json.loads((out / "plan.json").read_text())["releases"]
+    for position, (folder, entry) in enumerate(zip(folders, summary, strict=True), 1):
+        manifest = json.loads((folder / "manifest.json").read_text())
+        assert manifest["plan"] == {
+            "release_name": entry["name"],
+            "position": position,
+            "of": 2,
+            "plan_files": ["../report.html", "../plan.json"],
+        }
+        assert all((folder / name).resolve().is_file() for name in manifest["plan"]["plan_files"])
+        assert f"release {position} of 2 of a release plan" in (folder / "report.html").read_text()

@@ -42,10 +42,11 @@ def test_the_manifest_states_every_documented_field(wages_csv, tmp_path):
     spec, algorithm = release.spec, release.algorithm
     assert set(manifest) == {
         "schema_version", "release_id", "created", "application", "private", "randomness", "dataset",
-        "aggregation_backend", "neighbouring_relation", "task", "algorithm", "parameters", "epsilon", "delta",
-        "accountant", "budget_account", "privacy_curve", "budget_before", "budget_after", "meaning", "notes",
-        "outputs", "ledger_head",
+        "aggregation_backend", "neighbouring_relation", "task", "plan", "algorithm", "parameters", "epsilon",
+        "delta", "accountant", "budget_account", "privacy_curve", "budget_before", "budget_after", "meaning",
+        "notes", "outputs", "ledger_head",
     }  # fmt: skip
+    assert manifest["plan"] is None  # a release of its own
     assert manifest["release_id"] == release.release_id
     assert release.ledger_head is not None  # the app's exports tie to the ledger too, not only the CLI's
     assert manifest["ledger_head"] == {"seq": release.ledger_head.seq, "hash": release.ledger_head.hash}
