@@ -107,6 +107,14 @@ class SyntheticTableView(QWidget):
         self.heat_plot = ThemedPlotWidget()
         self.heatmap = pg.ImageItem()
         self.heat_plot.addItem(self.heatmap)
+        colours = pg.colormap.get("viridis")
+        self.heatmap.setColorMap(colours)
+        self.colour_bar = pg.ColorBarItem(
+            colorMap=colours, interactive=False, width=12, orientation="horizontal"
+        )  # below the plot: beside it, it took the width a narrow plot's tick labels need
+        self.colour_bar.setImageItem(self.heatmap, insert_in=self.heat_plot.plotItem)
+        self.colour_bar.axis.setLabel("% of synthetic rows in the cell")
+        self.colour_bar.axis.enableAutoSIPrefix(False)  # "(x0.001)" beside percents read as a unit
         choices = QHBoxLayout()
         for text, name, box in (
             ("1-way of", "Synthetic rows by column", self.column),
@@ -173,9 +181,9 @@ class SyntheticTableView(QWidget):
         if not all(c in self.domains for c in pair):
             return
         domains = (self.domains[pair[0]], self.domains[pair[1]])
-        shares = two_way(self.frame, pair, domains, self.kept)
-        self.heatmap.setImage(shares, levels=(0.0, max(float(shares.max()), 1e-12)))
-        self.heatmap.setColorMap(pg.colormap.get("viridis"))
+        percent = 100 * two_way(self.frame, pair, domains, self.kept)
+        self.heatmap.setImage(percent)
+        self.colour_bar.setLevels((0.0, max(float(percent.max()), 1e-10)))  # the scale a colour reads as
         self.heat_plot.setTitle(f"{pair[0]} × {pair[1]}")
         self.heat_plot.setLabel("bottom", pair[0])
         self.heat_plot.setLabel("left", pair[1])

@@ -54,7 +54,9 @@ def test_the_review_draws_1_way_bars_and_a_2_way_heatmap_from_the_synthetic_rows
     view.second.setCurrentText("education")
     joint = np.zeros((domains[1].size + 1, domains[0].size + 1))
     np.add.at(joint, (cells[1], cells[0]), 1 / len(frame))
-    assert view.heatmap.image == pytest.approx(joint)
+    assert view.heatmap.image == pytest.approx(100 * joint)  # percent, as the colour bar reads
+    assert view.colour_bar.levels() == pytest.approx((0.0, 100 * joint.max()))
+    assert view.colour_bar.axis.labelText == "% of synthetic rows in the cell"  # colours had no scale
     assert "experience × education" in view.heat_plot.plotItem.titleLabel.text
 
 
