@@ -2306,9 +2306,17 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "domain-snap-floor",
         "dpgui/data/domain.py",
-        "            np.rint(steps, out=steps)\n",
+        "            _round_half_up(steps)\n",
         "            np.floor(steps, out=steps)\n",
         "grid: a value snapped down to the grid point below, not to the nearest",
+        DATA_TEST_DIRS,
+    ),
+    Mutation(
+        "domain-ties-down",
+        "dpgui/data/domain.py",
+        "    np.greater_equal(steps, 0.5, out=steps, casting=\"unsafe\")\n",
+        "    np.greater(steps, 0.5, out=steps, casting=\"unsafe\")\n",
+        "grid: a value halfway between two grid points snapped down, not up",
         DATA_TEST_DIRS,
     ),
     Mutation(

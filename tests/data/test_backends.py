@@ -131,14 +131,15 @@ def test_every_aggregate_equals_the_in_memory_one_exactly(tricky: Path) -> None:
     _same(cats, memory.category_counts("cat", CATEGORIES, IMPUTE))
 
 
-def test_the_ties_really_round_half_to_even(tmp_path: Path) -> None:
-    """Control: the shared gridding sends 0.5 to 0 and 1.5, 2.5 to 2; a round-half-up backend would not."""
+def test_the_ties_really_round_half_up(tmp_path: Path) -> None:
+    """Control: the shared gridding sends 0.5 to 1 and 2.5 to 3; a round-half-to-even backend (np.rint)
+    would send both 0.5 and 1.5 to the same even point."""
     path = _write(pd.DataFrame({"x": [0.5, 1.5, 2.5, 3.5]}), tmp_path, ".parquet")
     values, counts = EmbeddedAggregator(FileSource(path, batch_rows=BATCH)).sorted_distinct_counts(
         "x", UNIT, IMPUTE
     )
-    assert values.tolist() == [0, 2, 4] and counts.tolist() == [1, 2, 1]
-    assert np.floor(np.array([0.5, 1.5, 2.5, 3.5]) + 0.5).tolist() != [0, 2, 2, 4]
+    assert values.tolist() == [1, 2, 3, 4] and counts.tolist() == [1, 1, 1, 1]
+    assert np.rint(np.array([0.5, 1.5, 2.5, 3.5])).tolist() != [1, 2, 3, 4]
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])

@@ -3,7 +3,7 @@
 Exact by construction: every batch becomes a small pandas DataFrame and goes through the SAME functions
 the in-memory backend uses (``numeric_column``, ``apply_missing``, ``NumericDomain.to_grid``,
 ``binary_labels``, ``CategoricalDomain.to_indices``); only the counts are merged across batches. So the
-clipping, the round-half-even snapping, the missing-value policy and the label rules are those of
+clipping, the snapping to the nearest grid point, the missing-value policy and the label rules are those of
 ``InMemoryAggregator`` for every value, and a release's privacy never depends on the backend.
 
 Readers (chosen by suffix):
@@ -22,8 +22,8 @@ file: ``_SCAN_OPTIONS``). DuckDB's ``to_arrow_reader`` was faster (one histogram
 but it hands pandas DuckDB's own types (its mapping of Parquet types, not the Arrow types
 ``pandas.read_parquet`` converts), so exactness would need its own proofs and tests, and it would add a
 core dependency; pyarrow is already one. Gridding inside DuckDB's SQL is not provably identical to
-``np.rint`` at .5 ties and past 2^53. DuckDB's CSV reader was not used either: its NA tokens and number
-parsing differ from ``pandas.read_csv``. Switching the Parquet reader to DuckDB is the known speed-up.
+``to_grid``'s rounding at .5 ties and past 2^53. DuckDB's CSV reader was not used either: its NA tokens and
+number parsing differ from ``pandas.read_csv``. Switching the Parquet reader to DuckDB is the known speed-up.
 
 Progress: ``progress(fraction)`` after every batch (rows done / n for Arrow sources, bytes read / file
 size for CSV). Cancel: ``cancelled()`` is checked between batches and raises :class:`ScanCancelled`.
