@@ -130,6 +130,8 @@ def _refuse_unsaved_formulas(frame: pd.DataFrame, path: Path) -> None:
     from openpyxl import load_workbook  # lazy: only for workbooks
 
     missing_rows = np.flatnonzero(frame.isna().to_numpy().any(axis=1))  # only a missing cell can be one
+    if not missing_rows.size:  # its missing cells were Excel errors, now back as their text
+        return
     first, last = int(missing_rows[0]), int(missing_rows[-1])
     workbook = load_workbook(path, read_only=True, data_only=False)
     try:

@@ -210,6 +210,25 @@ def test_excel_error_cells_are_text_as_in_a_csv(tmp_path: Path) -> None:
     assert verdict.columns[0].invalid == 2 and "'#DIV/0!' is not a finite number" in verdict.refusals[0]
 
 
+def test_a_workbook_whose_only_missing_cell_is_an_excel_error_reads(tmp_path: Path) -> None:
+    """An audit's sheet of 300 whole numbers, one of them #DIV/0!: once the error was back as its text no
+    cell was missing, and the look for unsaved formulas indexed an empty list ("could not be read as
+    .xlsx (IndexError ...)", the file called damaged). The error cell is now refused by its column."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(["x", "y"])
+    for i in range(300):
+        sheet.append(["#DIV/0!" if i == 3 else i % 100, i])
+    path = tmp_path / "errcell.xlsx"
+    workbook.save(path)
+    frame = load_table(path)
+    assert frame["x"].iloc[3] == "#DIV/0!" and not frame.isna().to_numpy().any()
+    verdict = check_frames("errcell.xlsx", [(0, frame)], ("x",), (NumericDomain(0, 100, 1),), MissingPolicy())
+    assert "'#DIV/0!' is not a finite number" in verdict.refusals[0]
+
+
 @pytest.mark.parametrize("engine", ["memory", "embedded"])
 @pytest.mark.parametrize(
     ("text", "line", "saw", "expected"),
