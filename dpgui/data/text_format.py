@@ -353,7 +353,7 @@ def _code_page_guess(head: bytes, path: Path) -> str:
     matches = list(from_bytes(head))
     controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     if not matches and controls <= CONTROL_SHARE * len(head):
-        return UNNAMED_CODE_PAGE
+        return PREFERRED_SINGLE_BYTE if _western_in_cp1252(head) else UNNAMED_CODE_PAGE
     if not matches:
         raise DataError(
             f"{path.name}: the file is not text in any encoding dpgui recognises (it may be binary); "
@@ -363,7 +363,34 @@ def _code_page_guess(head: bytes, path: Path) -> str:
     plausible = [match for match in matches if match.chaos == least_chaos]
     if any(PREFERRED_SINGLE_BYTE in match.could_be_from_charset for match in plausible):
         return PREFERRED_SINGLE_BYTE
-    return codecs.lookup(plausible[0].encoding).name
+    guess = codecs.lookup(plausible[0].encoding).name
+    if guess in DOS_CODE_PAGES and _western_in_cp1252(head):
+        return PREFERRED_SINGLE_BYTE
+    return guess
+
+
+DOS_CODE_PAGES = frozenset({"cp437", "cp850", "cp852", "cp858", "cp860", "cp863", "cp865"})
+"""DOS code pages, which charset-normalizer may name for a short Latin-1 sample: a few accented letters
+read as well in cp437 as in cp1252 (an audit's Latin-1 file was called cp437, and declaring cp437, as
+advised, turned every é into Θ and refused the column)."""
+
+_LATIN_LETTERS = re.compile(r"[À-ɏ]{1,2}")
+"""One or two accented Latin letters (À to ɏ: é, ü, ñ, ß, the öß of Größe): a Western word's letters
+outside ASCII come alone or in pairs, where cp1251's Cyrillic read as cp1252 makes whole words of them."""
+
+
+def _western_in_cp1252(head: bytes) -> bool:
+    """Whether cp1252 reads ``head``'s bytes outside ASCII as the accented letters of a Western European
+    language: Latin letters, at most two in a row (Cyrillic, Greek or box drawing read so does not)."""
+    try:
+        text = head.decode(PREFERRED_SINGLE_BYTE)
+    except UnicodeDecodeError:
+        return False
+    beyond = "".join(character for character in text if ord(character) > 0x7F)
+    if not beyond or not all(character.isalpha() for character in beyond):
+        return False
+    runs = re.findall(r"[^\x00-\x7f]+", text)
+    return all(_LATIN_LETTERS.fullmatch(run) for run in runs)
 
 
 def _utf16_without_bom(head: bytes) -> str | None:

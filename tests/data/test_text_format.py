@@ -6,6 +6,7 @@ import gzip
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -183,3 +184,39 @@ def test_a_password_protected_workbook_is_called_so(tmp_path: Path) -> None:
     path.write_bytes(XLS_MAGIC + b"\0" * 504 + directory_entry + b"\0" * 100)
     with pytest.raises(DataError, match="password-protected"):
         refuse_non_table(path)
+
+
+def _latin1_table(path: Path) -> Path:
+    """An audit's file: 300 rows, an accented header and one-letter accented categories, in Latin-1."""
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 100, 300)
+    frame = pd.DataFrame(
+        {
+            "âge": x,
+            "y": rng.integers(0, 10, 300),
+            "label": (x > 50).astype(int),
+            "cat": rng.choice(["a"], 300),
+        }
+    )
+    frame["cat"] = rng.choice(["é", "ü", "ñ"], 300)
+    path.write_bytes(frame.to_csv(index=False).encode("latin-1"))
+    return path
+
+
+def test_a_latin1_file_is_read_as_cp1252_without_advice_to_declare_a_dos_code_page(tmp_path: Path) -> None:
+    """charset-normalizer named the audit's Latin-1 file cp437, and the data check advised declaring it:
+    cp437 read every é as Θ, and the histogram of its categories was refused. cp1252 reads its letters."""
+    text_format = sniff_text(_latin1_table(tmp_path / "latin1.csv"))
+    assert text_format.looks_like == "cp1252" and "declare its encoding" not in text_format.describe()
+
+
+def test_cyrillic_in_cp1251_still_gets_the_advice_to_declare_its_encoding(tmp_path: Path) -> None:
+    """Control: cp1252 reads cp1251's Cyrillic as runs of accented Latin letters ("Ìîñêâà"), not a Western
+    language's one or two at a time; such a file keeps the advice."""
+    rng = np.random.default_rng(2)
+    cities = rng.choice(["Москва", "Казань", "Пермь"], 300)
+    path = tmp_path / "cities.csv"
+    path.write_bytes(
+        pd.DataFrame({"город": cities, "x": rng.integers(0, 9, 300)}).to_csv(index=False).encode("cp1251")
+    )
+    assert "declare its encoding" in sniff_text(path).describe()
