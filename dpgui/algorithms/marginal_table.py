@@ -639,7 +639,9 @@ def aim_table(
         began, selecting_before = clock(), selecting
         remaining = rho - used
         measure_rho, select_rho = 1 / sigma**2, eps**2 / 8
-        last = remaining <= 2 * (measure_rho + select_rho) or t + 1 >= rounds
+        # fewer than two rounds left (a hair short of two is two: float sums of the 1-way costs ended the
+        # rounds of a --max-rounds 2 run after one, or not, with the domain's sizes)
+        last = remaining < 2 * (measure_rho + select_rho) * (1 - 1e-9) or t + 1 >= rounds
         finished_on_request = requested and not last
         last = last or requested
         if not last and time_limit is not None:
