@@ -59,13 +59,13 @@ def messy_table(rows: int = ROWS, seed: int = 4) -> pd.DataFrame:
 
 
 DOMAINS = {
-    "income": {"lower": 0, "upper": 500000, "bins": 50},
+    "income": {"lower": 0, "upper": 500000, "granularity": 10000},
     "age": {"lower": 16, "upper": 95, "granularity": 1},
     "occupation": {"categories": CATEGORIES[:DECLARED_CATEGORIES]},
     "state": {"categories": ["CA", "NY", "TX", "FL", "WA"]},
     "hours": {"lower": 0, "upper": 99, "granularity": 1},
     "parttime": {"categories": ["yes", "no"]},
-    "score": {"lower": -100, "upper": 100, "bins": 40},
+    "score": {"lower": -100, "upper": 100, "granularity": 5},
 }
 """The declared public domains (what a custodian would write without looking at the data)."""
 

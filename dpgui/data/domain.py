@@ -100,6 +100,12 @@ class NumericDomain:
 
     ``unit`` is the declared unit of the values ("USD", "years"; empty when none is declared): a label for
     axes, tables and the manifest, which changes no count (equality and hashing ignore it too).
+
+    ``binned``: the grid points are instead the middles of ``size`` equal bins of width ``granularity``
+    covering [lower, upper], each holding the values from its lower edge up to the next bin's (the last one
+    its upper edge too): what a synthetic table's ``"bins": m`` declares, so that its m released values
+    each lie inside their bin (the points ``lower + i * step`` gave m + 1 values, the bounds among them,
+    each standing for half of two bins). ``snap`` does not apply to it.
     """
 
     lower: float
@@ -107,6 +113,7 @@ class NumericDomain:
     granularity: float
     snap: Snap = field(default=Snap.NEAREST, compare=False)
     unit: str = field(default="", compare=False)
+    binned: bool = False
 
     def __post_init__(self) -> None:
         for name in ("lower", "upper", "granularity"):
@@ -132,18 +139,31 @@ class NumericDomain:
             )
 
     def _exact_integers(self) -> bool:
-        if not (_integral(self.lower) and self.granularity == 1):
+        if self.binned or not (_integral(self.lower) and self.granularity == 1):
             return False
         lower, top = int(self.lower), int(self.lower) + self.size - 1
         return (lower >= 0 and top < MAX_GRID_SIZE) or (lower >= _INT64_MIN and top < _INT64_END)
 
     @cached_property
     def size(self) -> int:
-        """Number of grid points (a Python int, up to 2^64)."""
+        """Number of grid points (a Python int, up to 2^64); of bins when ``binned`` (at least one)."""
+        points = 0 if self.binned else 1
         if _integral(self.lower) and _integral(self.upper) and _integral(self.granularity):
-            return (int(self.upper) - int(self.lower)) // int(self.granularity) + 1
+            return max(1, (int(self.upper) - int(self.lower)) // int(self.granularity) + points)
         steps = (float(self.upper) - float(self.lower)) / float(self.granularity)
-        return math.floor(steps + _TOLERANCE) + 1
+        return max(1, math.floor(steps + _TOLERANCE) + points)
+
+    def grid_words(self) -> str:
+        """'step 100 (31 grid points)', or for a binned domain '30 bins of 100 (a value at each middle)'."""
+        if self.binned:
+            return f"{self.size:,} bins of {self.granularity:g} (a value at each middle)"
+        return f"step {self.granularity:g} ({self.size:,} grid points)"
+
+    @property
+    def whole_points(self) -> bool:
+        """Whether every grid point is a whole number (bounds and step whole; a bin's middle too)."""
+        first = float(self.lower) + (float(self.granularity) / 2 if self.binned else 0.0)
+        return _integral(first) and _integral(self.granularity)
 
     @property
     def bits(self) -> int:
@@ -169,7 +189,10 @@ class NumericDomain:
         np.minimum(steps, float(self.upper), out=steps)
         steps -= lower
         steps /= float(self.granularity)
-        if self.snap is Snap.UP:
+        if self.binned:  # the bin holding the value; an edge within 1e-9 steps below counts as reached
+            steps += _TOLERANCE
+            np.floor(steps, out=steps)
+        elif self.snap is Snap.UP:
             steps -= _TOLERANCE
             np.ceil(steps, out=steps)
             np.maximum(steps, 0.0, out=steps)
@@ -207,24 +230,27 @@ class NumericDomain:
         rounded to float64 once.
         """
         checked = self._checked_indices(indices)
+        if self.binned:
+            return float(self.lower) + (checked.astype(np.float64) + 0.5) * float(self.granularity)
         if self.size <= EXACT_FLOAT_LIMIT:
             return float(self.lower) + checked.astype(np.float64) * float(self.granularity)
         exact = checked + np.uint64(int(self.lower) % MAX_GRID_SIZE)  # wraps modulo 2^64 on purpose
         return (exact if self.lower >= 0 else exact.view(np.int64)).astype(np.float64)
 
     def value_of(self, index: int) -> float | int:
-        """The value of one grid point; an exact Python int when lower and granularity are whole numbers."""
+        """The value of one grid point; an exact Python int when the points are whole (``whole_points``)."""
         index = operator.index(index)
         if not 0 <= index < self.size:
             raise ValueError(f"grid index {index} is outside [0, {self.size - 1}]")
-        if _integral(self.lower) and _integral(self.granularity):
-            return int(self.lower) + index * int(self.granularity)
+        if self.whole_points:  # the lower bound as an int: exact past 2^53
+            first = int(float(self.lower) + float(self.granularity) / 2) if self.binned else int(self.lower)
+            return first + index * int(self.granularity)
         return float(self.plain_values(np.array([index], dtype=np.uint64))[0])
 
     def values_of(self, indices: np.ndarray | Iterable[int]) -> list[float | int]:
         """Grid values of many indices (for tables): exact ints on whole-number grids, floats written
         plainly otherwise (``plain_values``)."""
-        if _integral(self.lower) and _integral(self.granularity):
+        if self.whole_points:
             return [self.value_of(int(i)) for i in indices]
         return self.plain_values(
             np.asarray(list(indices) if not isinstance(indices, np.ndarray) else indices, dtype=np.uint64)
@@ -358,10 +384,13 @@ def declared_grid(
     granularity: float | None = None,
     bins: int | None = None,
     unit: str = "",
+    binned: bool = False,
 ) -> NumericDomain:
     """The numeric domain declared by bounds and either a granularity or a number of bins (public inputs).
 
     ``bins`` B gives the grid step (upper - lower) / B; with neither, the step is ``default_granularity``.
+    ``binned`` (a synthetic table's declaration): B bins of that width with a value at each middle, in
+    place of B + 1 points from lower to upper (``NumericDomain.binned``); a granularity stays points.
     Raises DataError when both are given or B < 1.
     """
     if bins is None:
@@ -371,7 +400,7 @@ def declared_grid(
         raise DataError("give the number of bins or the granularity, not both")
     if bins < 1:
         raise DataError(f"the number of bins must be >= 1, got {bins}")
-    return NumericDomain(lower, upper, (upper - lower) / bins, unit=unit)
+    return NumericDomain(lower, upper, (upper - lower) / bins, unit=unit, binned=binned)
 
 
 MAX_UNIT_LENGTH = 40

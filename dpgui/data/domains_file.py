@@ -2,7 +2,8 @@
 
 The file ``dpgui release table --domains`` and ``dpgui plan table`` read, and the Task page loads and saves,
 so a declaration made in one is the same in the other. An entry is ``{"lower": a, "upper": b, "bins": m}``
-or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric column (optionally ``"unit": "USD"``),
+or ``{"lower": a, "upper": b, "granularity": g}`` for a numeric column (optionally ``"unit": "USD"``): m
+equal bins with a value at each middle, or the points a, a + g, ... (``NumericDomain.binned``),
 ``{"categories": [...]}`` for a categorical one. A categorical column has an "other" cell for undeclared
 values unless ``"other": false``; with it, a listed "other" names that cell rather than a category.
 """
@@ -78,6 +79,7 @@ def domain_entry(column: str, entry: Any) -> Domain:
             granularity=entry.get("granularity"),
             bins=entry.get("bins"),
             unit=entry.get("unit", ""),
+            binned=True,  # m bins with a value at each middle (a granularity stays points)
         )
     except ValueError as error:  # the domain's own checks (DataError among them), naming the column
         raise DataError(f"domain of {column!r}: {error}") from error
@@ -122,11 +124,8 @@ def entry_of(domain: Domain) -> dict[str, Any]:
     """The DOMAINS.json entry that ``domain_entry`` reads back as ``domain``."""
     if isinstance(domain, CategoricalDomain):
         return {"categories": list(domain.categories), "other": domain.other}
-    entry: dict[str, Any] = {
-        "lower": float(domain.lower),
-        "upper": float(domain.upper),
-        "granularity": float(domain.granularity),
-    }
+    entry: dict[str, Any] = {"lower": float(domain.lower), "upper": float(domain.upper)}
+    entry |= {"bins": domain.size} if domain.binned else {"granularity": float(domain.granularity)}
     return {**entry, "unit": domain.unit} if domain.unit else entry
 
 

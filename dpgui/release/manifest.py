@@ -96,6 +96,8 @@ def _domain(domain: Domain) -> dict[str, Any]:
         "granularity": domain.granularity,
         "grid_points": domain.size,
     }
+    if domain.binned:  # its grid points are the middles of that many bins of width granularity
+        declared |= {"bins": domain.size, "values_at": "the middle of each bin"}
     return declared | ({"unit": domain.unit} if domain.unit else {})
 
 

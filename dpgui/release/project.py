@@ -96,13 +96,20 @@ def _domain_to_json(domain: Domain) -> dict[str, Any]:
         "upper": domain.upper,
         "granularity": domain.granularity,
         "unit": domain.unit,
+        "binned": domain.binned,
     }
 
 
 def _domain_from_json(node: dict[str, Any]) -> Domain:
     if node["type"] == "categorical":
         return CategoricalDomain(tuple(node["categories"]), bool(node["other"]))
-    return NumericDomain(node["lower"], node["upper"], node["granularity"], unit=node.get("unit", ""))
+    return NumericDomain(
+        node["lower"],
+        node["upper"],
+        node["granularity"],
+        unit=node.get("unit", ""),
+        binned=bool(node.get("binned", False)),
+    )
 
 
 def spec_to_json(spec: TaskSpec) -> dict[str, Any]:

@@ -90,7 +90,10 @@ def _domain(domain: Domain) -> str:
         return f"categories {', '.join(domain.categories)}{other}"
     unit = f" {domain.unit}" if domain.unit else ""
     return (
-        f"[{domain.lower:g}, {domain.upper:g}]{unit} in steps of {domain.granularity:g} "
+        f"[{domain.lower:g}, {domain.upper:g}]{unit} in {domain.size:,} bins of {domain.granularity:g} "
+        "(a value at each middle; declared, not read from the data)"
+        if domain.binned
+        else f"[{domain.lower:g}, {domain.upper:g}]{unit} in steps of {domain.granularity:g} "
         f"({domain.size:,} grid points; declared, not read from the data)"
     )
 

@@ -47,8 +47,8 @@ def beyond_last_grid_point(domain: NumericDomain, consequence: Callable[[str], s
     ``consequence`` of the readable upper bound (what that means for the released row or value); '' when
     the upper bound is a grid point. Every task that grids a column says it this way (``*_meaning``)."""
     last = domain.value_of(domain.size - 1)
-    if float(domain.upper) - float(last) <= 1e-9 * float(domain.granularity):
-        return ""
+    if domain.binned or float(domain.upper) - float(last) <= 1e-9 * float(domain.granularity):
+        return ""  # bins cover the bounds to their upper edge
     upper = readable(float(domain.upper))
     return (
         f"the upper bound {upper} is not a grid point, so values above the last grid point "

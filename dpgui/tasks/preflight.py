@@ -136,6 +136,11 @@ def _check_domain(column: str, domain: NumericDomain) -> None:
                 f"the {which} bound {bound:g} of column {column!r} is outside ±2^63 (±9.2e18); declare "
                 "bounds the data can reach, in the column's own unit"
             )
+    if domain.size < 2 and domain.binned:  # every record in the one bin: nothing said of the column
+        raise PreflightError(
+            f"column {column!r} is declared as one bin of [{domain.lower:g}, {domain.upper:g}]: every value "
+            "would be released as its middle; declare more bins"
+        )
     if domain.size < 2:  # every record at the lower bound: the release would say nothing of the column
         raise PreflightError(
             f"the grid of column {column!r} has one point: its step {domain.granularity:g} is wider than "

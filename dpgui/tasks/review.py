@@ -435,10 +435,7 @@ def _columns(spec: TaskSpec) -> str:
     for column, domain in zip(spec.columns, spec.domains, strict=True):
         if isinstance(domain, NumericDomain):
             unit = f" {domain.unit}" if domain.unit else ""
-            parts.append(
-                f"{column} in [{domain.lower:g}, {domain.upper:g}]{unit} step {domain.granularity:g} "
-                f"({domain.size:,} grid points)"
-            )
+            parts.append(f"{column} in [{domain.lower:g}, {domain.upper:g}]{unit} {domain.grid_words()}")
         else:
             parts.append(f"{column} ({domain.size} categories)")
     if spec.label is not None:

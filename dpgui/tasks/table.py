@@ -225,8 +225,7 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
         values = pd.Series(labels[present], dtype=object)
     else:
         grid = domain.plain_values(present.astype(np.uint64))
-        whole = float(domain.lower).is_integer() and float(domain.granularity).is_integer()
-        values = pd.Series(grid.astype(np.int64) if whole else grid)
+        values = pd.Series(grid.astype(np.int64) if domain.whole_points else grid)
     if blank is None or not blank.any():
         return values
     return (values.astype("Int64") if values.dtype.kind == "i" else values).mask(blank)

@@ -92,13 +92,8 @@ def declared_texts(column: str, domain: Domain) -> tuple[str, ...]:
         if any("," in category for category in domain.categories):
             raise ValueError(f"{column}: a category holding a comma cannot be listed here; use the CLI")
         return categories_text(domain.categories), OTHER if domain.other else ""
-    return (
-        number_text(domain.lower),
-        number_text(domain.upper),
-        number_text(domain.granularity),
-        "",
-        domain.unit,
-    )
+    step = ("", str(domain.size)) if domain.binned else (number_text(domain.granularity), "")
+    return number_text(domain.lower), number_text(domain.upper), *step, domain.unit
 
 
 def suggested_texts(
@@ -155,7 +150,10 @@ class DomainRow:
         self.bins.setPlaceholderText("e.g. 100")
         self.bins.setValidator(QIntValidator(1, 1_000_000_000))
         self.bins.setClearButtonEnabled(True)
-        self.bins.setToolTip("B bins: grid step (upper − lower) / B, instead of a granularity (CLI --bins).")
+        self.bins.setToolTip(
+            "B bins: grid step (upper − lower) / B, instead of a granularity (CLI --bins); for a synthetic "
+            "table, B bins with each released value at its bin's middle (DOMAINS.json's \"bins\")."
+        )
         self.unit = QLineEdit()
         self.unit.setPlaceholderText("e.g. USD")
         self.unit.setMaxLength(MAX_UNIT_LENGTH)
@@ -182,15 +180,19 @@ class DomainRow:
         for edit, text in zip(self._edits(), (*texts, "", "", "", "", ""), strict=False):
             _show_text(edit, text)
 
-    def domain(self) -> NumericDomain:
-        """The declared grid; a ValueError naming the column when a field is missing or they conflict."""
+    def domain(self, *, binned: bool = False) -> NumericDomain:
+        """The declared grid; a ValueError naming the column when a field is missing or they conflict.
+        ``binned`` (a synthetic table): a number of bins declares that many bins with a value at each
+        middle (``NumericDomain.binned``), as DOMAINS.json does."""
         lower = _parse_number(self.lower.text(), "lower bound", self.column)
         upper = _parse_number(self.upper.text(), "upper bound", self.column)
         step = self.granularity.text()
         granularity = _parse_number(step, "granularity", self.column) if step.strip() else None
         bins = _parse_bins(self.bins.text(), self.column)
         try:
-            return declared_grid(lower, upper, granularity=granularity, bins=bins, unit=self.unit.text())
+            return declared_grid(
+                lower, upper, granularity=granularity, bins=bins, unit=self.unit.text(), binned=binned
+            )
         except ValueError as error:
             raise ValueError(f"{self.column}: {error}.") from None
 

@@ -319,7 +319,15 @@ class TaskPage(QWidget):
         """Save the chosen columns' declared domains as DOMAINS.json (public facts only); a ValueError naming
         a column whose domain is not complete yet."""
         columns = self.selected_columns()
-        write_domains(path, columns, [self.domain_rows[column].domain() for column in columns])
+        write_domains(path, columns, [self._declared_domain(column) for column in columns])
+
+    def _declared_domain(self, column: str) -> Domain:
+        """The column's declared domain as the task reads it: a synthetic table's number of bins declares
+        bins with a value at each middle, as its DOMAINS.json does."""
+        row = self.domain_rows[column]
+        if isinstance(row, DomainRow):
+            return row.domain(binned=self.kind is TaskKind.TABLE)
+        return row.domain()
 
     def _load_domains_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Load declared domains", "", "DOMAINS.json (*.json)")
@@ -384,7 +392,7 @@ class TaskPage(QWidget):
                 else "Pick the task's column on the Task page first: the dataset has none it can use."
             )
         labelled = self.kind in LABELLED_KINDS
-        domains = tuple(self.domain_rows[column].domain() for column in columns)
+        domains = tuple(self._declared_domain(column) for column in columns)
         missing = self.missing.policy()
         if missing.fill_value is not None and any(isinstance(d, CategoricalDomain) for d in domains):
             raise ValueError(

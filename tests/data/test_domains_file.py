@@ -12,7 +12,7 @@ from dpgui.data.errors import DataError
 
 
 def test_entries_read_as_declared_and_a_listed_other_names_the_catch_all():
-    assert domain_entry("w", {"lower": 0, "upper": 10, "bins": 5}) == NumericDomain(0, 10, 2)
+    assert domain_entry("w", {"lower": 0, "upper": 10, "bins": 5}) == NumericDomain(0, 10, 2, binned=True)
     assert domain_entry("w", {"lower": 0, "upper": 10, "granularity": 1, "unit": "h"}) == NumericDomain(
         0, 10, 1, unit="h"
     )

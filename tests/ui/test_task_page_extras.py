@@ -177,10 +177,11 @@ def test_domains_load_from_and_save_to_the_clis_domains_json(demo_window: MainWi
     assert errors == ["nope: not a column of the private data"]
     spec = demo_window.current_spec()
     assert dict(zip(spec.columns, spec.domains, strict=True)) == {
-        "wage": NumericDomain(0, 3000, 100, unit="USD"),
+        "wage": NumericDomain(0, 3000, 100, unit="USD", binned=True),  # 30 bins, each at its middle
         "smsa": CategoricalDomain(("no", "yes")),
         "region": CategoricalDomain(("midwest", "south"), other=True),
     }
+    assert page.domain_rows["wage"].bins.text() == "30" and page.domain_rows["wage"].granularity.text() == ""
     saved = tmp_path / "saved.json"
     page.save_domains(saved)
     assert read_domains(saved) == (spec.columns, spec.domains)
