@@ -243,6 +243,16 @@ def _exceeds(amount: float, limit: float) -> bool:
     return amount > limit * (1 + TOLERANCE)
 
 
+def _apart(need: float, left: float) -> tuple[str, str]:
+    """``need`` and ``left`` written with six significant digits, or more where six would show them equal
+    (a refusal read "needs ε=1 but only ε=1 remains" for 1.0000001 against 1)."""
+    for digits in (6, 9, 12, 17):
+        written = f"{need:.{digits}g}", f"{left:.{digits}g}"
+        if written[0] != written[1]:
+            break
+    return written
+
+
 def _accountant_note(added: float, composed: float) -> str:
     """Says what the accountant charges when that is not the plain sum."""
     return (
@@ -474,9 +484,9 @@ class Ledger:
                         f"{what} δ={need:.6g}, but the total of dataset '{dataset.record.name}'{where} has "
                         f"δ = 0 (pure DP only): {SET_A_DELTA}"
                     )
-                left = max(0.0, limit - spent)
+                needed, left = _apart(need, max(0.0, limit - spent))
                 return (
-                    f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
+                    f"{what} {symbol}={needed} but only {symbol}={left}"
                     f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
                     f"{where} (spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
                     "raise the total (`dpgui budget set`, or Budget → Set total budget… in the app)."
