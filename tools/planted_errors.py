@@ -979,6 +979,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ledger file: a line's hash not checked against its contents (an edited amount goes unnoticed)",
     ),
     Mutation(
+        "ledger-abandoned-after-touch",
+        "dpgui/privacy/ledger.py",
+        "                    self._foreign_untouched.discard(update.reservation_id)\n",
+        "",
+        "ledger: a dead process's reservation refunded although its run had read the private data",
+    ),
+    Mutation(
+        "ledger-live-owner-gone",
+        "dpgui/privacy/ledger_owner.py",
+        "    except Timeout:\n        return False\n",
+        "    except Timeout:\n        return True\n",
+        "ledger: a reservation of a process still running refunded from outside (its lock taken for gone)",
+    ),
+    Mutation(
         "ledger-refund-after-touch",
         "dpgui/privacy/ledger.py",
         "if self._open_booking(reservation).touched:",
@@ -2916,8 +2930,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "release-job-cancel-after-touch-refunded",
         "dpgui/privacy/ledger.py",
-        "EventType.COMMITTED if touched else EventType.REFUNDED, ReservationUpdate(reservation.id)",
-        "EventType.REFUNDED, ReservationUpdate(reservation.id)",
+        "self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, reason=NO_RESULT_REASON))",
+        "self._append(EventType.REFUNDED, ReservationUpdate(reservation.id))",
         "app: a run cancelled or failed after it read the data is refunded",
         JOB_TESTS,
     ),

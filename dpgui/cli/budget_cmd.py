@@ -10,7 +10,7 @@ from typing import TextIO
 from dpgui.cli import arguments
 from dpgui.data.fingerprint import sha256_source
 from dpgui.json_text import json_text
-from dpgui.privacy.budget_words import budget_line
+from dpgui.privacy.budget_words import budget_line, entry_status
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
 
@@ -70,6 +70,9 @@ def _entry_json(entry: LedgerEntry) -> dict[str, object]:
     return {
         "time": entry.time.isoformat(),
         "status": entry.status.value,
+        "status_words": entry_status(entry)[1],
+        "release_id": entry.release_id,
+        "touched": entry.touched,
         "description": entry.description,
         "cost": _cost_json(entry.cost),
         "curve": None if entry.curve is None else entry.curve.to_json(),
@@ -121,7 +124,10 @@ def run_show(args: argparse.Namespace) -> int:
         when = entry.time.isoformat(timespec="seconds")
         form = f"[{entry.curve.form}] " if entry.curve is not None else ""
         account = "" if entry.account is Account.REPLACE_ONE else f"  [{entry.account.value}]"
-        print(f"  {when}  {entry.status.value:<10} {entry.cost!s:<22} {form}{entry.description}{account}")
+        words, meaning = entry_status(entry)
+        print(f"  {when}  {words:<10} {entry.cost!s:<22} {form}{entry.description}{account}")
+        if meaning != words:
+            print(f"      {meaning}")
         print_files_left(entry)
     return 0
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import BudgetState
+from dpgui.privacy.ledger import BudgetState, LedgerEntry, ReservationStatus
 
 CostText = Callable[[PrivacyCost | None], str]
 """How the caller writes a plain cost ("ε = 1, δ = 1e-06" in the app, "ε=1, δ=1e-06" in the CLI)."""
@@ -44,6 +44,33 @@ def saving_text(state: BudgetState) -> str:
     if state.basic_beyond_delta:
         return f" (basic composition: {state.spent_basic}, beyond the total's δ)"
     return f" (basic composition: {state.spent_basic}; saved ε={state.saving:.6g})"
+
+
+def entry_status(entry: LedgerEntry) -> tuple[str, str]:
+    """A ledger entry's status in a few words and a sentence saying what it means: a charge without a
+    result, a spent reservation whose run read the data or one merely held, a refund and why. The command
+    line printed a cancelled run's charge as a plain "committed", the app as "committed, no result"."""
+    status = entry.status
+    if status is ReservationStatus.COMMITTED and entry.release_id is None:  # settle_unfinished's commit
+        return (
+            "committed, no result",
+            "charged without a result: the run was cancelled, or failed, after it read the private data",
+        )
+    if status is ReservationStatus.UNRESOLVED:
+        if entry.touched:
+            return (
+                "unresolved/spent",
+                "charged: its run read the private data in another dpgui process, which is still running it "
+                "or ended without a result",
+            )
+        return (
+            "unresolved/held",
+            "held by another dpgui process that is still running and has not read the data yet (or booked "
+            "by a dpgui too old to say which process): counted as spent until that process settles it",
+        )
+    if status is ReservationStatus.REFUNDED and entry.reason:
+        return "refunded", f"refunded: {entry.reason}"
+    return status.value, status.value
 
 
 def budget_line(state: BudgetState) -> str:

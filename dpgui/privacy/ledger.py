@@ -18,7 +18,10 @@ delta).
 Open reservations created by *this* :class:`Ledger` object are "pending"; any other open reservation in the
 file belongs to another process (a CLI next to the GUI) or to one that crashed, and is "unresolved": it counts
 as spent. Both count against the budget in :meth:`Ledger.reserve`. So after a kill -9 at any point, a
-reservation without an outcome counts as spent and nothing already written is lost.
+reservation without an outcome counts as spent and nothing already written is lost. One exception: a
+reservation whose process has ended (``ledger_owner``: its lock is free) and whose run never wrote its
+"touched" line never read the private data, so the next transaction that can write refunds it, with a note
+saying why (a killed release plan kept every release it had not started charged for good).
 
 Trust model: the ledger guards a *trusted* custodian against accidental overspending and is
 tamper-evident (a hash chain verified on every read). It is not a security boundary: deleting the file resets
@@ -41,6 +44,7 @@ from dpgui.paths import dpgui_home
 from dpgui.privacy.accountant import BookedRelease, Composition, compose
 from dpgui.privacy.cost import PrivacyCost, basic_composition
 from dpgui.privacy.curve import PrivacyCurve
+from dpgui.privacy.ledger_owner import owner_gone, process_owner
 from dpgui.privacy.ledger_store import (
     Account,
     ChainHead,
@@ -80,6 +84,12 @@ __all__ = [
 ]
 
 LEDGER_FILENAME = "ledger.jsonl"
+ABANDONED_REASON = "its process ended before the run read the private data, so nothing was spent"
+"""The reason of a refund the ledger made for a reservation whose process ended untouched."""
+NO_RESULT_REASON = (
+    "the run was cancelled, or failed, after it read the private data: charged without a result"
+)
+"""The reason of the commit that settles such a run (its line read like any release's)."""
 TOLERANCE = 1e-9
 """Relative slack when comparing a spend with a total, so that two 0.5's fit in 1.0 (and nothing more)."""
 
@@ -198,6 +208,10 @@ class LedgerEntry:
     curve: PrivacyCurve | None = None
     files: str | None = None
     """Where the commit line says the release's outputs went (``OutFolder.describe``), if it says."""
+    touched: bool = False
+    """Whether its run wrote the "touched" line (it read, or was about to read, the private data)."""
+    reason: str | None = None
+    """Why it was settled so, when its line says (a refund of a reservation whose process ended)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +238,8 @@ class _Booking:
     outcome: EventType | None = None
     release_id: str | None = None
     files: str | None = None
+    owner: str | None = None
+    reason: str | None = None
 
 
 @dataclass
@@ -241,6 +257,16 @@ _AXES = (("ε", "epsilon"), ("δ", "delta"))
 
 def _exceeds(amount: float, limit: float) -> bool:
     return amount > limit * (1 + TOLERANCE)
+
+
+def _apart(need: float, left: float) -> tuple[str, str]:
+    """``need`` and ``left`` written with six significant digits, or more where six would show them equal
+    (a refusal read "needs ε=1 but only ε=1 remains" for 1.0000001 against 1)."""
+    for digits in (6, 9, 12, 17):
+        written = f"{need:.{digits}g}", f"{left:.{digits}g}"
+        if written[0] != written[1]:
+            break
+    return written
 
 
 def _accountant_note(added: float, composed: float) -> str:
@@ -293,6 +319,7 @@ class Ledger:
         self._bookings: dict[str, _Booking] = {}
         self._sightings: list[DatasetRecord] = []  # every dataset line, oldest first: what _find matches
         self._own: set[str] = set()
+        self._foreign_untouched: set[str] = set()  # open, never touched, another owner's: may be abandoned
         self._broken: LedgerTampered | None = None
         self._mutex = threading.Lock()
         with self._transaction():
@@ -416,6 +443,7 @@ class Ledger:
                     request.description,
                     request.account.value,
                     None if request.curve is None else request.curve.to_json(),
+                    process_owner(self.path.parent),
                 ),
             )
 
@@ -474,9 +502,9 @@ class Ledger:
                         f"{what} δ={need:.6g}, but the total of dataset '{dataset.record.name}'{where} has "
                         f"δ = 0 (pure DP only): {SET_A_DELTA}"
                     )
-                left = max(0.0, limit - spent)
+                needed, left = _apart(need, max(0.0, limit - spent))
                 return (
-                    f"{what} {symbol}={need:.6g} but only {symbol}={left:.6g}"
+                    f"{what} {symbol}={needed} but only {symbol}={left}"
                     f" of the total {symbol}={limit:.6g} remains for dataset '{dataset.record.name}'"
                     f"{where} (spent {spent:.6g}{_accountant_note(spent + need, composed)}). Lower {axis} or "
                     "raise the total (`dpgui budget set`, or Budget → Set total budget… in the app)."
@@ -505,9 +533,10 @@ class Ledger:
         is written and before the run learns so, and a refund would then be refused."""
         with self._transaction():
             touched = self._open_booking(reservation).touched
-            self._append(
-                EventType.COMMITTED if touched else EventType.REFUNDED, ReservationUpdate(reservation.id)
-            )
+            if touched:
+                self._append(EventType.COMMITTED, ReservationUpdate(reservation.id, reason=NO_RESULT_REASON))
+            else:
+                self._append(EventType.REFUNDED, ReservationUpdate(reservation.id))
 
     def refund(self, reservation: Reservation) -> None:
         """Give the reservation back; only allowed if the run never read private data."""
@@ -596,6 +625,8 @@ class Ledger:
                     b.reservation.account,
                     b.reservation.curve,
                     b.files,
+                    b.touched,
+                    b.reason,
                 )
                 for b in self._dataset(dataset_id).bookings
             ]
@@ -622,10 +653,20 @@ class Ledger:
                 with self._file.locked() as news:
                     for event in news:
                         self._apply(event)
+                    if not self._file.read_only:
+                        self._refund_abandoned()
                     yield
             except LedgerTampered as exc:
                 self._broken = exc
                 raise
+
+    def _refund_abandoned(self) -> None:
+        """Refund every open reservation of another process that has ended without its run reading the
+        private data (no "touched" line): see the module docstring."""
+        for reservation_id in sorted(self._foreign_untouched):
+            owner = self._bookings[reservation_id].owner
+            if owner is not None and owner_gone(self.path.parent, owner):
+                self._append(EventType.REFUNDED, ReservationUpdate(reservation_id, reason=ABANDONED_REASON))
 
     def _append(self, event_type: EventType, payload: Payload) -> None:
         self._apply(self._file.append(event_type, payload))
@@ -663,19 +704,23 @@ class Ledger:
                         Account(reserved.account),
                         curve,
                     )
-                    booking = _Booking(reservation, event.time)
+                    booking = _Booking(reservation, event.time, owner=reserved.owner)
                     self._datasets[reserved.dataset_id].bookings.append(booking)
                     self._bookings[reservation.id] = booking
+                    if reserved.owner is not None and reservation.id not in self._own:
+                        self._foreign_untouched.add(reservation.id)
                 case ReservationUpdate() as update:
                     booking = self._bookings[update.reservation_id]
                     if booking.outcome is not None:
                         raise ValueError(f"reservation {update.reservation_id} was already {booking.outcome}")
+                    self._foreign_untouched.discard(update.reservation_id)
                     if event.type is EventType.TOUCHED:
                         booking.touched = True
                     else:
                         booking.outcome = event.type
                         booking.release_id = update.release_id
                         booking.files = update.files
+                        booking.reason = update.reason
         except (KeyError, TypeError, ValueError) as exc:
             raise LedgerTampered(
                 f"{self.path}, line {event.seq + 1}: inconsistent event ({exc!r}). The ledger was edited "

@@ -129,6 +129,9 @@ class Reserved:
     curve: dict[str, object] | None = None
     """The release's privacy curve (``PrivacyCurve.to_json``); absent from lines written before it existed,
     and from lines of releases that only have their (epsilon, delta)."""
+    owner: str | None = None
+    """The owner id of the process that booked it (``ledger_owner``); absent from lines written before it
+    existed, whose reservations are never found abandoned."""
 
 
 @dataclass(frozen=True)
@@ -139,11 +142,13 @@ class ReservationUpdate:
     reservation_id: str
     release_id: str | None = None
     files: str | None = None
+    reason: str | None = None
+    """Why, when the line does not speak for itself (a refund of a reservation whose process ended)."""
 
 
 Payload = DatasetSeen | TotalSet | Reserved | ReservationUpdate
 
-_OMITTED_WHEN_NONE = frozenset({"files", "curve"})
+_OMITTED_WHEN_NONE = frozenset({"files", "curve", "owner", "reason"})
 """Optional fields left out of a line when empty, so lines without them read as before."""
 
 PAYLOAD_TYPES: dict[EventType, type[Payload]] = {

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dpgui.data.errors import DataError
-from dpgui.paths import OWNER_ONLY_FILE
+from dpgui.paths import OWNER_ONLY_FILE, dpgui_home
 from dpgui.release import export
 from dpgui.release.export import MANIFEST_JSON, RELEASE_CSV, RELEASE_PARQUET, ExportedFiles, export_release
 from dpgui.release.release import Release
@@ -133,10 +133,20 @@ def earlier_release(folder: Path) -> tuple[Path, ...]:
 
 def refuse_beside_data(out: Path, private: Path | None) -> None:
     """Raise OutFolderError when the release folder ``out`` holds the private data (a release folder is
-    handed out) or lies inside it (a folder of Parquet parts would read the release's files as data)."""
+    handed out) or lies inside it (a folder of Parquet parts would read the release's files as data), or
+    when it holds dpgui's own folder or lies inside it: its ledger names the private file and its raw
+    SHA-256, and its key turns an export's fingerprint back into a test of guesses (an audit released
+    into DPGUI_HOME itself, beside ``fingerprint.key`` and ``ledger.jsonl``)."""
+    folder, home = Path(out).absolute().resolve(), dpgui_home().absolute().resolve()
+    if folder.is_relative_to(home) or home.is_relative_to(folder):
+        raise OutFolderError(
+            f"--out {out} {'is inside' if folder.is_relative_to(home) else 'holds'} dpgui's own folder "
+            f"{home} (its ledger and installation key, which no release may hand out); name a folder "
+            "outside it"
+        )
     if private is None or not private.exists():
         return
-    data, folder = private.resolve(), Path(out).absolute().resolve()
+    data = private.resolve()
     if data.is_relative_to(folder):
         raise OutFolderError(
             f"--out {out} holds the private data {private.name}; a release folder is handed out, so name a "

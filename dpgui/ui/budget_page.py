@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from dpgui.numbers import readable
 from dpgui.planner.plan import PlanRow
+from dpgui.privacy.budget_words import entry_status
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry, ReservationStatus
+from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
 from dpgui.release.staging import files_left
 from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import get_algorithm
@@ -139,14 +140,10 @@ def _status(entry: LedgerEntry) -> tuple[str, str]:
     """The ledger table's status of a release and its tooltip: a committed release whose files are still
     where dpgui put them before the commit (``staging.files_left``: the app's copy of a release not
     exported, or a staging folder a crash left) says so, and the tooltip where."""
-    if entry.status is ReservationStatus.COMMITTED and entry.release_id is None:  # settle_failed_run's commit
-        return (
-            f"{entry.status.value}, no result",
-            "Charged without a result: the run was cancelled, or failed, after it read the private data",
-        )
     left = files_left(entry.files)
     if left is None:
-        return entry.status.value, entry.status.value
+        words, meaning = entry_status(entry)
+        return words, meaning[0].upper() + meaning[1:]
     if left.kept_by_app:
         return f"{entry.status.value}, not exported", f"Not exported yet: its files are kept in {left.folder}"
     return (

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel
 
 from dpgui.jobs.background import LatestCall
 from dpgui.privacy.accountant import BookedRelease, compose
+from dpgui.privacy.budget_words import entry_status
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import LedgerEntry, ReservationStatus
 from dpgui.ui.budget_panel import format_cost
@@ -54,7 +55,7 @@ def spend_timeline(
         if counted:
             counted_so_far.append(BookedRelease(entry.cost, entry.curve))
             spent = compose(counted_so_far, delta).spent.epsilon
-        label = f"{entry.description}\n{format_cost(entry.cost)}, {entry.status.value}"
+        label = f"{entry.description}\n{format_cost(entry.cost)}, {entry_status(entry)[0]}"
         points.append(TimelinePoint(entry.time.timestamp(), spent, label, counted))
     return tuple(points)
 

@@ -212,6 +212,14 @@ def test_overspend_message_names_the_numbers(ledger_path: Path) -> None:
     assert len(ledger.entries(record.id)) == 1
 
 
+def test_an_overspend_by_a_hair_is_written_with_the_digits_that_show_it(ledger_path: Path) -> None:
+    """An audit read "needs ε=1 but only ε=1 remains": six digits could not tell 1.0000001 from 1."""
+    ledger = Ledger()
+    record = dataset_with_total(ledger, PrivacyCost(1.0))
+    with pytest.raises(BudgetExceeded, match=r"needs ε=1\.0000001 but only ε=1 of the total ε=1 remains"):
+        ledger.reserve(record.id, PrivacyCost(1.0000001), "a hair too much")
+
+
 def test_a_release_with_delta_under_a_pure_total_says_how_to_set_a_delta(ledger_path: Path) -> None:
     """Unseen-tables audit, session 34: after `budget set --epsilon 6` a table at δ = 1e-6 was refused with
     "needs δ=1e-06 but only δ=0 of the total δ=0 remains ... Lower delta": the way out is a total with δ."""
