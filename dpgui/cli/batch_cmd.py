@@ -123,7 +123,7 @@ def check_before_charging(
     for release in batch.releases:
         preflight.before_opening(release.spec)
         check_limits(release.spec, estimate(release.spec, n), preflight.limits(args))
-        preflight.report_data(preflight.data_check(release.spec, opened))
+        preflight.report_data(preflight.data_check(release.spec, opened), args.accept_warnings)
     needed = sum(estimate(release.spec, n).output_bytes for release in batch.releases)
     discard(prepare_out(out, needed_bytes=needed, private=opened.dataset.path))  # as for one release
 

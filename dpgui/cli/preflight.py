@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dpgui.cli.algorithm_flags import refuse_flags_auto_ignores
+from dpgui.data.errors import DataError
 from dpgui.privacy.ledger import Ledger, LedgerReadOnly
 from dpgui.release.release import Release
 from dpgui.release.staging import OutFolder, discard, prepare_out
@@ -95,7 +96,7 @@ def before_charging(
     )
     try:
         say_how_it_is_read(opened, getattr(args, "encoding", None))
-        report_data(data_check(spec, opened))
+        report_data(data_check(spec, opened), args.accept_warnings)
         if ledger.read_only:
             raise LedgerReadOnly(
                 f"the ledger's folder {ledger.path.parent} cannot be written, so no release can be charged; "
@@ -132,15 +133,24 @@ def say_how_it_is_read(opened: OpenedData, encoding: str | None) -> None:
         print(f"{opened.dataset.name}: read as {describe_file_format(path, encoding)}", file=sys.stderr)
 
 
-def report_data(check: DataCheck) -> None:
+def report_data(check: DataCheck, accept_warnings: bool) -> None:
     """Print the counts (custodian-only) on stderr, then refuse the file if the check found a blocker: the
     first refusal is the error line (``run_guarded``), the others are printed above it (each refusal was
-    printed twice, once here and once as the error)."""
+    printed twice, once here and once as the error). A doubt (``DataCheck.doubts``: a label value no cell
+    holds, a column all but entirely outside its bounds or categories) refuses too unless
+    ``accept_warnings``, as the app asks the custodian to acknowledge it: an audit's typo in --positive
+    charged a release whose every row counted as negative. Other warnings (cells to impute, some values
+    clipped) are printed and the release goes on."""
     for line in check.lines(with_refusals=False):
         print(line, file=sys.stderr)
     for refusal in check.refusals[1:]:
         print(f"also refused: {refusal}", file=sys.stderr)
     check.raise_if_refused()
+    if check.doubts and not accept_warnings:
+        raise DataError(
+            "refused before charging: the data check found what is almost surely a mistake (the warning "
+            "above); fix the declaration, or pass --accept-warnings to charge and run anyway"
+        )
 
 
 @dataclass

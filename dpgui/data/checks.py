@@ -54,6 +54,9 @@ from dpgui.data.validation import (
 IMPUTED_WARNING = 0.05
 """Above this fraction of imputed cells in a column, the check warns (the release describes imputed data)."""
 
+DOUBT_SHARE = 0.99
+"""From this share of a column outside its declared bounds or categories, the declaration is almost surely
+wrong (another unit, another spelling of the categories): a doubt, not only a warning."""
 UNDECLARED_WARNING = 0.5
 """Above this fraction of cells outside a column's declared categories (all counted as "other"), the check
 warns: the list most likely does not match how the file writes the values (1/0 against true/false)."""
@@ -183,6 +186,10 @@ class DataCheck:
     columns: tuple[ColumnCheck, ...]
     refusals: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    doubts: tuple[str, ...] = ()
+    """The warnings that are almost surely a mistake (a label value no cell holds; a column all but
+    entirely outside its declared bounds or categories): the command line refuses them unless the
+    custodian accepts warnings, as the app asks to acknowledge every warning."""
 
     def lines(self, *, with_refusals: bool = True) -> list[str]:
         """What the custodian is shown (stderr or a dialog): counts, warnings, then refusals."""
@@ -364,11 +371,12 @@ def _verdict(
 ) -> DataCheck:
     refusals: list[str] = []
     warnings: list[str] = []
+    doubts: list[str] = []
     for check in checks:
         if check.first_problem is not None:
             refusals.append(check.first_problem)
         if check.role == "label" and positive is not None and check.rows and not check.positives:
-            warnings.append(  # all negative can be the truth (a point learner then answers "none")
+            doubts.append(  # all negative can be the truth (a point learner then answers "none")
                 f"no cell of label column {check.column!r} reads {positive.strip()!r}, so every row counts "
                 "as negative: if that is not so, check its spelling (labels are compared as text, so 'Yes' "
                 "is not 'yes'), or leave --positive out for 0/1, true/false or yes/no labels"
@@ -407,18 +415,18 @@ def _verdict(
             )
         domain = domains[check.column]
         if isinstance(domain, NumericDomain) and check.out_of_bounds > OUTSIDE_WARNING * check.rows:
-            warnings.append(
+            (doubts if check.out_of_bounds >= DOUBT_SHARE * check.rows else warnings).append(
                 f"{100 * check.out_of_bounds / check.rows:.1f}% of column {check.column!r} lies outside its "
                 f"declared bounds [{domain.lower:g}, {domain.upper:g}] and counts at the nearer bound: check "
                 "the bounds (and their unit) against the column; a release reflects the clipped values"
             )
         if check.rows and check.unknown > UNDECLARED_WARNING * check.rows:
-            warnings.append(
+            (doubts if check.unknown >= DOUBT_SHARE * check.rows else warnings).append(
                 f"{100 * check.unknown / check.rows:.1f}% of column {check.column!r} is none of the declared "
                 "categories and counts as 'other': check the list against how the file writes the values "
                 "(they are compared as text, so 1 is not true)"
             )
-    return DataCheck(file_name, checks, tuple(refusals), tuple(warnings))
+    return DataCheck(file_name, checks, tuple(refusals), (*warnings, *doubts), tuple(doubts))
 
 
 def check_data(

@@ -197,6 +197,7 @@ def build_review(
     predicted = estimate.value
     checks = (
         *task_checks(spec),
+        *delta_checks(prepared.cost.delta, prepared.n),
         *error_checks(predicted, algorithm.error_unit, prepared.n),
         *algorithm_checks(spec, algorithm),
         *one_way_checks(spec, algorithm, prepared.n),
@@ -268,6 +269,24 @@ def task_checks(spec: TaskSpec) -> tuple[Check, ...]:
             )
     checks.extend(_imputation_checks(spec))
     return tuple(checks)
+
+
+def delta_checks(delta: float, n: int) -> tuple[Check, ...]:
+    """δ against 1/n (none for pure DP): an (ε, δ) guarantee with δ near 1/n allows a release that hands
+    out some record outright with probability about δ·n, so δ must lie far below it (an audit released a
+    CDF at δ = 0.5 of 300 rows: "all checks passed", and the manifest stated (1, 0.5)-DP)."""
+    if delta <= 0:
+        return ()
+    limit = 1 / max(n, 1)
+    return (
+        Check(
+            "δ below 1/n",
+            delta < limit,
+            f"δ = {delta:.3g} against 1/n = {limit:.3g}"
+            + ("" if delta < limit else ": it allows a release that exposes a record outright; choose δ of "
+               "1e-6 or less"),
+        ),
+    )  # fmt: skip
 
 
 def error_checks(predicted: float, unit: str, n: int) -> tuple[Check, ...]:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_negative_bounds_in_any_notation_reach_the_command(bounds, wages_csv, tmp_path, capsys):
     code = main(
         ["release", "median", "--data", str(wages_csv), "--column", "wage", *bounds, "--epsilon", "1",
-         "--out", str(tmp_path / "o")]
+         "--out", str(tmp_path / "o"), "--accept-warnings"]
     )  # fmt: skip
     err = capsys.readouterr().err
     assert code == 3 and "budget set" in err  # parsed; refused only for the missing total budget

@@ -103,10 +103,10 @@ def test_the_checks_before_a_charge_run_in_order_and_discard_out_on_refusal(
 
     monkeypatch.setattr(preflight, "prepare_out", prepare_out)
     monkeypatch.setattr(preflight, "data_check", lambda spec, opened: calls.append("data") or "check")
-    monkeypatch.setattr(preflight, "report_data", lambda check: calls.append(f"report {check}"))
+    monkeypatch.setattr(preflight, "report_data", lambda check, accept: calls.append(f"report {check}"))
     monkeypatch.setattr(preflight, "discard", lambda folder: calls.append(f"discard {folder is out}"))
     opened = SimpleNamespace(dataset=SimpleNamespace(n_rows=2000, path=Path("/data/private.csv")))
-    args = argparse.Namespace(out=tmp_path / "out")  # as release batch: no --overwrite, no limits
+    args = argparse.Namespace(out=tmp_path / "out", accept_warnings=False)  # as release batch: no --overwrite
     assert preflight.before_charging(spec, opened, args, FakeLedger(False)) is out  # type: ignore[arg-type]
     assert calls == [
         "prepare 2000",

@@ -63,6 +63,10 @@ def test_public_em_without_a_public_sample_exits_4(labelled_csv: Path, tmp_path:
 def test_point_release_with_a_positive_value(labelled_csv: Path, tmp_path: Path, capsys) -> None:
     code = release("point", labelled_csv, tmp_path / "p", "--positive", "nobody", "--delta", "1e-6",
                    "--algorithm", "learn-points")  # fmt: skip
+    assert code == 2  # no cell reads it: almost surely a typo, refused before the charge
+    assert "no cell of label column 'fulltime' reads 'nobody'" in capsys.readouterr().err
+    code = release("point", labelled_csv, tmp_path / "p", "--positive", "nobody", "--delta", "1e-6",
+                   "--algorithm", "learn-points", "--accept-warnings")  # fmt: skip
     assert code == 0
     assert capsys.readouterr().out.splitlines()[0] == "none"
 

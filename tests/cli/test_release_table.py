@@ -169,7 +169,7 @@ def test_a_declared_other_names_the_catch_all_and_an_unmatched_list_is_warned(de
     region = {"categories": ["midwest", "northeast", "south", "other"]}
     smsa = {"categories": [1, 0]}
     domains = _domains(tmp_path, ["region", "smsa"], region=region, smsa=smsa)
-    assert _release(demo, domains, tmp_path / "o") == 0
+    assert _release(demo, domains, tmp_path / "o", "--accept-warnings") == 0
     assert "100.0% of column 'smsa' is none of the declared categories" in capsys.readouterr().err
     manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
     assert manifest["parameters"]["domains"]["region"] == {

@@ -68,6 +68,21 @@ def test_more_than_five_percent_outside_the_bounds_warns_before_the_charge():
     assert few.columns[0].out_of_bounds == 5 and not few.warnings  # 5%: a cap the custodian chose
 
 
+def test_a_column_all_but_entirely_outside_its_declaration_is_a_doubt_not_only_a_warning():
+    """99% or more outside the bounds or the categories is another unit or spelling, almost surely: the
+    command line refuses it unless warnings are accepted (an audit's histogram, 99.9% 'other', charged)."""
+    shifted = check_frames("f.csv", frame([50] * 99 + [5]), ("x",), (DOMAIN,), MissingPolicy())
+    assert shifted.doubts == shifted.warnings and len(shifted.doubts) == 1
+    assert "99.0% of column 'x' lies outside its declared bounds" in shifted.doubts[0]
+    clipped = check_frames("f.csv", frame([5] * 94 + [11] * 6), ("x",), (DOMAIN,), MissingPolicy())
+    assert clipped.warnings and not clipped.doubts  # 6% clipped: said, and the release goes on
+    other = CategoricalDomain(("a", "b"), other=True)
+    cells = [(0, pd.DataFrame({"c": ["z"] * 999 + ["a"]}))]
+    assert check_frames("f.csv", cells, ("c",), (other,), MissingPolicy()).doubts
+    half = [(0, pd.DataFrame({"c": ["z"] * 600 + ["a"] * 400}))]
+    assert not check_frames("f.csv", half, ("c",), (other,), MissingPolicy()).doubts
+
+
 def test_undeclared_categories_are_refused_unless_there_is_an_other_category():
     values = frame(["a", "b", "z"])
     strict = check_frames("f.csv", values, ("x",), (CategoricalDomain(("a", "b")),), MissingPolicy())
