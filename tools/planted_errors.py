@@ -979,6 +979,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ledger file: a line's hash not checked against its contents (an edited amount goes unnoticed)",
     ),
     Mutation(
+        "review-delta-above-one-over-n-passes",
+        "dpgui/tasks/review.py",
+        "            delta < limit,\n",
+        "            True,\n",
+        "review: a release at δ of 1/n or more (one that may hand out a record) passes its checks",
+        ("tests/cli/test_review_refuses_delta_above_one_over_n.py", *REVIEW_GATE_TESTS),
+    ),
+    Mutation(
+        "cli-doubt-not-refused",
+        "dpgui/cli/preflight.py",
+        "    if check.doubts and not accept_warnings:\n",
+        "    if False:\n",
+        "CLI: a data check's near-certain mistake (a --positive no cell holds) charged without acceptance",
+        ("tests/cli/test_release_learning.py", "tests/cli/test_preflight.py"),
+    ),
+    Mutation(
         "ledger-abandoned-after-touch",
         "dpgui/privacy/ledger.py",
         "                    self._foreign_untouched.discard(update.reservation_id)\n",
