@@ -12,7 +12,7 @@ from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sa
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.json_text import json_text
 from dpgui.planner.floors import floors
-from dpgui.planner.plan import check_plan_inputs, plan
+from dpgui.planner.plan import EPSILON_RANGE, check_plan_inputs, plan
 from dpgui.tasks.preflight import check_parameters
 from dpgui.tasks.spec import LABELLED_KINDS, TaskKind, TaskSpec, default_missing
 
@@ -161,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         if args.target_error is not None:
             eps = row.epsilon_for_target
             reach = "unreachable at this n" if eps is None else f"{eps:.4g}"
+            if eps is not None and eps <= EPSILON_RANGE[0] * (1 + 1e-6):  # fits at the smallest ε tried
+                reach = f"any ε (the smallest planned, {EPSILON_RANGE[0]:g}, already meets it)"
             print(f"{'':<22}ε for the target error: {reach}")
         if row.reason:
             print(f"{'':<22}{row.reason}")

@@ -32,6 +32,15 @@ def test_a_target_error_that_is_not_a_positive_number_is_a_usage_error(
     assert "--target-error must be a finite number > 0" in capsys.readouterr().err
 
 
+def test_a_target_the_smallest_epsilon_meets_is_said_so(capsys: pytest.CaptureFixture[str]):
+    """A CDF error of 2 is met by any release: an audit read "ε for the target error: 0.0001", the bottom
+    of the search, as if that ε were needed."""
+    planned = ["plan", "cdf", "--n", "300", "--bounds", "0", "100", "--epsilon", "1", "--target-error", "2"]
+    assert main(planned) == 0
+    out = capsys.readouterr().out
+    assert "any ε (the smallest planned, 0.0001, already meets it)" in out and ": 0.0001\n" not in out
+
+
 def test_a_batch_plan_checks_its_row_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     plan_file = tmp_path / "plan.toml"
     plan_file.write_text("")
