@@ -23,7 +23,13 @@ def dpgui_home() -> Path:
         from platformdirs import user_data_dir  # imported only when needed, so commands start fast
 
         home = Path(user_data_dir("dpgui", appauthor=False))
-    home.mkdir(parents=True, exist_ok=True, mode=OWNER_ONLY_FOLDER)
+    try:
+        home.mkdir(parents=True, exist_ok=True, mode=OWNER_ONLY_FOLDER)
+    except (FileExistsError, NotADirectoryError):  # an audit's "File exists" named neither the variable
+        raise NotADirectoryError(
+            f"dpgui's folder {home} is a file, not a folder"
+            + (f" (set by {HOME_ENV}); point {HOME_ENV} at a folder" if override else "; move the file away")
+        ) from None
     restrict_to_owner(home, OWNER_ONLY_FOLDER)
     return home
 

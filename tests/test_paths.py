@@ -40,3 +40,15 @@ def test_a_state_folder_readable_by_its_group_is_tightened_to_the_owner(
     monkeypatch.setenv("DPGUI_HOME", str(state))
     dpgui_home()
     assert stat.S_IMODE(state.stat().st_mode) == 0o700
+
+
+def test_a_home_that_is_a_file_is_named_with_the_variable_that_set_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit pointed DPGUI_HOME at a file: "dpgui: error: /tmp/.../homefile: File exists" named neither
+    what the path was for nor the variable that set it."""
+    home = tmp_path / "homefile"
+    home.write_text("")
+    monkeypatch.setenv("DPGUI_HOME", str(home))
+    with pytest.raises(NotADirectoryError, match=r"is a file, not a folder \(set by DPGUI_HOME\)"):
+        dpgui_home()
