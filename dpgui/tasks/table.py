@@ -4,7 +4,8 @@ Every column is discretised on its declared public domain (numeric: the declared
 declared list, plus "other" when declared), marginals are measured with noise by AIM, MST or independent
 marginals (``dpgui/algorithms/marginal_table.py``), and rows drawn from the fitted model are mapped back
 to values: a numeric cell becomes its grid point (the middle of the values that snap to it, inside the
-declared bounds; a whole number on a whole-number grid), a categorical cell its declared category.
+declared bounds; a whole number on a whole-number grid; a declared bin's middle), a categorical cell its
+declared category.
 
 The released table (release.csv) lists what was measured, with its noise and share of the budget, and how
 far the synthetic table's marginals are from the NOISY measurements (never from the true data). The
@@ -231,6 +232,17 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
     return (values.astype("Int64") if values.dtype.kind == "i" else values).mask(blank)
 
 
+def _binned_note(spec: TaskSpec) -> str:
+    """'; the columns declared by "bins" (wage) are counted in their bins, each released at its middle'."""
+    binned = [c for c, d in zip(spec.columns, spec.domains, strict=True) if getattr(d, "binned", False)]
+    if not binned:
+        return ""
+    return (
+        f'; a column declared with "bins" ({", ".join(binned)}) counts a record in its bin (from its lower '
+        "edge up to the next bin's) and releases the bin's middle"
+    )
+
+
 def synthetic_frame(spec: TaskSpec, rows: np.ndarray) -> pd.DataFrame:
     import pandas as pd
 
@@ -348,6 +360,7 @@ def _table(
         f"{frame.shape[0]} synthetic rows in {SYNTHETIC_CSV} and {SYNTHETIC_PARQUET}; numeric cells are "
         "their grid points (inside the declared bounds; whole numbers on whole-number grids): a record "
         "counted at its nearest grid point, one outside the bounds at the nearer bound's"
+        + _binned_note(spec)
         + ("; a blank cell is a kept missing value" if spec.missing.extra_cells else "")
         + catch_all_note(spec),
         *_merged_note(spec, release),

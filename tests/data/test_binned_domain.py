@@ -77,6 +77,7 @@ def test_a_released_table_puts_every_value_inside_its_declared_bin(tmp_path: Pat
     assert shares == pytest.approx([0.2] * 5, abs=0.05)  # the declared bins, counted as anyone would
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["parameters"]["domains"]["score"]["bins"] == 5
+    assert any('declared with "bins" (score, const)' in note for note in manifest["notes"])
     one_bin = {"const": {"lower": 4, "upper": 6, "bins": 1}}
     domains.write_text(json.dumps(one_bin), encoding="utf-8")
     assert main(["release", "table", "--data", str(data), "--domains", str(domains), "--epsilon", "1",
