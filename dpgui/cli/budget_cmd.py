@@ -12,7 +12,15 @@ from dpgui.data.fingerprint import sha256_source
 from dpgui.json_text import json_text
 from dpgui.privacy.budget_words import budget_line, entry_status
 from dpgui.privacy.cost import PrivacyCost
-from dpgui.privacy.ledger import Account, BudgetState, DatasetRecord, Ledger, LedgerEntry, LedgerReadOnly
+from dpgui.privacy.ledger import (
+    Account,
+    BudgetState,
+    DatasetRecord,
+    Ledger,
+    LedgerEntry,
+    LedgerReadOnly,
+    ReservationStatus,
+)
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -141,6 +149,17 @@ def print_files_left(entry: LedgerEntry) -> None:
 
     left = files_left(entry.files)
     if left is None:
+        return
+    if entry.status is ReservationStatus.UNRESOLVED:  # a run that stopped without its commit line
+        complete = (left.folder / "manifest.json").is_file()
+        print(
+            f"      its run was writing its files into {left.folder} when it stopped: "
+            + (
+                f"they are complete (manifest.json is there); move them into {left.target}, the manifest last"
+                if complete
+                else "without manifest.json they are incomplete; they are DP outputs, not a release"
+            )
+        )
         return
     if left.kept_by_app:
         print(

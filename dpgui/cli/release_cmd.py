@@ -281,6 +281,7 @@ def release(spec: TaskSpec, args: argparse.Namespace) -> int:
                 aggregator=opened.aggregator,
                 engine_choice=opened.engine_choice,
                 stage=stager,
+                staging=out.describe(),
             ),
             RunProgress(),
         )

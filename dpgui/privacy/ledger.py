@@ -511,11 +511,13 @@ class Ledger:
                 )
         return None
 
-    def mark_touched(self, reservation: Reservation) -> None:
-        """Record (fsynced) that the run is about to read private data; later calls are no-ops."""
+    def mark_touched(self, reservation: Reservation, files: str | None = None) -> None:
+        """Record (fsynced) that the run is about to read private data; later calls are no-ops. ``files``:
+        where the run will stage its outputs (``OutFolder.describe``), so that a run killed after it wrote
+        them, before its commit, still points at them (``budget show``)."""
         with self._transaction():
             if not self._open_booking(reservation).touched:
-                self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))
+                self._append(EventType.TOUCHED, ReservationUpdate(reservation.id, files=files))
 
     def commit(
         self, reservation: Reservation, release_id: str | None = None, files: str | None = None
@@ -716,6 +718,7 @@ class Ledger:
                     self._foreign_untouched.discard(update.reservation_id)
                     if event.type is EventType.TOUCHED:
                         booking.touched = True
+                        booking.files = update.files
                     else:
                         booking.outcome = event.type
                         booking.release_id = update.release_id

@@ -431,12 +431,14 @@ def execute(
     aggregator: Aggregator | None = None,
     engine_choice: str | None = None,
     stage: Callable[[Release], str] | None = None,
+    staging: str | None = None,
 ) -> Generator[Progress, None, Release]:
     """The whole flow for one release (the CLI's path; the GUI runs the same steps across threads).
 
     ``aggregator`` (from ``dpgui.data.backends.open_aggregator``) reads the data; by default the
     in-memory one over ``dataset``, which must then be a loaded ``Dataset``. ``engine_choice`` is the engine
-    as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest.
+    as the custodian chose it (``OpenedData.engine_choice``), recorded in the manifest. ``staging``: where
+    ``stage`` will write the outputs (``OutFolder.describe``), recorded in the touched line.
     """
     prepared = prepare(spec, dataset.n_rows)
     record = ledger.open_dataset(dataset.path, dataset.sha256)
@@ -455,6 +457,7 @@ def execute(
             aggregator=aggregator,
             engine_choice=engine_choice,
             stage=stage,
+            staging=staging,
         )
     )
 
@@ -472,12 +475,13 @@ def run_reserved(
     aggregator: Aggregator | None,
     engine_choice: str | None,
     stage: Callable[[Release], str] | None,
+    staging: str | None = None,
 ) -> Generator[Progress, None, Release]:
     """Run a reserved release and finish it (stage, commit); a run that fails or is cancelled is settled
     (``settle_failed_run``: charged once it touched the data, else refunded). ``execute``'s steps after the
     reservation, and each step of a plan (``batch_run.execute_batch``)."""
     factory = None if aggregator is None else lambda _: aggregator
-    touch = functools.partial(ledger.mark_touched, reservation)  # once the run reads the private data
+    touch = functools.partial(ledger.mark_touched, reservation, staging)  # once the run reads the data
     try:
         table = yield from run_algorithm(prepared, dataset, rng, touch, cancelled, factory)
     except BaseException:

@@ -8,6 +8,7 @@ that nothing pointed at but the ledger's raw commit line.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,9 @@ def test_budget_show_points_at_the_staging_folder_a_crash_left(
     out = tmp_path / "released"
     _release_that_crashes_before_publishing(data, out, monkeypatch, capsys)
     (staged,) = [path for path in tmp_path.iterdir() if path.name.startswith(".released.staging-")]
+    lines = [json.loads(line) for line in (Path(os.environ["DPGUI_HOME"]) / "ledger.jsonl").open()]
+    (touched,) = [line for line in lines if line["type"] == "touched"]
+    assert touched["files"] == f"staged in {staged}, moved to {out}"  # said before the run read the data
     assert main(["budget", "show", "--data", str(data)]) == 0
     shown = capsys.readouterr().out
     assert f"its files are still in {staged}" in shown and f"move them into {out}" in shown
@@ -61,3 +65,31 @@ def test_budget_show_points_at_the_staging_folder_a_crash_left(
 )
 def test_no_pointer_without_a_staging_folder_holding_files(files: str | None) -> None:
     assert staging.files_left(files) is None
+
+
+def test_budget_show_points_at_the_files_a_run_stopped_before_its_commit_was_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An audit killed a release while it wrote its files: the ledger held the charge (unresolved) and the
+    staging folder held the DP outputs, with nothing pointing from one to the other. The touched line now
+    says where the run stages them."""
+    from dpgui.data.fingerprint import sha256_file
+    from dpgui.privacy.cost import PrivacyCost
+    from dpgui.privacy.ledger import Ledger
+
+    data = tmp_path / "private.csv"
+    data.write_text("x\n" + "".join(f"{i % 97}\n" for i in range(400)))
+    assert main(["budget", "set", "--data", str(data), "--epsilon", "5"]) == 0
+    out = staging.prepare_out(tmp_path / "released")
+    (out.staging / "release.csv").write_text("noisy\n")  # what the run wrote before it was killed
+    killed = Ledger()  # stands for the process that was killed: its reservation stays open
+    record = killed.open_dataset(data, sha256_file(data))
+    killed.mark_touched(killed.reserve(record.id, PrivacyCost(1.0), "killed median"), out.describe())
+    capsys.readouterr()
+    assert main(["budget", "show", "--data", str(data)]) == 0
+    shown = capsys.readouterr().out
+    assert "unresolved/spent" in shown and f"writing its files into {out.staging}" in shown
+    assert "without manifest.json they are incomplete" in shown
+    (out.staging / "manifest.json").write_text("{}")
+    assert main(["budget", "show", "--data", str(data)]) == 0
+    assert f"move them into {out.target}" in capsys.readouterr().out
