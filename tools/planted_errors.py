@@ -995,6 +995,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/cli/test_release_learning.py", "tests/cli/test_preflight.py"),
     ),
     Mutation(
+        "ledger-touched-line-without-staging",
+        "dpgui/privacy/ledger.py",
+        "self._append(EventType.TOUCHED, ReservationUpdate(reservation.id, files=files))",
+        "self._append(EventType.TOUCHED, ReservationUpdate(reservation.id))",
+        "ledger: a run's touched line without where it stages its outputs (a crash leaves them unnamed)",
+        ("tests/cli/test_budget_names_files_left_staged.py",),
+    ),
+    Mutation(
         "ledger-abandoned-after-touch",
         "dpgui/privacy/ledger.py",
         "                    self._foreign_untouched.discard(update.reservation_id)\n",
