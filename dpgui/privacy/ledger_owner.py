@@ -44,7 +44,7 @@ def process_owner(folder: Path) -> str:
         owner = uuid4().hex
         path = _lock_path(folder, owner)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        lock = FileLock(path, mode=OWNER_ONLY_FILE)
+        lock = FileLock(path, mode=OWNER_ONLY_FILE, thread_local=False)  # held whichever thread booked
         lock.acquire()
         _held[key] = (owner, lock)
         atexit.register(_let_go, path, lock)
