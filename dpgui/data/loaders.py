@@ -367,6 +367,13 @@ def _too_many_fields(path: Path, exc: Exception, text_format: TextFormat) -> Dat
 
 
 def _long_row(path: Path, text_format: TextFormat, line: int, saw: int, expected: int) -> DataError:
+    with text_format.open_text(path) as handle:
+        first = handle.readline().strip()
+    if first.startswith("#"):  # an audit's "# exported by tool" read as a header of one column
+        return DataError(
+            f"{path.name}: line {line} has {saw} fields, but the header names {expected}: the first line, "
+            f"{first[:40]!r}, looks like a comment above the header; remove it, then open the file again"
+        )
     return DataError(
         f"{path.name}: line {line} has {saw} fields, but the header names {expected} columns; a cell that "
         f"holds the delimiter (a {text_format.delimiter_name}) must be in double quotes: quote that cell or "

@@ -34,8 +34,27 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str], *, file_name: s
                 if other_sheets
                 else ""
             )
-            spaced = _spaced_name(frame.columns, column)
+            spaced = _spaced_name(frame.columns, column) or _header_not_first(frame.columns)
             raise DataError(f"{file_name}: no column {column!r}; the columns are {available}{sheets}{spaced}")
+
+
+_UNNAMED = "Unnamed: "
+"""How pandas names a column whose header cell is empty."""
+
+
+def _header_not_first(names: Iterable[object]) -> str:
+    """A hint when the first row is not the header: a title in its first cell and nothing beside it, or
+    nothing at all (a table that starts further down or right); an audit's workbooks listed only
+    "'My Survey Title', 'Unnamed: 1', 'Unnamed: 2'"."""
+    listed = [str(name) for name in names]
+    named = [name for name in listed if not name.startswith(_UNNAMED)]
+    if len(named) > 1 or len(named) == len(listed):
+        return ""
+    what = f"a title ({named[0]!r}) and empty cells" if named else "only empty cells"
+    return (
+        f" (the first row holds {what}, so the table's header seems to be on a later row, or further "
+        "right: remove the rows and columns above and left of it, then open the file again)"
+    )
 
 
 def _spaced_name(names: Iterable[object], column: str) -> str:

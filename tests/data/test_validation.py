@@ -15,6 +15,7 @@ from dpgui.data import (
     require_columns,
     summarize_columns,
 )
+from dpgui.data.loaders import load_table
 
 
 def test_numeric_column_converts_text_numbers_and_keeps_missing_as_nan() -> None:
@@ -43,6 +44,27 @@ def test_unknown_column_lists_the_available_ones() -> None:
     frame = pd.DataFrame({"wage": [1], "region": ["a"]})
     with pytest.raises(DataError, match=r"f\.csv: no column 'age'; the columns are 'wage', 'region'"):
         require_columns(frame, ["wage", "age"], file_name="f.csv")
+
+
+def test_a_title_row_or_an_empty_first_row_is_named_as_what_hides_the_header() -> None:
+    """An audit's workbooks: a title in A1 above the table, or a table starting at C3. The refusal listed
+    'My Survey Title', 'Unnamed: 1', ... without a word on why."""
+    titled = pd.DataFrame(columns=["My Survey Title", "Unnamed: 1", "Unnamed: 2"])
+    with pytest.raises(DataError, match=r"first row holds a title \('My Survey Title'\) and empty cells"):
+        require_columns(titled, ["x"], file_name="title.xlsx")
+    offset = pd.DataFrame(columns=["Unnamed: 0", "Unnamed: 1"])
+    with pytest.raises(DataError, match=r"first row holds only empty cells.*header seems to be on a later"):
+        require_columns(offset, ["x"], file_name="offset.xlsx")
+    with pytest.raises(DataError) as plain:  # control: a header with names says nothing of the kind
+        require_columns(pd.DataFrame(columns=["wage", "Unnamed: 1"]).assign(age=[]), ["x"], file_name="f")
+    assert "first row" not in str(plain.value)
+
+
+def test_a_comment_line_above_a_csv_header_is_named(tmp_path) -> None:
+    path = tmp_path / "comment.csv"
+    path.write_text("# exported by tool\nx,y\n1,2\n3,4\n")
+    with pytest.raises(DataError, match=r"the first line, '# exported by tool', looks like a comment"):
+        load_table(path)
 
 
 def test_a_column_the_header_writes_with_spaces_is_named_as_written(tmp_path) -> None:
