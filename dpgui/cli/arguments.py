@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,6 +61,22 @@ def add_encoding_argument(parser: argparse.ArgumentParser, *, public: bool = Fal
         help=f"the text encoding of the {'--public' if public else '--data'} CSV/TSV file when it is not "
         "UTF-8 (e.g. cp1251, shift_jis); default: UTF-8, any other byte read as Windows-1252, cell by cell",
     )
+
+
+def record_count(text: str) -> int:
+    """A number of records as people write it: 28155, 1e9 or 1_000_000 (a whole number; an audit's
+    ``--n 1e9`` was an argparse error)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of records, got {text!r}") from None
+    if not (math.isfinite(value) and value.is_integer()):
+        raise argparse.ArgumentTypeError(f"a whole number of records, got {text!r}")
+    return int(value)
 
 
 def given_path(text: str) -> Path:

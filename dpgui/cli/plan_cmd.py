@@ -42,7 +42,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         metavar="PLAN.toml",
         help="with 'batch': the release plan",
     )
-    parser.add_argument("--n", required=True, type=int, help="number of records (public)")
+    parser.add_argument(
+        "--n", required=True, type=arguments.record_count, help="number of records (public; 28155 or 1e9)"
+    )
     parser.add_argument(
         "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (except table)"
     )

@@ -22,6 +22,10 @@ def test_a_row_count_beyond_the_planners_range_is_a_usage_error(n: str, capsys: 
 
 def test_the_largest_row_count_is_planned(capsys: pytest.CaptureFixture[str]):
     assert main([*MEDIAN, "--n", "10000000000000"]) == 0
+    assert main([*MEDIAN, "--n", "1e13"]) == 0  # as people write it (an audit's 1e9 was refused)
+    with pytest.raises(SystemExit):
+        main([*MEDIAN, "--n", "2.5"])
+    assert "a whole number of records, got '2.5'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("target", ["0", "-0.1", "nan", "inf"])
