@@ -21,6 +21,7 @@ from dpgui.privacy.ledger import (
     LedgerReadOnly,
     ReservationStatus,
 )
+from dpgui.privacy.ledger_store import ChainHead
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -41,6 +42,19 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     set_.add_argument("--delta", type=float, default=0.0, help="total delta for all releases (default 0)")
     set_.add_argument("--note", default="", help="why the total is set or changed (kept in the ledger)")
     set_.set_defaults(handler=run_set)
+    verify = actions.add_parser(
+        "verify",
+        help="check exported releases against this ledger: a ledger cut back, replaced by an older copy or "
+        "by another history, or missing a release's commit, is named (exit 3)",
+    )
+    verify.add_argument(
+        "releases",
+        nargs="+",
+        type=arguments.given_path,
+        metavar="RELEASE",
+        help="a release's folder or its manifest.json (a plan's folder: every release in it)",
+    )
+    verify.set_defaults(handler=run_verify)
 
 
 def open_record(ledger: Ledger, data: Path, notes: TextIO | None = None) -> DatasetRecord:
@@ -171,6 +185,42 @@ def print_files_left(entry: LedgerEntry) -> None:
             f"      its files are still in {left.folder} (the run was charged; a crash or a failed move left "
             f"them there): move them into {left.target}, the manifest last"
         )
+
+
+def _manifests(paths: list[Path]) -> list[Path]:
+    """The manifest.json files named by ``paths``: a manifest itself, a release folder's, or those of a
+    plan folder's releases."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            own = path / "manifest.json"
+            found.extend([own] if own.is_file() else sorted(path.glob("*/manifest.json")))
+        else:
+            found.append(path)
+    return found
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Each exported release against the ledger (``Ledger.release_problem``): the ledger's hash chain
+    shows edits, and its head file a cut; a ledger copied back together with its head file shows neither,
+    but the releases exported since name lines it no longer has."""
+    import json
+
+    ledger = Ledger()
+    problems = 0
+    for manifest in _manifests(args.releases):
+        try:
+            document = json.loads(manifest.read_text(encoding="utf-8"))
+            head = document["ledger_head"]
+            problem = ledger.release_problem(ChainHead(head["seq"], head["hash"]), document["release_id"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            problem = f"not a release manifest dpgui can check ({error})"
+        problems += problem is not None
+        print(
+            f"{'ok' if problem is None else 'PROBLEM'}: {manifest}"
+            + ("" if problem is None else f": {problem}")
+        )
+    return 3 if problems else 0
 
 
 def run_set(args: argparse.Namespace) -> int:

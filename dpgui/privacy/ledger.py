@@ -633,6 +633,26 @@ class Ledger:
                 for b in self._dataset(dataset_id).bookings
             ]
 
+    def release_problem(self, head: ChainHead, release_id: str) -> str | None:
+        """What is wrong with this ledger for an exported release whose manifest recorded ``head`` as its
+        ``ledger_head`` and ``release_id``, or None: a ledger without that line was cut back or replaced by
+        an older copy (a rollback, which the head file cannot show when it was copied back too), one whose
+        line differs is another copy's history, and one without the release's commit lost its charge."""
+        with self._transaction():
+            line = self._file.hash_at(head.seq)
+            if line is None:
+                return (
+                    f"the ledger has {self._file.head.seq + 1} lines, but this release was committed after "
+                    f"line {head.seq + 1}: the ledger was cut back or replaced by an older copy"
+                )
+            if line != head.hash:
+                return f"line {head.seq + 1} of the ledger is not the one this release saw: another history"
+            committed = any(
+                b.release_id == release_id and b.outcome is EventType.COMMITTED
+                for b in self._bookings.values()
+            )
+        return None if committed else "the ledger holds no commit of this release: its charge is missing"
+
     def budget_events(self, dataset_id: str) -> list[BudgetEvent]:
         """The history of the dataset's total, oldest first."""
         with self._transaction():

@@ -255,6 +255,10 @@ class LedgerFile:
         """The chain head as verified so far."""
         return ChainHead(self._next_seq - 1, self._last_hash)
 
+    def hash_at(self, seq: int) -> str | None:
+        """The hash of verified line ``seq`` (from 0), or None when the ledger has no such line."""
+        return self._hashes[seq] if 0 <= seq < len(self._hashes) else None
+
     @contextmanager
     def locked(self) -> Iterator[list[StoredEvent]]:
         """Hold the exclusive lock; yield the events other writers appended since the last call.
