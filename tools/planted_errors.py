@@ -1003,6 +1003,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/cli/test_budget_names_files_left_staged.py",),
     ),
     Mutation(
+        "ledger-verify-misses-a-commit",
+        "dpgui/privacy/ledger.py",
+        "        return None if committed else \"the ledger holds no commit of this release: its charge is missing\"\n",
+        "        return None\n",
+        "budget verify: a release whose commit the ledger lacks passes",
+        ("tests/cli/test_budget_verify.py",),
+    ),
+    Mutation(
+        "ledger-verify-passes-a-rollback",
+        "dpgui/privacy/ledger.py",
+        "            line = self._file.hash_at(head.seq)\n",
+        "            line = self._file.hash_at(min(head.seq, self._file.head.seq))\n",
+        "budget verify: a release after the ledger's last line checked against that line",
+        ("tests/cli/test_budget_verify.py",),
+    ),
+    Mutation(
         "ledger-abandoned-after-touch",
         "dpgui/privacy/ledger.py",
         "                    self._foreign_untouched.discard(update.reservation_id)\n",

@@ -50,3 +50,16 @@ def test_a_file_that_is_not_a_manifest_is_named_not_passed(tmp_path: Path, capsy
     other.write_text("{}")
     assert main(["budget", "verify", str(other)]) == 3
     assert "not a release manifest dpgui can check" in capsys.readouterr().out
+
+
+def test_a_release_whose_commit_the_ledger_lacks_is_named(wages_csv: Path, tmp_path: Path) -> None:
+    """A ledger whose line the release saw is there, but not the release's commit (cut after it, or a
+    manifest of another ledger's release): its charge is missing."""
+    from dpgui.privacy.ledger import Ledger
+
+    assert main(["budget", "set", "--data", str(wages_csv), "--epsilon", "5"]) == 0
+    _release(wages_csv, tmp_path / "first")
+    ledger = Ledger()
+    assert ledger.release_problem(ledger.head(), "no-such-release") == (
+        "the ledger holds no commit of this release: its charge is missing"
+    )
