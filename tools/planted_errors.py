@@ -1005,7 +1005,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ledger-verify-misses-a-commit",
         "dpgui/privacy/ledger.py",
-        "        return None if committed else \"the ledger holds no commit of this release: its charge is missing\"\n",
+        "        return None if committed else "
+        "\"the ledger holds no commit of this release: its charge is missing\"\n",
         "        return None\n",
         "budget verify: a release whose commit the ledger lacks passes",
         ("tests/cli/test_budget_verify.py",),
@@ -1017,6 +1018,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "            line = self._file.hash_at(min(head.seq, self._file.head.seq))\n",
         "budget verify: a release after the ledger's last line checked against that line",
         ("tests/cli/test_budget_verify.py",),
+    ),
+    Mutation(
+        "aim-constant-column-offered",
+        "dpgui/algorithms/marginal_table.py",
+        "    return int(np.count_nonzero(noisy >= RARE_SIGMAS * sigma)) <= 1\n",
+        "    return int(np.count_nonzero(noisy >= RARE_SIGMAS * sigma)) < 1\n",
+        "AIM: pairs with a column holding one value offered (rounds spent on a marginal already measured)",
+        ("tests/algorithms/test_marginal_table.py",),
     ),
     Mutation(
         "ledger-abandoned-after-touch",

@@ -363,6 +363,14 @@ def _merged(noisy: np.ndarray, mapping: np.ndarray) -> Compression:
     return Compression(mapping, size, spread)
 
 
+def nearly_constant(noisy: np.ndarray, sigma: float) -> bool:
+    """Whether a column's noisy 1-way counts leave at most one cell beyond the rare threshold: every
+    marginal with it is then its other columns' marginal, already measured, so AIM offers none (an audit's
+    table spent rounds, and its time limit, on pairs with a column holding one value). A function of the
+    DP measurement, so public."""
+    return int(np.count_nonzero(noisy >= RARE_SIGMAS * sigma)) <= 1
+
+
 def compress(noisy: np.ndarray, sigma: float) -> Compression:
     """MST's compression: the kept cells in order, then one rare cell holding every rare one."""
     keep = noisy >= RARE_SIGMAS * sigma
@@ -622,10 +630,12 @@ def aim_table(
         (compress_runs if is_ordered else compress)(m.values, m.stddev)
         for is_ordered, m in zip(ordered, measurements, strict=True)
     ]
+    constant = [nearly_constant(m.values, m.stddev) for m in measurements]
     sizes = [c.size for c in compressions]
     true = {c: _compressed(true[c], c, compressions) for c in closure}
     measurements = [_compressed_one_way(m, compressions[j]) for j, m in enumerate(measurements)]
-    candidates = coarse_candidates(closure, sizes, ordered, levels)
+    offered_cliques = [c for c in closure if len(c) == 1 or not any(constant[i] for i in c)]
+    candidates = coarse_candidates(offered_cliques, sizes, ordered, levels)
     weights = aim_weights([c for c, _ in candidates], work)
     sensitivity = L1_SENSITIVITY * float(weights.max())
     cell_counts = np.array([cells(sizes, c) if b is None else math.prod(b) for c, b in candidates], float)

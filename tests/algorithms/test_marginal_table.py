@@ -533,3 +533,18 @@ def test_a_last_round_cut_short_on_a_large_model_measures_one_marginal(monkeypat
     assert release.finished_on_request
     assert len(release.selected) == 1 and release.last_picks == 1
     assert release.total_cost == pytest.approx(0.2, rel=1e-6)
+
+
+def test_aim_offers_no_marginal_with_a_column_that_holds_one_value():
+    """An audit's table had a column holding "only" in every row: AIM chose pairs with it (their error is
+    the other column's, already measured) and spent rounds of its time limit on them."""
+    rows, sizes = _data()
+    rows = np.column_stack([rows, np.zeros(len(rows), dtype=rows.dtype)])  # the constant fifth column
+    sizes = [*sizes, 3]
+    release = run_to_end(
+        mt.aim_table(sizes, _marginals(rows, sizes), len(rows), 0.5, 200, SeededRandom(3), max_rounds=8)
+    )
+    assert len(release.selected) >= 4
+    assert all(s.clique == (4,) or 4 not in s.clique for s in release.selected)
+    assert mt.nearly_constant(np.array([5000.0, 3.0, -2.0]), 10.0)
+    assert not mt.nearly_constant(np.array([5000.0, 300.0, -2.0]), 10.0)  # control: two cells hold rows
