@@ -1006,7 +1006,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "ledger-verify-misses-a-commit",
         "dpgui/privacy/ledger.py",
         "        return None if committed else "
-        "\"the ledger holds no commit of this release: its charge is missing\"\n",
+        '"the ledger holds no commit of this release: its charge is missing"\n',
         "        return None\n",
         "budget verify: a release whose commit the ledger lacks passes",
         ("tests/cli/test_budget_verify.py",),
