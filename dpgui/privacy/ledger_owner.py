@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import time
 from pathlib import Path
 from uuid import uuid4
 
@@ -44,11 +45,31 @@ def process_owner(folder: Path) -> str:
         owner = uuid4().hex
         path = _lock_path(folder, owner)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _sweep(path.parent)
         lock = FileLock(path, mode=OWNER_ONLY_FILE, thread_local=False)  # held whichever thread booked
         lock.acquire()
         _held[key] = (owner, lock)
         atexit.register(_let_go, path, lock)
     return str(_held[key][0])
+
+
+SWEPT_AT_MOST = 100
+"""Lock files a new owner looks at, at most, for ones their killed processes left."""
+
+
+SWEPT_AFTER_SECONDS = 60.0
+"""A lock file younger than this is left alone: its owner may be between creating and locking it."""
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the lock files of owners that have ended (a kill leaves its file; one whose reservations
+    were all settled is never probed otherwise), so the folder does not grow run after run. Only files
+    older than SWEPT_AFTER_SECONDS: a sweep must not take the lock of an owner that is just taking it."""
+    now = time.time()
+    for stale in sorted(folder.glob("*" + LOCK_SUFFIX))[:SWEPT_AT_MOST]:
+        with contextlib.suppress(OSError):
+            if now - stale.stat().st_mtime > SWEPT_AFTER_SECONDS:
+                owner_gone(folder.parent, stale.name.removesuffix(LOCK_SUFFIX))  # removes it when gone
 
 
 def _let_go(path: Path, lock: object) -> None:

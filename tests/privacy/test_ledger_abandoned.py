@@ -9,8 +9,10 @@ spent, and a live process's reservation is never refunded from outside.
 
 from __future__ import annotations
 
+import os
 import select
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,18 @@ def test_an_owner_is_gone_once_its_lock_is_free_or_its_file_removed(tmp_path: Pa
     stale = tmp_path / OWNERS_FOLDER / ("1" * 32 + ".lock")
     stale.write_text("")  # left by a killed process: nobody holds its lock
     assert owner_gone(tmp_path, "1" * 32) and not stale.exists()
+
+
+def test_a_new_owner_removes_the_lock_files_killed_owners_left(tmp_path: Path) -> None:
+    """A process killed after its reservations were settled leaves its lock file, and nothing probes it:
+    the folder would grow with every killed run. A new owner removes those it can take."""
+    (tmp_path / OWNERS_FOLDER).mkdir()
+    stale = [tmp_path / OWNERS_FOLDER / f"{i:032x}.lock" for i in range(3)]
+    for path in stale:
+        path.write_text("")
+        os.utime(path, (time.time() - 3600, time.time() - 3600))  # left an hour ago
+    fresh = tmp_path / OWNERS_FOLDER / f"{9:032x}.lock"
+    fresh.write_text("")  # an owner may be between creating and locking it: left alone
+    mine = process_owner(tmp_path)
+    assert not any(path.exists() for path in stale) and fresh.exists()
+    assert (tmp_path / OWNERS_FOLDER / f"{mine}.lock").exists()  # its own, held, stays
