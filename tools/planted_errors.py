@@ -3448,8 +3448,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ui-plan-export-beside-data",
         "dpgui/ui/main_window.py",
-        "refuse_beside_data(folder, self._release_data.get(item.release.release_id))",
-        "refuse_beside_data(folder, None)",
+        "refuse_near_private_files(folder, self._release_data.get(item.release.release_id))",
+        "refuse_near_private_files(folder, None)",
         "app: a plan exported into the folder holding the private data",
         UI_EXPORT_TESTS,
     ),

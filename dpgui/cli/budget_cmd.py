@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -159,13 +160,14 @@ def print_files_left(entry: LedgerEntry) -> None:
     folder, or the app's copy of a release not exported), say where and what to do."""
     if entry.files is None:
         return
-    from dpgui.release.staging import files_left  # pandas: only when a commit line names its files
+    from dpgui.release.export import MANIFEST_JSON  # pandas: only when a commit line names its files
+    from dpgui.release.staging import files_left
 
     left = files_left(entry.files)
     if left is None:
         return
     if entry.status is ReservationStatus.UNRESOLVED:  # a run that stopped without its commit line
-        complete = (left.folder / "manifest.json").is_file()
+        complete = (left.folder / MANIFEST_JSON).is_file()
         print(
             f"      its run was writing its files into {left.folder} when it stopped: "
             + (
@@ -190,11 +192,13 @@ def print_files_left(entry: LedgerEntry) -> None:
 def _manifests(paths: list[Path]) -> list[Path]:
     """The manifest.json files named by ``paths``: a manifest itself, a release folder's, or those of a
     plan folder's releases."""
+    from dpgui.release.export import MANIFEST_JSON
+
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            own = path / "manifest.json"
-            found.extend([own] if own.is_file() else sorted(path.glob("*/manifest.json")))
+            own = path / MANIFEST_JSON
+            found.extend([own] if own.is_file() else sorted(path.glob(f"*/{MANIFEST_JSON}")))
         else:
             found.append(path)
     return found
@@ -204,8 +208,6 @@ def run_verify(args: argparse.Namespace) -> int:
     """Each exported release against the ledger (``Ledger.release_problem``): the ledger's hash chain
     shows edits, and its head file a cut; a ledger copied back together with its head file shows neither,
     but the releases exported since name lines it no longer has."""
-    import json
-
     ledger = Ledger()
     problems = 0
     for manifest in _manifests(args.releases):

@@ -386,11 +386,8 @@ def _western_in_cp1252(head: bytes) -> bool:
         text = head.decode(PREFERRED_SINGLE_BYTE)
     except UnicodeDecodeError:
         return False
-    beyond = "".join(character for character in text if ord(character) > 0x7F)
-    if not beyond or not all(character.isalpha() for character in beyond):
-        return False
     runs = re.findall(r"[^\x00-\x7f]+", text)
-    return all(_LATIN_LETTERS.fullmatch(run) for run in runs)
+    return bool(runs) and all(run.isalpha() and _LATIN_LETTERS.fullmatch(run) for run in runs)
 
 
 def _utf16_without_bom(head: bytes) -> str | None:

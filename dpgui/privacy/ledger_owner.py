@@ -4,9 +4,11 @@ Each process that books a reservation first takes an exclusive lock on a file of
 ``<ledger folder>/owners/<owner id>.lock`` (``filelock``: ``flock`` where the platform has it), and holds it
 until it exits; its reservation lines name that owner id. The operating system drops the lock when the
 process ends, however it ends (a kill -9 included), so another process that can take the lock knows the
-owner is gone. A reservation whose owner is gone and whose run never wrote its "touched" line never read the
-private data (the line is fsynced before the first read): the ledger refunds it (``Ledger``), instead of
-counting it as spent for good (a killed plan kept every release it had not started charged).
+owner is gone. A reservation whose owner is gone and whose run never wrote its "touched" line released
+nothing derived from the private data (the line is fsynced before the algorithm's first read, and a
+scanning engine's earlier pass yields only custodian-only counts, ``dpgui.tasks.runner``): the ledger
+refunds it (``Ledger``), as it refunds a run refused before its touch, instead of counting it as spent for
+good (a killed plan kept every release it had not started charged).
 
 All the ledgers of one process share its owner id, so a second ``Ledger`` opened in the same process (the
 app's and a job's) sees the first one's reservations as held, never as abandoned. A child created by
@@ -20,14 +22,18 @@ import contextlib
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from uuid import uuid4
 
 from dpgui.paths import OWNER_ONLY_FILE
 
+if TYPE_CHECKING:  # filelock is imported when a process first books, so commands start fast
+    from filelock import BaseFileLock
+
 OWNERS_FOLDER = "owners"
 LOCK_SUFFIX = ".lock"
 
-_held: dict[tuple[Path, int], tuple[str, object]] = {}
+_held: dict[tuple[Path, int], tuple[str, BaseFileLock]] = {}
 """(ledger folder, pid) -> (owner id, its held FileLock): one owner per process and ledger folder."""
 
 
@@ -50,13 +56,11 @@ def process_owner(folder: Path) -> str:
         lock.acquire()
         _held[key] = (owner, lock)
         atexit.register(_let_go, path, lock)
-    return str(_held[key][0])
+    return _held[key][0]
 
 
 SWEPT_AT_MOST = 100
 """Lock files a new owner looks at, at most, for ones their killed processes left."""
-
-
 SWEPT_AFTER_SECONDS = 60.0
 """A lock file younger than this is left alone: its owner may be between creating and locking it."""
 
@@ -72,9 +76,9 @@ def _sweep(folder: Path) -> None:
                 owner_gone(folder.parent, stale.name.removesuffix(LOCK_SUFFIX))  # removes it when gone
 
 
-def _let_go(path: Path, lock: object) -> None:
+def _let_go(path: Path, lock: BaseFileLock) -> None:
     """At a normal exit: release the lock and remove its file (a kill leaves both to ``owner_gone``)."""
-    lock.release()  # type: ignore[attr-defined]
+    lock.release()
     with contextlib.suppress(OSError):
         path.unlink()
 

@@ -131,7 +131,7 @@ def earlier_release(folder: Path) -> tuple[Path, ...]:
     return tuple(sorted(folder / name for name in names if (folder / name).is_file() and "/" not in name))
 
 
-def refuse_beside_data(out: Path, private: Path | None) -> None:
+def refuse_near_private_files(out: Path, private: Path | None) -> None:
     """Raise OutFolderError when the release folder ``out`` holds the private data (a release folder is
     handed out) or lies inside it (a folder of Parquet parts would read the release's files as data), or
     when it holds dpgui's own folder or lies inside it: its ledger names the private file and its raw
@@ -169,7 +169,7 @@ def prepare_out(
     out = Path(out).absolute()
     if out.exists() and not out.is_dir():
         raise OutFolderError(f"--out {out} is an existing file, not a folder; name a folder for the release")
-    refuse_beside_data(out, private)
+    refuse_near_private_files(out, private)
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,7 @@ from dpgui.algorithms.marginal_table import (
 )
 from dpgui.algorithms.pgm import Clique
 from dpgui.algorithms.progress import AlgorithmRun, Progress, map_steps
-from dpgui.data.domain import CategoricalDomain
+from dpgui.data.domain import CategoricalDomain, NumericDomain
 from dpgui.data.missing import MissingPolicy, missing_spelt_categories
 from dpgui.privacy.cost import PrivacyCost, zcdp_rho_for
 from dpgui.privacy.curve import NoiseKind, NoiseRounds, PrivacyCurve
@@ -234,7 +234,8 @@ def cell_values(domain: Domain, indices: np.ndarray, missing: MissingPolicy) -> 
 
 def _binned_note(spec: TaskSpec) -> str:
     """'; the columns declared by "bins" (wage) are counted in their bins, each released at its middle'."""
-    binned = [c for c, d in zip(spec.columns, spec.domains, strict=True) if getattr(d, "binned", False)]
+    pairs = zip(spec.columns, spec.domains, strict=True)
+    binned = [c for c, d in pairs if isinstance(d, NumericDomain) and d.binned]
     if not binned:
         return ""
     return (

@@ -67,7 +67,7 @@ from dpgui.release.project import (
     save_project,
 )
 from dpgui.release.release import Release
-from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_beside_data
+from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_near_private_files
 from dpgui.tasks.ledger_review import plan_reviews, release_review
 from dpgui.tasks.review import ReleaseReview
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
@@ -1007,7 +1007,7 @@ class MainWindow(QMainWindow):
             folder = folder / f"release-plan-{named[0].release.created:%Y%m%d-%H%M%S}"
         try:
             for item in named:
-                refuse_beside_data(folder, self._release_data.get(item.release.release_id))
+                refuse_near_private_files(folder, self._release_data.get(item.release.release_id))
         except (OSError, OutFolderError) as error:
             self._show_error("Export failed", str(error))
             return

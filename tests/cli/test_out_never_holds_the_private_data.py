@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dpgui.release.staging import OutFolderError, prepare_out, refuse_beside_data
+from dpgui.release.staging import OutFolderError, prepare_out, refuse_near_private_files
 from tests.cli.test_preflight import budget, median, reservations
 
 
@@ -52,6 +52,6 @@ def test_a_folder_inside_a_data_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(OutFolderError, match=r"inside the private data folder parts"):
         prepare_out(data / "release", private=data)
     with pytest.raises(OutFolderError, match=r"inside the private data folder parts"):
-        refuse_beside_data(data / "nested" / "release", data)
-    refuse_beside_data(tmp_path / "release", data)  # beside the folder is fine
-    refuse_beside_data(data / "release", tmp_path / "wages.csv")  # a data file that does not exist: no check
+        refuse_near_private_files(data / "nested" / "release", data)
+    refuse_near_private_files(tmp_path / "release", data)  # beside the folder is fine
+    refuse_near_private_files(data / "release", tmp_path / "wages.csv")  # a data file not there: no check
