@@ -9,6 +9,7 @@ from dpgui.cli import arguments
 from dpgui.cli.algorithm_flags import add_algorithm_flags, flag_of, given_parameters, with_algorithm_flags
 from dpgui.cli.batch_cmd import run_plan_batch
 from dpgui.cli.release_cmd import add_grid_arguments, declared_domain, public_sample
+from dpgui.cli.release_sanitize import add_category_arguments, histogram_domain
 from dpgui.data.missing import MissingKind, MissingPolicy
 from dpgui.json_text import json_text
 from dpgui.planner.floors import floors
@@ -19,13 +20,15 @@ from dpgui.tasks.spec import LABELLED_KINDS, TaskKind, TaskSpec, default_missing
 BATCH = "batch"
 PLANNED_COLUMN = "x"
 """The planned column's name unless --column is given (only a public sample reads it)."""
-ONE_COLUMN_FLAGS = ("bounds", "granularity", "bins", "unit", "public", "column")
+ONE_COLUMN_FLAGS = ("bounds", "granularity", "bins", "unit", "public", "column", "categories")
 """The flags of a one-column plan; a table's DOMAINS.json declares its columns instead."""
 UNUSED_FLAGS = {
     BATCH: (*ONE_COLUMN_FLAGS, "domains", "missing", "epsilon", "target_error"),
     TaskKind.TABLE.value: ONE_COLUMN_FLAGS,
+    TaskKind.HISTOGRAM.value: ("domains", "missing"),
 }
-"""The flags each kind of plan does not read (every other task: --domains and --missing)."""
+"""The flags each kind of plan does not read (every other task: --domains, --missing and --categories,
+which only a histogram's column declares)."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -46,7 +49,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "--n", required=True, type=arguments.record_count, help="number of records (public; 28155 or 1e9)"
     )
     parser.add_argument(
-        "--bounds", nargs=2, type=float, metavar=("LO", "HI"), help="required for a task (except table)"
+        "--bounds",
+        nargs=2,
+        type=float,
+        metavar=("LO", "HI"),
+        help="required for a task (except table, and a histogram of --categories)",
     )
     parser.add_argument(
         "--domains", type=arguments.given_path, help="table: JSON of each column's declared domain"
@@ -58,6 +65,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "refused; a kept cell is one more per column, so it changes the predicted error",
     )
     add_grid_arguments(parser)
+    add_category_arguments(parser, prefix="histogram: ")
     parser.add_argument("--epsilon", type=float, help="required for a task")
     parser.add_argument("--delta", type=float, default=0.0, help="delta of the planned release (default 0)")
     parser.add_argument("--target-error", type=float, help="report the n and epsilon this error needs")
@@ -94,8 +102,9 @@ def _table_spec(args: argparse.Namespace) -> TaskSpec:
 def _refuse_unused_flags(args: argparse.Namespace) -> None:
     """ValueError for a flag the plan would not read: a one-column flag for a table, --domains for a
     one-column task, a task's flags for a release plan file (which declares them per release)."""
-    unused = UNUSED_FLAGS.get(args.task, ("domains", "missing"))
+    unused = UNUSED_FLAGS.get(args.task, ("domains", "missing", "categories"))
     given = [flag_of(name) for name in unused if getattr(args, name) is not None]
+    given += ["--other"] * (args.other and args.task != TaskKind.HISTOGRAM.value)
     if args.task == BATCH:
         given += ["--delta"] * (args.delta != 0) + ["--shapes"] * args.shapes
         given += [flag_of(name) for name in given_parameters(args)]
@@ -111,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         return run_plan_batch(args)
     _refuse_unused_flags(args)
     table = args.task == TaskKind.TABLE.value
-    needed = (("--domains" if table else "--bounds", args.domains if table else args.bounds),)
+    categorical = args.categories is not None  # a histogram's (the others' refused above)
+    needed = (("--domains", args.domains),) if table else (("--bounds", args.bounds),) * (not categorical)
     missing = [flag for flag, value in (*needed, ("--epsilon", args.epsilon)) if value is None]
     if missing or args.plan_file is not None:
         args.parser.error(
@@ -126,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
         else TaskSpec(
             kind=TaskKind(args.task),
             columns=(args.column or PLANNED_COLUMN,),
-            domains=(declared_domain(args),),
+            domains=(
+                histogram_domain(args) if args.task == TaskKind.HISTOGRAM.value else declared_domain(args),
+            ),
             epsilon=args.epsilon,
             delta=args.delta,
             public=public_sample(args),

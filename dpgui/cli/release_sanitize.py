@@ -17,19 +17,28 @@ def add_parsers(tasks: argparse._SubParsersAction) -> None:
         parser.add_argument("--column", required=True, help="the column")
         if kind is TaskKind.HISTOGRAM:
             _make_bounds_optional(parser)
-            parser.add_argument("--categories", help="a categorical column's declared categories: a,b,c")
-            parser.add_argument("--other", action="store_true", help="count undeclared categories as 'other'")
+            add_category_arguments(parser)
         parser.set_defaults(handler=lambda args, kind=kind: run_sanitize(args, kind))
 
 
+def add_category_arguments(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--categories`` and ``--other``: a categorical column's declared domain."""
+    parser.add_argument("--categories", help=f"{prefix}a categorical column's declared categories: a,b,c")
+    parser.add_argument(
+        "--other", action="store_true", help=f"{prefix}count undeclared categories as 'other'"
+    )
+
+
 def _make_bounds_optional(parser: argparse.ArgumentParser) -> None:
-    """A categorical histogram declares categories instead of bounds; the check moves to ``_domain``."""
+    """A categorical histogram declares categories instead of bounds (checked in ``histogram_domain``)."""
     for action in parser._actions:  # argparse has no public way to relax a shared required option
         if action.dest == "bounds":
             action.required = False
 
 
-def _domain(args: argparse.Namespace) -> Domain:
+def histogram_domain(args: argparse.Namespace) -> Domain:
+    """The column's declared domain: ``--categories`` (and ``--other``) or ``--bounds`` with a grid; the
+    parsers of ``release histogram`` and ``plan`` both offer the two (``plan`` for a histogram only)."""
     categories = getattr(args, "categories", None)
     if categories is not None:
         if args.bounds is not None or args.bins is not None or args.granularity is not None:
@@ -54,7 +63,7 @@ def run_sanitize(args: argparse.Namespace, kind: TaskKind) -> int:
     spec = TaskSpec(
         kind=kind,
         columns=(args.column,),
-        domains=(_domain(args),),
+        domains=(histogram_domain(args),),
         epsilon=args.epsilon,
         delta=args.delta,
         algorithm=args.algorithm,

@@ -4,6 +4,7 @@ for ("unreachable" in every row) instead of refused."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -62,12 +63,45 @@ def test_a_batch_plan_checks_its_row_count(tmp_path: Path, capsys: pytest.Captur
         (["plan", "batch", "P.toml", "--epsilon", "1"], "plan batch does not take --epsilon"),
         (["plan", "batch", "P.toml", "--tree-share", "0.3"], "plan batch does not take --tree-share"),
         (["plan", "batch", "P.toml", "--target-error", "0.1"], "plan batch does not take --target-error"),
+        ([*MEDIAN, "--categories", "a,b"], "plan median does not take --categories"),
+        ([*MEDIAN, "--other"], "plan median does not take --other"),
+        (
+            ["plan", "table", "--domains", "D.json", "--categories", "a"],
+            "plan table does not take --categories",
+        ),
     ],
 )
 def test_a_flag_the_plan_would_not_read_is_refused(extra: list[str], message: str, capsys):
     """A table reads its columns from --domains, a one-column task from --bounds, a batch everything from
     its plan file: the other flags were accepted and silently ignored."""
     assert main([*extra, "--n", "1000"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_categorical_histogram_is_planned_on_its_declared_categories(capsys: pytest.CaptureFixture[str]):
+    """``release histogram --categories`` had no plan: ``plan histogram`` asked for --bounds. Four cells
+    (three declared and 'other') at n = 1,000 and epsilon 1: discrete Laplace of scale 2 / epsilon (replace
+    one record moves two cells), max over the cells at beta = 0.05: 2 ln(4 / 0.05) / 1000 = 0.0088."""
+    planned = ["plan", "histogram", "--n", "1000", "--categories", "a,b,c", "--other", "--epsilon", "1"]
+    assert main([*planned, "--json"]) == 0
+    rows = {row["algorithm"]: row for row in json.loads(capsys.readouterr().out)["algorithms"]}
+    assert rows["geometric"]["auto"] and rows["geometric"]["predicted_error"] == pytest.approx(
+        0.0088, rel=0.03
+    )
+    assert main([*planned[:-4], "a,b,c", "--epsilon", "1", "--json"]) == 0  # without 'other': three cells
+    three = {row["algorithm"]: row for row in json.loads(capsys.readouterr().out)["algorithms"]}
+    assert three["geometric"]["predicted_error"] < rows["geometric"]["predicted_error"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--categories", "a,b", "--bounds", "0", "9"], "drop --bounds"),
+        (["--other", "--bounds", "0", "9"], "--other counts undeclared categories: it needs --categories"),
+    ],
+)
+def test_a_histogram_plan_declares_categories_or_bounds_not_both(extra: list[str], message: str, capsys):
+    assert main(["plan", "histogram", "--n", "1000", "--epsilon", "1", *extra]) == 2
     assert message in capsys.readouterr().err
 
 
