@@ -84,7 +84,7 @@ def render(folder: Path, scratch: Path) -> int:
     window.show()
     task = window.task_page
 
-    def settle(until: Callable[[], bool] = lambda: True, seconds: float = 12) -> None:
+    def settle(until: Callable[[], bool] = lambda: True, seconds: float = 40) -> None:
         """Let queued signals (worker results, planner rows) arrive until ``until()`` holds."""
         for _ in range(int(seconds * 50)):
             QThreadPool.globalInstance().waitForDone(20)
@@ -102,7 +102,7 @@ def render(folder: Path, scratch: Path) -> int:
             raise OSError(f"could not write {target}")
         print(f"wrote {target}")
 
-    def release(seconds: float = 12) -> None:
+    def release(seconds: float = 40) -> None:
         window.go_to(RUN)
         window.start_release()
         settle(lambda: window.current_job is None, seconds)
