@@ -43,6 +43,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     set_.add_argument("--delta", type=float, default=0.0, help="total delta for all releases (default 0)")
     set_.add_argument("--note", default="", help="why the total is set or changed (kept in the ledger)")
     set_.set_defaults(handler=run_set)
+    link = actions.add_parser(
+        "link",
+        help="record a file as another version of a known dataset (the same people saved in another format "
+        "or at another path): its releases then spend that dataset's budget",
+    )
+    link.add_argument("--data", required=True, type=arguments.given_path, help="the file new to the ledger")
+    link.add_argument(
+        "--to",
+        required=True,
+        type=Path,
+        metavar="KNOWN",
+        help="a file of the known dataset, or a path the ledger saw it at (`dpgui budget show` names it)",
+    )
+    link.set_defaults(handler=run_link)
     verify = actions.add_parser(
         "verify",
         help="check exported releases against this ledger: a ledger cut back, replaced by an older copy or "
@@ -227,7 +241,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_set(args: argparse.Namespace) -> int:
     ledger = Ledger()
+    new = not ledger.read_only and ledger.find(args.data, sha256_source(args.data)) is None
     record = open_record(ledger, args.data)
+    if new:
+        warn_look_alikes(ledger, args.data)
     ledger.set_total(record.id, PrivacyCost(args.epsilon, args.delta), args.note)
     state = ledger.state(record.id)
     print(format_state(record.name, state))
@@ -237,4 +254,38 @@ def run_set(args: argparse.Namespace) -> int:
             "spent: no release can run until it is raised; what was released stays released",
             file=sys.stderr,
         )
+    return 0
+
+
+def warn_look_alikes(ledger: Ledger, data: Path) -> None:
+    """A note naming the known datasets a file new to the ledger may be a copy of (``look_alikes``)."""
+    from dpgui.privacy.look_alikes import look_alikes  # reads headers: only for a file new to the ledger
+
+    alikes = look_alikes(ledger, data)
+    if not alikes:
+        return
+    print(
+        f"note: {data.name} is new to the ledger and starts its own budget, but it names the same columns as "
+        + "; ".join(alike.describe() for alike in alikes)
+        + ". If it holds the same people (a copy in another format or place), their budget is the one "
+        f"already spent from: run `dpgui budget link --data {data} --to {alikes[0].record.path}` "
+        "before any release",
+        file=sys.stderr,
+    )
+
+
+def run_link(args: argparse.Namespace) -> int:
+    ledger = Ledger()
+    if ledger.read_only:
+        raise LedgerReadOnly(f"{ledger.path.parent} cannot be written: nothing can be linked")
+    known = args.to.resolve()
+    target = ledger.find(known, sha256_source(known) if known.exists() else "")
+    if target is None:
+        raise ValueError(
+            f"the ledger knows no dataset at {known}; name a file it has seen "
+            "(`dpgui budget show --data FILE` shows whether it does)"
+        )
+    record = ledger.link(args.data.resolve(), sha256_source(args.data), target.id)
+    print(f"{args.data.name} is now a version of {target.name}; its releases spend that budget.")
+    print(format_state(record.name, ledger.state(record.id)))
     return 0

@@ -302,6 +302,28 @@ _SCHEMA_NAMES: dict[str, Callable[[Path], list[str]]] = {
 }
 
 
+def column_names(path: Path, encoding: str | None = None) -> list[str] | None:
+    """The column names a file's header row or schema writes (a folder of Parquet parts: its first part's),
+    read without its rows; None when the file is gone or is not a table dpgui can read."""
+    try:
+        if path.is_dir():
+            from dpgui.data.fingerprint import folder_parts
+
+            parts = [part for part in folder_parts(path) if part.suffix.lower() in (".parquet", ".pq")]
+            return _parquet_names(parts[0]) if parts else None
+        suffix = path.suffix.lower()
+        if suffix in _SCHEMA_NAMES:
+            return _SCHEMA_NAMES[suffix](path)
+        if suffix in DELIMITED_SUFFIXES:
+            text_format = sniff_text(path, encoding)
+            with text_format.open_text(path) as handle:
+                header = next(csv.reader(handle, delimiter=text_format.delimiter), [])
+            return [name.strip() for name in header]
+    except Exception:  # every reader's own failure (a missing, damaged or foreign file): nothing to say
+        return None
+    return None
+
+
 def refuse_bad_header(path: Path, encoding: str | None = None) -> None:
     """The column names as the file writes them: delimited text's header row and a workbook's first row
     (pandas would rename a duplicate to 'a.1' and release it under that name), a Parquet or Feather file's

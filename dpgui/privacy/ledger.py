@@ -361,6 +361,31 @@ class Ledger:
                 self._append(EventType.DATASET_SEEN, self._seen_payload(record))
             return record
 
+    def link(self, path: Path, sha256: str, dataset_id: str) -> DatasetRecord:
+        """Record the file as another version of a known dataset (the same people saved in another format or
+        at another path, which :meth:`open_dataset` cannot tell from a new dataset), so that its releases
+        spend that dataset's budget. The newest sighting wins in :meth:`_find`, so from now on the file
+        opens as ``dataset_id``.
+
+        Refused (``LedgerError``) when the file already belongs to a dataset with releases charged: the
+        ledger keeps one history per dataset and does not merge two. A dataset the file registered without
+        any release (a total set, nothing spent) is left behind, no longer matched.
+        """
+        path = path.resolve()
+        with self._transaction():
+            target = self._dataset(dataset_id).record
+            own = self._find(path, sha256)
+            if own is not None and own.id == dataset_id:
+                return own
+            if own is not None and self._datasets[own.id].bookings:
+                raise LedgerError(
+                    f"{path.name} already has releases charged to its own budget in the ledger; the ledger "
+                    f"cannot merge two budgets, so it stays apart from {target.name}"
+                )
+            record = DatasetRecord(dataset_id, path.name, sha256, path, changed=True)
+            self._append(EventType.DATASET_SEEN, self._seen_payload(record))
+            return record
+
     def find(self, path: Path, sha256: str) -> DatasetRecord | None:
         """The dataset ``open_dataset`` would match this file to, without registering anything (None: it
         would register a new one)."""

@@ -1294,6 +1294,8 @@ class MainWindow(QMainWindow):
             return
         state = self.ledger.state(self.record.id)
         current = state.total
+        if current is None and not self.ledger.entries(self.record.id) and self._linked_to_a_look_alike():
+            return
         epsilon, ok = QInputDialog.getDouble(
             self,
             "Total budget",
@@ -1328,6 +1330,39 @@ class MainWindow(QMainWindow):
             return
         self.ledger.set_total(self.record.id, total, note="set in the GUI")
         self.refresh_budget()
+
+    def _linked_to_a_look_alike(self) -> bool:
+        """Before a new dataset's first total: when a known dataset's file names the same columns
+        (``look_alikes``), ask whether this file holds the same people; if so, link it to that dataset
+        (``Ledger.link``) so that it spends that budget. True when the question ended the request (linked, or
+        cancelled); False to go on and set a total of its own."""
+        from dpgui.privacy.look_alikes import look_alikes
+
+        dataset = self.dataset
+        assert dataset is not None and self.record is not None
+        alikes = look_alikes(self.ledger, dataset.path, dataset.encoding)
+        if not alikes:
+            return False
+        alike = alikes[0]
+        others = f" (and {len(alikes) - 1} more known file(s) with these columns)" if len(alikes) > 1 else ""
+        answer = QMessageBox.question(
+            self,
+            "The same people as a known dataset?",
+            f"{dataset.name} is new to the ledger, but it names the same columns as {alike.describe()}"
+            f"{others}.\n\nIf it holds the same people (a copy in another format or place), their budget is "
+            f"the one already spent from.\n\nYes: it is {alike.record.name} — continue that budget.\n"
+            "No: it holds other people — set a total of its own.",
+            QMessageBox.StandardButton.Yes
+            | QMessageBox.StandardButton.No
+            | QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.No:
+            return False
+        if answer == QMessageBox.StandardButton.Yes:
+            self.record = self.ledger.link(dataset.path, dataset.sha256, alike.record.id)
+            self.refresh_budget()
+            self.statusBar().showMessage(f"{dataset.name} now spends the budget of {alike.record.name}.")
+        return True
 
     def _confirm_raise(self, current: PrivacyCost, total: PrivacyCost) -> bool:
         answer = QMessageBox.question(
