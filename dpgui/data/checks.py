@@ -30,7 +30,7 @@ from dpgui.data.domain import (
     NumericDomain,
     canonical_text,
 )
-from dpgui.data.errors import DataError, cell_location, shown
+from dpgui.data.errors import POSITIVE_FIELD, DataError, cell_location, shown
 from dpgui.data.missing import MissingKind, MissingPolicy, missing_spelt_categories
 from dpgui.data.text_format import (
     DELIMITED_SUFFIXES,
@@ -201,7 +201,17 @@ class DataCheck:
         if self.refusals:
             others = len(self.refusals) - 1
             more = f" (and {others} more problem{'s' if others > 1 else ''})" if others else ""
-            raise DataError(self.refusals[0] + more)
+            raise DataRefused(self.refusals[0] + more, further=self.refusals[1:])
+
+
+class DataRefused(DataError):
+    """A data check's refusal: the first problem (and how many more) as the message, the others in
+    ``further`` (the command line lists them above its error line; the app's dialog under the first: a GUI
+    audit read "(and 1 more problem)" and never learnt which)."""
+
+    def __init__(self, message: str, further: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.further = further
 
 
 @dataclass
@@ -271,7 +281,7 @@ def _label_column(counter: _Counter, values: pd.Series, positive: str | None, of
             f"{cell_location(name, offset + first_position(missing), values.name)}: the label is missing"
         )
     if unknown.any():
-        why = "is not a label (0/1, true/false, yes/no); name the positive value with --positive"
+        why = f"is not a label (0/1, true/false, yes/no); name the positive value ({POSITIVE_FIELD})"
         counter.problem(_first(name, offset, unknown, values, why))
 
 
@@ -379,7 +389,8 @@ def _verdict(
             doubts.append(  # all negative can be the truth (a point learner then answers "none")
                 f"no cell of label column {check.column!r} reads {positive.strip()!r}, so every row counts "
                 "as negative: if that is not so, check its spelling (labels are compared as text, so 'Yes' "
-                "is not 'yes'), or leave --positive out for 0/1, true/false or yes/no labels"
+                f"is not 'yes'), or leave the positive value out ({POSITIVE_FIELD}) for 0/1, true/false or "
+                "yes/no labels"
             )
         if check.role != "value":
             continue
@@ -522,7 +533,9 @@ def _categories_read_alike(
 ) -> list[str]:
     """Warnings of declared categories that a text or Excel cell cannot tell apart (``canonical_text`` with
     the file's decimal ``marks``: 007 and 7 both read 7, TRUE and true both true): every such cell counts
-    as one of them, and the others are released from noise alone (a table audit)."""
+    as the one declared as that reading, else as none of them (``CategoricalDomain._positions``: a table
+    audit read "counts as one of them" above cells that all went to 'other'), and the others are released
+    from noise alone (a table audit)."""
     warnings = []
     for column, domain in zip(columns, domains, strict=True):
         if not isinstance(domain, CategoricalDomain):
@@ -532,8 +545,9 @@ def _categories_read_alike(
             readings.setdefault(canonical_text(category, marks), []).append(category)
         warnings += [
             f"categories {', '.join(map(repr, alike))} of column {column!r} are one cell value to this file "
-            f"(each reads {reading!r}): a cell written either way counts as one of them, and the others "
-            "count nothing; declare one of them"
+            f"(each reads {reading!r}): a cell written any of these ways counts as "
+            + (f"{reading!r}" if reading in alike else "none of them (an undeclared value)")
+            + ", and the others count nothing; declare one of them"
             for reading, alike in readings.items()
             if len(alike) > 1
         ]

@@ -33,3 +33,8 @@ def refuse_non_file(path: Path) -> None:
             f"{path.name}: is not a regular file (a named pipe, socket or device), which dpgui cannot read "
             "or fingerprint; save the table to a file and open that"
         )
+
+
+POSITIVE_FIELD = "the Task page's Positive label, --positive on the command line"
+"""Where the positive label value is named, in words for the app and the command line alike (the app's
+messages named the flag alone, a GUI audit found)."""

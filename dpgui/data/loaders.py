@@ -65,6 +65,33 @@ def canonical_cells(frame: pd.DataFrame, marks: str, text: Collection[str] = ())
     return frame
 
 
+def factorize_cells(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize``, except that a boolean cell and a number cell are never one value.
+
+    pandas hashes True as 1 and False as 0, so in a column mixing them (a workbook's TRUE and 1) the first
+    such cell decided what all of them read: a table audit's two files differing in one record released
+    (true, 1) counts of [1000, 0] and [0, 1000]. Only a column of objects whose distinct values include a
+    boolean, or a 0 or 1 that a boolean may hide behind, is factorized again, its booleans apart.
+    """
+    codes, uniques = pd.factorize(values)
+    if values.dtype != object or not any(_may_hide_a_boolean(value) for value in uniques):
+        return codes, uniques
+    booleans = np.fromiter((isinstance(value, bool | np.bool_) for value in values), bool, len(values))
+    if booleans.all() or not booleans.any():
+        return codes, uniques
+    other_codes, other_uniques = pd.factorize(values[~booleans])
+    boolean_codes, boolean_uniques = pd.factorize(values[booleans])
+    codes = np.empty(len(values), dtype=np.int64)
+    codes[~booleans] = other_codes
+    codes[booleans] = boolean_codes + len(other_uniques)  # a boolean cell is never missing: no -1 here
+    return codes, np.array([*other_uniques, *boolean_uniques], dtype=object)
+
+
+def _may_hide_a_boolean(value: object) -> bool:
+    """A boolean, or a number equal to one (pandas' factorize files True under 1 and False under 0)."""
+    return isinstance(value, bool | np.bool_) or (isinstance(value, numbers.Number) and value in (0, 1))
+
+
 def _canonical_column(values: pd.Series, marks: str, *, numbers: bool) -> pd.Series:
     """The text cells of one column as their ``canonical_text`` (each distinct value converted once); with
     ``numbers``, a column whose every cell is a number as float64 (a semicolon file's 12,5 and 7: pandas,
@@ -73,7 +100,7 @@ def _canonical_column(values: pd.Series, marks: str, *, numbers: bool) -> pd.Ser
     2^63 or more as text with every other record's empty, NA and null cells as those texts (a neighbour
     audit: one such record moved four missing cells to 'other')."""
     values = values.mask(values.isin(MISSING_SPELLINGS))  # see below
-    codes, uniques = pd.factorize(values)
+    codes, uniques = factorize_cells(values)
     read_numbers = [_number_of_cell(value, marks) for value in uniques]
     if numbers and len(uniques) and all(number is not None for number in read_numbers):
         if not any(isinstance(value, str) for value in uniques):  # a workbook's numbers: whole ones stay int

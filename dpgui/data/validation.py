@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from dpgui.data.domain import POINT_OR_COMMA, canonical_text, cell_text
-from dpgui.data.errors import DataError, cell_location, shown
-from dpgui.data.loaders import OTHER_SHEETS
+from dpgui.data.errors import POSITIVE_FIELD, DataError, cell_location, shown
+from dpgui.data.loaders import OTHER_SHEETS, factorize_cells
 
 _TRUTH: dict[str, bool] = {"0": False, "1": True, "false": False, "true": True, "no": False, "yes": True}
 _VALUES_SHOWN = 5
@@ -162,7 +162,7 @@ def distinct_text(values: pd.Series) -> tuple[np.ndarray, list[str]]:
     Hashing first and converting only the distinct values keeps this O(n) and fast on large columns.
     """
     try:
-        codes, uniques = pd.factorize(values)
+        codes, uniques = factorize_cells(values)
     except TypeError as exc:  # lists, records or maps (a nested Parquet or Feather column) are unhashable
         present = values.dropna()
         example = f" such as {shown(present.iloc[0])}" if len(present) else ""
@@ -199,7 +199,8 @@ def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, fil
         if missing.any():
             raise DataError(
                 f"{cell_location(file_name, first_position(missing), column)}: the label is missing; "
-                "fill it in, or name the positive value (--positive) so that other cells count as negative"
+                f"fill it in, or name the positive value ({POSITIVE_FIELD}) so that other cells count as "
+                "negative"
             )
         if not {text.lower() for text in texts} <= _TRUTH.keys():
             first = [shown(text) for text in texts[:_VALUES_SHOWN]]
@@ -208,7 +209,7 @@ def binary_labels(frame: pd.DataFrame, column: str, positive: str | None, *, fil
             raise DataError(
                 f"{file_name}: label column {column!r} has {len(texts)} distinct values "
                 f"({', '.join(first)}), not just 0/1, true/false or yes/no; "
-                "name the positive value with --positive"
+                f"name the positive value ({POSITIVE_FIELD})"
             )
         truth = [_TRUTH[text.lower()] for text in texts]
     # the extra last entry is what code -1 (a missing cell) picks: negative
@@ -238,14 +239,30 @@ def _holds_decimals(values: pd.Series) -> bool:
     return values.dtype == object and pd.api.types.infer_dtype(values, skipna=True) == "decimal"
 
 
+MOSTLY_NUMBERS = 0.9
+"""A text column whose present cells are at least this share of numbers is offered as numeric (a GUI audit:
+an age column with 2% 'unknown' was offered to no numeric task; a release then names the text cells and
+how to mark them missing, ``MARKER_HINT``)."""
+
+
 def _kind(values: pd.Series) -> ColumnKind:
     if pd.api.types.is_bool_dtype(values) or pd.api.types.infer_dtype(values, skipna=True) == "boolean":
         return ColumnKind.CATEGORICAL  # a workbook's booleans beside an empty cell are objects
-    if pd.api.types.is_numeric_dtype(values) or _holds_decimals(values):
+    if not values.notna().any():  # every cell missing: nothing to count or to declare (a GUI audit)
+        return ColumnKind.OTHER
+    if pd.api.types.is_numeric_dtype(values) or _holds_decimals(values) or _mostly_numbers(values):
         return ColumnKind.NUMERIC
     if pd.api.types.is_string_dtype(values) or isinstance(values.dtype, pd.CategoricalDtype):
         return ColumnKind.CATEGORICAL
     return ColumnKind.OTHER
+
+
+def _mostly_numbers(values: pd.Series) -> bool:
+    """Whether at least ``MOSTLY_NUMBERS`` of a text column's present cells read as numbers."""
+    if values.dtype != object:
+        return False
+    present = values.dropna()
+    return bool(pd.to_numeric(present, errors="coerce").notna().mean() >= MOSTLY_NUMBERS)
 
 
 def summarize_columns(frame: pd.DataFrame) -> list[ColumnSummary]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dpgui.data.domain import CategoricalDomain, NumericDomain
+from dpgui.data.errors import POSITIVE_FIELD
 from dpgui.data.missing import MissingKind, MissingPolicy
 
 if TYPE_CHECKING:  # a spec only holds a sample; reading one (pandas) is for the code that uses it
@@ -139,8 +140,8 @@ class TaskSpec:
             )
         if self.positive is not None and not self.positive.strip():  # no cell reads it: every row negative
             raise ValueError(
-                "the positive label value is empty: name the value that counts as positive, or leave "
-                "--positive out for 0/1, true/false or yes/no labels"
+                "the positive label value is empty: name the value that counts as positive, or leave it out "
+                f"({POSITIVE_FIELD}) for 0/1, true/false or yes/no labels"
             )
         if isinstance(self.domains, NumericDomain | CategoricalDomain):
             object.__setattr__(self, "domains", (self.domains,))

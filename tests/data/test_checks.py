@@ -132,8 +132,9 @@ def test_the_refusal_names_the_first_problem_counts_the_rest_and_says_how_to_fix
     domains = (DOMAIN, CategoricalDomain(("a",)), DOMAIN)
     check = check_frames("f.csv", batches, ("x", "y", "w"), domains, MissingPolicy())
     assert UNDECLARED_CATEGORY_HINT in check.refusals[1]
-    with pytest.raises(DataError, match=r"'bad' is not a finite number.*\(and 2 more problems\)$"):
+    with pytest.raises(DataError, match=r"'bad' is not a finite number.*\(and 2 more problems\)$") as raised:
         check.raise_if_refused()
+    assert raised.value.further == check.refusals[1:]  # the app's dialog names them (a GUI audit)
     single = check_frames("f.csv", batches, ("x", "y"), domains[:2], MissingPolicy())
     with pytest.raises(DataError, match=r"\(and 1 more problem\)$"):
         single.raise_if_refused()

@@ -136,7 +136,27 @@ def test_declared_categories_one_text_cell_cannot_tell_apart_are_warned_of(tmp_p
         return
     assert alike == [
         "categories 'TRUE', 'true' of column 'flag' are one cell value to this file (each reads 'true'): a "
-        "cell written either way counts as one of them, and the others count nothing; declare one of them",
+        "cell written any of these ways counts as 'true', and the others count nothing; declare one of them",
         "categories '007', '7' of column 'code' are one cell value to this file (each reads '7'): a cell "
-        "written either way counts as one of them, and the others count nothing; declare one of them",
+        "written any of these ways counts as '7', and the others count nothing; declare one of them",
     ]
+
+
+def test_declared_categories_reading_alike_are_said_to_count_none_of_their_cells(tmp_path: Path):
+    """Table audit (session 39): '01' and '1.0' declared, cells 01, 1 and 1.0 (each reading 1) all counted as
+    'other' (neither declared spelling is the reading: ``test_domain_leading_zeros``), while the warning
+    said that one of the two counts them."""
+    import numpy as np
+    import pandas as pd
+
+    from dpgui.data.loaders import load_table
+
+    path = tmp_path / "codes.csv"
+    pd.DataFrame({"code": ["01"] * 3 + ["1"] * 2 + ["1.0"] + ["7"]}).to_csv(path, index=False)
+    opened = open_aggregator(path, "memory")
+    domain = CategoricalDomain(("01", "1.0"), other=True)
+    check = check_data(opened.dataset, opened.aggregator, ("code",), (domain,), MissingPolicy())
+    assert any("counts as none of them (an undeclared value)" in warning for warning in check.warnings)
+    frame = load_table(path)  # as a release reads it: every cell of 01, 1 and 1.0 reads 1
+    counts = np.bincount(domain.to_indices(frame["code"], file_name=path.name), minlength=3)
+    assert list(counts) == [0, 0, 7]

@@ -174,3 +174,23 @@ def test_true_false_cells_are_not_numbers(cells) -> None:
         1,
         0,
     ]
+
+
+def test_a_text_column_of_mostly_numbers_is_numeric_and_an_empty_one_is_neither():
+    """GUI audit (session 39): an age column with 2% 'unknown' was typed categorical, so no numeric task
+    offered it (a release of it names the text cells and how to mark them missing), and a column with
+    every cell empty was typed numeric and offered to every numeric task."""
+    import numpy as np
+    import pandas as pd
+
+    from dpgui.data.validation import ColumnKind, summarize_columns
+
+    frame = pd.DataFrame(
+        {
+            "age": pd.Series([str(i) for i in range(98)] + ["unknown"] * 2, dtype=object),
+            "codes": pd.Series([str(i) for i in range(80)] + ["n/a"] * 20, dtype=object),
+            "notes": [np.nan] * 100,
+        }
+    )
+    kinds = {summary.name: summary.kind for summary in summarize_columns(frame)}
+    assert kinds == {"age": ColumnKind.NUMERIC, "codes": ColumnKind.CATEGORICAL, "notes": ColumnKind.OTHER}
