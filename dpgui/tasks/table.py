@@ -140,7 +140,8 @@ def _memory_fits(spec: TaskSpec, cliques: list[Clique], what: str) -> tuple[Prec
             f"{what} need {needed / 2**20:.0f} MB of counts, over the "
             f"{MARGINAL_MEMORY_LIMIT // 2**20} MB limit: coarsen the largest columns "
             f"({_columns_to_coarsen(spec)}) with fewer bins"
-            + (" or a smaller --workload" if what.startswith("AIM") else "")
+            + (" or a smaller --workload" if what.startswith("AIM") else ""),
+            parameter=True,  # the declared domains' doing, whatever n: a usage error (exit 2), as documented
         ),
     )
 
@@ -162,7 +163,8 @@ def _common(spec: TaskSpec) -> tuple[PreconditionFailure, ...]:
             failures.append(
                 PreconditionFailure(
                     f"column {column!r} has {domain.size} cells; a synthetic table needs at most 65536 per "
-                    'column: declare fewer bins (e.g. "bins": 50) or a coarser granularity'
+                    'column: declare fewer bins (e.g. "bins": 50) or a coarser granularity',
+                    parameter=True,
                 )
             )
     return (*failures, *each_column_once(spec.columns))

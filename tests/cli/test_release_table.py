@@ -97,7 +97,7 @@ def test_a_workload_too_big_for_memory_is_refused_before_any_charge(demo, tmp_pa
     domains = _domains(tmp_path, ["wage", "experience", "education"], wage=huge)
     code = _release(demo, domains, tmp_path / "o", "--delta", "1e-6", "--workload", "3", "--algorithm", "aim")
     err = capsys.readouterr().err
-    assert code == 4 and "wage (30001 cells)" in err and "coarsen" in err
+    assert code == 2 and "wage (30001 cells)" in err and "coarsen" in err  # a usage error (README)
     assert not (tmp_path / "o").exists()
     assert main(["budget", "show", "--data", str(demo)]) == 0
     assert "spent ε=0" in capsys.readouterr().out

@@ -97,6 +97,6 @@ def test_a_model_too_large_is_refused_naming_the_largest_columns(unseen, tmp_pat
     code, out = _release(unseen, tmp_path, "aim", fine)
     err = capsys.readouterr().err
     assert (
-        code == 4 and "coarsen the largest columns (income (50001 cells), age (7201 cells), city (201" in err
+        code == 2 and "coarsen the largest columns (income (50001 cells), age (7201 cells), city (201" in err
     )
     assert not out.exists()
