@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -30,11 +29,12 @@ from dpgui.privacy.ledger import Account, BudgetEvent, BudgetState, LedgerEntry
 from dpgui.release.staging import files_left
 from dpgui.tasks.plain_words import plain_words
 from dpgui.tasks.registry import get_algorithm
-from dpgui.tasks.spec import TaskSpec
+from dpgui.tasks.spec import MAX_EPSILON, MIN_EPSILON, TaskSpec
 from dpgui.ui.budget_panel import BudgetPanel, format_cost
 from dpgui.ui.budget_timeline import BudgetTimeline
 from dpgui.ui.error_curve_view import ErrorCurveView
 from dpgui.ui.help_mark import glossary, help_label
+from dpgui.ui.number_box import NumberBox
 from dpgui.ui.plan_view import PlanView
 from dpgui.ui.scroll_page import scroll_page
 from dpgui.ui.simulation_view import SimulationView
@@ -172,11 +172,8 @@ class BudgetPage(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.panel = BudgetPanel()
-        self.epsilon = QDoubleSpinBox()
-        self.epsilon.setRange(0.001, 100.0)
-        self.epsilon.setDecimals(3)
+        self.epsilon = NumberBox(MIN_EPSILON, MAX_EPSILON, 1.0)
         self.epsilon.setSingleStep(0.1)
-        self.epsilon.setValue(1.0)
         self.epsilon.setAccessibleName("Epsilon (ε) of this release")
         self.delta = QLineEdit("0")
         self.delta.setAccessibleName("Delta (δ) of this release")

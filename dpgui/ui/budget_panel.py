@@ -26,9 +26,9 @@ def saving_text(state: BudgetState) -> str:
         return (
             f"tight composition: basic composition ({format_cost(state.spent_basic)}) is beyond the total's δ"
         )
-    return (
-        f"tight composition saves ε = {state.saving:.3g} against basic composition "
-        f"({format_cost(state.spent_basic)})"
+    return (  # the two figures hold at different δs: say both (a GUI audit read one δ for both)
+        f"tight composition (ε at the total's δ = {state.spent.delta:.3g}) saves ε = {state.saving:.3g} "
+        f"against basic composition ({format_cost(state.spent_basic)})"
     )
 
 

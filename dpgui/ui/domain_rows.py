@@ -99,15 +99,19 @@ def declared_texts(column: str, domain: Domain) -> tuple[str, ...]:
 def suggested_texts(
     public: PublicSample, column: str, numeric: bool, current: tuple[str, ...], *, table: bool = False
 ) -> tuple[str, ...]:
-    """The row texts a PUBLIC sample suggests for ``column``: its range, or its distinct values (keeping the
-    current 'other' choice). ``table``: a synthetic table's coarse grid (TABLE_SUGGESTED_INTERVALS). Raises
-    DataError when the sample cannot suggest them; never the private data."""
+    """The row texts a PUBLIC sample suggests for ``column``: its range, or its distinct values with 'other'
+    counted (a sample cannot list every private value: a GUI audit's suggestion of 219 of 500 cities,
+    'other' left off, was refused at Run for the first city it lacked); a sample value "other" is that
+    bucket, as a listed "other" is in DOMAINS.json. ``table``: a synthetic table's
+    coarse grid (TABLE_SUGGESTED_INTERVALS). Raises DataError when the sample cannot suggest them; never
+    the private data."""
     if numeric:  # the sample suggests the grid; the unit stays the custodian's
         intervals = TABLE_SUGGESTED_INTERVALS if table else SUGGESTED_INTERVALS
         suggested = suggest_domain(public.column_values(column), intervals=intervals)
         bounds = declared_texts(column, suggested)[:4]
         return (*bounds, current[4] if len(current) > 4 else "")
-    return categories_text(public.column_categories(column)), current[1] if len(current) > 1 else ""
+    named = [category for category in public.column_categories(column) if category != OTHER]
+    return categories_text(named), OTHER  # a sample's own "other" values are the bucket's: one cell
 
 
 def _show_text(edit: QLineEdit, text: str) -> None:

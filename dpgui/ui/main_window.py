@@ -69,6 +69,7 @@ from dpgui.release.project import (
 from dpgui.release.release import Release
 from dpgui.release.staging import EarlierRelease, OutFolderError, files_left, refuse_near_private_files
 from dpgui.tasks.ledger_review import plan_reviews, release_review
+from dpgui.tasks.preflight import check_parameters, preflight
 from dpgui.tasks.review import ReleaseReview
 from dpgui.tasks.runner import PreconditionFailed, PreparedRun, prepare
 from dpgui.tasks.spec import TaskSpec
@@ -83,6 +84,7 @@ from dpgui.ui.export_requests import ExportRequest, PlanExport, ReleaseExport
 from dpgui.ui.garbage import collect_garbage_in_the_gui_thread
 from dpgui.ui.help_dialogs import GlossaryDialog, UserGuideDialog
 from dpgui.ui.icon import app_icon
+from dpgui.ui.number_box import read_number
 from dpgui.ui.review_page import ReviewPage
 from dpgui.ui.review_sheet import ReviewSheet
 from dpgui.ui.run_page import RunPage
@@ -113,7 +115,12 @@ _LOAD_HINT = (
     "Check that the file is a data table with a header row (CSV, Parquet, Excel, …) and that you may read "
     "it, or choose another file."
 )
+_TWIN_HINT = "Choose a file of public data as the public sample (the private file is open already)."
 _REFUSALS = (LedgerError, PreconditionFailed, ValueError)  # DataError is a ValueError
+
+
+class PublicTwinError(DataError):
+    """A public sample with the private data's bytes (its own hint: the file reads fine)."""
 
 
 class PreparedReview(NamedTuple):
@@ -136,9 +143,12 @@ def _prepared_review(
     spec: TaskSpec, dataset: Dataset | DatasetHandle, ledger: Ledger, dataset_id: str | None
 ) -> PreparedReview:
     """Worker thread: price ``spec``, check the data in memory, and compose the review against the
-    ledger (public information only; the data check's counts are for the custodian alone)."""
+    ledger (public information only; the data check's counts are for the custodian alone). The pre-flight
+    the charge would run comes first: a task it refuses (a grid of one point, a GUI audit found, reviewed
+    with a failed check to acknowledge) is refused in words, not reviewed."""
     head = ledger.head()
     prepared = prepare(spec, dataset.n_rows)
+    preflight(spec.with_algorithm(prepared.algorithm.name), dataset.n_rows)
     review = release_review(prepared, ledger, dataset_id)
     return PreparedReview(spec, prepared, review, checked_in_memory(spec, dataset), head)
 
@@ -564,7 +574,7 @@ class MainWindow(QMainWindow):
         """Use a read public sample, unless it is the private data's twin (raises DataError)."""
         path = sample.path
         if self.dataset is not None and self.dataset.sha256 == sample.sha256:
-            raise DataError(
+            raise PublicTwinError(
                 f"it has the same bytes as the private data {self.dataset.name}: a public sample must be "
                 "public data (the domains it suggests would come from the private data); choose another file"
             )
@@ -598,7 +608,10 @@ class MainWindow(QMainWindow):
         try:
             load(path)
         except (DataError, ProjectError, OSError) as error:
-            self.show_failure("Cannot open the file", _named(Path(path).name, error), _LOAD_HINT, error)
+            name = Path(path).name
+            self.statusBar().showMessage(f"Did not open {name}.")  # not "Reading …" left behind
+            hint = _TWIN_HINT if isinstance(error, PublicTwinError) else _LOAD_HINT
+            self.show_failure("Cannot open the file", _named(name, error), hint, error)
 
     # -- recent files and projects -------------------------------------------------------------------------
 
@@ -722,6 +735,7 @@ class MainWindow(QMainWindow):
         """Re-plan for the spec and the public n, and show this release's share of the budget."""
         try:
             spec = self.current_spec()
+            check_parameters(spec)  # a quantile of 1.5 or a one-point grid: not "ready" (a GUI audit)
         except ValueError as problem:
             self.planner.drop()
             self.budget_page.show_plan(None, f"No plan yet: {problem}")
@@ -850,7 +864,8 @@ class MainWindow(QMainWindow):
             hint = (
                 "\n\nUse “Set total budget…” on the Budget page." if isinstance(refusal, BudgetNotSet) else ""
             )
-            self._show_error("Release refused", f"{refusal}{hint}")
+            further = "".join(f"\n\nAlso: {problem}" for problem in getattr(refusal, "further", ()))
+            self._show_error("Release refused", f"{refusal}{further}{hint}")
             return
         job.progress.connect(self._show_progress)
         job.partial.connect(self.run_page.show_partial)
@@ -999,7 +1014,7 @@ class MainWindow(QMainWindow):
         chosen = QFileDialog.getExistingDirectory(self, "Export the plan's releases into a folder")
         if not chosen:
             self.statusBar().showMessage(
-                "The plan was not exported; each release can be from the Review page."
+                "The plan was not exported; each release can be exported from the Review page."
             )
             return
         folder = Path(chosen)
@@ -1296,29 +1311,8 @@ class MainWindow(QMainWindow):
         current = state.total
         if current is None and not self.ledger.entries(self.record.id) and self._linked_to_a_look_alike():
             return
-        epsilon, ok = QInputDialog.getDouble(
-            self,
-            "Total budget",
-            "Total ε for this dataset:",
-            current.epsilon if current else 1.0,
-            0.0,
-            1e6,
-            4,
-        )
-        if not ok:
-            return
-        delta_text, ok = QInputDialog.getText(
-            self,
-            "Total budget",
-            "Total δ (0 for pure DP only):",
-            text=f"{current.delta:g}" if current else "0",
-        )
-        if not ok:
-            return
-        try:
-            total = PrivacyCost(epsilon, float(delta_text))
-        except ValueError as error:
-            self._show_error("Invalid budget", str(error))
+        total = self._typed_total(current)
+        if total is None:
             return
         raising = current is not None and (total.epsilon > current.epsilon or total.delta > current.delta)
         if raising and not self._confirm_raise(current, total):
@@ -1330,6 +1324,30 @@ class MainWindow(QMainWindow):
             return
         self.ledger.set_total(self.record.id, total, note="set in the GUI")
         self.refresh_budget()
+
+    def _typed_total(self, current: PrivacyCost | None) -> PrivacyCost | None:
+        """The total ε and δ the custodian types (as written: 0.5, 1e-3), or None when cancelled or refused
+        in words. A number box would have read '1e-5' as 15 (a GUI audit) and took ε = 0 as a total."""
+        labels = ("Total ε for this dataset (above 0):", "Total δ (0 for pure DP only):")
+        defaults = (current.epsilon, current.delta) if current else (1.0, 0.0)
+        texts = []
+        for label, value in zip(labels, defaults, strict=True):
+            text, ok = QInputDialog.getText(self, "Total budget", label, text=f"{value:g}")
+            if not ok:
+                return None
+            texts.append(text)
+        epsilon, delta = (read_number(text) for text in texts)
+        if epsilon is None or epsilon <= 0:
+            problem = f"The total ε must be a number above 0, such as 1, 0.5 or 1e-3; got {texts[0]!r}."
+        elif delta is None:
+            problem = f"The total δ must be a number from 0 to below 1, such as 0 or 1e-6; got {texts[1]!r}."
+        else:
+            try:
+                return PrivacyCost(epsilon, delta)
+            except ValueError as error:
+                problem = str(error)
+        self._show_error("Invalid budget", problem)
+        return None
 
     def _linked_to_a_look_alike(self) -> bool:
         """Before a new dataset's first total: when a known dataset's file names the same columns

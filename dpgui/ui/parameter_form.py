@@ -24,19 +24,13 @@ from dpgui.tasks.spec import ParameterValue
 from dpgui.ui.accessible import focusable_before, in_tab_order
 from dpgui.ui.disclosure import disclosure_button
 from dpgui.ui.help_mark import help_label
+from dpgui.ui.number_box import NumberBox
 
 _INT_LIMIT = 2**31 - 1
 """QSpinBox holds a C int: wider declared ranges are clamped to it."""
 _FLOAT_LIMIT = 1e12
 
 Editor = QDoubleSpinBox | QSpinBox | QLineEdit | QCheckBox | QComboBox
-
-
-class _CompactDoubleSpinBox(QDoubleSpinBox):
-    """Shows 0.05 rather than 0.050000000 while keeping enough decimals for tiny minimums such as 1e-9."""
-
-    def textFromValue(self, value: float) -> str:
-        return self.locale().toString(value, "g", 10)
 
 
 def _editor(spec: ParameterSpec) -> Editor:
@@ -57,14 +51,12 @@ def _editor(spec: ParameterSpec) -> Editor:
         editor.setRange(low, high)
         editor.setValue(int(spec.default))
     elif spec.kind is float:
-        editor = _CompactDoubleSpinBox()
-        editor.setDecimals(9 if spec.minimum is not None and 0 < spec.minimum < 1e-3 else 4)
-        editor.setRange(
+        editor = NumberBox(
             -_FLOAT_LIMIT if spec.minimum is None else spec.minimum,
             _FLOAT_LIMIT if spec.maximum is None else spec.maximum,
+            float(spec.default),
         )
         editor.setSingleStep(0.01 if (spec.maximum or 0) <= 1 else 1.0)
-        editor.setValue(float(spec.default))
     else:
         editor = QLineEdit(str(spec.default))
     bounds = "" if spec.minimum is None else f" (range {spec.minimum:g} to {spec.maximum:g})"

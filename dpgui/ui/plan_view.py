@@ -22,7 +22,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -41,11 +40,18 @@ from dpgui.planner.plan_file import load_plan, planned_release, save_plan
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.tasks.registry import algorithms
 from dpgui.tasks.review import predicted_error_text
-from dpgui.tasks.spec import AUTO, TaskSpec
+from dpgui.tasks.spec import AUTO, MAX_EPSILON, MIN_EPSILON, TaskSpec
 from dpgui.ui.budget_panel import format_cost
+from dpgui.ui.number_box import NumberBox
 from dpgui.ui.wrapping_label import WrappingLabel
 
-PLAN_COLUMNS = ("Release", "Task", "Algorithm", "ε", "δ", "Predicted error", "Weight", "Target error")
+PLAN_COLUMNS = ("Release", "Task", "Algorithm", "ε", "δ", "Error bound", "Weight", "Target error")
+ERROR_BOUND_TIP = (
+    "The a-priori error bound each release's split is chosen by (it holds with the stated confidence). The "
+    "review before the charge also shows the error simulated on public or synthetic data, often lower."
+)
+"""The split ranks releases by the bound; the review states the simulated mean (a GUI audit read two
+different "predicted errors" for one plan)."""
 ALGORITHM, EPSILON, DELTA, ERROR, WEIGHT, TARGET = 2, 3, 4, 5, 6, 7
 
 
@@ -111,11 +117,8 @@ class PlanView(QWidget):
         self.mode.setMinimumContentsLength(12)
         self.mode.setToolTip("\n".join(mode.value for mode in Mode))
         self.mode.setAccessibleName("How the plan splits its budget")
-        self.epsilon = QDoubleSpinBox()
-        self.epsilon.setRange(0.001, 100.0)
-        self.epsilon.setDecimals(4)
+        self.epsilon = NumberBox(MIN_EPSILON, MAX_EPSILON, 1.0)
         self.epsilon.setSingleStep(0.1)
-        self.epsilon.setValue(1.0)
         self.delta = QLineEdit("0")
         self.delta.setToolTip("The plan's δ, shared by the releases that can use it (auto, approximate DP).")
         self.delta.setMaximumWidth(90)
@@ -124,6 +127,7 @@ class PlanView(QWidget):
         self.status = WrappingLabel("Add the current task, or open a release plan (TOML, see docs/plans.md).")
         self.table = QTableWidget(0, len(PLAN_COLUMNS))
         self.table.setHorizontalHeaderLabels(list(PLAN_COLUMNS))
+        self.table.horizontalHeaderItem(PLAN_COLUMNS.index("Error bound")).setToolTip(ERROR_BOUND_TIP)
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setAccessibleName("Releases of the plan")

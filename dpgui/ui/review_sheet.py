@@ -42,6 +42,7 @@ PASSED_MARK = "✓"
 FAILED_MARK = "⚠"
 FAILED_COLOUR = "#c0392b"
 OVER_BUDGET_TIP = "It does not fit the budget left: lower ε or δ, or raise the total on the Budget page."
+NO_TOTAL_TIP = "The dataset has no total budget: set one with Set total budget… on the Budget page."
 SHEET_HEIGHT_SHARE = 0.9
 """The most of the main window's height the sheet takes before its reviews scroll."""
 ACKNOWLEDGE = "I have read the failed checks and want to charge the budget anyway"
@@ -68,6 +69,9 @@ class ReviewSheet(QDialog):
         self.failures = tuple(check for _, review in self.reviews for check in review.failures)
         self.over_budget = next((r.over_budget for _, r in self.reviews if r.over_budget is not None), None)
         """The ledger's refusal when a release does not fit the budget left: no charge can follow."""
+        self.no_total = any(review.remaining_before is None for _, review in self.reviews)
+        """No total is set: the ledger refuses every reservation (a GUI audit clicked the enabled button and
+        got a refusal quoting a command line)."""
         self.setWindowTitle("Review before charging")
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setMinimumWidth(640)
@@ -187,8 +191,9 @@ class ReviewSheet(QDialog):
         return label
 
     def _update_charge(self) -> None:
+        refused = self.over_budget is not None or self.no_total
         self.charge_button.setEnabled(
-            self.over_budget is None and (not self.needs_acknowledging or self.acknowledge.isChecked())
+            not refused and (not self.needs_acknowledging or self.acknowledge.isChecked())
         )
-        if self.over_budget is not None:
-            self.charge_button.setToolTip(OVER_BUDGET_TIP)
+        if refused:
+            self.charge_button.setToolTip(NO_TOTAL_TIP if self.no_total else OVER_BUDGET_TIP)

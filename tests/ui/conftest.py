@@ -11,7 +11,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QThreadPool  # imported after the platform is chosen
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from dpgui.data import NumericDomain
 from dpgui.ui.garbage import collect_garbage_in_the_gui_thread
@@ -57,3 +57,12 @@ def errors(monkeypatch) -> list[str]:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
     return shown
+
+
+def answer_total_dialog(monkeypatch: pytest.MonkeyPatch, epsilon: str, delta: str) -> None:
+    """Type ``epsilon`` and ``delta`` into the Set total budget dialog's two questions."""
+
+    def typed(parent, title, label, *args, **kwargs):
+        return (epsilon if "ε" in label else delta), True
+
+    monkeypatch.setattr(QInputDialog, "getText", typed)

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from dpgui.paths import demo_private_path
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.ui.main_window import MainWindow
+from tests.ui.conftest import answer_total_dialog
 
 
 @pytest.fixture
@@ -46,8 +47,7 @@ def test_the_first_total_of_a_copy_asks_whether_it_is_the_same_people(
     monkeypatch.setattr(
         QMessageBox, "question", lambda parent, title, text, *rest: asked.append(text) or answer
     )
-    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (2.0, True))
-    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("0", True))
+    answer_total_dialog(monkeypatch, "2", "0")
     window.budget_panel.set_total_button.click()
     assert len(asked) == 1 and "names the same columns as cps1988.csv" in asked[0]
     assert window.record is not None and (window.record.id == original) is linked

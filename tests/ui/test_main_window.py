@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from dpgui.data import NumericDomain
 from dpgui.paths import demo_private_path, demo_public_path
@@ -20,6 +20,7 @@ from dpgui.tasks.registry import algorithms
 from dpgui.tasks.spec import TaskKind
 from dpgui.ui.main_window import BUDGET, DATA, REVIEW, RUN, TASK, MainWindow
 from dpgui.ui.task_page import PRECONDITIONS_MET, REFUSED_HERE, task_kinds
+from tests.ui.conftest import answer_total_dialog
 
 CDF_DOMAIN = NumericDomain(0, 20000, 20)
 
@@ -314,13 +315,12 @@ def test_bad_bounds_are_refused_before_anything_is_reserved(window: MainWindow, 
 
 def test_the_total_budget_dialog_sets_and_confirms_a_raise(window: MainWindow, monkeypatch):
     assert window.record is not None
-    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (2.0, True))
-    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("1e-6", True))
+    answer_total_dialog(monkeypatch, "2", "1e-6")
     window.budget_panel.set_total_button.click()
     assert window.ledger.state(window.record.id).total == PrivacyCost(2.0, 1e-6)
     assert window.budget_panel.total_label.text() == "ε = 2, δ = 1e-06"
 
-    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (5.0, True))
+    answer_total_dialog(monkeypatch, "5", "1e-6")
     monkeypatch.setattr(QMessageBox, "question", lambda *args: QMessageBox.StandardButton.No)
     window.budget_panel.set_total_button.click()
     assert window.ledger.state(window.record.id).total == PrivacyCost(2.0, 1e-6)
@@ -330,8 +330,7 @@ def test_a_raise_of_the_totals_delta_alone_must_be_confirmed(window: MainWindow,
     """A larger δ weakens the promise as a larger ε does (planted error ui-delta-raise-unconfirmed)."""
     assert window.record is not None
     window.ledger.set_total(window.record.id, PrivacyCost(2.0, 1e-6))
-    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (2.0, True))
-    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("1e-3", True))
+    answer_total_dialog(monkeypatch, "2", "1e-3")
     asked = []
     no = QMessageBox.StandardButton.No
     monkeypatch.setattr(QMessageBox, "question", lambda *args: asked.append(1) or no)
@@ -345,8 +344,7 @@ def test_a_total_below_what_is_spent_must_be_confirmed(window: MainWindow, monke
     record = window.record.id
     window.ledger.set_total(record, PrivacyCost(4.0))
     window.ledger.commit(window.ledger.reserve(record, PrivacyCost(3.0), "a release"), "r1")
-    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args: (2.0, True))
-    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("0", True))
+    answer_total_dialog(monkeypatch, "2", "0")
     asked: list[str] = []
     answer = [QMessageBox.StandardButton.No]
     monkeypatch.setattr(
@@ -403,3 +401,32 @@ def test_the_review_list_chooses_which_release_is_shown_and_exported(
     export_and_wait(qtbot, window)
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["release_id"] == first.release_id and errors == []
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "message"),
+    [
+        ("0", "0", "The total ε must be a number above 0"),
+        ("abc", "0", "got 'abc'"),
+        ("1", "", "The total δ must be a number from 0 to below 1"),
+        ("1", "1.5", "delta must be in [0, 1)"),
+    ],
+)
+def test_a_total_that_is_not_a_budget_is_refused_in_words(
+    window: MainWindow, monkeypatch, errors, epsilon, delta, message
+):
+    """GUI audit (session 39): the dialog took ε = 0 as a total, and an empty δ said "could not convert
+    string to float: ''"."""
+    assert window.record is not None
+    answer_total_dialog(monkeypatch, epsilon, delta)
+    window.budget_panel.set_total_button.click()
+    assert len(errors) == 1 and message in errors[0]
+    assert window.ledger.state(window.record.id).total is None
+
+
+def test_a_total_typed_in_scientific_notation_is_read_as_written(window: MainWindow, monkeypatch):
+    """GUI audit (session 39): '1e-5' typed into the total's number box set ε = 15."""
+    assert window.record is not None
+    answer_total_dialog(monkeypatch, "1e-5", "1E-7")
+    window.budget_panel.set_total_button.click()
+    assert window.ledger.state(window.record.id).total == PrivacyCost(1e-5, 1e-7)

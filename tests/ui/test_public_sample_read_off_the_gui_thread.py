@@ -59,6 +59,8 @@ def test_the_private_datas_twin_is_refused_after_the_read(qtbot, window, tmp_pat
     with qtbot.waitSignal(window.public_reader.done, timeout=20_000):
         window.read_public(demo_public_path())
     assert window.public is None and "same bytes as the private data" in window.error_box.text()
+    assert "a file of public data" in window.error_box.informativeText()  # not "check it is a data table"
+    assert window.statusBar().currentMessage() == f"Did not open {demo_public_path().name}."
     window.error_box.close()
 
 

@@ -178,7 +178,7 @@ def test_a_plans_failed_check_in_a_later_release_must_be_acknowledged(qtbot, dem
     passing = window.current_spec()
     n = window.dataset.n_rows
     pair = (("a", passing), ("b", failing))
-    reviews = [(name, build_review(prepare(spec, n), None)) for name, spec in pair]
+    reviews = [(name, build_review(prepare(spec, n), PrivacyCost(5.0))) for name, spec in pair]
     assert reviews[0][1].failures == () and reviews[1][1].failures
     sheet = ReviewSheet(reviews, window)
     qtbot.addWidget(sheet)
@@ -231,3 +231,31 @@ def test_a_data_check_warning_must_be_acknowledged_like_a_failed_check(qtbot, de
     sheet.acknowledge.setChecked(True)
     assert sheet.charge_button.isEnabled()
     sheet.reject()
+
+
+def test_without_a_total_the_review_cannot_be_charged_and_says_where_to_set_one(
+    qtbot, demo_window: MainWindow
+):
+    """GUI audit (session 39): with no total the sheet said "the ledger will refuse the release" beside an
+    enabled Charge and run, whose click ended in a refusal quoting a command line."""
+    window = demo_window
+    one_column_task(window, TaskKind.CDF, "wage", NumericDomain(0, 20000, 1))
+    window.task_page.select_algorithm("tree-laplace")
+    prepared = prepare(window.current_spec(), window.dataset.n_rows)
+    sheet = ReviewSheet(build_review(prepared, None), window)
+    qtbot.addWidget(sheet)
+    assert sheet.no_total and not sheet.charge_button.isEnabled()
+    assert "Set total budget" in sheet.charge_button.toolTip()
+    charged = ReviewSheet(build_review(prepared, PrivacyCost(5.0)), window)
+    qtbot.addWidget(charged)
+    assert not charged.no_total and charged.charge_button.isEnabled()
+
+
+def test_a_task_the_preflight_refuses_is_refused_before_a_review(qtbot, demo_window: MainWindow, errors):
+    """GUI audit (session 39): a step of 5,000 on [0, 4000] (a grid of one point) was reviewed, with a
+    failed check to acknowledge, though the charge's pre-flight refuses it, as the command line does."""
+    window = demo_window
+    one_column_task(window, TaskKind.QUANTILES, "wage", NumericDomain(0, 4000, 5000))
+    window.run_action.trigger()
+    qtbot.waitUntil(lambda: bool(errors), timeout=15000)
+    assert "has one point" in errors[0] and window.review_sheet is None

@@ -65,3 +65,16 @@ def test_a_running_jobs_summary_stays_when_its_page_is_shown_again(qtbot, demo_w
     assert window.run_page.summary.text() == summary
     with qtbot.waitSignal(job.released, timeout=15_000):
         pass
+
+
+def test_parameters_the_charge_would_refuse_are_named_as_not_ready(demo_window: MainWindow):
+    """GUI audit (session 39): quantiles at q = 1.5 read "Private quantiles of wage with auto at ε = 1" on
+    the Run page, the refusal came only from Run, in a dialog."""
+    window = demo_window
+    window.task_page.select_task(TaskKind.QUANTILES)
+    window.task_page.select_columns(["wage"])
+    window.task_page.declare("wage", NumericDomain(0, 20000, 1))
+    window.task_page.parameters.set_values((("q", "0.5,1.5"),))
+    window.go_to(RUN)
+    summary = window.run_page.summary.text()
+    assert summary.startswith("Not ready to run:") and "1.5" in summary
