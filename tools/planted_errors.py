@@ -3372,6 +3372,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         UI_REVIEW_TESTS,
     ),
     Mutation(
+        "ui-refusal-names-one-problem",
+        "dpgui/ui/main_window.py",
+        '    return str(error) + "".join(f"\\n\\nAlso: {problem}" '
+        'for problem in getattr(error, "further", ()))\n',
+        "    return str(error)\n",
+        "app: a data check's refusal names its first problem and counts the others",
+        (f"{_U}test_review_sheet.py",),
+    ),
+    Mutation(
         "ui-number-box-drops-exponent",
         "dpgui/ui/number_box.py",
         '    cleaned = text.strip().replace(decimal_point, ".")\n',

@@ -153,6 +153,12 @@ def _prepared_review(
     return PreparedReview(spec, prepared, review, checked_in_memory(spec, dataset), head)
 
 
+def _refusal_text(error: BaseException) -> str:
+    """A refusal with every problem it found: a data check's further ones under its first (``DataRefused``;
+    a GUI audit read "(and 1 more problem)" and never learnt which)."""
+    return str(error) + "".join(f"\n\nAlso: {problem}" for problem in getattr(error, "further", ()))
+
+
 def _named(name: str, error: BaseException) -> str:
     """The error about file ``name``, led by the name once (the readers' errors mostly start with it)."""
     text = str(error)
@@ -817,7 +823,7 @@ class MainWindow(QMainWindow):
 
     def _review_failed(self, error: Exception) -> None:
         self.statusBar().clearMessage()
-        self._show_error("Release refused", str(error))
+        self._show_error("Release refused", _refusal_text(error))
 
     def _show_review(self, outcome: PreparedReview) -> None:
         """The sheet for a prepared review, with the custodian-only data check's warnings, unless the task,
@@ -864,8 +870,7 @@ class MainWindow(QMainWindow):
             hint = (
                 "\n\nUse “Set total budget…” on the Budget page." if isinstance(refusal, BudgetNotSet) else ""
             )
-            further = "".join(f"\n\nAlso: {problem}" for problem in getattr(refusal, "further", ()))
-            self._show_error("Release refused", f"{refusal}{further}{hint}")
+            self._show_error("Release refused", f"{_refusal_text(refusal)}{hint}")
             return
         job.progress.connect(self._show_progress)
         job.partial.connect(self.run_page.show_partial)

@@ -259,3 +259,24 @@ def test_a_task_the_preflight_refuses_is_refused_before_a_review(qtbot, demo_win
     window.run_action.trigger()
     qtbot.waitUntil(lambda: bool(errors), timeout=15000)
     assert "has one point" in errors[0] and window.review_sheet is None
+
+
+def test_every_problem_of_the_data_check_is_named(qtbot, demo_window: MainWindow, errors):
+    """GUI audit (session 39): a refusal read "'city_230' is not a declared category ... (and 1 more
+    problem)", and the other problem was never named."""
+    window = demo_window
+    assert window.record is not None
+    window.ledger.set_total(window.record.id, PrivacyCost(5.0))
+    window.refresh_budget()
+    window.task_page.select_task(TaskKind.TABLE)
+    window.task_page.select_columns(["region", "smsa"])
+    window.task_page.declare("region", CategoricalDomain(("south",), other=False))
+    window.task_page.declare("smsa", CategoricalDomain(("yes",), other=False))
+    window.task_page.select_algorithm("independent")
+    window.run_action.trigger()
+    qtbot.waitUntil(lambda: bool(errors), timeout=30000)
+    assert "(and 1 more problem)" in errors[0] and "\n\nAlso: " in errors[0]
+    assert (
+        "'northeast' is not a declared category" in errors[0]
+        and "'no' is not a declared category" in errors[0]
+    )
