@@ -72,10 +72,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     verify.set_defaults(handler=run_verify)
 
 
-def open_record(ledger: Ledger, data: Path, notes: TextIO | None = None) -> DatasetRecord:
+def open_record(
+    ledger: Ledger, data: Path, notes: TextIO | None = None, sha256: str | None = None
+) -> DatasetRecord:
+    """The dataset of ``data`` (registered if new); ``sha256``: the file's, when already computed."""
     if ledger.read_only:
         return known_record(ledger, data)
-    record = ledger.open_dataset(data.resolve(), sha256_source(data))
+    record = ledger.open_dataset(data.resolve(), sha256 or sha256_source(data))
     if record.changed:
         print(f"note: {data.name} changed since the ledger last saw it; its budget continues.", file=notes)
     return record
@@ -241,8 +244,9 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_set(args: argparse.Namespace) -> int:
     ledger = Ledger()
-    new = not ledger.read_only and ledger.find(args.data, sha256_source(args.data)) is None
-    record = open_record(ledger, args.data)
+    sha256 = sha256_source(args.data)  # once: a large file takes a while to hash
+    new = not ledger.read_only and ledger.find(args.data, sha256) is None
+    record = open_record(ledger, args.data, sha256=sha256)
     if new:
         warn_look_alikes(ledger, args.data)
     ledger.set_total(record.id, PrivacyCost(args.epsilon, args.delta), args.note)
