@@ -3381,6 +3381,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{_U}test_review_sheet.py",),
     ),
     Mutation(
+        "preflight-step-finer-than-floats",
+        "dpgui/tasks/preflight.py",
+        "    if domain.granularity < MIN_STEP_ULPS * math.ulp(widest):\n",
+        "    if domain.granularity < MIN_STEP_ULPS * math.ulp(widest) / 1e6:\n",
+        "pre-flight: a grid step finer than float64 resolves at the bounds (duplicate released values)",
+        ("tests/tasks/test_preflight_step_finer_than_floats.py",),
+    ),
+    Mutation(
         "ui-number-box-drops-exponent",
         "dpgui/ui/number_box.py",
         '    cleaned = text.strip().replace(decimal_point, ".")\n',

@@ -129,6 +129,11 @@ def _check_fill(column: str, domain: NumericDomain, fill: float | None) -> None:
         )
 
 
+MIN_STEP_ULPS = 4
+"""A grid step must span this many float64 spacings at the bounds' magnitude, so every grid point is its
+own number (an audit: [1e15, 1e15 + 0.25] at step 2e-5 released 12,501 rows with 3 distinct values)."""
+
+
 def _check_domain(column: str, domain: NumericDomain) -> None:
     for which, bound in (("lower", domain.lower), ("upper", domain.upper)):
         if abs(float(bound)) >= MAX_ABS_BOUND:
@@ -136,6 +141,14 @@ def _check_domain(column: str, domain: NumericDomain) -> None:
                 f"the {which} bound {bound:g} of column {column!r} is outside ±2^63 (±9.2e18); declare "
                 "bounds the data can reach, in the column's own unit"
             )
+    widest = max(abs(float(domain.lower)), abs(float(domain.upper)))
+    if domain.granularity < MIN_STEP_ULPS * math.ulp(widest):
+        raise PreflightError(
+            f"the step {domain.granularity:g} of column {column!r} is finer than 64-bit numbers can tell "
+            f"apart near {widest:g} (they are {math.ulp(widest):g} apart there): grid points would share one "
+            "value and the release would list the same value with different answers; declare a step of at "
+            f"least {MIN_STEP_ULPS * math.ulp(widest):g}, or shift the column's values toward 0 first"
+        )
     if domain.size < 2 and domain.binned:  # every record in the one bin: nothing said of the column
         raise PreflightError(
             f"column {column!r} is declared as one bin of [{domain.lower:g}, {domain.upper:g}]: every value "
