@@ -29,3 +29,13 @@ def test_a_step_floats_cannot_resolve_is_refused(lower: float, upper: float, ste
 )
 def test_a_step_of_a_few_float_spacings_or_more_passes(lower: float, upper: float, step: float):
     check_parameters(_spec(NumericDomain(lower, upper, step)))
+
+
+def test_the_default_step_is_one_floats_tell_apart():
+    """Epoch milliseconds one apart took the default step 1e-4, 10,001 points holding 4,097 values; the
+    default is now the smallest nice step float64 resolves there, which the pre-flight passes."""
+    from dpgui.data.domain import declared_grid
+
+    grid = declared_grid(1.7e12, 1.7e12 + 1)
+    assert grid.granularity == 0.001
+    check_parameters(_spec(grid))
