@@ -48,6 +48,9 @@ def look_alikes(ledger: Ledger, path: Path, encoding: str | None = None) -> list
     for record in reversed(ledger.datasets()):
         if record.path == path or not record.path.exists():
             continue
+        current = ledger.find(record.path, record.sha256)
+        if current is None or current.id != record.id:  # left behind by a link: its file opens as another
+            continue
         theirs = column_names(record.path)
         if theirs is not None and set(theirs) == wanted:
             found.append(LookAlike(record, ledger.state(record.id)))

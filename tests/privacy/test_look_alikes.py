@@ -89,3 +89,14 @@ def test_a_file_with_releases_of_its_own_is_not_merged(original, tmp_path: Path)
     with pytest.raises(LedgerError, match="already has releases charged to its own budget"):
         ledger.link(copy, sha256_source(copy), dataset_id)
     assert _open(ledger, copy).id == own.id
+
+
+def test_a_dataset_left_behind_by_a_link_is_not_named_again(original, tmp_path: Path):
+    ledger, _, dataset_id = original
+    copy = tmp_path / "people.parquet"
+    FRAME.to_parquet(copy)
+    ledger.set_total(_open(ledger, copy).id, PrivacyCost(4.0))  # its own dataset, then linked
+    ledger.link(copy, sha256_source(copy), dataset_id)
+    third = tmp_path / "people.tsv"
+    FRAME.to_csv(third, sep="\t", index=False)
+    assert [alike.record.id for alike in look_alikes(ledger, third)] == [dataset_id]  # not the orphan
