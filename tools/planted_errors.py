@@ -3374,9 +3374,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "ui-refusal-names-one-problem",
         "dpgui/ui/main_window.py",
-        '    return str(error) + "".join(f"\\n\\nAlso: {problem}" '
-        'for problem in getattr(error, "further", ()))\n',
-        "    return str(error)\n",
+        "    further = error.further if isinstance(error, DataRefused) else ()\n",
+        "    further = ()\n",
         "app: a data check's refusal names its first problem and counts the others",
         (f"{_U}test_review_sheet.py",),
     ),

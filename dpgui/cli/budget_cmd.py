@@ -263,9 +263,10 @@ def run_set(args: argparse.Namespace) -> int:
 
 def warn_look_alikes(ledger: Ledger, data: Path) -> None:
     """A note naming the known datasets a file new to the ledger may be a copy of (``look_alikes``)."""
-    from dpgui.privacy.look_alikes import look_alikes  # reads headers: only for a file new to the ledger
+    from dpgui.data.loaders import column_names  # pandas: only for a file new to the ledger
+    from dpgui.privacy.look_alikes import look_alikes
 
-    alikes = look_alikes(ledger, data)
+    alikes = look_alikes(ledger, data, column_names(data) or ())
     if not alikes:
         return
     print(

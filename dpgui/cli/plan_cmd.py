@@ -120,9 +120,12 @@ def run(args: argparse.Namespace) -> int:
         return run_plan_batch(args)
     _refuse_unused_flags(args)
     table = args.task == TaskKind.TABLE.value
-    categorical = args.categories is not None  # a histogram's (the others' refused above)
-    needed = (("--domains", args.domains),) if table else (("--bounds", args.bounds),) * (not categorical)
-    missing = [flag for flag, value in (*needed, ("--epsilon", args.epsilon)) if value is None]
+    needed = [("--epsilon", args.epsilon)]
+    if table:
+        needed.append(("--domains", args.domains))
+    elif args.categories is None:  # a histogram of --categories needs no bounds (the others refuse it)
+        needed.append(("--bounds", args.bounds))
+    missing = [flag for flag, value in needed if value is None]
     if missing or args.plan_file is not None:
         args.parser.error(
             f"the following arguments are required: {', '.join(missing)}"

@@ -15,6 +15,7 @@ not in the ledger, which keeps no fact of a dataset beyond its name, path and ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,10 +37,10 @@ class LookAlike:
         return f"{self.record.name} (at {self.record.path}; {budget})"
 
 
-def look_alikes(ledger: Ledger, path: Path, encoding: str | None = None) -> list[LookAlike]:
+def look_alikes(ledger: Ledger, path: Path, names: Sequence[str]) -> list[LookAlike]:
     """The known datasets, other than the one ``path`` would open as, whose file is where the ledger last saw
-    it and names the same set of columns as ``path``; newest registration first."""
-    names = column_names(path, encoding)
+    it and names the same set of columns as ``names`` (``path``'s: the app has them from the open file,
+    the command line reads them, ``column_names``); newest registration first."""
     if not names:
         return []
     wanted = set(names)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from dpgui import APP_NAME, __version__
 from dpgui.data import SUPPORTED_SUFFIXES, ColumnKind, ColumnSummary, DataError, Dataset, summarize_columns
 from dpgui.data.backends import Engine, OpenedData, ScanMonitor
-from dpgui.data.checks import DataCheck
+from dpgui.data.checks import DataCheck, DataRefused
 from dpgui.data.dataset import DatasetHandle
 from dpgui.data.public import PublicSample
 from dpgui.jobs.background import LatestCall
@@ -156,7 +156,8 @@ def _prepared_review(
 def _refusal_text(error: BaseException) -> str:
     """A refusal with every problem it found: a data check's further ones under its first (``DataRefused``;
     a GUI audit read "(and 1 more problem)" and never learnt which)."""
-    return str(error) + "".join(f"\n\nAlso: {problem}" for problem in getattr(error, "further", ()))
+    further = error.further if isinstance(error, DataRefused) else ()
+    return str(error) + "".join(f"\n\nAlso: {problem}" for problem in further)
 
 
 def _named(name: str, error: BaseException) -> str:
@@ -1363,7 +1364,7 @@ class MainWindow(QMainWindow):
 
         dataset = self.dataset
         assert dataset is not None and self.record is not None
-        alikes = look_alikes(self.ledger, dataset.path, dataset.encoding)
+        alikes = look_alikes(self.ledger, dataset.path, [str(name) for name in dataset.header.columns])
         if not alikes:
             return False
         alike = alikes[0]

@@ -24,11 +24,17 @@ _PARTIAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d*)?([eE][+-]?\d*)?")
 """A text on its way to a number (``1e``, ``-``, ``.``): kept while typing, never read as one."""
 
 
+def _partial(text: str, decimal_point: str) -> str | None:
+    """``text`` stripped, with a point for the decimal mark, when it is a number or on its way to one."""
+    cleaned = text.strip().replace(decimal_point, ".")
+    return cleaned if _PARTIAL.fullmatch(cleaned) else None
+
+
 def read_number(text: str, decimal_point: str = ".") -> float | None:
     """The finite number ``text`` writes (scientific notation too; the locale's decimal mark or a point),
     or None when the whole text is not one."""
-    cleaned = text.strip().replace(decimal_point, ".")
-    if not cleaned or not _PARTIAL.fullmatch(cleaned):  # float() would also read 'inf', 'nan', '1_000'
+    cleaned = _partial(text, decimal_point)
+    if not cleaned:  # float() would also read 'inf', 'nan', '1_000'
         return None
     try:
         number = float(cleaned)
@@ -65,5 +71,5 @@ class NumberBox(QDoubleSpinBox):
         number = read_number(text, self.locale().decimalPoint())
         if number is not None and self.minimum() <= number <= self.maximum():
             return QValidator.State.Acceptable, text, position
-        partial = _PARTIAL.fullmatch(text.strip().replace(self.locale().decimalPoint(), "."))
+        partial = _partial(text, self.locale().decimalPoint()) is not None
         return (QValidator.State.Intermediate if partial else QValidator.State.Invalid), text, position

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from dpgui.data.fingerprint import sha256_source
+from dpgui.data.loaders import column_names
 from dpgui.privacy.cost import PrivacyCost
 from dpgui.privacy.ledger import Ledger, LedgerError, ReservationRequest
 from dpgui.privacy.look_alikes import look_alikes
@@ -44,7 +45,7 @@ def test_a_copy_in_another_format_is_named_with_the_budget_it_may_share(original
     ledger, path, dataset_id = original
     copy = tmp_path / "people.parquet"
     FRAME[["region", "wage"]].to_parquet(copy)  # the columns in another order: the same set
-    (alike,) = look_alikes(ledger, copy)
+    (alike,) = look_alikes(ledger, copy, column_names(copy))
     assert alike.record.id == dataset_id
     assert alike.describe() == f"people.csv (at {path.resolve()}; ε=1.5 of 4 spent)"
 
@@ -53,13 +54,15 @@ def test_other_columns_a_moved_original_and_the_file_itself_are_not_named(origin
     ledger, path, _ = original
     other = tmp_path / "other.csv"
     FRAME.rename(columns={"region": "area"}).to_csv(other, index=False)
-    assert look_alikes(ledger, other) == []
-    assert look_alikes(ledger, path) == []  # the file is its own dataset, not a copy of it
+    assert look_alikes(ledger, other, column_names(other)) == []
+    assert (
+        look_alikes(ledger, path, column_names(path)) == []
+    )  # the file is its own dataset, not a copy of it
     copy = tmp_path / "copy.csv"
     FRAME.to_csv(copy, index=False, sep=";")
-    assert len(look_alikes(ledger, copy)) == 1
+    assert len(look_alikes(ledger, copy, column_names(copy))) == 1
     path.unlink()  # the ledger keeps no columns: an original that is gone cannot be compared
-    assert look_alikes(ledger, copy) == []
+    assert look_alikes(ledger, copy, column_names(copy)) == []
 
 
 def test_a_linked_copy_spends_the_originals_budget_and_opens_as_it(original, tmp_path: Path):
@@ -99,4 +102,6 @@ def test_a_dataset_left_behind_by_a_link_is_not_named_again(original, tmp_path: 
     ledger.link(copy, sha256_source(copy), dataset_id)
     third = tmp_path / "people.tsv"
     FRAME.to_csv(third, sep="\t", index=False)
-    assert [alike.record.id for alike in look_alikes(ledger, third)] == [dataset_id]  # not the orphan
+    assert [alike.record.id for alike in look_alikes(ledger, third, column_names(third))] == [
+        dataset_id
+    ]  # not the orphan
