@@ -120,11 +120,12 @@ def run(args: argparse.Namespace) -> int:
         return run_plan_batch(args)
     _refuse_unused_flags(args)
     table = args.task == TaskKind.TABLE.value
-    needed = [("--epsilon", args.epsilon)]
+    needed = []
     if table:
         needed.append(("--domains", args.domains))
     elif args.categories is None:  # a histogram of --categories needs no bounds (the others refuse it)
         needed.append(("--bounds", args.bounds))
+    needed.append(("--epsilon", args.epsilon))
     missing = [flag for flag, value in needed if value is None]
     if missing or args.plan_file is not None:
         args.parser.error(
